@@ -1,0 +1,299 @@
+"""The board as typed, validated data.
+
+The map file is the single source of every number the rules use; the engine
+never hard-codes a region, a bond value or a tax column. Loading validates the
+file and refuses it with a precise message, because a wrong map would silently
+corrupt months of play.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from engine.errors import BoardError
+
+DEFAULT_MAP = Path(__file__).resolve().parent.parent / "maps" / "imperial2030.json"
+
+
+class RegionKind(StrEnum):
+    SEA = "sea"
+    LAND = "land"
+    HOME = "home"
+
+
+class CityKind(StrEnum):
+    ARMAMENTS = "armaments"
+    SHIPYARD = "shipyard"
+
+
+class SpaceAction(StrEnum):
+    """What a rondel space does; two spaces share Production and Maneuver."""
+
+    FACTORY = "factory"
+    PRODUCTION = "production"
+    MANEUVER = "maneuver"
+    INVESTOR = "investor"
+    IMPORT = "import"
+    TAXATION = "taxation"
+
+
+@dataclass(frozen=True, slots=True)
+class NationInfo:
+    id: str
+    name: str
+    colour: str
+    turn_order: int
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    id: str
+    name: str
+    kind: RegionKind
+    nation: str | None
+    city: CityKind | None
+    port: str | None
+    starting_factory: bool
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def is_sea(self) -> bool:
+        return self.kind is RegionKind.SEA
+
+    @property
+    def is_home(self) -> bool:
+        return self.kind is RegionKind.HOME
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    a: str
+    b: str
+    kind: str
+    canal: str | None
+    strait: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Canal:
+    id: str
+    seas: tuple[str, str]
+    controlled_by_region: str
+
+
+@dataclass(frozen=True, slots=True)
+class BondTier:
+    value: int
+    interest: int
+
+
+@dataclass(frozen=True, slots=True)
+class TaxColumn:
+    from_tax: int
+    to_tax: int
+    label: str
+    bonus: int
+    power_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnitLimit:
+    armies: int
+    fleets: int
+
+
+@dataclass(frozen=True, slots=True)
+class RondelSpace:
+    id: str
+    action: SpaceAction
+    name: str
+
+
+@dataclass(frozen=True)
+class Tables:
+    bonds: tuple[BondTier, ...]
+    tax_columns: tuple[TaxColumn, ...]
+    tax_per_factory: int
+    tax_per_flag: int
+    tax_maximum: int
+    power_track: tuple[int, ...]  # index = power points, value = multiplier
+    rondel: tuple[RondelSpace, ...]  # clockwise
+    free_spaces: int
+    max_spaces: int
+    unit_limits: dict[str, UnitLimit]
+    flags_per_nation: int
+    factory_cost: int
+    import_max_units: int
+    import_cost_per_unit: int
+    investor_card_payment: int
+    starting_cash_standard: dict[int, int]
+    starting_cash_expert: dict[int, int]
+    cash_left_after_deal: int
+    flag_card_groups: dict[int, tuple[tuple[str, ...], ...]]
+    flag_card_bonds: dict[str, tuple[tuple[str, int], ...]]
+    rail_links: dict[str, tuple[tuple[str, str], ...]]
+
+    @property
+    def power_max(self) -> int:
+        return len(self.power_track) - 1
+
+    def interest(self, value: int) -> int:
+        for tier in self.bonds:
+            if tier.value == value:
+                return tier.interest
+        raise KeyError(value)
+
+    def tax_column_index(self, income: int) -> int:
+        """R-TAX-4: income between columns uses the lower column."""
+        index = 0
+        for i, column in enumerate(self.tax_columns):
+            if income >= column.from_tax:
+                index = i
+        return index
+
+    def multiplier(self, power: int) -> int:
+        return self.power_track[min(max(power, 0), self.power_max)]
+
+
+class Board:
+    """The validated board: regions, adjacency, canals and every rules table."""
+
+    def __init__(
+        self,
+        nations: tuple[NationInfo, ...],
+        regions: dict[str, Region],
+        edges: tuple[Edge, ...],
+        canals: dict[str, Canal],
+        tables: Tables,
+    ) -> None:
+        self.nations = nations
+        self.regions = regions
+        self.edges = edges
+        self.canals = canals
+        self.tables = tables
+        neighbours: dict[str, set[str]] = {rid: set() for rid in regions}
+        for edge in edges:
+            neighbours[edge.a].add(edge.b)
+            neighbours[edge.b].add(edge.a)
+        self.neighbours: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in neighbours.items()}
+        self.nation_ids: tuple[str, ...] = tuple(n.id for n in sorted(nations, key=lambda n: n.turn_order))
+        self.nation_by_id = {n.id: n for n in nations}
+        self.rondel_ids: tuple[str, ...] = tuple(space.id for space in tables.rondel)
+        self.rondel_by_id = {space.id: space for space in tables.rondel}
+
+    @cached_property
+    def homes(self) -> dict[str, tuple[str, ...]]:
+        """Home provinces of each nation, in map order."""
+        result: dict[str, list[str]] = {n: [] for n in self.nation_ids}
+        for region in self.regions.values():
+            if region.is_home and region.nation:
+                result[region.nation].append(region.id)
+        return {k: tuple(v) for k, v in result.items()}
+
+    @cached_property
+    def rail(self) -> dict[str, dict[str, frozenset[str]]]:
+        """Per nation, the rail neighbours of each of its home provinces."""
+        result: dict[str, dict[str, set[str]]] = {n: {h: set() for h in self.homes[n]} for n in self.nation_ids}
+        for nation, links in self.tables.rail_links.items():
+            for a, b in links:
+                result[nation][a].add(b)
+                result[nation][b].add(a)
+        return {n: {k: frozenset(v) for k, v in m.items()} for n, m in result.items()}
+
+    def name(self, region_or_nation: str) -> str:
+        if region_or_nation in self.regions:
+            return self.regions[region_or_nation].name
+        if region_or_nation in self.nation_by_id:
+            return self.nation_by_id[region_or_nation].name
+        if region_or_nation in self.rondel_by_id:
+            return self.rondel_by_id[region_or_nation].name
+        return region_or_nation
+
+    def rondel_distance(self, start: str, end: str) -> int:
+        """Clockwise steps from one space to another (0 when equal)."""
+        count = len(self.rondel_ids)
+        return (self.rondel_ids.index(end) - self.rondel_ids.index(start)) % count
+
+    def rondel_passes(self, start: str, end: str, space: str) -> bool:
+        """True when moving clockwise from start to end passes over ``space`` without stopping."""
+        steps = self.rondel_distance(start, end)
+        between = self.rondel_distance(start, space)
+        return 0 < between < steps
+
+
+def load_board(path: str | Path | None = None) -> Board:
+    """Read and validate a map file (default: the shipped Imperial 2030 map)."""
+    source = Path(path) if path else DEFAULT_MAP
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BoardError(f"{source}: map file not found") from None
+    except json.JSONDecodeError as exc:
+        raise BoardError(f"{source}: not valid JSON: line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    try:
+        board = board_from_data(data)
+    except BoardError as exc:
+        raise BoardError(f"{source}: {exc}") from None
+    return board
+
+
+_DEFAULT: Board | None = None
+
+
+def default_board() -> Board:
+    """The shipped map, loaded and validated once per process."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = load_board()
+    return _DEFAULT
+
+
+def board_from_data(data: dict[str, Any]) -> Board:
+    """Build a Board from parsed map data, validating every reference."""
+    from engine.board_validation import validate_board, parse_tables
+
+    try:
+        nations = tuple(
+            NationInfo(n["id"], n["name"], n.get("colour", ""), int(n["turn_order"]), tuple(n.get("aliases", ())))
+            for n in data["nations"]
+        )
+        regions: dict[str, Region] = {}
+        for r in data["regions"]:
+            if r["id"] in regions:
+                raise BoardError(f"regions: region id {r['id']!r} appears twice")
+            regions[r["id"]] = Region(
+                id=r["id"],
+                name=r["name"],
+                kind=_enum(RegionKind, r["kind"], f"region {r['id']!r} kind"),
+                nation=r.get("nation"),
+                city=_enum(CityKind, r["city"], f"region {r['id']!r} city") if r.get("city") else None,
+                port=r.get("port"),
+                starting_factory=bool(r.get("starting_factory", False)),
+                aliases=tuple(r.get("aliases", ())),
+            )
+        edges = tuple(
+            Edge(e["a"], e["b"], e["kind"], e.get("canal"), bool(e.get("strait", False))) for e in data["adjacency"]
+        )
+        canals = {
+            cid: Canal(cid, (c["seas"][0], c["seas"][1]), c["controlled_by_region"])
+            for cid, c in data.get("canals", {}).items()
+        }
+        tables = parse_tables(data["tables"])
+    except KeyError as exc:
+        raise BoardError(f"missing key {exc.args[0]!r}") from None
+    board = Board(nations, regions, edges, canals, tables)
+    validate_board(board)
+    return board
+
+
+def _enum(kind: type[StrEnum], value: str, where: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        allowed = ", ".join(m.value for m in kind)  # type: ignore[attr-defined]
+        raise BoardError(f"{where}: {value!r} is not one of {allowed}") from None
