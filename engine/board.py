@@ -178,8 +178,9 @@ class Board:
         self.tables = tables
         neighbours: dict[str, set[str]] = {rid: set() for rid in regions}
         for edge in edges:
-            neighbours[edge.a].add(edge.b)
-            neighbours[edge.b].add(edge.a)
+            # setdefault: an edge naming an unknown region must reach validation, not crash here
+            neighbours.setdefault(edge.a, set()).add(edge.b)
+            neighbours.setdefault(edge.b, set()).add(edge.a)
         self.neighbours: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in neighbours.items()}
         self.nation_ids: tuple[str, ...] = tuple(n.id for n in sorted(nations, key=lambda n: n.turn_order))
         self.nation_by_id = {n.id: n for n in nations}
@@ -257,13 +258,21 @@ def board_from_data(data: dict[str, Any]) -> Board:
     """Build a Board from parsed map data, validating every reference."""
     from engine.board_validation import validate_board, parse_tables
 
+    where = "map"  # the entry being read, so that a missing key names it
     try:
-        nations = tuple(
-            NationInfo(n["id"], n["name"], n.get("colour", ""), int(n["turn_order"]), tuple(n.get("aliases", ())))
-            for n in data["nations"]
+        raw_nations, raw_regions, raw_edges, raw_tables = (
+            data[key] for key in ("nations", "regions", "adjacency", "tables")
         )
+        nations_read = []
+        for i, n in enumerate(raw_nations):
+            where = f"nation {n['id']!r}" if "id" in n else f"nations[{i}]"
+            nations_read.append(
+                NationInfo(n["id"], n["name"], n.get("colour", ""), int(n["turn_order"]), _aliases(n, where))
+            )
+        nations = tuple(nations_read)
         regions: dict[str, Region] = {}
-        for r in data["regions"]:
+        for i, r in enumerate(raw_regions):
+            where = f"region {r['id']!r}" if "id" in r else f"regions[{i}]"
             if r["id"] in regions:
                 raise BoardError(f"regions: region id {r['id']!r} appears twice")
             regions[r["id"]] = Region(
@@ -274,21 +283,31 @@ def board_from_data(data: dict[str, Any]) -> Board:
                 city=_enum(CityKind, r["city"], f"region {r['id']!r} city") if r.get("city") else None,
                 port=r.get("port"),
                 starting_factory=bool(r.get("starting_factory", False)),
-                aliases=tuple(r.get("aliases", ())),
+                aliases=_aliases(r, where),
             )
-        edges = tuple(
-            Edge(e["a"], e["b"], e["kind"], e.get("canal"), bool(e.get("strait", False))) for e in data["adjacency"]
-        )
-        canals = {
-            cid: Canal(cid, (c["seas"][0], c["seas"][1]), c["controlled_by_region"])
-            for cid, c in data.get("canals", {}).items()
-        }
-        tables = parse_tables(data["tables"])
+        edges_read = []
+        for i, e in enumerate(raw_edges):
+            where = f"adjacency[{i}] ({e.get('a')!r}-{e.get('b')!r})"
+            edges_read.append(Edge(e["a"], e["b"], e["kind"], e.get("canal"), bool(e.get("strait", False))))
+        edges = tuple(edges_read)
+        canals = {}
+        for cid, c in data.get("canals", {}).items():
+            where = f"canal {cid!r}"
+            canals[cid] = Canal(cid, (c["seas"][0], c["seas"][1]), c["controlled_by_region"])
+        where = "tables"
+        tables = parse_tables(raw_tables)
     except KeyError as exc:
-        raise BoardError(f"missing key {exc.args[0]!r}") from None
+        raise BoardError(f"{where}: missing key {exc.args[0]!r}") from None
     board = Board(nations, regions, edges, canals, tables)
     validate_board(board)
     return board
+
+
+def _aliases(entry: dict[str, Any], where: str) -> tuple[str, ...]:
+    aliases = entry.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise BoardError(f"{where}: aliases must be a list of strings, found {aliases!r}")
+    return tuple(aliases)
 
 
 def _enum(kind: type[StrEnum], value: str, where: str) -> Any:

@@ -71,6 +71,7 @@ def validate_board(board: Board) -> None:
     """Raise BoardError naming the first fault found."""
     _check_nations(board)
     _check_regions(board)
+    _check_names(board)
     _check_edges(board)
     _check_canals(board)
     _check_tables(board)
@@ -116,6 +117,35 @@ def _check_regions(board: Board) -> None:
         count = sum(1 for r in board.regions.values() if r.city is city)
         if count != 12:
             _fail(f"regions: R-PIECE-1 needs 12 {city.value} cities, found {count}")
+
+
+_IGNORED_IN_NAMES = frozenset(" -.'\u2019")
+
+
+def normalise_name(text: str) -> str:
+    """A typed name as compared with ids, names and aliases: lowercase, no whitespace, hyphens, dots, apostrophes."""
+    return "".join(ch for ch in text.lower() if ch not in _IGNORED_IN_NAMES and not ch.isspace())
+
+
+def _check_names(board: Board) -> None:
+    """Ids, names and aliases of regions and nations must stay unambiguous once normalised."""
+    entries = [(f"nation {n.id!r}", n.id, n.name, n.aliases) for n in board.nations]
+    entries += [(f"region {r.id!r}", r.id, r.name, r.aliases) for r in board.regions.values()]
+    owner: dict[str, tuple[str, str]] = {}  # normalised text -> (entry, how it is spelled there)
+    for where, entry_id, name, _ in entries:
+        for label, text in (("id", entry_id), ("name", name)):
+            key = normalise_name(text)
+            if key in owner and owner[key][0] != where:
+                _fail(f"{where}: {label} {text!r} is the same name as {owner[key][0]} {owner[key][1]}")
+            owner.setdefault(key, (where, f"{label} {text!r}"))
+    for where, _, _, aliases in entries:
+        for alias in aliases:
+            key = normalise_name(alias)
+            if not key:
+                _fail(f"{where}: alias {alias!r} is empty once spaces and punctuation are removed")
+            if key in owner and owner[key][0] != where:
+                _fail(f"{where}: alias {alias!r} is the same name as {owner[key][0]} {owner[key][1]}")
+            owner.setdefault(key, (where, f"alias {alias!r}"))
 
 
 def _check_edges(board: Board) -> None:

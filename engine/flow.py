@@ -1,0 +1,329 @@
+"""The sequence of a game: turns, the rondel, investor rounds, the end.
+
+Every function here moves the state from one step to the next and runs the
+automatic parts (interest, taxes, skipped nations) until someone must decide.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.board import SpaceAction
+from engine.errors import IllegalAction
+from engine.events import (
+    BANK,
+    Event,
+    ForceStopAnswered,
+    GameEnded,
+    InvestorCardPassed,
+    ManeuverSkipped,
+    NationSkipped,
+    NothingDone,
+    Reason,
+    RondelMoved,
+    TurnStarted,
+    cash,
+)
+from engine.economy import (
+    can_pay_interest_in_full,
+    can_stop_on_investor,
+    collect_taxes,
+    factory_sites,
+    import_choices,
+    pay_interest,
+    producing_factories,
+)
+from engine.investing import investment_options, settle_governments
+from engine.ledger import transfer
+from engine.model import (
+    ActionStep,
+    FinishedStep,
+    ForceStopStep,
+    GameState,
+    InvestMode,
+    InvestSlot,
+    InvestStep,
+    RondelStep,
+    TurnInfo,
+    Variant,
+)
+from engine.scoring import final_scores
+
+INVESTOR = "investor"
+
+
+# --- turns ----------------------------------------------------------------------
+
+
+def begin_next_turn(state: GameState, events: list[Event], after: str | None) -> None:
+    """R-TURN-1: the next nation in turn order with a government acts; others are skipped."""
+    order = state.board.nation_ids
+    start = 0 if after is None else order.index(after) + 1
+    for offset in range(len(order)):
+        index = start + offset
+        if index == len(order):
+            state.round += 1
+        nation = order[index % len(order)]
+        if state.nations[nation].government is not None:
+            state.turn = TurnInfo(nation)
+            state.step = RondelStep()
+            events.append(TurnStarted(nation, state.round))
+            return
+        events.append(NationSkipped(nation))
+    end_game(state, events, "no nation has a government")
+
+
+def end_game(state: GameState, events: list[Event], reason: str) -> None:
+    state.step = FinishedStep(reason)
+    ranking = final_scores(state)
+    state.scores = dict(ranking)
+    events.append(GameEnded(reason, ranking))
+
+
+# --- the rondel -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RondelChoice:
+    space: str
+    steps: int  # 0 for the first, free placement
+    cost: int
+
+
+def move_cost(state: GameState, nation: str, space: str) -> tuple[int, int]:
+    """(steps, cost) of moving to ``space``; R-RONDEL-3."""
+    tables = state.board.tables
+    start = state.nations[nation].rondel
+    if start is None:
+        return 0, 0
+    steps = state.board.rondel_distance(start, space)
+    extra = max(0, steps - tables.free_spaces)
+    return steps, extra * (1 + state.multiplier(nation))
+
+
+def rondel_choices(state: GameState, nation: str) -> tuple[RondelChoice, ...]:
+    """Every space the government may choose now, with its cost."""
+    gov = state.nations[nation].government
+    money = state.players[gov].cash if gov else 0
+    choices = []
+    for space in state.board.rondel_ids:
+        steps, cost = move_cost(state, nation, space)
+        first = state.nations[nation].rondel is None
+        if not first and not 1 <= steps <= state.board.tables.max_spaces:
+            continue
+        if cost > money:
+            continue
+        if state.board.rondel_by_id[space].action is SpaceAction.INVESTOR and not can_stop_on_investor(state, nation, cost):
+            continue
+        choices.append(RondelChoice(space, steps, cost))
+    choices.sort(key=lambda c: c.steps)
+    return tuple(choices)
+
+
+def choose_space(state: GameState, space: str, events: list[Event]) -> None:
+    nation = _current(state)
+    choices = rondel_choices(state, nation)
+    if space not in {c.space for c in choices}:
+        raise IllegalAction(_rondel_refusal(state, nation, space), [
+            f"{state.board.name(c.space)} ({c.space}, {c.steps} spaces, cost {c.cost})" for c in choices])
+    start = state.nations[nation].rondel
+    if start is not None and state.board.rondel_passes(start, space, INVESTOR):
+        askers = force_stop_askers(state, nation)
+        if askers:
+            state.step = ForceStopStep(space, askers)
+            return
+    resolve_move(state, nation, space, None, events)
+
+
+def _rondel_refusal(state: GameState, nation: str, space: str) -> str:
+    board = state.board
+    if space not in board.rondel_by_id:
+        return f"{space!r} is not a rondel space."
+    steps, cost = move_cost(state, nation, space)
+    if state.nations[nation].rondel == space:
+        return "The marker may not stay on its space."
+    if steps > board.tables.max_spaces:
+        return f"{board.name(space)} is {steps} spaces away; the limit is {board.tables.max_spaces}."
+    gov = state.nations[nation].government
+    if gov and cost > state.players[gov].cash:
+        return f"Moving {steps} spaces costs {cost}; you have {state.players[gov].cash}."
+    return ("The treasury and your cash cannot cover the interest owed to the other bond holders, "
+            "so the nation may not stop on Investor.")
+
+
+def force_stop_askers(state: GameState, nation: str) -> tuple[str, ...]:
+    """R-RONDEL-5: Swiss-bank holders in seat order from the investor-card holder.
+
+    Decision: without an investor card (R-NOCARD-1) the asking starts left of
+    the nation's government.
+    """
+    if not can_pay_interest_in_full(state, nation):
+        return ()
+    first = state.investor_card or state.next_seat(state.nations[nation].government)  # type: ignore[arg-type]
+    return tuple(p for p in state.seats_from(first) if state.has_swiss_bank(p))
+
+
+def answer_force_stop(state: GameState, player: str, force: bool, events: list[Event]) -> None:
+    step = state.step
+    assert isinstance(step, ForceStopStep)
+    nation = _current(state)
+    events.append(ForceStopAnswered(player, nation, force))
+    if force:
+        investor = next(s for s in state.board.rondel_ids if state.board.rondel_by_id[s].action is SpaceAction.INVESTOR)
+        resolve_move(state, nation, investor, player, events)
+    elif len(step.queue) > 1:
+        state.step = ForceStopStep(step.target, step.queue[1:])
+    else:
+        resolve_move(state, nation, step.target, None, events)
+
+
+def resolve_move(state: GameState, nation: str, space: str, forced_by: str | None, events: list[Event]) -> None:
+    """Pay, move the marker and start the space's action (R-RONDEL-3/4/5)."""
+    ns = state.nations[nation]
+    start = ns.rondel
+    steps, cost = move_cost(state, nation, space)
+    transfer(state, events, cash(ns.government), BANK, cost, Reason.RONDEL)  # type: ignore[arg-type]
+    ns.rondel = space
+    events.append(RondelMoved(nation, start, space, steps, cost, forced_by))
+    action = state.board.rondel_by_id[space].action
+    passed = start is not None and state.board.rondel_passes(start, space, INVESTOR)
+    state.turn = TurnInfo(nation, passed_investor=passed, stopped_on_investor=action is SpaceAction.INVESTOR)
+    start_action(state, nation, action, events)
+
+
+# --- the actions of the spaces ---------------------------------------------------------
+
+
+def start_action(state: GameState, nation: str, action: SpaceAction, events: list[Event]) -> None:
+    if action is SpaceAction.INVESTOR:
+        pay_interest(state, nation, events)
+        if state.setup.has(Variant.NO_INVESTOR_CARD):
+            finish_turn(state, events)
+        else:
+            start_card_investing(state, events)
+        return
+    if action is SpaceAction.TAXATION:
+        collect_taxes(state, nation, events)
+        if state.nations[nation].power >= state.board.tables.power_max:
+            end_game(state, events, f"{state.board.name(nation)} reached {state.board.tables.power_max} power points")
+            return
+        after_action(state, events)
+        return
+    if action is SpaceAction.MANEUVER:
+        events.append(ManeuverSkipped(nation))
+        after_action(state, events)
+        return
+    has_choice = {
+        SpaceAction.FACTORY: factory_sites,
+        SpaceAction.PRODUCTION: producing_factories,
+        SpaceAction.IMPORT: import_choices,
+    }[action](state, nation)
+    if has_choice:
+        state.step = ActionStep(action)
+        return
+    events.append(NothingDone(nation, action.value, _why_nothing(state, nation, action)))
+    after_action(state, events)
+
+
+def _why_nothing(state: GameState, nation: str, action: SpaceAction) -> str:
+    tables = state.board.tables
+    if action is SpaceAction.FACTORY:
+        if state.nations[nation].treasury < tables.factory_cost:
+            return f"the treasury holds less than {tables.factory_cost}"
+        return "no free city to build on"
+    if action is SpaceAction.PRODUCTION:
+        return "no factory can produce"
+    return "nothing can be imported"
+
+
+def after_action(state: GameState, events: list[Event]) -> None:
+    """R-RONDEL-4: passing Investor triggers investor steps 2 and 3 after the action."""
+    turn = state.turn
+    if turn and turn.passed_investor and not state.setup.has(Variant.NO_INVESTOR_CARD):
+        start_card_investing(state, events)
+    else:
+        finish_turn(state, events)
+
+
+def finish_turn(state: GameState, events: list[Event]) -> None:
+    nation = _current(state)
+    if state.setup.has(Variant.NO_INVESTOR_CARD):
+        start_investment_rounds(state, nation, events)
+    else:
+        begin_next_turn(state, events, nation)
+
+
+# --- investing --------------------------------------------------------------------
+
+
+def start_card_investing(state: GameState, events: list[Event]) -> None:
+    """R-INVEST-3/4: the card holder takes 2 and invests, then each Swiss bank in seat order."""
+    holder = state.investor_card
+    assert holder is not None
+    transfer(state, events, BANK, cash(holder), state.board.tables.investor_card_payment, Reason.INVESTOR_CARD)
+    queue = (InvestSlot(holder, None),) + tuple(
+        InvestSlot(p, None) for p in state.seats_from(holder)[1:] if state.has_swiss_bank(p)
+    )
+    state.step = InvestStep(InvestMode.CARD, queue, holder)
+    skip_unable_investors(state, events)
+
+
+def start_investment_rounds(state: GameState, nation: str, events: list[Event]) -> None:
+    """R-NOCARD-1: after a turn, players invest in that nation; unbonded nations that follow are offered too."""
+    order = state.board.nation_ids
+    follow = []
+    i = order.index(nation)
+    for offset in range(1, len(order)):
+        other = order[(i + offset) % len(order)]
+        if state.bonds_held(other):
+            break
+        follow.append(other)
+    open_round(state, nation, nation, tuple(follow), events)
+
+
+def open_round(state: GameState, nation: str, acting: str, rounds_after: tuple[str, ...], events: list[Event]) -> None:
+    """One no-card investment round in ``nation``, starting with ``acting``'s government."""
+    first = state.nations[acting].government
+    assert first is not None
+    queue = tuple(InvestSlot(p, None if state.has_swiss_bank(p) else nation) for p in state.seats_from(first))
+    state.step = InvestStep(InvestMode.ROUND, queue, first, rounds_after)
+    skip_unable_investors(state, events)
+
+
+def skip_unable_investors(state: GameState, events: list[Event]) -> None:
+    """Players who can afford no investment are not asked; when nobody is left, the round ends."""
+    step = state.step
+    assert isinstance(step, InvestStep)
+    queue = step.queue
+    while queue and not investment_options(state, queue[0].player, queue[0].nation):
+        queue = queue[1:]
+    if queue:
+        state.step = InvestStep(step.mode, queue, step.tie_start, step.rounds_after)
+    else:
+        conclude_investing(state, step, events)
+
+
+def next_investor(state: GameState, events: list[Event]) -> None:
+    step = state.step
+    assert isinstance(step, InvestStep)
+    state.step = InvestStep(step.mode, step.queue[1:], step.tie_start, step.rounds_after)
+    skip_unable_investors(state, events)
+
+
+def conclude_investing(state: GameState, step: InvestStep, events: list[Event]) -> None:
+    settle_governments(state, step.tie_start, events)
+    nation = _current(state)
+    if step.mode is InvestMode.CARD:
+        old = state.investor_card
+        assert old is not None
+        state.investor_card = state.next_seat(old)
+        events.append(InvestorCardPassed(old, state.investor_card))
+        begin_next_turn(state, events, nation)
+    elif step.rounds_after:
+        open_round(state, step.rounds_after[0], nation, step.rounds_after[1:], events)
+    else:
+        begin_next_turn(state, events, nation)
+
+
+def _current(state: GameState) -> str:
+    assert state.turn is not None
+    return state.turn.nation

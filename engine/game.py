@@ -1,0 +1,147 @@
+"""The engine's entry points: apply an action, replay a log.
+
+``apply`` never changes the state it is given: it answers the open decision on
+a clone, runs every automatic step that follows, and returns the new state
+with the events in the order they happened.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action, BuildFactory, ChooseSpace, Donate, ForceStop, Import, Pass, Produce
+from engine.board import Board, SpaceAction
+from engine.decisions import Decision, pending
+from engine.describe import describe
+from engine.economy import build_factory, import_units, produce
+from engine.errors import GameFinished, IllegalAction, NotYourDecision
+from engine.events import Event, NothingDone, Reason, cash, treasury
+from engine.flow import after_action, answer_force_stop, choose_space, next_investor
+from engine.investing import invest
+from engine.ledger import transfer
+from engine.model import (
+    ActionStep,
+    FinishedStep,
+    ForceStopStep,
+    GameSetup,
+    GameState,
+    InvestStep,
+    RondelStep,
+    SetupBondsStep,
+)
+from engine.setup import answer_setup_bond, new_game
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One accepted action and the state version it was made against."""
+
+    player: str
+    action: Action
+    version: int
+
+
+def waiting_for(state: GameState) -> tuple[str, ...]:
+    """Players the game waits for now, cheaply (no options computed)."""
+    step = state.step
+    if isinstance(step, FinishedStep):
+        return ()
+    if isinstance(step, SetupBondsStep | ForceStopStep):
+        return (step.queue[0],)
+    if isinstance(step, InvestStep):
+        return (step.queue[0].player,)
+    assert state.turn is not None
+    return (state.nations[state.turn.nation].government,)  # type: ignore[return-value]
+
+
+def apply(state: GameState, player: str, action: Action) -> tuple[GameState, list[Event]]:
+    """Answer ``player``'s open decision with ``action`` (or donate at any time)."""
+    if isinstance(state.step, FinishedStep):
+        raise GameFinished(f"The game is over ({state.step.reason}).")
+    if player not in state.players:
+        raise NotYourDecision(f"{player!r} is not a player of this game.")
+    new = state.clone()
+    events: list[Event] = []
+    if isinstance(action, Donate):
+        donate(new, player, action, events)
+    elif player in waiting_for(state):
+        _answer(new, player, action, events)
+    else:
+        raise NotYourDecision(_not_yours(state, player))
+    new.version += 1
+    return new, events
+
+
+def _not_yours(state: GameState, player: str) -> str:
+    waits = "; ".join(
+        f"{d.player} ({d.kind.value.replace('_', ' ')}" + (f" for {state.board.name(d.nation)})" if d.nation else ")")
+        for d in pending(state)
+    )
+    return f"{player} has nothing to decide now: the game waits for {waits}."
+
+
+def _answer(state: GameState, player: str, action: Action, events: list[Event]) -> None:
+    step = state.step
+    if isinstance(step, SetupBondsStep):
+        answer_setup_bond(state, player, action, events)
+    elif isinstance(step, RondelStep):
+        if not isinstance(action, ChooseSpace):
+            _wrong_kind(state, "a rondel space")
+        choose_space(state, action.space, events)  # type: ignore[union-attr]
+    elif isinstance(step, ForceStopStep):
+        if not isinstance(action, ForceStop | Pass):
+            _wrong_kind(state, "FORCE or NO FORCE")
+        answer_force_stop(state, player, isinstance(action, ForceStop) and action.force, events)
+    elif isinstance(step, InvestStep):
+        invest(state, player, step.queue[0].nation, action, events)
+        next_investor(state, events)
+    else:
+        assert isinstance(step, ActionStep)
+        _carry_out(state, step.action, action, events)
+
+
+def _carry_out(state: GameState, space: SpaceAction, action: Action, events: list[Event]) -> None:
+    assert state.turn is not None
+    nation = state.turn.nation
+    if space is SpaceAction.FACTORY and isinstance(action, BuildFactory):
+        build_factory(state, nation, action, events)
+    elif space is SpaceAction.FACTORY and isinstance(action, Pass):
+        events.append(NothingDone(nation, space.value, "the government built no factory"))
+    elif space is SpaceAction.PRODUCTION and isinstance(action, Produce):
+        produce(state, nation, action, events)
+    elif space is SpaceAction.PRODUCTION and isinstance(action, Pass):
+        produce(state, nation, Produce(()), events)
+    elif space is SpaceAction.IMPORT and isinstance(action, Import | Pass):
+        import_units(state, nation, action if isinstance(action, Import) else Import(()), events)
+    else:
+        _wrong_kind(state, f"the details of {space.value.capitalize()}")
+    after_action(state, events)
+
+
+def _wrong_kind(state: GameState, expected: str) -> None:
+    decision: Decision = pending(state)[0]
+    raise IllegalAction(
+        f"That does not answer the open decision: {expected}.",
+        [describe(state.board, o.action) for o in decision.options],
+    )
+
+
+def donate(state: GameState, player: str, action: Donate, events: list[Event]) -> None:
+    """R-PIECE-5: only to a treasury the player governs, only from own cash."""
+    board = state.board
+    governed = state.governed_by(player)
+    if action.nation not in governed:
+        legal = [f"donate up to {state.players[player].cash} to {board.name(n)}" for n in governed]
+        raise IllegalAction(f"You may donate only to a nation you govern, not {board.name(action.nation)}.", legal)
+    if not 1 <= action.amount <= state.players[player].cash:
+        raise IllegalAction(f"You can donate 1 to {state.players[player].cash}, not {action.amount}.")
+    transfer(state, events, cash(player), treasury(action.nation), action.amount, Reason.DONATION)
+
+
+def replay(board: Board, setup: GameSetup, log: list[LogEntry] | tuple[LogEntry, ...]) -> GameState:
+    """The state a log leads to; raises if any entry does not apply at its version."""
+    state, _ = new_game(board, setup)
+    for entry in log:
+        if entry.version != state.version:
+            raise IllegalAction(f"log entry made against version {entry.version}, state is at {state.version}")
+        state, _ = apply(state, entry.player, entry.action)
+    return state

@@ -1,0 +1,80 @@
+"""Investments, governments and the investor card (R-INVEST-3..8, R-NOCARD-1, R-SETUP-7)."""
+from __future__ import annotations
+
+from engine.actions import Action, BuyBond, Pass, UpgradeBond
+from engine.describe import describe
+from engine.errors import IllegalAction
+from engine.events import BondBought, BondUpgraded, Event, GovernmentChanged, InvestmentPassed, Reason, cash, treasury
+from engine.ledger import transfer
+from engine.model import Bond, GameState
+
+
+def investment_options(state: GameState, player: str, nation: str | None) -> tuple[BuyBond | UpgradeBond, ...]:
+    """Every bond the player can buy or upgrade to now (R-INVEST-5); ``nation`` None = any."""
+    money = state.players[player].cash
+    nations = state.board.nation_ids if nation is None else (nation,)
+    options: list[BuyBond | UpgradeBond] = []
+    for n in nations:
+        available = state.bonds_available(n)
+        options.extend(BuyBond(n, v) for v in available if v <= money)
+        for bond in sorted(b for b in state.players[player].bonds if b.nation == n):
+            options.extend(UpgradeBond(n, bond.value, v) for v in available if bond.value < v <= bond.value + money)
+    return tuple(options)
+
+
+def invest(state: GameState, player: str, nation: str | None, action: Action, events: list[Event]) -> None:
+    """Carry out one investment (or a pass) after checking it against the options."""
+    if isinstance(action, Pass):
+        events.append(InvestmentPassed(player))
+        return
+    options = investment_options(state, player, nation)
+    if action not in options:
+        raise IllegalAction(_refusal(state, player, nation, action),
+                            [describe(state.board, o) for o in options] + ["pass"])
+    p = state.players[player]
+    if isinstance(action, BuyBond):
+        transfer(state, events, cash(player), treasury(action.nation), action.value, Reason.BOND)
+        p.bonds.append(Bond(action.nation, action.value))
+        events.append(BondBought(player, action.nation, action.value))
+    elif isinstance(action, UpgradeBond):
+        transfer(state, events, cash(player), treasury(action.nation), action.new - action.old, Reason.UPGRADE)
+        p.bonds.remove(Bond(action.nation, action.old))
+        p.bonds.append(Bond(action.nation, action.new))
+        events.append(BondUpgraded(player, action.nation, action.old, action.new))
+    p.bonds.sort()
+
+
+def _refusal(state: GameState, player: str, nation: str | None, action: Action) -> str:
+    board = state.board
+    if not isinstance(action, BuyBond | UpgradeBond):
+        return "This is an investment: buy or upgrade a bond, or pass."
+    if nation is not None and action.nation != nation:
+        return f"Now only {board.name(nation)} can be invested in."
+    money = state.players[player].cash
+    available = state.bonds_available(action.nation)
+    target = action.value if isinstance(action, BuyBond) else action.new
+    if target not in available:
+        in_stock = ", ".join(str(v) for v in available) or "none"
+        return f"The {board.name(action.nation)} {target} bond is not in stock (in stock: {in_stock})."
+    if isinstance(action, UpgradeBond):
+        if Bond(action.nation, action.old) not in state.players[player].bonds:
+            return f"You hold no {board.name(action.nation)} {action.old} bond."
+        if action.new <= action.old:
+            return "An upgrade must take a higher bond."
+        return f"The upgrade costs {action.new - action.old}; you have {money}."
+    return f"The bond costs {action.value}; you have {money}."
+
+
+def settle_governments(state: GameState, tie_start: str, events: list[Event]) -> None:
+    """R-INVEST-6: a strictly larger investor takes over; ties go by seat from ``tie_start``."""
+    order = state.seats_from(tie_start)
+    for nation in state.board.nation_ids:
+        ns = state.nations[nation]
+        totals = {p: state.players[p].bond_total(nation) for p in order}
+        current = totals[ns.government] if ns.government else 0
+        best = max(totals.values())
+        if best <= current:
+            continue
+        winner = next(p for p in order if totals[p] == best)
+        events.append(GovernmentChanged(nation, ns.government, winner))
+        ns.government = winner
