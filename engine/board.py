@@ -157,7 +157,8 @@ class Tables:
         return index
 
     def multiplier(self, power: int) -> int:
-        return self.power_track[min(max(power, 0), self.power_max)]
+        track = self.power_track
+        return track[power] if 0 <= power < len(track) else track[-1 if power > 0 else 0]
 
 
 class Board:
@@ -186,6 +187,9 @@ class Board:
         self.nation_by_id = {n.id: n for n in nations}
         self.rondel_ids: tuple[str, ...] = tuple(space.id for space in tables.rondel)
         self.rondel_by_id = {space.id: space for space in tables.rondel}
+        self._rondel_index = {space_id: i for i, space_id in enumerate(self.rondel_ids)}
+        investor = [space.id for space in tables.rondel if space.action is SpaceAction.INVESTOR]
+        self.investor_space = investor[0] if investor else ""
 
     @cached_property
     def homes(self) -> dict[str, tuple[str, ...]]:
@@ -217,8 +221,7 @@ class Board:
 
     def rondel_distance(self, start: str, end: str) -> int:
         """Clockwise steps from one space to another (0 when equal)."""
-        count = len(self.rondel_ids)
-        return (self.rondel_ids.index(end) - self.rondel_ids.index(start)) % count
+        return (self._rondel_index[end] - self._rondel_index[start]) % len(self.rondel_ids)
 
     def rondel_passes(self, start: str, end: str, space: str) -> bool:
         """True when moving clockwise from start to end passes over ``space`` without stopping."""

@@ -186,6 +186,8 @@ def _check_tables(board: Board) -> None:
         _fail(f"tables.bonds: values must rise strictly, found {values}")
     if len(t.rondel) != 8 or len({s.id for s in t.rondel}) != 8:
         _fail("tables.rondel_clockwise: needs 8 distinct spaces")
+    if sum(1 for s in t.rondel if s.action is SpaceAction.INVESTOR) != 1:
+        _fail("tables.rondel_clockwise: needs exactly one investor space")
     previous = -1
     for column in t.tax_columns:
         if column.from_tax <= previous or column.to_tax < column.from_tax:

@@ -32,7 +32,7 @@ from engine.economy import (
     pay_interest,
     producing_factories,
 )
-from engine.investing import investment_options, settle_governments
+from engine.investing import can_invest, settle_governments
 from engine.ledger import transfer
 from engine.model import (
     ActionStep,
@@ -47,8 +47,6 @@ from engine.model import (
     Variant,
 )
 from engine.scoring import final_scores
-
-INVESTOR = "investor"
 
 
 # --- turns ----------------------------------------------------------------------
@@ -91,47 +89,66 @@ class RondelChoice:
 
 def move_cost(state: GameState, nation: str, space: str) -> tuple[int, int]:
     """(steps, cost) of moving to ``space``; R-RONDEL-3."""
-    tables = state.board.tables
     start = state.nations[nation].rondel
     if start is None:
         return 0, 0
     steps = state.board.rondel_distance(start, space)
-    extra = max(0, steps - tables.free_spaces)
-    return steps, extra * (1 + state.multiplier(nation))
+    return steps, _extra_cost(state, nation, steps)
+
+
+def _extra_cost(state: GameState, nation: str, steps: int) -> int:
+    extra = steps - state.board.tables.free_spaces
+    return extra * (1 + state.multiplier(nation)) if extra > 0 else 0
 
 
 def rondel_choices(state: GameState, nation: str) -> tuple[RondelChoice, ...]:
-    """Every space the government may choose now, with its cost."""
-    gov = state.nations[nation].government
-    money = state.players[gov].cash if gov else 0
+    """Every space the government may choose now, with its cost, nearest first."""
+    board = state.board
+    ns = state.nations[nation]
+    money = state.players[ns.government].cash if ns.government else 0
+    if ns.rondel is None:
+        reachable = [(space, 0) for space in board.rondel_ids]
+    else:
+        start = board.rondel_ids.index(ns.rondel)
+        count = len(board.rondel_ids)
+        reachable = [(board.rondel_ids[(start + k) % count], k) for k in range(1, board.tables.max_spaces + 1)]
     choices = []
-    for space in state.board.rondel_ids:
-        steps, cost = move_cost(state, nation, space)
-        first = state.nations[nation].rondel is None
-        if not first and not 1 <= steps <= state.board.tables.max_spaces:
-            continue
+    for space, steps in reachable:
+        cost = _extra_cost(state, nation, steps)
         if cost > money:
             continue
-        if state.board.rondel_by_id[space].action is SpaceAction.INVESTOR and not can_stop_on_investor(state, nation, cost):
+        if space == board.investor_space and not can_stop_on_investor(state, nation, cost):
             continue
         choices.append(RondelChoice(space, steps, cost))
-    choices.sort(key=lambda c: c.steps)
     return tuple(choices)
 
 
 def choose_space(state: GameState, space: str, events: list[Event]) -> None:
     nation = _current(state)
-    choices = rondel_choices(state, nation)
-    if space not in {c.space for c in choices}:
+    if not _is_choice(state, nation, space):
         raise IllegalAction(_rondel_refusal(state, nation, space), [
-            f"{state.board.name(c.space)} ({c.space}, {c.steps} spaces, cost {c.cost})" for c in choices])
+            f"{state.board.name(c.space)} ({c.space}, {c.steps} spaces, cost {c.cost})"
+            for c in rondel_choices(state, nation)])
     start = state.nations[nation].rondel
-    if start is not None and state.board.rondel_passes(start, space, INVESTOR):
+    if start is not None and state.board.rondel_passes(start, space, state.board.investor_space):
         askers = force_stop_askers(state, nation)
         if askers:
             state.step = ForceStopStep(space, askers)
             return
     resolve_move(state, nation, space, None, events)
+
+
+def _is_choice(state: GameState, nation: str, space: str) -> bool:
+    """The same test as ``rondel_choices`` for one space, without listing them all."""
+    if space not in state.board.rondel_by_id:
+        return False
+    ns = state.nations[nation]
+    steps, cost = move_cost(state, nation, space)
+    if ns.rondel is not None and not 1 <= steps <= state.board.tables.max_spaces:
+        return False
+    if ns.government is None or cost > state.players[ns.government].cash:
+        return False
+    return space != state.board.investor_space or can_stop_on_investor(state, nation, cost)
 
 
 def _rondel_refusal(state: GameState, nation: str, space: str) -> str:
@@ -168,8 +185,7 @@ def answer_force_stop(state: GameState, player: str, force: bool, events: list[E
     nation = _current(state)
     events.append(ForceStopAnswered(player, nation, force))
     if force:
-        investor = next(s for s in state.board.rondel_ids if state.board.rondel_by_id[s].action is SpaceAction.INVESTOR)
-        resolve_move(state, nation, investor, player, events)
+        resolve_move(state, nation, state.board.investor_space, player, events)
     elif len(step.queue) > 1:
         state.step = ForceStopStep(step.target, step.queue[1:])
     else:
@@ -185,7 +201,7 @@ def resolve_move(state: GameState, nation: str, space: str, forced_by: str | Non
     ns.rondel = space
     events.append(RondelMoved(nation, start, space, steps, cost, forced_by))
     action = state.board.rondel_by_id[space].action
-    passed = start is not None and state.board.rondel_passes(start, space, INVESTOR)
+    passed = start is not None and state.board.rondel_passes(start, space, state.board.investor_space)
     state.turn = TurnInfo(nation, passed_investor=passed, stopped_on_investor=action is SpaceAction.INVESTOR)
     start_action(state, nation, action, events)
 
@@ -294,7 +310,7 @@ def skip_unable_investors(state: GameState, events: list[Event]) -> None:
     step = state.step
     assert isinstance(step, InvestStep)
     queue = step.queue
-    while queue and not investment_options(state, queue[0].player, queue[0].nation):
+    while queue and not can_invest(state, queue[0].player, queue[0].nation):
         queue = queue[1:]
     if queue:
         state.step = InvestStep(step.mode, queue, step.tie_start, step.rounds_after)

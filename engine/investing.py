@@ -14,12 +14,31 @@ def investment_options(state: GameState, player: str, nation: str | None) -> tup
     money = state.players[player].cash
     nations = state.board.nation_ids if nation is None else (nation,)
     options: list[BuyBond | UpgradeBond] = []
+    stock = state.stock()
     for n in nations:
-        available = state.bonds_available(n)
+        available = stock[n]
         options.extend(BuyBond(n, v) for v in available if v <= money)
         for bond in sorted(b for b in state.players[player].bonds if b.nation == n):
             options.extend(UpgradeBond(n, bond.value, v) for v in available if bond.value < v <= bond.value + money)
     return tuple(options)
+
+
+def can_invest(state: GameState, player: str, nation: str | None) -> bool:
+    """Whether ``investment_options`` would offer anything, without listing it."""
+    money = state.players[player].cash
+    cheapest = state.board.tables.bonds[0].value
+    if money < cheapest and not state.players[player].bonds:
+        return False
+    nations = state.board.nation_ids if nation is None else (nation,)
+    stock = state.stock()
+    for n in nations:
+        available = stock[n]
+        if available and available[0] <= money:
+            return True
+        for bond in state.players[player].bonds:
+            if bond.nation == n and any(bond.value < v <= bond.value + money for v in available):
+                return True
+    return False
 
 
 def invest(state: GameState, player: str, nation: str | None, action: Action, events: list[Event]) -> None:
@@ -68,13 +87,18 @@ def _refusal(state: GameState, player: str, nation: str | None, action: Action) 
 def settle_governments(state: GameState, tie_start: str, events: list[Event]) -> None:
     """R-INVEST-6: a strictly larger investor takes over; ties go by seat from ``tie_start``."""
     order = state.seats_from(tie_start)
-    for nation in state.board.nation_ids:
-        ns = state.nations[nation]
-        totals = {p: state.players[p].bond_total(nation) for p in order}
-        current = totals[ns.government] if ns.government else 0
-        best = max(totals.values())
-        if best <= current:
+    totals: dict[str, dict[str, int]] = {n: {} for n in state.board.nation_ids}
+    for player in order:
+        for bond in state.players[player].bonds:
+            held = totals[bond.nation]
+            held[player] = held.get(player, 0) + bond.value
+    for nation, held in totals.items():
+        if not held:
             continue
-        winner = next(p for p in order if totals[p] == best)
+        ns = state.nations[nation]
+        best = max(held.values())
+        if best <= held.get(ns.government, 0):  # type: ignore[arg-type]
+            continue
+        winner = next(p for p in order if held.get(p) == best)
         events.append(GovernmentChanged(nation, ns.government, winner))
         ns.government = winner

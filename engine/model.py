@@ -238,8 +238,17 @@ class GameState:
 
     def bonds_available(self, nation: str) -> tuple[int, ...]:
         """R-PIECE-3: bond values of a nation still in its stock."""
-        held = {b.value for _, b in self.bonds_held(nation)}
+        held = {b.value for p in self.players.values() for b in p.bonds if b.nation == nation}
         return tuple(t.value for t in self.board.tables.bonds if t.value not in held)
+
+    def stock(self) -> dict[str, tuple[int, ...]]:
+        """``bonds_available`` for every nation at once (one pass over the players)."""
+        held: dict[str, set[int]] = {n: set() for n in self.board.nation_ids}
+        for p in self.players.values():
+            for b in p.bonds:
+                held[b.nation].add(b.value)
+        values = [t.value for t in self.board.tables.bonds]
+        return {n: tuple(v for v in values if v not in h) for n, h in held.items()}
 
     def multiplier(self, nation: str) -> int:
         return self.board.tables.multiplier(self.nations[nation].power)

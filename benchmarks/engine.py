@@ -1,0 +1,66 @@
+"""Engine benchmark: seeded random legal games played to the end.
+
+Prints the median time of one ``apply`` and, last, ``games per second: N``.
+Each game is played by the random legal player (engine.randomplay) until a
+nation reaches 25 power points, with a cap of 5000 actions per game (stated in
+the output; a capped game counts as played). Usage:
+
+    python benchmarks/engine.py [--games 40] [--players 2-6] [--seed 1]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.board import default_board  # noqa: E402
+from engine.game import apply  # noqa: E402
+from engine.model import GameSetup, Seat  # noqa: E402
+from engine.randomplay import random_move  # noqa: E402
+from engine.setup import new_game  # noqa: E402
+
+CAP = 5000
+
+
+def play(players: int, seed: int, apply_times: list[float]) -> tuple[int, bool]:
+    """Play one game; returns (actions applied, finished by the rules)."""
+    board = default_board()
+    state, _ = new_game(board, GameSetup(tuple(Seat(f"p{i}") for i in range(players)), seed))
+    rng = random.Random(seed)
+    actions = 0
+    while not state.finished and actions < CAP:
+        player, action = random_move(state, rng)
+        start = time.perf_counter()
+        state, _ = apply(state, player, action)
+        apply_times.append(time.perf_counter() - start)
+        actions += 1
+    return actions, state.finished
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    default_board()  # load the map outside the timing
+    apply_times: list[float] = []
+    finished = total_actions = 0
+    start = time.perf_counter()
+    for i in range(args.games):
+        actions, done = play(2 + i % 5, args.seed + i, apply_times)
+        total_actions += actions
+        finished += done
+    elapsed = time.perf_counter() - start
+    print(f"games: {args.games} (2-6 players in turn), finished by the rules: {finished}, cap: {CAP} actions/game")
+    print(f"actions applied: {total_actions} ({total_actions / args.games:.0f} per game)")
+    print(f"median apply: {statistics.median(apply_times) * 1e6:.1f} us")
+    print(f"games per second: {args.games / elapsed:.1f}")
+
+
+if __name__ == "__main__":
+    main()

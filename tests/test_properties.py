@@ -1,0 +1,139 @@
+"""Invariants over random legal play (hypothesis shrinks the seed on failure).
+
+Each game is played by the seeded random legal player for a bounded number of
+actions; the invariants are checked after every action.
+"""
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.board import default_board
+from engine.events import AccountKind, MoneyMoved, Reason
+from engine.game import LogEntry, apply, replay
+from engine.model import GameSetup, GameState, RondelStep, Seat, Variant
+from engine.randomplay import random_move
+from engine.serialize import state_from_json, state_to_json
+from engine.setup import new_game
+
+BOARD = default_board()
+VARIANTS = st.frozensets(st.sampled_from(list(Variant)))
+
+
+def _setup(players: int, seed: int, variants: frozenset[Variant]) -> GameSetup:
+    return GameSetup(tuple(Seat(f"p{i}", f"p{i}@example.org") for i in range(players)), seed, variants)
+
+
+def _play(setup: GameSetup, steps: int):
+    """Yield (state before, player, action, state after, events) for each random step."""
+    state, _ = new_game(BOARD, setup)
+    rng = random.Random(setup.seed)
+    for _ in range(steps):
+        if state.finished:
+            return
+        player, action = random_move(state, rng)
+        after, events = apply(state, player, action)
+        yield state, player, action, after, events
+        state = after
+
+
+def _money(state: GameState) -> int:
+    return sum(n.treasury for n in state.nations.values()) + sum(p.cash for p in state.players.values())
+
+
+def _bank_flow(events) -> int:
+    flow = 0
+    for e in events:
+        if isinstance(e, MoneyMoved):
+            if e.source.kind is AccountKind.BANK:
+                flow += e.amount
+            if e.target.kind is AccountKind.BANK:
+                flow -= e.amount
+    return flow
+
+
+# Who may pay whom (R-PIECE-4): the only player-to-player payment is the interest shortfall.
+ALLOWED_FLOWS = {
+    (AccountKind.CASH, AccountKind.CASH): {Reason.INTEREST_SHORTFALL},
+    (AccountKind.CASH, AccountKind.TREASURY): {Reason.BOND, Reason.UPGRADE, Reason.DONATION},
+    (AccountKind.TREASURY, AccountKind.CASH): {Reason.INTEREST, Reason.BONUS},
+    (AccountKind.TREASURY, AccountKind.TREASURY): set(),
+}
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_money_only_moves_as_the_rules_say(players, seed, variants):
+    """R-PIECE-4: money moves only between bank, treasuries and players as the rules say."""
+    for before, _, _, after, events in _play(_setup(players, seed, variants), 400):
+        assert _money(after) - _money(before) == _bank_flow(events)
+        for e in events:
+            if isinstance(e, MoneyMoved) and AccountKind.BANK not in (e.source.kind, e.target.kind):
+                assert e.reason in ALLOWED_FLOWS[(e.source.kind, e.target.kind)], e
+        assert all(n.treasury >= 0 for n in after.nations.values())
+        assert all(p.cash >= 0 for p in after.players.values())
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_bonds_are_never_duplicated(players, seed, variants):
+    """R-PIECE-3: each nation has 9 bonds; a bond is held by one player or is in stock."""
+    values = sorted(t.value for t in BOARD.tables.bonds)
+    for _, _, _, after, _ in _play(_setup(players, seed, variants), 400):
+        for nation in BOARD.nation_ids:
+            held = sorted(b.value for _, b in after.bonds_held(nation))
+            assert len(held) == len(set(held))
+            assert sorted(held + list(after.bonds_available(nation))) == values
+
+
+@settings(max_examples=25, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_government_is_the_largest_investor(players, seed, variants):
+    """R-INVEST-6, R-SETUP-4: when a turn starts, no player holds more of a nation than its government."""
+    for _, _, _, after, _ in _play(_setup(players, seed, variants), 400):
+        if not isinstance(after.step, RondelStep):
+            continue
+        for nation in BOARD.nation_ids:
+            gov = after.nations[nation].government
+            totals = [p.bond_total(nation) for p in after.players.values()]
+            if gov is None:
+                assert max(totals) == 0
+            else:
+                assert after.players[gov].bond_total(nation) == max(totals)
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_replay_equals_state(players, seed, variants):
+    """ARCHITECTURE: a game's state equals the replay of its setup plus its log."""
+    setup = _setup(players, seed, variants)
+    log: list[LogEntry] = []
+    state = None
+    for before, player, action, after, _ in _play(setup, 300):
+        log.append(LogEntry(player, action, before.version))
+        state = after
+    if state is not None:
+        assert replay(BOARD, setup, log) == state
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_state_round_trips_through_json(players, seed, variants):
+    """State survives JSON text exactly, at every step."""
+    for _, _, _, after, _ in _play(_setup(players, seed, variants), 200):
+        assert state_from_json(BOARD, json.loads(json.dumps(state_to_json(after)))) == after
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_random_games_end_by_the_rules(players, seed, variants):
+    """R-END-1: a game ends when a nation reaches 25 power points, and then nothing more is pending."""
+    final = None
+    for _, _, _, after, _ in _play(_setup(players, seed, variants), 5000):
+        final = after
+    assert final is not None and final.finished
+    assert max(n.power for n in final.nations.values()) == 25
+    assert final.scores is not None and set(final.scores) == set(final.players)
