@@ -23,7 +23,7 @@ from engine.board import Board
 def describe(board: Board, action: Action) -> str:
     match action:
         case ChooseSpace(space):
-            return f"rondel {board.name(space)}"
+            return f"rondel {space}"
         case ForceStop(force):
             return "force a stop on Investor" if force else "no force"
         case BuildFactory(city):

@@ -76,6 +76,8 @@ def build_factory(state: GameState, nation: str, action: BuildFactory, events: l
 
 def _factory_refusal(state: GameState, nation: str, city: str) -> str:
     board = state.board
+    if city not in board.regions:
+        return f"{city!r} is not on the map."
     name = board.name(city)
     if board.regions[city].nation != nation:
         return f"{name} is not a home city of {board.name(nation)}."
@@ -172,6 +174,8 @@ def import_units(state: GameState, nation: str, action: Import, events: list[Eve
 
 
 def _import_refusal(state: GameState, nation: str, unit: ImportUnit) -> str:
+    if unit.region not in state.board.regions:
+        return f"{unit.region!r} is not on the map."
     region = state.board.regions[unit.region]
     if region.nation != nation:
         return f"{region.name} is not a home province of {state.board.name(nation)}."

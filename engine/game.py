@@ -15,7 +15,7 @@ from engine.describe import describe
 from engine.economy import build_factory, import_units, produce
 from engine.errors import GameFinished, IllegalAction, NotYourDecision
 from engine.events import Event, NothingDone, Reason, cash, treasury
-from engine.flow import after_action, answer_force_stop, choose_space, next_investor
+from engine.flow import after_action, answer_force_stop, choose_space, move_cost, next_investor
 from engine.investing import invest
 from engine.ledger import transfer
 from engine.model import (
@@ -126,15 +126,32 @@ def _wrong_kind(state: GameState, expected: str) -> None:
 
 
 def donate(state: GameState, player: str, action: Donate, events: list[Event]) -> None:
-    """R-PIECE-5: only to a treasury the player governs, only from own cash."""
+    """R-PIECE-5: only to a treasury the player governs, only from own cash.
+
+    Decision: while Swiss banks are asked about a move the donor must pay for,
+    the cost of that move stays reserved, so the move can still be paid.
+    """
     board = state.board
     governed = state.governed_by(player)
+    money = state.players[player].cash - _reserved(state, player)
+    legal = [f"donate up to {money} to {board.name(n)}" for n in governed] if money > 0 else []
     if action.nation not in governed:
-        legal = [f"donate up to {state.players[player].cash} to {board.name(n)}" for n in governed]
-        raise IllegalAction(f"You may donate only to a nation you govern, not {board.name(action.nation)}.", legal)
-    if not 1 <= action.amount <= state.players[player].cash:
-        raise IllegalAction(f"You can donate 1 to {state.players[player].cash}, not {action.amount}.")
+        reason = (f"You may donate only to a nation you govern, not {board.name(action.nation)}."
+                  if governed else "You govern no nation, so you cannot donate.")
+        raise IllegalAction(reason, legal or ["nothing: a donation needs a nation you govern and cash"])
+    if not 1 <= action.amount <= money:
+        raise IllegalAction(f"You can donate 1 to {money}, not {action.amount}.",
+                            legal or ["nothing: you have no cash to give"])
     transfer(state, events, cash(player), treasury(action.nation), action.amount, Reason.DONATION)
+
+
+def _reserved(state: GameState, player: str) -> int:
+    step = state.step
+    if not isinstance(step, ForceStopStep) or state.turn is None:
+        return 0
+    if state.nations[state.turn.nation].government != player:
+        return 0
+    return move_cost(state, state.turn.nation, step.target)[1]
 
 
 def replay(board: Board, setup: GameSetup, log: list[LogEntry] | tuple[LogEntry, ...]) -> GameState:

@@ -67,6 +67,8 @@ def _refusal(state: GameState, player: str, nation: str | None, action: Action) 
     board = state.board
     if not isinstance(action, BuyBond | UpgradeBond):
         return "This is an investment: buy or upgrade a bond, or pass."
+    if action.nation not in board.nation_by_id:
+        return f"{action.nation!r} is not a nation."
     if nation is not None and action.nation != nation:
         return f"Now only {board.name(nation)} can be invested in."
     money = state.players[player].cash

@@ -1,0 +1,25 @@
+"""The order language: email text into engine actions and back (see design/ORDERS.md).
+
+Layers, each in its own module: ``names`` (typed names to board ids),
+``message`` (a mail body into order lines), ``keywords`` and ``parse`` (one
+order into an action, against the state), ``format`` (an action into canonical
+text), ``legal`` (what may be written now), ``apply`` (a message applied line
+by line) and ``errors`` (one hierarchy of refusals).
+"""
+from pbem.orders.apply import AppliedOrder, MessageResult, QueryLine, apply_action, apply_lines, apply_message, \
+    apply_order
+from pbem.orders.errors import AmbiguousName, BadName, IllegalOrder, NotYourTurn, OrderError, OrderSyntaxError, \
+    UnknownName, UnsupportedOrder
+from pbem.orders.format import format_action
+from pbem.orders.legal import legal_orders
+from pbem.orders.message import MessageLine, split_message
+from pbem.orders.names import normalise, resolve_nation, resolve_region, resolve_space, resolve_unit_kind
+from pbem.orders.parse import Query, QueryKind, parse_line, parse_order
+
+__all__ = [
+    "AmbiguousName", "AppliedOrder", "BadName", "IllegalOrder", "MessageLine", "MessageResult", "NotYourTurn",
+    "OrderError", "OrderSyntaxError", "Query", "QueryKind", "QueryLine", "UnknownName", "UnsupportedOrder",
+    "apply_action", "apply_lines", "apply_message", "apply_order", "format_action", "legal_orders", "normalise",
+    "parse_line", "parse_order", "resolve_nation", "resolve_region", "resolve_space", "resolve_unit_kind",
+    "split_message",
+]

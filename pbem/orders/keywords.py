@@ -1,0 +1,149 @@
+"""The first word(s) of an order: which order it is.
+
+Keywords are a closed, typed set so that the parser dispatches on an enum,
+never on loose strings, and so that an unknown keyword can be answered with
+the closest real ones ("RONDLE" -> "did you mean RONDEL?"). The order language
+of ORDERS.md is larger than what the engine can carry out today; the missing
+orders are still recognised, so that a player is told "not available yet"
+rather than "not an order".
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pbem.orders.errors import OrderSyntaxError
+from pbem.orders.names import normalise
+
+MIN_PREFIX = 3  # "ROND", "UPG": shorter prefixes of keywords are too easily a typo of another
+
+
+class Role(StrEnum):
+    ORDER = "order"  # becomes an engine action
+    QUERY = "query"  # asks for a report, changes nothing
+    UNSUPPORTED = "unsupported"  # part of the language, not of this engine yet
+
+
+class Keyword(StrEnum):
+    RONDEL = "rondel"
+    BUILD = "build"
+    PRODUCE = "produce"
+    IMPORT = "import"
+    BUY = "buy"
+    UPGRADE = "upgrade"
+    PASS = "pass"
+    FORCE = "force"
+    NO_FORCE = "no force"
+    DONATE = "donate"
+    HELP = "help"
+    STATUS = "status"
+    BOARD = "board"
+    OPTIONS = "options"
+    HISTORY = "history"
+    FLEET = "fleet"
+    ARMY = "army"
+    ATTACK = "attack"
+    DESTROY = "destroy"
+    DONE = "done"
+    FIGHT = "fight"
+    NO_FIGHT = "no fight"
+    ALLOW = "allow"
+    DENY = "deny"
+    STANDING = "standing"
+
+    @property
+    def text(self) -> str:
+        """As written in the canonical form: upper case."""
+        return self.value.upper()
+
+
+@dataclass(frozen=True, slots=True)
+class KeywordSpec:
+    keyword: Keyword
+    role: Role
+    usage: str  # the canonical form, shown in syntax errors and help
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return (normalise(self.keyword.value),) + tuple(normalise(a) for a in self.aliases)
+
+
+SPECS: tuple[KeywordSpec, ...] = (
+    KeywordSpec(Keyword.RONDEL, Role.ORDER, "RONDEL <space>  (investor, import, production [far], maneuver [far], "
+                                            "taxation, factory)"),
+    KeywordSpec(Keyword.BUILD, Role.ORDER, "BUILD <city>"),
+    KeywordSpec(Keyword.PRODUCE, Role.ORDER, "PRODUCE  or  PRODUCE <province>, <province>, ..."),
+    KeywordSpec(Keyword.IMPORT, Role.ORDER, "IMPORT  or  IMPORT <army|fleet> <province>, ...  (e.g. IMPORT 2 army "
+                                            "Moscow, fleet Vladivostok)"),
+    KeywordSpec(Keyword.BUY, Role.ORDER, "BUY <nation> <value>", ("invest",)),
+    KeywordSpec(Keyword.UPGRADE, Role.ORDER, "UPGRADE <nation> <old value> TO <new value>"),
+    KeywordSpec(Keyword.PASS, Role.ORDER, "PASS", ("skip",)),
+    KeywordSpec(Keyword.FORCE, Role.ORDER, "FORCE"),
+    KeywordSpec(Keyword.NO_FORCE, Role.ORDER, "NO FORCE", ("dont force", "don't force")),
+    KeywordSpec(Keyword.DONATE, Role.ORDER, "DONATE <amount> TO <nation>"),
+    KeywordSpec(Keyword.HELP, Role.QUERY, "HELP [topic]"),
+    KeywordSpec(Keyword.STATUS, Role.QUERY, "STATUS"),
+    KeywordSpec(Keyword.BOARD, Role.QUERY, "BOARD"),
+    KeywordSpec(Keyword.OPTIONS, Role.QUERY, "OPTIONS"),
+    KeywordSpec(Keyword.HISTORY, Role.QUERY, "HISTORY [n]"),
+    KeywordSpec(Keyword.FLEET, Role.UNSUPPORTED, "FLEET <from> TO <to> [ATTACK <nation>]"),
+    KeywordSpec(Keyword.ARMY, Role.UNSUPPORTED, "ARMY <from> TO <to> [HOSTILE|FRIENDLY] [ATTACK <nation>]"),
+    KeywordSpec(Keyword.ATTACK, Role.UNSUPPORTED, "ATTACK <nation> [ARMY|FLEET] IN <region>"),
+    KeywordSpec(Keyword.DESTROY, Role.UNSUPPORTED, "DESTROY FACTORY <province>"),
+    KeywordSpec(Keyword.DONE, Role.UNSUPPORTED, "DONE"),
+    KeywordSpec(Keyword.FIGHT, Role.UNSUPPORTED, "FIGHT [<nation>] [ARMY|FLEET]"),
+    KeywordSpec(Keyword.NO_FIGHT, Role.UNSUPPORTED, "NO FIGHT"),
+    KeywordSpec(Keyword.ALLOW, Role.UNSUPPORTED, "ALLOW"),
+    KeywordSpec(Keyword.DENY, Role.UNSUPPORTED, "DENY"),
+    KeywordSpec(Keyword.STANDING, Role.UNSUPPORTED, "STANDING <order>  or  STANDING CLEAR"),
+)
+SPEC_BY_KEYWORD: dict[Keyword, KeywordSpec] = {s.keyword: s for s in SPECS}
+
+_WORD = re.compile(r"\S+")
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """An order text cut into its keyword and the rest, spacing of the rest kept."""
+
+    spec: KeywordSpec
+    rest: str
+
+
+def read_keyword(text: str) -> Split:
+    """Find the keyword at the start of ``text`` (one or two words, an alias or a unique prefix)."""
+    words = list(_WORD.finditer(text))
+    if not words:
+        raise OrderSyntaxError("The order is empty.")
+    for count in (3, 2, 1):  # longest spelling first: "don't force" before "don't"
+        if len(words) < count:
+            continue
+        key = normalise(" ".join(w.group() for w in words[:count]))
+        for spec in SPECS:
+            if key in spec.keys:
+                return Split(spec, text[words[count - 1].end():].strip())
+    first = normalise(words[0].group())
+    if len(first) >= MIN_PREFIX:
+        fits = [s for s in SPECS if any(k.startswith(first) for k in s.keys)]
+        if len(fits) == 1:
+            return Split(fits[0], text[words[0].end():].strip())
+        if fits:
+            raise OrderSyntaxError(f"{words[0].group()!r} could be {', '.join(s.keyword.text for s in fits)}.",
+                                   suggestions=[s.keyword.text for s in fits])
+    raise OrderSyntaxError(f"{words[0].group()!r} is not an order.", suggestions=suggest_keywords(text))
+
+
+def suggest_keywords(text: str) -> tuple[str, ...]:
+    """Keywords spelled closest to the first word (or two) of ``text``."""
+    words = text.split()
+    owner = {k: s.keyword.text for s in SPECS for k in s.keys}
+    found: list[str] = []
+    for probe in (normalise(" ".join(words[:2])), normalise(words[0]) if words else ""):
+        starting = [k for k in owner if len(probe) >= 2 and k.startswith(probe)]  # "NO" -> NO FORCE, NO FIGHT
+        for k in starting + difflib.get_close_matches(probe, list(owner), n=4, cutoff=0.7):
+            if owner[k] not in found:
+                found.append(owner[k])
+    return tuple(found[:4])

@@ -1,0 +1,53 @@
+"""What a player may write now, as canonical order text.
+
+Every refusal ends with what is legal instead. The engine lists every legal
+option of the open decisions; here they become orders the player can copy
+back into a reply.
+"""
+from __future__ import annotations
+
+from engine.decisions import DecisionKind, decisions_for
+from engine.errors import EngineError, IllegalAction, NotYourDecision
+from engine.game import waiting_for
+from engine.model import GameState
+from pbem.orders.errors import IllegalOrder, NotYourTurn, OrderError
+from pbem.orders.format import format_action
+from pbem.orders.keywords import Keyword
+
+
+def legal_orders(state: GameState, player: str) -> tuple[str, ...]:
+    """The orders ``player`` could give now: each option of their open decisions, then DONATE."""
+    if player not in state.players or state.finished:
+        return ()
+    board = state.board
+    found: list[str] = []
+    for decision in decisions_for(state, player):
+        for option in decision.options:
+            text = format_action(board, option.action)
+            if text not in found:
+                found.append(text)
+        if decision.limit > 1 and decision.kind is DecisionKind.IMPORT:
+            found.append(f"{Keyword.IMPORT.text} <army|fleet> <province>, ... (up to {decision.limit} of the above "
+                         f"in one order)")
+        elif decision.limit > 1 and decision.kind is DecisionKind.PRODUCTION:
+            found.append(f"{Keyword.PRODUCE.text} <province>, ... (any of the factories above in one order)")
+    governed = state.governed_by(player)
+    money = state.players[player].cash
+    if governed and money > 0:
+        nations = " | ".join(board.name(n) for n in governed)
+        found.append(f"{Keyword.DONATE.text} <1 to {money}> TO {nations}")
+    return tuple(found)
+
+
+def refusal(state: GameState, player: str, exc: EngineError) -> OrderError:
+    """The order error for an engine refusal of ``player``'s action in ``state``.
+
+    The engine's reason and legal list are kept; where the engine lists
+    nothing (an order out of turn), the orders legal for the player are given.
+    """
+    if isinstance(exc, NotYourDecision):
+        return NotYourTurn.from_decision_error(exc, waiting_for(state), exc.legal or legal_orders(state, player))
+    orders = legal_orders(state, player)
+    if isinstance(exc, IllegalAction):
+        return IllegalOrder.from_engine(exc, orders)
+    return IllegalOrder(str(exc), legal=orders, orders=orders)

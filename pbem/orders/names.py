@@ -1,0 +1,261 @@
+"""Names as players type them, resolved to the board's ids.
+
+Players write "new-york", "NY", "St. Petersburg" or just "vlad"; the engine
+only knows ids. Resolution happens in clear stages so that a refusal can say
+exactly what went wrong:
+
+1. normalise the text (the engine's own rule: lowercase, no spaces, hyphens,
+   dots or apostrophes; here accents are dropped as well, because a player
+   typing on an English keyboard cannot easily write "Brasília");
+2. an exact match of an id, a name or an alias among the names allowed in the
+   context (e.g. only the home cities of the nation whose turn it is), then
+   anywhere in the same kind of thing (so that "BUILD Paris" in Russia's turn
+   reaches the engine, which explains *why* it is refused);
+3. a prefix that fits exactly one allowed name ("vlad", "rio");
+4. otherwise an ``AmbiguousName`` listing the names the prefix fits, or an
+   ``UnknownName`` with close spellings ("did you mean").
+
+The board is the only source of names: nothing here knows a region by heart.
+"""
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.board import Board, SpaceAction
+from engine.board_validation import normalise_name
+from engine.model import UnitKind
+from pbem.orders.errors import AmbiguousName, OrderSyntaxError, UnknownName
+
+MAX_LISTED = 12  # longer candidate lists are noise in an email; suggestions still point the way
+
+
+def normalise(text: str) -> str:
+    """The form in which typed names are compared: the engine's rule plus accents dropped."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return normalise_name(plain)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """One thing that can be named: its id, the name shown to players and every normalised spelling."""
+
+    id: str
+    name: str
+    keys: tuple[str, ...]
+
+    @classmethod
+    def of(cls, id: str, name: str, aliases: Iterable[str] = ()) -> Named:
+        keys: list[str] = []
+        for spelling in (id, name, *aliases):
+            key = normalise(spelling)
+            if key and key not in keys:
+                keys.append(key)
+        return cls(id, name, tuple(keys))
+
+
+@dataclass(frozen=True, slots=True)
+class Domain:
+    """The names allowed in one context and how a refusal speaks of them ("home city of Russia")."""
+
+    what: str
+    entries: tuple[Named, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(e.name for e in self.entries)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardNames:
+    """Every nameable thing of one board, built once per board."""
+
+    nations: tuple[Named, ...]
+    regions: tuple[Named, ...]
+    region_by_id: dict[str, Named]
+
+
+@lru_cache(maxsize=16)
+def board_names(board: Board) -> BoardNames:
+    nations = tuple(Named.of(n.id, n.name, n.aliases) for n in sorted(board.nations, key=lambda n: n.turn_order))
+    regions = tuple(Named.of(r.id, r.name, r.aliases) for r in board.regions.values())
+    return BoardNames(nations, regions, {r.id: r for r in regions})
+
+
+# --- the general resolver --------------------------------------------------------------
+
+
+def resolve(text: str, domain: Domain, wider: Domain | None = None) -> str:
+    """The id ``text`` names within ``domain`` (exact, then exact in ``wider``, then a unique prefix)."""
+    key = normalise(text)
+    if not key:
+        raise OrderSyntaxError(f"A {domain.what} is missing.", suggestions=_listed(domain))
+    for scope in (domain, wider):
+        if scope is None:
+            continue
+        exact = _unique([e for e in scope.entries if key in e.keys])
+        if len(exact) == 1:
+            return exact[0].id
+        if exact:  # two things share a spelling once normalised (possible only through accents)
+            raise AmbiguousName(f"{text!r} could be {_or(exact)}.", text=text, candidates=[e.name for e in exact])
+    fits = _unique([e for e in domain.entries if any(k.startswith(key) for k in e.keys)])
+    if len(fits) == 1:
+        return fits[0].id
+    if fits:
+        raise AmbiguousName(f"{text!r} could be {_or(fits)}; write more of the name.", text=text,
+                            candidates=[e.name for e in fits])
+    suggestions = _close(key, domain) or (_close(key, wider) if wider else ())
+    listed = _listed(domain)
+    allowed = f" ({', '.join(listed)})" if listed else ""
+    raise UnknownName(f"{text!r} names no {domain.what}{allowed}.", text=text, candidates=listed,
+                      suggestions=suggestions)
+
+
+def _unique(entries: list[Named]) -> list[Named]:
+    seen: dict[str, Named] = {}
+    for e in entries:
+        seen.setdefault(e.id, e)
+    return list(seen.values())
+
+
+def _or(entries: list[Named]) -> str:
+    names = [e.name for e in entries]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _listed(domain: Domain) -> tuple[str, ...]:
+    return domain.names if len(domain.entries) <= MAX_LISTED else ()
+
+
+def _close(key: str, domain: Domain) -> tuple[str, ...]:
+    owner = {k: e.name for e in domain.entries for k in e.keys}
+    found: list[str] = []
+    for k in difflib.get_close_matches(key, list(owner), n=6, cutoff=0.7):
+        if owner[k] not in found:
+            found.append(owner[k])
+    return tuple(found[:3])
+
+
+# --- nations and regions ------------------------------------------------------------------
+
+
+def nation_domain(board: Board) -> Domain:
+    return Domain("nation", board_names(board).nations)
+
+
+def region_domain(board: Board, among: Iterable[str] | None = None, what: str = "region") -> Domain:
+    """All regions, or only ``among`` (ids, kept in map order)."""
+    names = board_names(board)
+    if among is None:
+        return Domain(what, names.regions)
+    wanted = set(among)
+    return Domain(what, tuple(r for r in names.regions if r.id in wanted))
+
+
+def resolve_nation(board: Board, text: str) -> str:
+    return resolve(text, nation_domain(board))
+
+
+def resolve_region(board: Board, text: str, among: Iterable[str] | None = None, what: str = "region") -> str:
+    """A region id; with ``among``, prefixes are matched only there but any exact name is accepted.
+
+    Accepting an exact name outside the context lets the engine give the real
+    reason ("Paris is not a home city of Russia") instead of "unknown name".
+    """
+    domain = region_domain(board, among, what)
+    return resolve(text, domain, region_domain(board) if among is not None else None)
+
+
+# --- units ---------------------------------------------------------------------------------
+
+_UNIT_DOMAIN = Domain("unit kind (army or fleet)", (
+    Named.of(UnitKind.ARMY.value, "army", ("armies", "a", "tank", "tanks")),
+    Named.of(UnitKind.FLEET.value, "fleet", ("fleets", "f", "ship", "ships")),
+))
+
+
+def is_unit_kind(word: str) -> bool:
+    """True for a whole word naming a unit kind (used to split "army moscow army moscow")."""
+    key = normalise(word)
+    return any(key in e.keys for e in _UNIT_DOMAIN.entries)
+
+
+def resolve_unit_kind(text: str) -> UnitKind:
+    return UnitKind(resolve(text, _UNIT_DOMAIN))
+
+
+# --- rondel spaces ---------------------------------------------------------------------------
+
+_SPACE_ALIASES: tuple[tuple[SpaceAction, tuple[str, ...]], ...] = (
+    (SpaceAction.MANEUVER, ("manoeuvre", "maneuvre", "manoeuver", "manuever")),
+    (SpaceAction.TAXATION, ("tax", "taxes")),
+    (SpaceAction.INVESTOR, ("invest",)),
+    (SpaceAction.PRODUCTION, ("produce",)),
+)
+FAR = "far"
+NEAR = "near"
+
+
+def _id_key(text: str) -> str:
+    """Rondel ids compared without underscores, so "production 2" and "production_2" agree."""
+    return normalise(text).replace("_", "")
+
+
+def space_domain(board: Board) -> Domain:
+    """One entry per kind of space (action); the ids of twin spaces are handled by ``resolve_space``."""
+    entries = []
+    for action in SpaceAction:
+        spaces = [s for s in board.tables.rondel if s.action is action]
+        if not spaces:
+            continue
+        aliases = [s.name for s in spaces] + [a for act, names in _SPACE_ALIASES if act is action for a in names]
+        entries.append(Named.of(action.value, spaces[0].name, aliases))
+    return Domain("rondel space", tuple(entries))
+
+
+def spaces_by_distance(board: Board, action: SpaceAction, marker: str | None) -> tuple[str, ...]:
+    """The spaces of one kind, nearest clockwise first.
+
+    From the marker's own space the distance counts as a full turn, because
+    the marker may not stay; before the first placement (marker None) the
+    order of the rondel in the map file decides.
+    """
+    ids = [sid for sid in board.rondel_ids if board.rondel_by_id[sid].action is action]
+    if marker is None:
+        return tuple(ids)
+    count = len(board.rondel_ids)
+    start = board.rondel_ids.index(marker)
+    return tuple(sorted(ids, key=lambda sid: (board.rondel_ids.index(sid) - start - 1) % count))
+
+
+def resolve_space(board: Board, text: str, marker: str | None) -> str:
+    """A rondel space id: an id (``production_2``), or a kind, optionally ``far``/``near``.
+
+    ``marker`` is the nation's current space; "production" means the nearer
+    Production space clockwise from it, "production far" the farther one.
+    """
+    words = text.split()
+    which = None
+    if len(words) > 1 and normalise(words[-1]) in (FAR, NEAR):
+        which = normalise(words[-1])
+        words = words[:-1]
+    phrase = " ".join(words)
+    key = _id_key(phrase)
+    for sid in board.rondel_ids:
+        if key == _id_key(sid):
+            if which is not None:
+                raise OrderSyntaxError(f"{sid} is one space; {which!r} applies to Production or Maneuver.",
+                                       suggestions=(f"RONDEL {sid}",))
+            return sid
+    action = SpaceAction(resolve(phrase, space_domain(board)))
+    spaces = spaces_by_distance(board, action, marker)
+    if which == FAR:
+        if len(spaces) < 2:
+            raise OrderSyntaxError(f"There is only one {board.rondel_by_id[spaces[0]].name} space; "
+                                   f"'far' applies to spaces that come twice.", suggestions=(f"RONDEL {spaces[0]}",))
+        return spaces[-1]
+    return spaces[0]
