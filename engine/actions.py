@@ -6,10 +6,11 @@ was made against travel beside it in the log.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from engine.errors import EngineError
-from engine.model import UnitKind
+from engine.model import Stance, StandingKind, StandingOrder, UnitKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +94,108 @@ class Donate:
     tag: ClassVar[str] = "donate"
 
 
-Action = ChooseSpace | ForceStop | BuildFactory | Produce | Import | BuyBond | UpgradeBond | Pass | Donate
+@dataclass(frozen=True, slots=True)
+class FleetMove:
+    """FLEET: one sea step, or out of port onto its sea (R-MOVE-1); may attack a fleet there."""
+
+    origin: str
+    dest: str
+    attack: str | None = None
+    tag: ClassVar[str] = "fleet"
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyMove:
+    """ARMY: rail, one land step or one convoy, rail (R-MOVE-3..5).
+
+    ``via`` forces the seas of a convoy; ``attack``/``attack_kind`` fight a unit
+    of that nation on entry (R-BATTLE-1/3).
+    """
+
+    origin: str
+    dest: str
+    stance: Stance | None = None
+    attack: str | None = None
+    attack_kind: UnitKind | None = None
+    via: tuple[str, ...] | None = None
+    tag: ClassVar[str] = "army"
+
+
+@dataclass(frozen=True, slots=True)
+class Attack:
+    """ATTACK: a unit of the active nation that did not move attacks in its region (R-BATTLE-2)."""
+
+    region: str
+    nation: str
+    kind: UnitKind | None = None
+    tag: ClassVar[str] = "attack"
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyFactory:
+    """DESTROY FACTORY: three armies remove a foreign factory (R-HOSTILE-3)."""
+
+    province: str
+    tag: ClassVar[str] = "destroy"
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """DONE: ends the maneuver; flags are placed (R-FLAG-1)."""
+
+    tag: ClassVar[str] = "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Fight:
+    """FIGHT / NO FIGHT: the answer when a unit enters a region of yours (R-BATTLE-1).
+
+    ``nation`` is which of the answering government's nations fights, ``kind``
+    its unit that fights; both may be left for the engine to infer.
+    """
+
+    fight: bool
+    nation: str | None = None
+    kind: UnitKind | None = None
+    tag: ClassVar[str] = "fight"
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """ALLOW / DENY: the canal controller's answer (R-MOVE-2)."""
+
+    allow: bool
+    tag: ClassVar[str] = "passage"
+
+
+@dataclass(frozen=True, slots=True)
+class SetStanding:
+    """STANDING <order>: keep an answer ready; it replaces an earlier one on the same question."""
+
+    order: StandingOrder
+    tag: ClassVar[str] = "standing"
+
+
+@dataclass(frozen=True, slots=True)
+class ClearStanding:
+    """STANDING CLEAR: forget every standing answer of the player."""
+
+    tag: ClassVar[str] = "standing_clear"
+
+
+Action = (
+    ChooseSpace | ForceStop | BuildFactory | Produce | Import | BuyBond | UpgradeBond | Pass | Donate
+    | FleetMove | ArmyMove | Attack | DestroyFactory | Done | Fight | Passage | SetStanding | ClearStanding
+)
 
 ACTION_TYPES: dict[str, type] = {
-    cls.tag: cls for cls in (ChooseSpace, ForceStop, BuildFactory, Produce, Import, BuyBond, UpgradeBond, Pass, Donate)
+    cls.tag: cls  # type: ignore[attr-defined]
+    for cls in (ChooseSpace, ForceStop, BuildFactory, Produce, Import, BuyBond, UpgradeBond, Pass, Donate,
+                FleetMove, ArmyMove, Attack, DestroyFactory, Done, Fight, Passage, SetStanding, ClearStanding)
 }
+
+# Actions a player may take whatever the game waits for.
+ANYTIME = (Donate, SetStanding, ClearStanding)
 
 
 class ActionFormatError(EngineError):
@@ -107,23 +205,41 @@ class ActionFormatError(EngineError):
 def action_to_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"type": action.tag}
     for f in fields(action):
-        value = getattr(action, f.name)
-        if isinstance(action, Import) and f.name == "units":
-            value = [{"kind": u.kind.value, "region": u.region} for u in value]
-        elif isinstance(value, tuple):
-            value = list(value)
-        data[f.name] = value
+        data[f.name] = _plain(getattr(action, f.name))
     return data
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, ImportUnit):
+        return {"kind": value.kind.value, "region": value.region}
+    if isinstance(value, StandingOrder):
+        return {"kind": value.kind.value, "nation": value.nation, "canal": value.canal}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, StrEnum):
+        return value.value
+    return value
+
+
+_TUPLE_FIELDS = {"provinces", "via"}
+_ENUM_FIELDS: dict[str, type[StrEnum]] = {"stance": Stance, "kind": UnitKind, "attack_kind": UnitKind}
 
 
 def action_from_json(data: dict[str, Any]) -> Action:
     try:
         cls = ACTION_TYPES[data["type"]]
         kwargs = {k: v for k, v in data.items() if k != "type"}
-        if cls is Import:
-            kwargs["units"] = tuple(ImportUnit(UnitKind(u["kind"]), u["region"]) for u in kwargs.get("units", ()))
-        elif cls is Produce and kwargs.get("provinces") is not None:
-            kwargs["provinces"] = tuple(kwargs["provinces"])
+        for name, value in list(kwargs.items()):
+            if value is None:
+                continue
+            if cls is Import and name == "units":
+                kwargs[name] = tuple(ImportUnit(UnitKind(u["kind"]), u["region"]) for u in value)
+            elif cls is SetStanding and name == "order":
+                kwargs[name] = StandingOrder(StandingKind(value["kind"]), value.get("nation"), value.get("canal"))
+            elif name in _TUPLE_FIELDS:
+                kwargs[name] = tuple(value)
+            elif name in _ENUM_FIELDS:
+                kwargs[name] = _ENUM_FIELDS[name](value)
         return cls(**kwargs)
     except (KeyError, TypeError, ValueError) as exc:
         raise ActionFormatError(f"not an action: {data!r} ({exc})") from None

@@ -26,6 +26,31 @@ class UnitKind(StrEnum):
     FLEET = "fleet"
 
 
+class Stance(StrEnum):
+    """How an army enters another nation's home province (R-HOSTILE-1)."""
+
+    HOSTILE = "hostile"
+    FRIENDLY = "friendly"
+
+
+class StandingKind(StrEnum):
+    FIGHT = "fight"
+    NO_FIGHT = "no_fight"
+    ALLOW = "allow"
+    DENY = "deny"
+    FORCE = "force"
+    NO_FORCE = "no_force"
+
+
+@dataclass(frozen=True, slots=True)
+class StandingOrder:
+    """An answer given before the question (R-DECIDE-3); ``nation`` and ``canal`` narrow it."""
+
+    kind: StandingKind
+    nation: str | None = None
+    canal: str | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A player at the table, in seating (clockwise) order."""
@@ -164,11 +189,51 @@ class InvestStep:
 
 
 @dataclass(frozen=True, slots=True)
+class Entry:
+    """A unit on its way into a region, held until the questions it raises are answered.
+
+    ``canals`` are canals still to be asked about (R-MOVE-2); once they are
+    open, ``askers`` are the nations still to be asked whether they fight the
+    newcomer (R-BATTLE-1). ``seas`` are the seas whose fleets carry an army.
+    """
+
+    kind: UnitKind
+    origin: str
+    dest: str
+    seas: tuple[str, ...] = ()
+    stance: Stance | None = None
+    canals: tuple[str, ...] = ()
+    askers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ManeuverStep:
+    """R-MOVE-1..5: the government moves units one order at a time, fleets before armies.
+
+    Units are counted, not named: ``moved`` counts units per (kind, region)
+    that arrived this maneuver and may not move again; ``carried`` counts
+    fleets per sea that already carried an army (R-MOVE-4).
+    """
+
+    armies_moving: bool = False
+    moved: tuple[tuple[UnitKind, str, int], ...] = ()
+    carried: tuple[tuple[str, int], ...] = ()
+    denied: tuple[str, ...] = ()
+    entry: Entry | None = None
+
+    def moved_count(self, kind: UnitKind, region: str) -> int:
+        return next((n for k, r, n in self.moved if k is kind and r == region), 0)
+
+    def carried_count(self, sea: str) -> int:
+        return next((n for s, n in self.carried if s == sea), 0)
+
+
+@dataclass(frozen=True, slots=True)
 class FinishedStep:
     reason: str
 
 
-Step = SetupBondsStep | RondelStep | ForceStopStep | ActionStep | InvestStep | FinishedStep
+Step = SetupBondsStep | RondelStep | ForceStopStep | ActionStep | ManeuverStep | InvestStep | FinishedStep
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +257,7 @@ class GameState:
     round: int = 1
     version: int = 0
     scores: dict[str, int] | None = None
+    standing: dict[str, tuple[StandingOrder, ...]] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         return GameState(
@@ -205,6 +271,7 @@ class GameState:
             self.round,
             self.version,
             dict(self.scores) if self.scores is not None else None,
+            dict(self.standing),
         )
 
     # --- derived facts, kept out of the stored state on purpose -----------------

@@ -1,0 +1,382 @@
+"""The game master's command line (Typer).
+
+    pbem game new NAME --player NAME:EMAIL ... [--deal NATION=PLAYER ...] [--seed N] [--variant V ...]
+    pbem game list
+    pbem order NAME --as PLAYER "TEXT"     (TEXT "-" reads standard input)
+    pbem state NAME [--json]
+
+Global options ``--database URL`` and ``--config FILE`` come before the
+command. Exit codes: 0 done, 1 an order was refused, 2 a usage or setup error
+(unknown game, bad ``--player``, bad deal, unreachable database). Tracebacks
+never show local variables, so a database password cannot leak into a log.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+from engine.board import Board
+from engine.decisions import Decision, pending
+from engine.errors import EngineError
+from engine.model import GameState, Variant
+from pbem.config import database_url
+from pbem.errors import BadSetup, PbemError
+from pbem.moderator import Moderator, NewGame, Query, Refusal, SubmitResult, describe_decision
+from pbem.orders import format_action, legal_orders
+from pbem.statejson import state_json
+from pbem.store import Database
+
+EXIT_REFUSED = 1
+EXIT_ERROR = 2
+
+app = typer.Typer(
+    name="pbem",
+    help="Play-by-email moderator for Imperial 2030: the game master's tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+game_app = typer.Typer(help="Create and list games.", no_args_is_help=True, pretty_exceptions_show_locals=False)
+app.add_typer(game_app, name="game")
+
+
+# --- global options and error handling ------------------------------------------------------
+
+
+@dataclass
+class Options:
+    """The global options, resolved lazily: a command that needs no database opens none."""
+
+    database: str | None = None
+    config: Path | None = None
+    _moderator: Moderator | None = field(default=None, repr=False)
+
+    def moderator(self) -> Moderator:
+        if self._moderator is None:
+            self._moderator = Moderator(Database(database_url(self.database, self.config)))
+        return self._moderator
+
+    def close(self) -> None:
+        if self._moderator is not None:
+            self._moderator.db.dispose()
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    database: Annotated[
+        str | None,
+        typer.Option("--database", metavar="URL", show_default=False,
+                     help="Database URL, e.g. sqlite:///./pbem.db or postgresql+psycopg://user@host/db "
+                          "[default: $PBEM_DATABASE_URL, else [database] url of the config file, "
+                          "else sqlite:///./pbem.db]"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", metavar="FILE", show_default=False,
+                     help="TOML configuration file [default: $PBEM_CONFIG]"),
+    ] = None,
+) -> None:
+    options = Options(database, config)
+    ctx.obj = options
+    ctx.call_on_close(options.close)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handled(command: F) -> F:
+    """Print the moderator layer's errors as one clear line on stderr and exit 2, without a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except (PbemError, EngineError) as exc:
+            fail(str(exc))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_ERROR)
+
+
+def options_of(ctx: typer.Context) -> Options:
+    obj = ctx.find_object(Options)
+    return obj if obj is not None else Options()
+
+
+# --- parsing the game master's arguments -------------------------------------------------------
+
+
+def parse_player(text: str) -> tuple[str, str]:
+    name, sep, email = text.partition(":")
+    if not sep or not name.strip() or not email.strip():
+        raise BadSetup(f"--player must be NAME:EMAIL (e.g. ann:ann@example.org), not {text!r}")
+    return name.strip(), email.strip()
+
+
+def parse_deal(text: str) -> tuple[str, str]:
+    nation, sep, player = text.partition("=")
+    if not sep or not nation.strip() or not player.strip():
+        raise BadSetup(f"--deal must be NATION=PLAYER (e.g. russia=ann), not {text!r}")
+    return nation.strip(), player.strip()
+
+
+# --- rendering ----------------------------------------------------------------------------------
+
+
+def echo(text: str = "") -> None:
+    typer.echo(text)
+
+
+def money(amount: int) -> str:
+    return f"{amount}m"
+
+
+def option_lines(board: Board, decision: Decision, indent: str = "    ") -> list[str]:
+    lines = []
+    for option in decision.options:
+        detail = []
+        if option.steps is not None and option.steps:
+            detail.append(f"{option.steps} space" + ("s" if option.steps != 1 else ""))
+        detail.append(f"cost {option.cost}")
+        lines.append(f"{indent}{format_action(board, option.action):<34} ({', '.join(detail)})")
+    if decision.limit > 1:
+        lines.append(f"{indent}(up to {decision.limit} of these may be combined in one order)")
+    if decision.default is not None:
+        lines.append(f"{indent}default if no answer: {format_action(board, decision.default)}")
+    return lines
+
+
+def pending_lines(state: GameState) -> list[str]:
+    if state.finished:
+        return ["The game is over."]
+    decisions = pending(state)
+    lines = []
+    for decision in decisions:
+        where = "out of turn" if decision.out_of_turn else "in turn"
+        lines.append(f"Waiting for {describe_decision(state.board, decision)}, {where}; options:")
+        lines.extend(option_lines(state.board, decision))
+    return lines
+
+
+def names(board: Board, ids: list[str] | tuple[str, ...]) -> str:
+    return ", ".join(board.name(i) for i in ids) or "-"
+
+
+def bonds_text(board: Board, bonds: Any) -> str:
+    return ", ".join(f"{board.name(b.nation)} {b.value}" for b in sorted(bonds)) or "-"
+
+
+def units_text(board: Board, units: dict[str, int]) -> str:
+    return ", ".join(f"{board.name(r)}" + (f" x{c}" if c > 1 else "") for r, c in units.items() if c)
+
+
+def summary_lines(name: str, state: GameState) -> list[str]:
+    """A short human summary of the whole position."""
+    board = state.board
+    if state.finished:
+        where = "finished"
+    elif state.turn is not None:
+        where = f"round {state.round}, {board.name(state.turn.nation)} to play"
+    else:
+        where = "setting up (expert bond selection)"
+    lines = [f"Game {name}: version {state.version}, {where}."]
+    lines.append("Nations:")
+    for nation in board.nation_ids:
+        n = state.nations[nation]
+        rondel = board.name(n.rondel) if n.rondel else "-"
+        lines.append(f"  {board.name(nation):<7} government {n.government or '-':<8} treasury {n.treasury:>3}  "
+                     f"power {n.power:>2}  rondel {rondel:<10} factories {names(board, n.factories)}")
+        extra = []
+        if n.flags:
+            extra.append(f"flags {names(board, n.flags)}")
+        if units_text(board, n.armies):
+            extra.append(f"armies {units_text(board, n.armies)}")
+        if units_text(board, n.fleets):
+            extra.append(f"fleets {units_text(board, n.fleets)}")
+        if units_text(board, n.hostile):
+            extra.append(f"hostile {units_text(board, n.hostile)}")
+        if extra:
+            lines.append("          " + "; ".join(extra))
+    lines.append("Players:")
+    data = state_json(name, state)["players"]
+    for player in state.players.values():
+        notes = []
+        if player.name == state.investor_card:
+            notes.append("investor card")
+        if data[player.name]["swiss_bank"]:
+            notes.append("Swiss bank")
+        if data[player.name]["score"] is not None:
+            notes.append(f"score {data[player.name]['score']}")
+        note = f"  [{', '.join(notes)}]" if notes else ""
+        lines.append(f"  {player.name:<8} cash {player.cash:>3}  bonds {bonds_text(board, player.bonds)}{note}")
+    lines.extend(pending_lines(state))
+    return lines
+
+
+def new_game_lines(game: NewGame) -> list[str]:
+    state = game.state
+    board = state.board
+    setup = state.setup
+    variants = ", ".join(sorted(v.value for v in setup.variants)) or "standard"
+    lines = [f"Game {game.name} created: {len(setup.players)} players, seed {setup.seed}, rules: {variants}."]
+    lines.append("Seats (clockwise):")
+    cards = game.flag_cards
+    for index, seat in enumerate(setup.players, start=1):
+        player = state.players[seat.name]
+        lines.append(f"  {index}. {seat.name} <{seat.email}>")
+        if cards.get(seat.name):
+            lines.append(f"     flag cards: {names(board, cards[seat.name])}")
+        lines.append(f"     cash {player.cash}; bonds: {bonds_text(board, player.bonds)}")
+    governments = [f"{board.name(n)} {state.nations[n].government}" for n in board.nation_ids
+                   if state.nations[n].government]
+    lines.append("Governments: " + ("; ".join(governments) or "none yet"))
+    lines.append("Treasuries: " + "; ".join(f"{board.name(n)} {state.nations[n].treasury}" for n in board.nation_ids))
+    lines.append(f"Investor card: {state.investor_card or 'none'}")
+    lines.extend(pending_lines(state))
+    return lines
+
+
+def refusal_lines(refusal: Refusal) -> list[str]:
+    where = f"line {refusal.line_number}: {refusal.line}" if refusal.line_number is not None else "the message"
+    lines = [f"REFUSED {where}", f"  reason: {refusal.reason}"]
+    if refusal.suggestions:
+        lines.append(f"  did you mean: {', '.join(refusal.suggestions)}")
+    if refusal.legal:
+        lines.append("  legal now:")
+        lines.extend(f"    {text}" for text in refusal.legal)
+    if refusal.not_applied:
+        lines.append("  not applied:")
+        lines.extend(f"    line {number}: {text}" for number, text in refusal.not_applied)
+    if refusal.waiting_for:
+        lines.append(f"  the game waits for: {'; '.join(refusal.waiting_for)}")
+    return lines
+
+
+def query_lines(name: str, result: SubmitResult, query: Query) -> list[str]:
+    header = f"line {query.line_number}: {query.line}"
+    if query.kind == "status":
+        return [header, *("  " + line for line in summary_lines(name, result.state))]
+    if query.kind == "options":
+        legal = legal_orders(result.state, result.player)
+        return [header, *(f"  {text}" for text in legal)] if legal else [header, "  nothing to decide now"]
+    return [header, f"  ({query.kind.upper()} is answered in mail reports; not available in the CLI yet)"]
+
+
+def submit_lines(name: str, result: SubmitResult) -> list[str]:
+    lines = [f"Game {name}, orders of {result.player}: version {result.version_before} -> {result.version}."]
+    for applied in result.applied:
+        lines.append(f"line {applied.line_number}: {applied.line}")
+        lines.extend(f"  {sentence}" for sentence in (applied.narration or ("(no effect)",)))
+    for query in result.queries:
+        lines.extend(query_lines(name, result, query))
+    if result.refusal is not None:
+        lines.extend(refusal_lines(result.refusal))
+    lines.extend(pending_lines(result.state))
+    return lines
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+@game_app.command("new")
+@handled
+def game_new(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Name of the new game (letters, digits, '.', '_', '-').")],
+    player: Annotated[
+        list[str],
+        typer.Option("--player", metavar="NAME:EMAIL", show_default=False,
+                     help="A player, repeated 2 to 6 times; the order is the seating order."),
+    ],
+    deal: Annotated[
+        list[str] | None,
+        typer.Option("--deal", metavar="NATION=PLAYER", show_default=False,
+                     help="Fix a flag card (repeatable); cards not fixed are dealt from the seed."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, show_default=False, help="Seed of the deal [default: random, stored]."),
+    ] = None,
+    variant: Annotated[
+        list[Variant] | None,
+        typer.Option("--variant", show_default=False, help="Rule variant (repeatable)."),
+    ] = None,
+    start_player: Annotated[
+        str | None,
+        typer.Option("--start-player", metavar="NAME", show_default=False,
+                     help="Expert variant: who is offered the first bond [default: drawn from the seed]."),
+    ] = None,
+) -> None:
+    """Create a game and print its setup: seats, flag cards, governments, cash and who decides first."""
+    players = [parse_player(p) for p in player]
+    fixed = [parse_deal(d) for d in deal or ()]
+    game = options_of(ctx).moderator().create_game(name, players, fixed, seed, variant or (), start_player)
+    for line in new_game_lines(game):
+        echo(line)
+
+
+@game_app.command("list")
+@handled
+def game_list(ctx: typer.Context) -> None:
+    """List the games in the database."""
+    games = options_of(ctx).moderator().list_games()
+    if not games:
+        echo("No games yet. Create one with: pbem game new NAME --player NAME:EMAIL --player NAME:EMAIL")
+        return
+    width = max(4, *(len(g.name) for g in games))
+    echo(f"{'NAME':<{width}}  {'STATUS':<8}  {'VERSION':>7}  PLAYERS")
+    for g in games:
+        echo(f"{g.name:<{width}}  {g.status:<8}  {g.version:>7}  {', '.join(g.players)}")
+
+
+@app.command("order")
+@handled
+def order(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    text: Annotated[str, typer.Argument(help="The orders, one per line (or ';'-separated); '-' reads stdin.")],
+    as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player giving the orders.")],
+) -> None:
+    """Apply a player's orders, as if they came by mail; print what happened and what is pending next."""
+    if text == "-":
+        text = typer.get_text_stream("stdin").read()
+    result = options_of(ctx).moderator().submit(name, as_player, text)
+    for line in submit_lines(name, result):
+        echo(line)
+    if result.refusal is not None:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@app.command("state")
+@handled
+def state(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole state as JSON (design/STATE.md).")] = False,
+) -> None:
+    """Print where a game stands: a short summary, or the full state as JSON."""
+    current = options_of(ctx).moderator().state(name)
+    if as_json:
+        echo(json.dumps(state_json(name, current), indent=2, ensure_ascii=False))
+    else:
+        for line in summary_lines(name, current):
+            echo(line)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

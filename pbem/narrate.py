@@ -1,0 +1,258 @@
+"""Events in plain English: one sentence per thing that happened.
+
+Money is folded into the sentence it belongs to ("Russia moved to Taxation (4
+spaces, anton paid 1).", "anton bought China 9.") and interest is summed up per
+nation, so that a report reads like a game, not like a ledger. Every
+``MoneyMoved`` not told as part of another sentence gets a sentence of its own:
+nothing that happened is left out.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.board import Board
+from engine.events import (
+    AccountKind,
+    BondBought,
+    BondUpgraded,
+    Event,
+    FactoryBuilt,
+    FlagCardDealt,
+    ForceStopAnswered,
+    GameEnded,
+    GovernmentChanged,
+    InvestmentPassed,
+    InvestorCardPassed,
+    ManeuverSkipped,
+    MoneyMoved,
+    NationSkipped,
+    NothingDone,
+    PowerGained,
+    Reason,
+    RondelMoved,
+    TaxCollected,
+    TurnStarted,
+    UnitsPlaced,
+)
+from engine.model import UnitKind
+
+# Money told by the sentence of the typed event that follows it.
+_FOLDED = {Reason.RONDEL, Reason.BOND, Reason.UPGRADE, Reason.FACTORY, Reason.IMPORT,
+           Reason.TAX, Reason.SOLDIERS_PAY, Reason.BONUS}
+_INTEREST = {Reason.INTEREST, Reason.INTEREST_SHORTFALL}
+
+
+def _units(count: int, kind: UnitKind) -> str:
+    word = kind.value
+    if count == 1:
+        return f"an {word}" if word[0] in "aeiou" else f"a {word}"
+    return f"{count} {word}s"
+
+
+def _join(parts: Sequence[str]) -> str:
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count} {word if count == 1 else plural or word + 's'}"
+
+
+class _Narrator:
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.nation: str | None = None  # whose turn it is, as far as the events tell
+        self.money: list[MoneyMoved] = []  # money waiting to be folded into the next sentence
+        self.lines: list[str] = []
+
+    def name(self, ident: str | None) -> str:
+        return self.board.name(ident) if ident else "nobody"
+
+    def possessive(self, nation: str) -> str:
+        name = self.name(nation)
+        return name + ("'" if name.endswith("s") else "'s")
+
+    # --- money -------------------------------------------------------------------------
+
+    def take(self, reason: Reason) -> list[MoneyMoved]:
+        taken = [m for m in self.money if m.reason is reason]
+        self.money = [m for m in self.money if m.reason is not reason]
+        return taken
+
+    def flush_money(self) -> None:
+        """Tell money that no typed event claimed."""
+        left, self.money = self.money, []
+        for m in left:
+            self.lines.append(self.money_sentence(m))
+
+    def account(self, kind: AccountKind, owner: str | None) -> str:
+        if kind is AccountKind.BANK:
+            return "the bank"
+        if kind is AccountKind.TREASURY:
+            return f"the treasury of {self.name(owner)}"
+        return owner or "nobody"
+
+    def money_sentence(self, m: MoneyMoved) -> str:
+        if m.reason is Reason.DONATION:
+            return f"{m.source.owner} donated {m.amount} to {self.name(m.target.owner)}."
+        if m.reason is Reason.INVESTOR_CARD:
+            return f"{m.target.owner} received {m.amount} with the investor card."
+        if m.reason is Reason.STARTING_CASH:
+            return f"{m.target.owner} received {m.amount} starting cash."
+        source = self.account(m.source.kind, m.source.owner)
+        target = self.account(m.target.kind, m.target.owner)
+        return f"{source[0].upper() + source[1:]} paid {m.amount} to {target} ({m.reason.value})."
+
+    def interest(self, run: list[MoneyMoved]) -> None:
+        """One sentence per nation paying interest: who got how much, who made up a shortfall."""
+        nation = next((m.source.owner for m in run if m.source.kind is AccountKind.TREASURY), self.nation)
+        received: dict[str, int] = {}
+        shortfall: dict[str, int] = {}
+        for m in run:
+            if m.target.owner:
+                received[m.target.owner] = received.get(m.target.owner, 0) + m.amount
+            if m.reason is Reason.INTEREST_SHORTFALL and m.source.owner:
+                shortfall[m.source.owner] = shortfall.get(m.source.owner, 0) + m.amount
+        paid = ", ".join(f"{amount} to {player}" for player, amount in received.items())
+        text = f"{self.name(nation)} paid interest: {paid}"
+        if shortfall:
+            text += " (" + ", ".join(f"{p} made up {a} from own cash" for p, a in shortfall.items()) + ")"
+        self.lines.append(text + ".")
+
+    # --- the typed events -----------------------------------------------------------------
+
+    def run(self, events: Sequence[Event]) -> list[str]:
+        i = 0
+        while i < len(events):
+            event = events[i]
+            if isinstance(event, MoneyMoved) and event.reason in _INTEREST:
+                j = i
+                while j < len(events) and isinstance(events[j], MoneyMoved) and events[j].reason in _INTEREST:  # type: ignore[union-attr]
+                    j += 1
+                self.flush_money()
+                self.interest(list(events[i:j]))  # type: ignore[arg-type]
+                i = j
+                continue
+            if isinstance(event, MoneyMoved) and event.reason is Reason.STARTING_CASH:
+                j = i
+                while j < len(events) and isinstance(events[j], MoneyMoved) and events[j].reason is Reason.STARTING_CASH:  # type: ignore[union-attr]
+                    j += 1
+                self.flush_money()
+                self.starting_cash(list(events[i:j]))  # type: ignore[arg-type]
+                i = j
+                continue
+            if isinstance(event, UnitsPlaced):
+                j = i
+                while (j < len(events) and isinstance(events[j], UnitsPlaced)
+                       and events[j].imported == event.imported and events[j].nation == event.nation):  # type: ignore[union-attr]
+                    j += 1
+                self.units_placed(list(events[i:j]))  # type: ignore[arg-type]
+                i = j
+                continue
+            if isinstance(event, MoneyMoved):
+                if event.reason in _FOLDED:
+                    self.money.append(event)
+                else:
+                    self.flush_money()
+                    self.lines.append(self.money_sentence(event))
+            else:
+                self.event(event)
+            i += 1
+        self.flush_money()
+        return self.lines
+
+    def starting_cash(self, run: list[MoneyMoved]) -> None:
+        amounts = {m.amount for m in run}
+        if len(run) > 1 and len(amounts) == 1:
+            self.lines.append(f"Each player received {run[0].amount} starting cash.")
+        else:
+            self.lines.extend(self.money_sentence(m) for m in run)
+
+    def units_placed(self, run: list[UnitsPlaced]) -> None:
+        nation = run[0].nation
+        what = _join([f"{_units(u.count, u.kind)} in {self.name(u.region)}" for u in run])
+        if run[0].imported:
+            paid = sum(m.amount for m in self.take(Reason.IMPORT))
+            self.flush_money()
+            self.lines.append(f"{self.name(nation)} imported {what}" + (f" (paid {paid})." if paid else "."))
+        else:
+            self.flush_money()
+            self.lines.append(f"{self.name(nation)} produced {what}.")
+
+    def event(self, event: Event) -> None:  # noqa: C901 - one branch per event type
+        board = self.board
+        text: str
+        match event:
+            case TurnStarted(nation, round_):
+                self.nation = nation
+                text = f"Round {round_}: {self.possessive(nation)} turn."
+            case NationSkipped(nation):
+                text = f"{self.name(nation)} has no government and is skipped."
+            case RondelMoved(nation, start, space, steps, cost, _forced_by):
+                self.nation = nation
+                payers = [m.source.owner for m in self.take(Reason.RONDEL) if m.source.owner]
+                if start is None:
+                    text = f"{self.name(nation)} placed its marker on {board.name(space)}."
+                else:
+                    detail = _plural(steps, "space")
+                    if cost:
+                        detail += f", {payers[0] if payers else 'the government'} paid {cost}"
+                    text = f"{self.name(nation)} moved to {board.name(space)} ({detail})."
+            case ForceStopAnswered(player, nation, force):
+                if force:
+                    text = f"{player} (Swiss bank) forced {self.name(nation)} to stop on Investor."
+                else:
+                    text = f"{player} (Swiss bank) did not force {self.name(nation)} to stop on Investor."
+            case FactoryBuilt(nation, city):
+                paid = sum(m.amount for m in self.take(Reason.FACTORY))
+                text = f"{self.name(nation)} built a factory in {board.name(city)}" + (f" (paid {paid})." if paid else ".")
+            case NothingDone(nation, action, why):
+                text = f"{self.name(nation)} did nothing on {action.capitalize()}: {why}."
+            case ManeuverSkipped(nation):
+                text = f"{self.name(nation)} maneuvered no units."
+            case TaxCollected(nation, income, factories, flags, owed, paid, bonus):
+                gov = next((m.target.owner for m in self.take(Reason.BONUS)), None)
+                self.take(Reason.TAX)
+                self.take(Reason.SOLDIERS_PAY)
+                text = (f"{self.name(nation)} collected {income} in taxes "
+                        f"({_plural(factories, 'factory', 'factories')}, {_plural(flags, 'flag')})")
+                extras = []
+                if owed:
+                    extras.append(f"paid its soldiers {paid}" + (f" of {owed}" if paid < owed else ""))
+                if bonus:
+                    extras.append(f"paid {gov or 'the government'} a bonus of {bonus}")
+                text += (", " + " and ".join(extras) if extras else "") + "."
+            case PowerGained(nation, points, total):
+                text = (f"{self.name(nation)} gained {_plural(points, 'power point')} (now {total})."
+                        if points else f"{self.name(nation)} gained no power points (still {total}).")
+            case FlagCardDealt(nation, player):
+                text = f"{player} holds the flag card of {self.name(nation)}."
+            case BondBought(player, nation, value):
+                self.take(Reason.BOND)
+                text = f"{player} bought {self.name(nation)} {value}."
+            case BondUpgraded(player, nation, old, new):
+                self.take(Reason.UPGRADE)
+                text = f"{player} upgraded {self.name(nation)} {old} to {new} (paid {new - old})."
+            case InvestmentPassed(player):
+                text = f"{player} did not invest."
+            case GovernmentChanged(nation, None, new):
+                text = f"{new} forms the government of {self.name(nation)}."
+            case GovernmentChanged(nation, old, new):
+                text = f"{self.possessive(nation)} government passes from {old} to {new}."
+            case InvestorCardPassed(old, new):
+                text = f"The investor card passes from {old} to {new}." if old else f"{new} takes the investor card."
+            case GameEnded(reason, scores):
+                ranking = ", ".join(f"{p} {s}" for p, s in scores)
+                text = f"The game is over: {reason}. Final scores: {ranking}."
+                if scores:
+                    text += f" {scores[0][0]} wins."
+            case _:
+                text = f"{event!r}"
+        self.flush_money()
+        self.lines.append(text)
+
+
+def narrate(board: Board, events: Iterable[Event]) -> list[str]:
+    """Plain English sentences, in the order things happened."""
+    return _Narrator(board).run(list(events))

@@ -1,0 +1,97 @@
+"""Opening a database by URL: SQLite (the embedded default) or PostgreSQL, nothing else to configure."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy import Engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlmodel import Session, SQLModel, create_engine
+
+from pbem.errors import StoreError
+from pbem.store import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+
+
+def normalise_url(url: str) -> URL:
+    """Parse a database URL; a bare ``postgresql://`` uses psycopg 3, the driver we ship."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StoreError(f"not a database URL: {safe_url(url)!r} (try sqlite:///./pbem.db "
+                         "or postgresql+psycopg://user@host/dbname)") from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def safe_url(url: str | URL) -> str:
+    """The URL with any password masked, fit for messages and logs."""
+    try:
+        return (url if isinstance(url, URL) else make_url(url)).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<unparsable URL>"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+class Database:
+    """An SQLAlchemy engine for one URL, with the tables created on first use.
+
+    Sessions are handed out by ``session()`` / ``transaction()``; nothing here
+    is global, so tests open as many databases as they like.
+    """
+
+    def __init__(self, url: str, *, create_tables: bool = True) -> None:
+        self.url = normalise_url(url)
+        kwargs: dict[str, object] = {}
+        if self.url.get_backend_name() == "sqlite":
+            kwargs["connect_args"] = {"timeout": 30}
+        try:
+            self.engine: Engine = create_engine(self.url, **kwargs)
+        except NoSuchModuleError:
+            raise StoreError(f"no database driver for {self.url.drivername!r} "
+                             "(PostgreSQL needs: pip install 'pbem[postgres]')") from None
+        except (ArgumentError, ImportError) as exc:
+            raise StoreError(f"cannot use database {safe_url(self.url)}: {_first_line(exc)}") from None
+        if self.url.get_backend_name() == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        if create_tables:
+            self.create_tables()
+
+    def __repr__(self) -> str:
+        return f"Database({safe_url(self.url)!r})"
+
+    @property
+    def display_url(self) -> str:
+        return safe_url(self.url)
+
+    def create_tables(self) -> None:
+        try:
+            SQLModel.metadata.create_all(self.engine)
+        except OperationalError as exc:
+            raise StoreError(f"cannot open database {self.display_url}: {_first_line(exc)}") from None
+        except SQLAlchemyError as exc:
+            raise StoreError(f"cannot create tables in {self.display_url}: {_first_line(exc)}") from None
+
+    def session(self) -> Session:
+        return Session(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        """One session in one transaction: committed when the block ends, rolled back if it raises."""
+        with self.session() as session:
+            with session.begin():
+                yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:  # type: ignore[no-untyped-def]
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

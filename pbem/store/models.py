@@ -1,0 +1,73 @@
+"""The table models, all in one module.
+
+``games`` holds a game's setup (the seed included: replay starts there),
+``seats`` its players in seating order, ``action_log`` every accepted action
+with the state version it was made against (append-only; unique per game and
+version, which is what keeps two writers from both appending), ``snapshots``
+serialized states — a cache, never the truth.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+GAME_NAME_MAX = 64
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class GameStatus:
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "games"  # type: ignore[assignment]
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=Column(String(GAME_NAME_MAX), unique=True, nullable=False))
+    setup: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    status: str = Field(default=GameStatus.ACTIVE, sa_column=Column(String(16), nullable=False))
+    created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class SeatRow(SQLModel, table=True):
+    __tablename__ = "seats"  # type: ignore[assignment]
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),
+        UniqueConstraint("game_id", "name", name="uq_seats_game_name"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False))
+    seat: int = Field(sa_column=Column(Integer, nullable=False))  # 0-based, clockwise
+    name: str = Field(sa_column=Column(String(64), nullable=False))
+    email: str = Field(default="", sa_column=Column(String(320), nullable=False))
+
+
+class ActionRow(SQLModel, table=True):
+    __tablename__ = "action_log"  # type: ignore[assignment]
+    __table_args__ = (UniqueConstraint("game_id", "version", name="uq_action_log_game_version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False))
+    version: int = Field(sa_column=Column(Integer, nullable=False))  # the state version it was made against
+    player: str = Field(sa_column=Column(String(64), nullable=False))
+    action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    applied: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+class SnapshotRow(SQLModel, table=True):
+    __tablename__ = "snapshots"  # type: ignore[assignment]
+    __table_args__ = (UniqueConstraint("game_id", "version", name="uq_snapshots_game_version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False))
+    version: int = Field(sa_column=Column(Integer, nullable=False))
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
