@@ -183,6 +183,7 @@ class Board:
             neighbours.setdefault(edge.a, set()).add(edge.b)
             neighbours.setdefault(edge.b, set()).add(edge.a)
         self.neighbours: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in neighbours.items()}
+        self.edge_between: dict[frozenset[str], Edge] = {frozenset((e.a, e.b)): e for e in edges}
         self.nation_ids: tuple[str, ...] = tuple(n.id for n in sorted(nations, key=lambda n: n.turn_order))
         self.nation_by_id = {n.id: n for n in nations}
         self.rondel_ids: tuple[str, ...] = tuple(space.id for space in tables.rondel)
@@ -209,6 +210,26 @@ class Board:
                 result[nation][a].add(b)
                 result[nation][b].add(a)
         return {n: {k: frozenset(v) for k, v in m.items()} for n, m in result.items()}
+
+    @cached_property
+    def seas_of(self) -> dict[str, tuple[str, ...]]:
+        """Seas bordering each region (for a sea: its neighbouring seas), in map order."""
+        return {
+            rid: tuple(n for n in sorted(self.neighbours[rid]) if self.regions[n].is_sea)
+            for rid in self.regions
+        }
+
+    @cached_property
+    def lands_of(self) -> dict[str, tuple[str, ...]]:
+        """Land regions (neutral or home) bordering each region, in map order."""
+        return {
+            rid: tuple(n for n in sorted(self.neighbours[rid]) if not self.regions[n].is_sea)
+            for rid in self.regions
+        }
+
+    def canal_on(self, a: str, b: str) -> str | None:
+        edge = self.edge_between.get(frozenset((a, b)))
+        return edge.canal if edge else None
 
     def name(self, region_or_nation: str) -> str:
         if region_or_nation in self.regions:

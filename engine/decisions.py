@@ -11,19 +11,41 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.actions import Action, BuildFactory, BuyBond, ChooseSpace, ForceStop, Import, Pass, Produce, UpgradeBond
+from engine.actions import (
+    Action,
+    ArmyMove,
+    Attack,
+    BuildFactory,
+    BuyBond,
+    ChooseSpace,
+    DestroyFactory,
+    Done,
+    Fight,
+    FleetMove,
+    ForceStop,
+    Import,
+    Pass,
+    Passage,
+    Produce,
+    UpgradeBond,
+)
 from engine.board import SpaceAction
 from engine.economy import factory_sites, import_choices, producing_factories
 from engine.flow import rondel_choices
 from engine.investing import investment_options
+from engine.maneuver import destroyable, fight_choices, protected_factory
+from engine.movement import army_routes, canal_controller, fleet_destinations, movable
 from engine.model import (
     ActionStep,
     FinishedStep,
     ForceStopStep,
     GameState,
     InvestStep,
+    ManeuverStep,
     RondelStep,
     SetupBondsStep,
+    Stance,
+    UnitKind,
 )
 from engine.setup import setup_bond_options
 
@@ -36,6 +58,9 @@ class DecisionKind(StrEnum):
     PRODUCTION = "production"
     IMPORT = "import"
     INVESTMENT = "investment"
+    MANEUVER = "maneuver"
+    CANAL = "canal"
+    BATTLE = "battle"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +105,65 @@ def pending(state: GameState) -> tuple[Decision, ...]:
     if isinstance(step, ForceStopStep):
         return (Decision(step.queue[0], nation, DecisionKind.FORCE_STOP,
                          (Option(ForceStop(True)), Option(ForceStop(False))), ForceStop(False), out_of_turn=True),)
+    if isinstance(step, ManeuverStep):
+        return (_maneuver_decision(state, gov, nation, step),)
     assert isinstance(step, ActionStep)
     return (_action_decision(state, gov, nation, step.action),)
+
+
+def _maneuver_decision(state: GameState, gov: str, nation: str, step: ManeuverStep) -> Decision:
+    entry = step.entry
+    if entry is None:
+        return Decision(gov, nation, DecisionKind.MANEUVER, maneuver_options(state), Done())
+    if entry.canals:
+        controller = canal_controller(state, entry.canals[0])
+        asked = state.nations[controller].government  # type: ignore[index]
+        return Decision(asked, controller, DecisionKind.CANAL,  # type: ignore[arg-type]
+                        (Option(Passage(True)), Option(Passage(False))), Passage(True), out_of_turn=True)
+    defender = entry.askers[0]
+    asked = state.nations[defender].government
+    return Decision(asked, defender, DecisionKind.BATTLE,  # type: ignore[arg-type]
+                    tuple(Option(a) for a in fight_choices(state, defender, entry)), Fight(False), out_of_turn=True)
+
+
+def maneuver_options(state: GameState) -> tuple[Option, ...]:
+    """Every single order the government may give now in its maneuver (R-MOVE-1..5, R-BATTLE-2, R-HOSTILE-3)."""
+    assert state.turn is not None and isinstance(state.step, ManeuverStep)
+    nation, step, board = state.turn.nation, state.step, state.board
+    ns = state.nations[nation]
+    options: list[Option] = []
+    if not step.armies_moving:
+        for origin in sorted(ns.fleets):
+            if movable(state, nation, step, UnitKind.FLEET, origin) > 0:
+                options.extend(Option(FleetMove(origin, d)) for d in fleet_destinations(state, nation, step, origin))
+    for origin in sorted(ns.armies):
+        if movable(state, nation, step, UnitKind.ARMY, origin) <= 0:
+            continue
+        for dest in sorted(army_routes(state, nation, step, origin)):
+            options.extend(Option(ArmyMove(origin, dest, stance)) for stance in stances(state, nation, dest))
+    for region in sorted(set(ns.armies) | set(ns.fleets)):
+        own = UnitKind.FLEET if board.regions[region].is_sea else UnitKind.ARMY
+        if movable(state, nation, step, own, region) <= 0:
+            continue
+        for other in board.nation_ids:
+            if other == nation:
+                continue
+            kinds = (UnitKind.FLEET,) if own is UnitKind.FLEET else tuple(UnitKind)
+            options.extend(Option(Attack(region, other, k)) for k in kinds
+                           if state.nations[other].units(k).get(region, 0))
+    options.extend(Option(DestroyFactory(p)) for p in sorted(ns.armies) if destroyable(state, nation, p))
+    options.append(Option(Done()))
+    return tuple(options)
+
+
+def stances(state: GameState, nation: str, dest: str) -> tuple[Stance | None, ...]:
+    """The stances an army may take entering ``dest`` (R-HOSTILE-1/2)."""
+    region = state.board.regions[dest]
+    if not region.is_home or region.nation == nation:
+        return (None,)
+    if protected_factory(state, region.nation, dest):  # type: ignore[arg-type]
+        return (Stance.FRIENDLY,)
+    return (Stance.HOSTILE, Stance.FRIENDLY)
 
 
 def _action_decision(state: GameState, gov: str, nation: str, action: SpaceAction) -> Decision:

@@ -7,6 +7,15 @@ from __future__ import annotations
 
 from engine.actions import (
     Action,
+    ArmyMove,
+    Attack,
+    ClearStanding,
+    DestroyFactory,
+    Done,
+    Fight,
+    FleetMove,
+    Passage,
+    SetStanding,
     BuildFactory,
     BuyBond,
     ChooseSpace,
@@ -44,4 +53,30 @@ def describe(board: Board, action: Action) -> str:
             return "pass"
         case Donate(nation, amount):
             return f"donate {amount} to {board.name(nation)}"
+        case FleetMove(origin, dest, attack):
+            text = f"fleet {board.name(origin)} to {board.name(dest)}"
+            return text + (f" attack {board.name(attack)}" if attack else "")
+        case ArmyMove(origin, dest, stance, attack, attack_kind, via):
+            text = f"army {board.name(origin)} to {board.name(dest)}"
+            text += f" {stance.value}" if stance else ""
+            text += f" attack {board.name(attack)}" if attack else ""
+            text += f" {attack_kind.value}" if attack and attack_kind else ""
+            return text + (" via " + ", ".join(board.name(v) for v in via) if via else "")
+        case Attack(region, nation, kind):
+            return f"attack {board.name(nation)}" + (f" {kind.value}" if kind else "") + f" in {board.name(region)}"
+        case DestroyFactory(province):
+            return f"destroy factory {board.name(province)}"
+        case Done():
+            return "done"
+        case Fight(fight, nation, kind):
+            if not fight:
+                return "no fight"
+            return "fight" + (f" {board.name(nation)}" if nation else "") + (f" {kind.value}" if kind else "")
+        case Passage(allow):
+            return "allow" if allow else "deny"
+        case SetStanding(order):
+            return f"standing {order.kind.value.replace('_', ' ')}" + (
+                f" {board.name(order.nation)}" if order.nation else "") + (f" {order.canal}" if order.canal else "")
+        case ClearStanding():
+            return "standing clear"
     return repr(action)

@@ -32,6 +32,17 @@ def hostile_in(state: GameState, province: str) -> bool:
     return any(n.hostile.get(province, 0) for nid, n in state.nations.items() if nid != owner)
 
 
+def blocked_provinces(state: GameState) -> frozenset[str]:
+    """Every home province where a foreign army stands hostile, computed once for many look-ups."""
+    regions = state.board.regions
+    return frozenset(
+        province
+        for nid, ns in state.nations.items()
+        for province, count in ns.hostile.items()
+        if count and regions[province].nation != nid
+    )
+
+
 def unit_for(state: GameState, province: str) -> UnitKind:
     """Armaments factories make armies, shipyards make fleets."""
     return UnitKind.ARMY if state.board.regions[province].city is CityKind.ARMAMENTS else UnitKind.FLEET

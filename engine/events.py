@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.model import UnitKind
+from engine.model import Stance, StandingOrder, UnitKind
 
 
 class AccountKind(StrEnum):
@@ -170,10 +170,82 @@ class PowerGained:
 
 
 @dataclass(frozen=True, slots=True)
-class ManeuverSkipped:
-    """Until the maneuver is implemented, a Maneuver turn moves nothing."""
+class FleetMoved:
+    nation: str
+    origin: str
+    dest: str
+    canal: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyMoved:
+    """An army's whole move; ``seas`` are the seas whose fleets carried it."""
 
     nation: str
+    origin: str
+    dest: str
+    seas: tuple[str, ...] = ()
+    stance: Stance | None = None
+    by_rail: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Battle:
+    """R-BATTLE-1..3: one unit of each side removed."""
+
+    region: str
+    attacker: str
+    attacker_kind: UnitKind
+    defender: str
+    defender_kind: UnitKind
+
+
+@dataclass(frozen=True, slots=True)
+class FightAnswered:
+    player: str
+    nation: str
+    region: str
+    fight: bool
+    standing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PassageAnswered:
+    player: str
+    nation: str  # the controller
+    canal: str
+    mover: str
+    allow: bool
+    standing: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FactoryDestroyed:
+    owner: str
+    province: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class FlagPlaced:
+    nation: str
+    region: str
+    replaced: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRemoved:
+    """R-FLAG-3: an old flag removed because the occupier has no flag left to place."""
+
+    nation: str
+    region: str
+    occupier: str
+
+
+@dataclass(frozen=True, slots=True)
+class StandingChanged:
+    player: str
+    order: StandingOrder | None  # None: all cleared
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +271,14 @@ Event = (
     | NothingDone
     | TaxCollected
     | PowerGained
-    | ManeuverSkipped
+    | FleetMoved
+    | ArmyMoved
+    | Battle
+    | FightAnswered
+    | PassageAnswered
+    | FactoryDestroyed
+    | FlagPlaced
+    | FlagRemoved
+    | StandingChanged
     | GameEnded
 )

@@ -15,7 +15,6 @@ from engine.events import (
     ForceStopAnswered,
     GameEnded,
     InvestorCardPassed,
-    ManeuverSkipped,
     NationSkipped,
     NothingDone,
     Reason,
@@ -34,6 +33,8 @@ from engine.economy import (
 )
 from engine.investing import can_invest, settle_governments
 from engine.ledger import transfer
+from engine.maneuver import place_flags
+from engine.standing import standing_answer
 from engine.model import (
     ActionStep,
     FinishedStep,
@@ -42,7 +43,9 @@ from engine.model import (
     InvestMode,
     InvestSlot,
     InvestStep,
+    ManeuverStep,
     RondelStep,
+    StandingKind,
     TurnInfo,
     Variant,
 )
@@ -133,9 +136,26 @@ def choose_space(state: GameState, space: str, events: list[Event]) -> None:
     if start is not None and state.board.rondel_passes(start, space, state.board.investor_space):
         askers = force_stop_askers(state, nation)
         if askers:
-            state.step = ForceStopStep(space, askers)
+            ask_force_stop(state, ForceStopStep(space, askers), events)
             return
     resolve_move(state, nation, space, None, events)
+
+
+def ask_force_stop(state: GameState, step: ForceStopStep, events: list[Event]) -> None:
+    """Ask the next Swiss bank, unless a standing order answers for it (R-DECIDE-3)."""
+    nation = _current(state)
+    queue = step.queue
+    while queue:
+        answer = standing_answer(state, queue[0], StandingKind.FORCE, nation)
+        if answer is None:
+            state.step = ForceStopStep(step.target, queue)
+            return
+        events.append(ForceStopAnswered(queue[0], nation, answer))
+        if answer:
+            resolve_move(state, nation, state.board.investor_space, queue[0], events)
+            return
+        queue = queue[1:]
+    resolve_move(state, nation, step.target, None, events)
 
 
 def _is_choice(state: GameState, nation: str, space: str) -> bool:
@@ -186,10 +206,8 @@ def answer_force_stop(state: GameState, player: str, force: bool, events: list[E
     events.append(ForceStopAnswered(player, nation, force))
     if force:
         resolve_move(state, nation, state.board.investor_space, player, events)
-    elif len(step.queue) > 1:
-        state.step = ForceStopStep(step.target, step.queue[1:])
     else:
-        resolve_move(state, nation, step.target, None, events)
+        ask_force_stop(state, ForceStopStep(step.target, step.queue[1:]), events)
 
 
 def resolve_move(state: GameState, nation: str, space: str, forced_by: str | None, events: list[Event]) -> None:
@@ -225,7 +243,11 @@ def start_action(state: GameState, nation: str, action: SpaceAction, events: lis
         after_action(state, events)
         return
     if action is SpaceAction.MANEUVER:
-        events.append(ManeuverSkipped(nation))
+        ns = state.nations[nation]
+        if ns.armies or ns.fleets:
+            state.step = ManeuverStep()
+            return
+        place_flags(state, events)  # no unit to move: only the flag step
         after_action(state, events)
         return
     has_choice = {

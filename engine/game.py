@@ -8,7 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.actions import Action, BuildFactory, ChooseSpace, Donate, ForceStop, Import, Pass, Produce
+from engine.actions import (
+    Action,
+    BuildFactory,
+    ChooseSpace,
+    ClearStanding,
+    Donate,
+    ForceStop,
+    Import,
+    Pass,
+    Produce,
+    SetStanding,
+)
 from engine.board import Board, SpaceAction
 from engine.decisions import Decision, pending
 from engine.describe import describe
@@ -18,6 +29,8 @@ from engine.events import Event, NothingDone, Reason, cash, treasury
 from engine.flow import after_action, answer_force_stop, choose_space, move_cost, next_investor
 from engine.investing import invest
 from engine.ledger import transfer
+from engine.maneuver import answer_question, maneuver_order
+from engine.standing import clear_standing, set_standing
 from engine.model import (
     ActionStep,
     FinishedStep,
@@ -25,6 +38,7 @@ from engine.model import (
     GameSetup,
     GameState,
     InvestStep,
+    ManeuverStep,
     RondelStep,
     SetupBondsStep,
 )
@@ -49,6 +63,8 @@ def waiting_for(state: GameState) -> tuple[str, ...]:
         return (step.queue[0],)
     if isinstance(step, InvestStep):
         return (step.queue[0].player,)
+    if isinstance(step, ManeuverStep) and step.entry is not None:
+        return (pending(state)[0].player,)
     assert state.turn is not None
     return (state.nations[state.turn.nation].government,)  # type: ignore[return-value]
 
@@ -63,6 +79,10 @@ def apply(state: GameState, player: str, action: Action) -> tuple[GameState, lis
     events: list[Event] = []
     if isinstance(action, Donate):
         donate(new, player, action, events)
+    elif isinstance(action, SetStanding):
+        set_standing(new, player, action.order, events)
+    elif isinstance(action, ClearStanding):
+        clear_standing(new, player, events)
     elif player in waiting_for(state):
         _answer(new, player, action, events)
     else:
@@ -94,6 +114,11 @@ def _answer(state: GameState, player: str, action: Action, events: list[Event]) 
     elif isinstance(step, InvestStep):
         invest(state, player, step.queue[0].nation, action, events)
         next_investor(state, events)
+    elif isinstance(step, ManeuverStep):
+        if step.entry is not None:
+            answer_question(state, player, action, events)
+        elif maneuver_order(state, action, events):
+            after_action(state, events)
     else:
         assert isinstance(step, ActionStep)
         _carry_out(state, step.action, action, events)

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import random
 
-from engine.actions import Action, Donate, Import, Pass, Produce
-from engine.decisions import Decision, DecisionKind, pending
+from dataclasses import replace
+
+from engine.actions import Action, ArmyMove, Attack, DestroyFactory, Done, Donate, FleetMove, Import, Pass, Produce
+from engine.decisions import Decision, DecisionKind, pending, stances
 from engine.economy import supply_left, unit_for
-from engine.model import GameState, UnitKind
+from engine.maneuver import destroyable
+from engine.model import GameState, ManeuverStep, UnitKind
+from engine.movement import army_routes, fleet_destinations, movable
 
 
 def random_action(state: GameState, decision: Decision, rng: random.Random) -> Action:
@@ -41,11 +45,78 @@ def random_action(state: GameState, decision: Decision, rng: random.Random) -> A
         return Produce(tuple(chosen))
     if decision.kind in (DecisionKind.INVESTMENT, DecisionKind.SETUP_BOND) and rng.random() < 0.3:
         return Pass()
+    if decision.kind is DecisionKind.BATTLE:
+        return options[-1] if rng.random() < 0.7 else rng.choice(options)
     return rng.choice(options)
+
+
+def _random_maneuver(state: GameState, rng: random.Random) -> Action:
+    """A random legal maneuver order, found unit by unit rather than from the full option list.
+
+    Listing every destination of every unit is what a player's OPTIONS needs;
+    random play only needs one, so it draws a unit first and then its orders.
+    """
+    assert state.turn is not None and isinstance(state.step, ManeuverStep)
+    nation, step = state.turn.nation, state.step
+    ns = state.nations[nation]
+    if rng.random() < 0.1:
+        return Done()
+    units = [(UnitKind.ARMY, r) for r in sorted(ns.armies) if movable(state, nation, step, UnitKind.ARMY, r) > 0]
+    if not step.armies_moving:
+        units += [(UnitKind.FLEET, r) for r in sorted(ns.fleets) if movable(state, nation, step, UnitKind.FLEET, r) > 0]
+    if not units or rng.random() < 0.2:
+        extras = _attacks_and_destroys(state, nation, step)
+        if extras:
+            return rng.choice(extras)
+    if not units:
+        return Done()
+    kind, origin = rng.choice(units)
+    if kind is UnitKind.FLEET:
+        dests = fleet_destinations(state, nation, step, origin)
+        if not dests:
+            return Done()
+        action: Action = FleetMove(origin, rng.choice(dests))
+    else:
+        routes = army_routes(state, nation, step, origin)
+        if not routes:
+            return Done()
+        dest = rng.choice(sorted(routes))
+        action = ArmyMove(origin, dest, rng.choice(stances(state, nation, dest)))
+    return _maybe_attack(state, nation, action, rng)  # type: ignore[arg-type]
+
+
+def _attacks_and_destroys(state: GameState, nation: str, step: ManeuverStep) -> list[Action]:
+    ns = state.nations[nation]
+    found: list[Action] = [DestroyFactory(p) for p in sorted(ns.armies) if destroyable(state, nation, p)]
+    for region in sorted(set(ns.armies) | set(ns.fleets)):
+        own = UnitKind.FLEET if state.board.regions[region].is_sea else UnitKind.ARMY
+        if movable(state, nation, step, own, region) <= 0:
+            continue
+        for other, os in state.nations.items():
+            if other == nation:
+                continue
+            kinds = (UnitKind.FLEET,) if own is UnitKind.FLEET else tuple(UnitKind)
+            found.extend(Attack(region, other, k) for k in kinds if os.units(k).get(region, 0))
+    return found
+
+
+def _maybe_attack(state: GameState, nation: str, action: FleetMove | ArmyMove, rng: random.Random) -> Action:
+    """Now and then attack a unit standing where the mover enters (R-BATTLE-1)."""
+    if rng.random() >= 0.3:
+        return action
+    fleet = isinstance(action, FleetMove)
+    enemies = sorted(n for n, ns in state.nations.items()
+                     if n != nation and (ns.fleets.get(action.dest) if fleet
+                                         else ns.armies.get(action.dest) or ns.fleets.get(action.dest)))
+    return replace(action, attack=rng.choice(enemies)) if enemies else action
 
 
 def random_move(state: GameState, rng: random.Random) -> tuple[str, Action]:
     """(player, action) for one random legal step of the game."""
+    step = state.step
+    if isinstance(step, ManeuverStep) and step.entry is None and rng.random() >= 0.02:
+        assert state.turn is not None
+        return state.nations[state.turn.nation].government, _random_maneuver(state, rng)  # type: ignore[return-value]
     decision = rng.choice(pending(state))
     if rng.random() < 0.02:
         governed = state.governed_by(decision.player)

@@ -14,6 +14,12 @@ from engine.errors import EngineError
 from engine.game import LogEntry
 from engine.model import (
     ActionStep,
+    Entry,
+    ManeuverStep,
+    Stance,
+    StandingKind,
+    StandingOrder,
+    UnitKind,
     Bond,
     FinishedStep,
     ForceStopStep,
@@ -89,6 +95,23 @@ def _step_to_json(step: Step) -> dict[str, Any]:
                 "tie_start": tie_start,
                 "rounds_after": list(rounds_after),
             }
+        case ManeuverStep(armies_moving, moved, carried, denied, entry):
+            return {
+                "type": "maneuver",
+                "armies_moving": armies_moving,
+                "moved": [[k.value, r, n] for k, r, n in moved],
+                "carried": [[s, n] for s, n in carried],
+                "denied": list(denied),
+                "entry": None if entry is None else {
+                    "kind": entry.kind.value,
+                    "origin": entry.origin,
+                    "dest": entry.dest,
+                    "seas": list(entry.seas),
+                    "stance": entry.stance.value if entry.stance else None,
+                    "canals": list(entry.canals),
+                    "askers": list(entry.askers),
+                },
+            }
         case FinishedStep(reason):
             return {"type": "finished", "reason": reason}
     raise SerializationError(f"unknown step {step!r}")
@@ -110,6 +133,18 @@ def _step_from_json(data: dict[str, Any]) -> Step:
             tuple(InvestSlot(p, n) for p, n in data["queue"]),
             data["tie_start"],
             tuple(data["rounds_after"]),
+        )
+    if kind == "maneuver":
+        e = data["entry"]
+        entry = None if e is None else Entry(
+            UnitKind(e["kind"]), e["origin"], e["dest"], tuple(e["seas"]),
+            Stance(e["stance"]) if e["stance"] else None, tuple(e["canals"]), tuple(e["askers"]))
+        return ManeuverStep(
+            data["armies_moving"],
+            tuple((UnitKind(k), r, n) for k, r, n in data["moved"]),
+            tuple((s, n) for s, n in data["carried"]),
+            tuple(data["denied"]),
+            entry,
         )
     if kind == "finished":
         return FinishedStep(data["reason"])
@@ -150,6 +185,10 @@ def state_to_json(state: GameState) -> dict[str, Any]:
             for p in state.players.values()
         ],
         "scores": state.scores,
+        "standing": {
+            player: [{"kind": o.kind.value, "nation": o.nation, "canal": o.canal} for o in orders]
+            for player, orders in state.standing.items()
+        },
     }
 
 
@@ -170,6 +209,10 @@ def state_from_json(board: Board, data: dict[str, Any]) -> GameState:
             round=data["round"],
             version=data["version"],
             scores=data["scores"],
+            standing={
+                player: tuple(StandingOrder(StandingKind(o["kind"]), o["nation"], o["canal"]) for o in orders)
+                for player, orders in data.get("standing", {}).items()
+            },
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise SerializationError(f"not a game state: {exc}") from None

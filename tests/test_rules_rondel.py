@@ -10,7 +10,6 @@ from engine.errors import EngineError, IllegalAction, NotYourDecision
 from engine.events import (
     ForceStopAnswered,
     InvestorCardPassed,
-    ManeuverSkipped,
     MoneyMoved,
     NationSkipped,
     Reason,
@@ -141,11 +140,14 @@ def test_r_rondel_1_both_production_spaces_are_the_same_action(space):
 
 @pytest.mark.parametrize("space", [MANEUVER_1, MANEUVER_2])
 def test_r_rondel_1_both_maneuver_spaces_are_the_same_action(space):
-    """R-RONDEL-1: the two Maneuver spaces are the same action (section 5 not implemented:
-    the turn reports ManeuverSkipped)."""
+    """R-RONDEL-1: the two Maneuver spaces are the same action: a nation without units has
+    only the flag step and its turn ends; one with units is asked for its maneuver."""
     state, events = move_to(standard_game(), space)
-    assert of_type(events, ManeuverSkipped) == [ManeuverSkipped("russia")]
     assert state.turn.nation == "china"
+    game = standard_game()
+    game.nations["russia"].armies["moscow"] = 1
+    state, _ = move_to(game, space)
+    assert decision(state).kind is DecisionKind.MANEUVER
 
 
 # =========================================================================== R-RONDEL-2
