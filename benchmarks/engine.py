@@ -1,6 +1,8 @@
 """Engine benchmark: seeded random legal games played to the end.
 
-Prints the median time of one ``apply`` and, last, ``games per second: N``.
+Prints the median time of one ``apply``, the median time to list every legal
+order of every unit at the start of a maneuver (``maneuver_options``, what a
+player's OPTIONS shows), and, last, ``games per second: N``.
 Each game is played by the random legal player (engine.randomplay) until a
 nation reaches 25 power points, with a cap of 5000 actions per game (stated in
 the output; a capped game counts as played). Usage:
@@ -19,21 +21,27 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.board import default_board  # noqa: E402
+from engine.decisions import maneuver_options  # noqa: E402
 from engine.game import apply  # noqa: E402
-from engine.model import GameSetup, Seat  # noqa: E402
+from engine.model import GameSetup, ManeuverStep, Seat  # noqa: E402
 from engine.randomplay import random_move  # noqa: E402
 from engine.setup import new_game  # noqa: E402
 
 CAP = 5000
 
 
-def play(players: int, seed: int, apply_times: list[float]) -> tuple[int, bool]:
+def play(players: int, seed: int, apply_times: list[float], option_times: list[float]) -> tuple[int, bool]:
     """Play one game; returns (actions applied, finished by the rules)."""
     board = default_board()
     state, _ = new_game(board, GameSetup(tuple(Seat(f"p{i}") for i in range(players)), seed))
     rng = random.Random(seed)
     actions = 0
     while not state.finished and actions < CAP:
+        step = state.step
+        if isinstance(step, ManeuverStep) and not step.moved and not step.armies_moving and step.entry is None:
+            start = time.perf_counter()
+            maneuver_options(state)
+            option_times.append(time.perf_counter() - start)
         player, action = random_move(state, rng)
         start = time.perf_counter()
         state, _ = apply(state, player, action)
@@ -49,16 +57,19 @@ def main() -> None:
     args = parser.parse_args()
     default_board()  # load the map outside the timing
     apply_times: list[float] = []
+    option_times: list[float] = []
     finished = total_actions = 0
     start = time.perf_counter()
     for i in range(args.games):
-        actions, done = play(2 + i % 5, args.seed + i, apply_times)
+        actions, done = play(2 + i % 5, args.seed + i, apply_times, option_times)
         total_actions += actions
         finished += done
     elapsed = time.perf_counter() - start
     print(f"games: {args.games} (2-6 players in turn), finished by the rules: {finished}, cap: {CAP} actions/game")
     print(f"actions applied: {total_actions} ({total_actions / args.games:.0f} per game)")
     print(f"median apply: {statistics.median(apply_times) * 1e6:.1f} us")
+    print(f"maneuvers started: {len(option_times)}, median time to list every legal order of every unit: "
+          f"{statistics.median(option_times) * 1e6:.1f} us")
     print(f"games per second: {args.games / elapsed:.1f}")
 
 

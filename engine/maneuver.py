@@ -105,8 +105,9 @@ def _move_fleet(state: GameState, action: FleetMove, events: list[Event]) -> Non
     if action.attack is not None:
         _check_target(state, nation, action.dest, UnitKind.FLEET, action.attack, UnitKind.FLEET)
     canal = board.canal_on(action.origin, action.dest) if board.regions[action.origin].is_sea else None
-    entry = Entry(UnitKind.FLEET, action.origin, action.dest, canals=(canal,) if canal else ())
-    _advance_entry(state, entry, action.attack, UnitKind.FLEET, events)
+    entry = Entry(UnitKind.FLEET, action.origin, action.dest, canals=(canal,) if canal else (),
+                  attack=action.attack, attack_kind=UnitKind.FLEET if action.attack else None)
+    _advance_entry(state, entry, events)
 
 
 def _move_army(state: GameState, action: ArmyMove, events: list[Event]) -> None:
@@ -119,9 +120,9 @@ def _move_army(state: GameState, action: ArmyMove, events: list[Event]) -> None:
         target_kind = action.attack_kind or _default_target_kind(state, action.attack, action.dest)
         _check_target(state, nation, action.dest, UnitKind.ARMY, action.attack, target_kind)
     state.step = ManeuverStep(True, step.moved, step.carried, step.denied, None)
-    canals = tuple(c for c in route.canals)
-    entry = Entry(UnitKind.ARMY, action.origin, action.dest, route.seas, stance, canals)
-    _advance_entry(state, entry, action.attack, action.attack_kind, events)
+    entry = Entry(UnitKind.ARMY, action.origin, action.dest, route.seas, stance, route.canals,
+                  attack=action.attack, attack_kind=action.attack_kind)
+    _advance_entry(state, entry, events)
 
 
 def _army_route(state: GameState, nation: str, step: ManeuverStep, action: ArmyMove) -> Route:
@@ -178,9 +179,7 @@ def _check_target(state: GameState, nation: str, region: str, own: UnitKind, tar
 # --- questions and arrival ------------------------------------------------------------
 
 
-def _advance_entry(
-    state: GameState, entry: Entry, attack: str | None, attack_kind: UnitKind | None, events: list[Event]
-) -> None:
+def _advance_entry(state: GameState, entry: Entry, events: list[Event]) -> None:
     """Ask the next open question of a unit on its way, or let it arrive."""
     nation = _nation(state)
     step = _step(state)
@@ -201,9 +200,10 @@ def _advance_entry(
             return
         entry = _replace(entry, canals=entry.canals[1:])
     _depart(state, entry, events)
+    attack = entry.attack
     if attack is not None:
-        kind = attack_kind or (UnitKind.FLEET if entry.kind is UnitKind.FLEET
-                               else _default_target_kind(state, attack, entry.dest))
+        kind = entry.attack_kind or (UnitKind.FLEET if entry.kind is UnitKind.FLEET
+                                     else _default_target_kind(state, attack, entry.dest))
         _battle(state, entry.dest, nation, entry.kind, attack, kind, events, entering=nation)
         _clear_entry(state)
         return
@@ -320,7 +320,7 @@ def answer_question(state: GameState, player: str, action: Action, events: list[
         if not action.allow:
             _turn_back(state, canal)
             return
-        _advance_entry(state, _replace(entry, canals=entry.canals[1:]), None, None, events)
+        _advance_entry(state, _replace(entry, canals=entry.canals[1:]), events)
         return
     defender = entry.askers[0]
     if not isinstance(action, Fight):

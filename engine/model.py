@@ -204,6 +204,8 @@ class Entry:
     stance: Stance | None = None
     canals: tuple[str, ...] = ()
     askers: tuple[str, ...] = ()
+    attack: str | None = None  # the mover's own choice to fight on entry (R-BATTLE-1)
+    attack_kind: UnitKind | None = None
 
 
 @dataclass(frozen=True, slots=True)

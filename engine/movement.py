@@ -9,7 +9,9 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
+from engine.board import Board
 from engine.economy import blocked_provinces
 from engine.model import GameState, ManeuverStep, UnitKind
 
@@ -79,9 +81,15 @@ def rail_reach(state: GameState, nation: str, start: str, blocked: frozenset[str
     Decision: rail is cut in a province holding a hostile foreign army (R-MOVE-5,
     R-HOSTILE-1): it can be neither entered, crossed nor left by rail.
     """
-    links = state.board.rail.get(nation, {})
     if blocked is None:
         blocked = blocked_provinces(state)
+    return _rail_component(state.board, nation, start, blocked)
+
+
+@lru_cache(maxsize=8192)
+def _rail_component(board: Board, nation: str, start: str, blocked: frozenset[str]) -> frozenset[str]:
+    """Cached: the answer depends only on the board, the nation, the start and the blocked provinces."""
+    links = board.rail.get(nation, {})
     if start not in links or start in blocked:
         return frozenset((start,))
     seen = {start}

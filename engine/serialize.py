@@ -110,6 +110,8 @@ def _step_to_json(step: Step) -> dict[str, Any]:
                     "stance": entry.stance.value if entry.stance else None,
                     "canals": list(entry.canals),
                     "askers": list(entry.askers),
+                    "attack": entry.attack,
+                    "attack_kind": entry.attack_kind.value if entry.attack_kind else None,
                 },
             }
         case FinishedStep(reason):
@@ -138,7 +140,8 @@ def _step_from_json(data: dict[str, Any]) -> Step:
         e = data["entry"]
         entry = None if e is None else Entry(
             UnitKind(e["kind"]), e["origin"], e["dest"], tuple(e["seas"]),
-            Stance(e["stance"]) if e["stance"] else None, tuple(e["canals"]), tuple(e["askers"]))
+            Stance(e["stance"]) if e["stance"] else None, tuple(e["canals"]), tuple(e["askers"]),
+            e.get("attack"), UnitKind(e["attack_kind"]) if e.get("attack_kind") else None)
         return ManeuverStep(
             data["armies_moving"],
             tuple((UnitKind(k), r, n) for k, r, n in data["moved"]),
