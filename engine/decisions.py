@@ -33,7 +33,7 @@ from engine.board import SpaceAction
 from engine.economy import factory_sites, import_choices, producing_factories
 from engine.flow import rondel_choices
 from engine.investing import investment_options
-from engine.maneuver import destroyable, fight_choices, protected_factory
+from engine.maneuver import attacker_kind, destroyable, fight_choices, protected_factory
 from engine.movement import army_routes, canal_controller, fleet_destinations, movable
 from engine.model import (
     ActionStep,
@@ -142,13 +142,14 @@ def maneuver_options(state: GameState) -> tuple[Option, ...]:
         for dest in sorted(army_routes(state, nation, step, origin)):
             options.extend(Option(ArmyMove(origin, dest, stance)) for stance in stances(state, nation, dest))
     for region in sorted(set(ns.armies) | set(ns.fleets)):
-        own = UnitKind.FLEET if board.regions[region].is_sea else UnitKind.ARMY
-        if movable(state, nation, step, own, region) <= 0:
+        own = attacker_kind(state, nation, step, region)
+        if own is None:
             continue
+        sea = board.regions[region].is_sea
         for other in board.nation_ids:
             if other == nation:
                 continue
-            kinds = (UnitKind.FLEET,) if own is UnitKind.FLEET else tuple(UnitKind)
+            kinds = (UnitKind.FLEET,) if sea else tuple(UnitKind)
             options.extend(Option(Attack(region, other, k)) for k in kinds
                            if state.nations[other].units(k).get(region, 0))
     options.extend(Option(DestroyFactory(p)) for p in sorted(ns.armies) if destroyable(state, nation, p))

@@ -117,6 +117,7 @@ def _move_army(state: GameState, action: ArmyMove, events: list[Event]) -> None:
     route = _army_route(state, nation, step, action)
     stance = _stance(state, nation, action)
     if action.attack is not None:
+        _check_nation(state, nation, action.attack)
         target_kind = action.attack_kind or _default_target_kind(state, action.attack, action.dest)
         _check_target(state, nation, action.dest, UnitKind.ARMY, action.attack, target_kind)
     state.step = ManeuverStep(True, step.moved, step.carried, step.denied, None)
@@ -165,13 +166,17 @@ def _default_target_kind(state: GameState, target: str, region: str) -> UnitKind
     return UnitKind.ARMY if state.nations[target].armies.get(region, 0) else UnitKind.FLEET
 
 
-def _check_target(state: GameState, nation: str, region: str, own: UnitKind, target: str, kind: UnitKind) -> None:
-    """R-BATTLE-3: fleets fight fleets; armies fight armies, or fleets in their port."""
-    board = state.board
+def _check_nation(state: GameState, nation: str, target: str) -> None:
     if target not in state.nations or target == nation:
         _refuse(state, f"{target!r} is not another nation.")
-    if own is UnitKind.FLEET and kind is not UnitKind.FLEET:
-        _refuse(state, "A fleet can only attack fleets.")
+
+
+def _check_target(state: GameState, nation: str, region: str, own: UnitKind, target: str, kind: UnitKind) -> None:
+    """R-BATTLE-3: at sea fleets fight fleets; in a port province armies and fleets may fight each other."""
+    board = state.board
+    _check_nation(state, nation, target)
+    if own is UnitKind.FLEET and kind is not UnitKind.FLEET and board.regions[region].is_sea:
+        _refuse(state, "At sea a fleet can only attack fleets.")
     if state.nations[target].units(kind).get(region, 0) <= 0:
         _refuse(state, f"{board.name(target)} has no {kind.value} in {board.name(region)} to attack.")
 
@@ -400,13 +405,28 @@ def _attack_in_place(state: GameState, action: Attack, events: list[Event]) -> N
     region = action.region
     if region not in board.regions:
         _refuse(state, f"{region!r} is not on the map.")
-    own = UnitKind.FLEET if board.regions[region].is_sea else UnitKind.ARMY
-    if movable(state, nation, step, own, region) <= 0:
-        _refuse(state, f"{board.name(nation)} has no {own.value} in {board.name(region)} that did not move.")
-    kind = action.kind or (UnitKind.FLEET if own is UnitKind.FLEET else _default_target_kind(state, action.nation,
-                                                                                                region))
-    _check_target(state, nation, region, own, action.nation, kind)
-    _battle(state, region, nation, own, action.nation, kind, events, entering=None)
+    _check_nation(state, nation, action.nation)
+    own = attacker_kind(state, nation, step, region)
+    if own is None:
+        _refuse(state, f"{board.name(nation)} has no unit in {board.name(region)} that did not move.")
+    kind = action.kind or (UnitKind.FLEET if board.regions[region].is_sea
+                           else _default_target_kind(state, action.nation, region))
+    _check_target(state, nation, region, own, action.nation, kind)  # type: ignore[arg-type]
+    _battle(state, region, nation, own, action.nation, kind, events, entering=None)  # type: ignore[arg-type]
+
+
+def attacker_kind(state: GameState, nation: str, step: ManeuverStep, region: str) -> UnitKind | None:
+    """The unit that attacks in place: a fleet at sea; on land an army, else a fleet in its own port.
+
+    Decision (R-BATTLE-2 with the FAQ "the army is already there"): a fleet in
+    port that did not move may attack a foreign army standing in its province.
+    """
+    if state.board.regions[region].is_sea:
+        return UnitKind.FLEET if movable(state, nation, step, UnitKind.FLEET, region) > 0 else None
+    for kind in (UnitKind.ARMY, UnitKind.FLEET):
+        if movable(state, nation, step, kind, region) > 0:
+            return kind
+    return None
 
 
 def destroyable(state: GameState, nation: str, province: str) -> bool:

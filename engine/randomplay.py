@@ -13,7 +13,7 @@ from dataclasses import replace
 from engine.actions import Action, ArmyMove, Attack, DestroyFactory, Done, Donate, FleetMove, Import, Pass, Produce
 from engine.decisions import Decision, DecisionKind, pending, stances
 from engine.economy import supply_left, unit_for
-from engine.maneuver import destroyable
+from engine.maneuver import attacker_kind, destroyable
 from engine.model import GameState, ManeuverStep, UnitKind
 from engine.movement import army_routes, fleet_destinations, movable
 
@@ -89,14 +89,12 @@ def _attacks_and_destroys(state: GameState, nation: str, step: ManeuverStep) -> 
     ns = state.nations[nation]
     found: list[Action] = [DestroyFactory(p) for p in sorted(ns.armies) if destroyable(state, nation, p)]
     for region in sorted(set(ns.armies) | set(ns.fleets)):
-        own = UnitKind.FLEET if state.board.regions[region].is_sea else UnitKind.ARMY
-        if movable(state, nation, step, own, region) <= 0:
+        if attacker_kind(state, nation, step, region) is None:
             continue
+        kinds = (UnitKind.FLEET,) if state.board.regions[region].is_sea else tuple(UnitKind)
         for other, os in state.nations.items():
-            if other == nation:
-                continue
-            kinds = (UnitKind.FLEET,) if own is UnitKind.FLEET else tuple(UnitKind)
-            found.extend(Attack(region, other, k) for k in kinds if os.units(k).get(region, 0))
+            if other != nation:
+                found.extend(Attack(region, other, k) for k in kinds if os.units(k).get(region, 0))
     return found
 
 

@@ -273,3 +273,41 @@ def bank_flow(events: Iterable[Any]) -> int:
             if e.target.kind is AccountKind.BANK:
                 flow -= e.amount
     return flow
+
+
+# --- maneuver positions (rules section 5) ----------------------------------------------------
+# Unit positions are edited directly (like ``position``); the maneuver itself is then driven
+# through ``apply`` only.
+
+
+def with_units(
+    state: GameState,
+    nation: str,
+    armies: Mapping[str, int] | None = None,
+    fleets: Mapping[str, int] | None = None,
+) -> GameState:
+    """A clone with extra armies/fleets of ``nation`` (added to what stands there; friendly)."""
+    new_state = state.clone()
+    ns = new_state.nations[nation]
+    for units, extra in ((ns.armies, armies), (ns.fleets, fleets)):
+        for region, count in (extra or {}).items():
+            assert region in new_state.board.regions, region
+            units[region] = units.get(region, 0) + count
+    return new_state
+
+
+def with_flags(state: GameState, nation: str, *regions: str) -> GameState:
+    """A clone where ``nation``'s flags stand exactly on ``regions`` (taken off any other nation)."""
+    new_state = state.clone()
+    for ns in new_state.nations.values():
+        ns.flags = [r for r in ns.flags if r not in regions]
+    new_state.nations[nation].flags = list(regions)
+    return new_state
+
+
+def maneuver_turn(state: GameState, nation: str) -> GameState:
+    """``nation`` moves its marker one space, free, from Production onto Maneuver (passing
+    nothing); with units on the board its government is then asked for maneuver orders."""
+    new_state = turn_of(state, nation, rondel=PRODUCTION_2)
+    new_state, _ = move_to(new_state, MANEUVER_2)
+    return new_state

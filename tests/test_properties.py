@@ -137,3 +137,89 @@ def test_random_games_end_by_the_rules(players, seed, variants):
     assert final is not None and final.finished
     assert max(n.power for n in final.nations.values()) == 25
     assert final.scores is not None and set(final.scores) == set(final.players)
+
+
+# --- the board during random play with maneuvers (rules section 5) --------------------------------
+
+
+def _board_faults(state: GameState) -> list[str]:
+    """Every way the units, hostile markers and flags on the board break the rules (empty: none)."""
+    regions = BOARD.regions
+    faults: list[str] = []
+    flag_owner: dict[str, str] = {}
+    for nation, ns in state.nations.items():
+        limit = BOARD.tables.unit_limits[nation]
+        if sum(ns.armies.values()) > limit.armies or sum(ns.fleets.values()) > limit.fleets:
+            faults.append(f"{nation} exceeds its supply: {ns.armies} {ns.fleets}")
+        for region, count in ns.fleets.items():
+            r = regions[region]
+            if count <= 0:
+                faults.append(f"{nation} has {count} fleets listed in {region}")
+            if not (r.is_sea or (r.is_home and r.nation == nation and r.port)):
+                faults.append(f"{nation} fleet in {region}: neither a sea nor an own port")
+        for region, count in ns.armies.items():
+            if count <= 0:
+                faults.append(f"{nation} has {count} armies listed in {region}")
+            if regions[region].is_sea:
+                faults.append(f"{nation} army at sea in {region}")
+        for region, count in ns.hostile.items():
+            r = regions[region]
+            if not 0 < count <= ns.armies.get(region, 0):
+                faults.append(f"{nation}: {count} hostile of {ns.armies.get(region, 0)} armies in {region}")
+            if not r.is_home or r.nation == nation:
+                faults.append(f"{nation} hostile in {region}, not a foreign home province")
+        if len(ns.flags) > BOARD.tables.flags_per_nation or len(set(ns.flags)) != len(ns.flags):
+            faults.append(f"{nation} flags: {ns.flags}")
+        for region in ns.flags:
+            if regions[region].is_home:
+                faults.append(f"{nation} flag in home province {region}")
+            if region in flag_owner:
+                faults.append(f"two flags in {region}: {flag_owner[region]} and {nation}")
+            flag_owner[region] = nation
+    return faults
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_units_hostile_armies_and_flags_stay_legal(players, seed, variants):
+    """R-PIECE-2 (supply), R-MOVE-1/3 (fleets only at sea or in an own port, armies never at sea),
+    R-HOSTILE-1 (hostile armies are armies standing in a foreign home province), R-FLAG-1/3
+    (at most 15 flags, never in a home province, one flag per region) — after every action of a
+    random game played long enough to maneuver, fight, convoy and flag."""
+    for _, player, action, after, _ in _play(_setup(players, seed, variants), 1500):
+        faults = _board_faults(after)
+        assert not faults, (player, action, faults)
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_units_never_exceed_supply_counting_a_unit_on_its_way(players, seed, variants):
+    """R-PIECE-2: while a question about a moving unit is open (ManeuverStep.entry) the unit is off
+    the board; counted back in, the supply still holds."""
+    from engine.model import UnitKind
+
+    for _, _, _, after, _ in _play(_setup(players, seed, variants), 1500):
+        step = after.step
+        entry = getattr(step, "entry", None)
+        if entry is None or after.turn is None:
+            continue
+        ns = after.nations[after.turn.nation]
+        limit = BOARD.tables.unit_limits[after.turn.nation]
+        on_board = ns.unit_count(entry.kind)
+        cap = limit.armies if entry.kind is UnitKind.ARMY else limit.fleets
+        assert on_board + (1 if not entry.canals else 0) <= cap
+
+
+@settings(max_examples=8, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_replay_equals_state_through_maneuvers(players, seed, variants):
+    """ARCHITECTURE: replay equals state, over games long enough to hold maneuvers, battles,
+    canal and battle questions (the same check as test_replay_equals_state, longer games)."""
+    setup = _setup(players, seed, variants)
+    log: list[LogEntry] = []
+    state = None
+    for before, player, action, after, _ in _play(setup, 1200):
+        log.append(LogEntry(player, action, before.version))
+        state = after
+    assert state is not None
+    assert replay(BOARD, setup, log) == state
