@@ -4,6 +4,8 @@
     pbem game list
     pbem order NAME --as PLAYER "TEXT"     (TEXT "-" reads standard input)
     pbem state NAME [--json]
+    pbem board NAME                        the ASCII world board, as players get it
+    pbem report NAME --for PLAYER          that player's turn report (and prompt, if they must decide)
 
 Global options ``--database URL`` and ``--config FILE`` come before the
 command. Exit codes: 0 done, 1 an order was refused, 2 a usage or setup error
@@ -24,11 +26,17 @@ import typer
 from engine.board import Board
 from engine.decisions import Decision, pending
 from engine.errors import EngineError
+from engine.events import Event
+from engine.game import apply
 from engine.model import GameState, Variant
+from engine.setup import new_game
+from pbem import store
 from pbem.config import database_url
-from pbem.errors import BadSetup, PbemError
-from pbem.moderator import Moderator, NewGame, Query, Refusal, SubmitResult, describe_decision
+from pbem.errors import BadSetup, PbemError, UnknownPlayer
+from pbem.moderator import AppliedLine, Moderator, NewGame, Query, Refusal, Resumed, SubmitResult, Waiting, \
+    describe_decision
 from pbem.orders import format_action, legal_orders
+from pbem.render import render_board, render_prompt, render_report
 from pbem.statejson import state_json
 from pbem.store import Database
 
@@ -273,15 +281,42 @@ def query_lines(name: str, result: SubmitResult, query: Query) -> list[str]:
     return [header, f"  ({query.kind.upper()} is answered in mail reports; not available in the CLI yet)"]
 
 
+def applied_lines(applied: tuple[AppliedLine, ...]) -> list[str]:
+    lines = []
+    for item in applied:
+        lines.append("end of message: DONE" if item.implicit else f"line {item.line_number}: {item.line}")
+        lines.extend(f"  {sentence}" for sentence in (item.narration or ("(no effect)",)))
+    return lines
+
+
+def waiting_lines(waiting: Waiting) -> list[str]:
+    """'waiting for bob (…) — these lines will be applied once answered:' and the lines."""
+    return [waiting.text + (":" if waiting.lines else "."),
+            *(f"    line {number}: {text}" for number, text in waiting.lines)]
+
+
+def resumed_lines(name: str, result: SubmitResult, resumed: Resumed) -> list[str]:
+    lines = [f"Waiting orders of {resumed.player} resumed:"]
+    lines.extend("  " + line for line in applied_lines(resumed.applied))
+    if resumed.refusal is not None:
+        lines.extend("  " + line for line in refusal_lines(resumed.refusal))
+        lines.append(f"  {resumed.player} is asked to continue.")
+    if resumed.waiting is not None:
+        lines.extend("  " + line for line in waiting_lines(resumed.waiting))
+    return lines
+
+
 def submit_lines(name: str, result: SubmitResult) -> list[str]:
     lines = [f"Game {name}, orders of {result.player}: version {result.version_before} -> {result.version}."]
-    for applied in result.applied:
-        lines.append(f"line {applied.line_number}: {applied.line}")
-        lines.extend(f"  {sentence}" for sentence in (applied.narration or ("(no effect)",)))
+    lines.extend(applied_lines(result.applied))
     for query in result.queries:
         lines.extend(query_lines(name, result, query))
     if result.refusal is not None:
         lines.extend(refusal_lines(result.refusal))
+    if result.waiting is not None:
+        lines.extend(waiting_lines(result.waiting))
+    for resumed in result.resumed:
+        lines.extend(resumed_lines(name, result, resumed))
     lines.extend(pending_lines(result.state))
     return lines
 
@@ -372,6 +407,90 @@ def state(
     else:
         for line in summary_lines(name, current):
             echo(line)
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+
+def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[GameState, list[Event], int]:
+    """The game now, and the events of its log from move ``since`` on (with the setup's when 0).
+
+    Without ``since``: the events of the last message, i.e. of the last run of
+    log entries by one player (what every player's last report told), or the
+    setup's while nothing has been played.
+    """
+    moderator.state(name)  # unknown game, unreachable database: the moderator's clear errors
+    with moderator.db.transaction() as session:
+        game = store.find_game(session, name)
+        setup = store.game_setup(game)
+        log = store.load_log(session, game)
+    with_setup = since == 0 if since is not None else not log
+    if since is None:
+        since = len(log)
+        while since > 0 and log[since - 1].player == log[-1].player:
+            since -= 1
+    if since > len(log):
+        raise BadSetup(f"--since {since}: game {name!r} has only {len(log)} moves")
+    state, setup_events = new_game(moderator.board, setup)
+    events: list[Event] = list(setup_events) if with_setup else []
+    for entry in log:
+        state, new = apply(state, entry.player, entry.action)
+        if entry.version >= since:
+            events.extend(new)
+    return state, events, since
+
+
+def resolve_player(state: GameState, name: str, text: str) -> str:
+    """A player of the game by name, ignoring case."""
+    for player in state.seating:
+        if player.casefold() == text.strip().casefold():
+            return player
+    raise UnknownPlayer(f"{text!r} is not a player of game {name!r}; players: {', '.join(state.seating)}")
+
+
+@app.command("board")
+@handled
+def board(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+) -> None:
+    """Print the ASCII world board of a game, as players get it by mail."""
+    current = options_of(ctx).moderator().state(name)
+    typer.echo(render_board(current, game=name), nl=False)
+
+
+@app.command("report")
+@handled
+def report(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    for_player: Annotated[str, typer.Option("--for", metavar="PLAYER", help="The player whose report to print.")],
+    since: Annotated[
+        int | None,
+        typer.Option("--since", metavar="MOVE", min=0, show_default=False,
+                     help="Tell what happened from this move on (0: from the setup) "
+                          "[default: the last message's moves]"),
+    ] = None,
+    open_cash: Annotated[
+        bool, typer.Option("--open-cash", help="Show every player's cash (the game option open_cash).")
+    ] = False,
+    with_board: Annotated[
+        bool, typer.Option("--board/--no-board", help="Include the world board in the report.")
+    ] = True,
+    deadline: Annotated[
+        str | None,
+        typer.Option("--deadline", metavar="TEXT", show_default=False,
+                     help="Deadline shown in the prompt, e.g. 'Friday 2030-05-03 18:00 UTC'."),
+    ] = None,
+) -> None:
+    """Print a player's turn report, and the prompt when that player must decide, as mailed."""
+    current, events, _ = game_history(options_of(ctx).moderator(), name, since)
+    player = resolve_player(current, name, for_player)
+    typer.echo(render_report(current, player, events, game=name, open_cash=open_cash, board=with_board), nl=False)
+    prompt = render_prompt(current, player, game=name, deadline=deadline)
+    if prompt is not None:
+        typer.echo()
+        typer.echo(prompt, nl=False)
 
 
 def main() -> None:

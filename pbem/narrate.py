@@ -5,6 +5,9 @@ spaces, anton paid 1).", "anton bought China 9.") and interest is summed up per
 nation, so that a report reads like a game, not like a ledger. Every
 ``MoneyMoved`` not told as part of another sentence gets a sentence of its own:
 nothing that happened is left out.
+
+Standing orders are a player's secret: ``viewer`` (the reader of a report)
+sees only their own; without a viewer (the game master) every one is told.
 """
 from __future__ import annotations
 
@@ -13,28 +16,36 @@ from collections.abc import Iterable, Sequence
 from engine.board import Board
 from engine.events import (
     AccountKind,
+    ArmyMoved,
+    Battle,
     BondBought,
     BondUpgraded,
     Event,
     FactoryBuilt,
+    FactoryDestroyed,
+    FightAnswered,
     FlagCardDealt,
+    FlagPlaced,
+    FlagRemoved,
+    FleetMoved,
     ForceStopAnswered,
     GameEnded,
     GovernmentChanged,
     InvestmentPassed,
     InvestorCardPassed,
-    ManeuverSkipped,
     MoneyMoved,
     NationSkipped,
     NothingDone,
+    PassageAnswered,
     PowerGained,
     Reason,
     RondelMoved,
+    StandingChanged,
     TaxCollected,
     TurnStarted,
     UnitsPlaced,
 )
-from engine.model import UnitKind
+from engine.model import StandingKind, StandingOrder, UnitKind
 
 # Money told by the sentence of the typed event that follows it.
 _FOLDED = {Reason.RONDEL, Reason.BOND, Reason.UPGRADE, Reason.FACTORY, Reason.IMPORT,
@@ -59,12 +70,41 @@ def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word if count == 1 else plural or word + 's'}"
 
 
+def _canal(canal: str) -> str:
+    return canal.replace("_", " ").title()
+
+
+def standing_text(board: Board, order: StandingOrder) -> str:
+    """A standing order in words: 'always allow Europe through Suez', 'never fight USA'."""
+    nation = board.name(order.nation) if order.nation else None
+    canal = _canal(order.canal) if order.canal else "the canals"
+    match order.kind:
+        case StandingKind.FIGHT:
+            return f"always fight {nation or 'every nation'}"
+        case StandingKind.NO_FIGHT:
+            return f"never fight {nation or 'any nation'}"
+        case StandingKind.ALLOW:
+            return f"always allow {nation or 'every nation'} through {canal}"
+        case StandingKind.DENY:
+            return f"always deny {nation or 'every nation'} passage through {canal}"
+        case StandingKind.FORCE:
+            return f"force {nation or 'every nation'} to stop on Investor whenever allowed"
+        case StandingKind.NO_FORCE:
+            return f"never force {nation or 'any nation'} to stop on Investor"
+    return order.kind.value.replace("_", " ")
+
+
 class _Narrator:
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, viewer: str | None = None) -> None:
         self.board = board
+        self.viewer = viewer
         self.nation: str | None = None  # whose turn it is, as far as the events tell
         self.money: list[MoneyMoved] = []  # money waiting to be folded into the next sentence
         self.lines: list[str] = []
+
+    def sees(self, player: str) -> bool:
+        """Whether the reader may see a secret of ``player`` (a standing order)."""
+        return self.viewer is None or self.viewer == player
 
     def name(self, ident: str | None) -> str:
         return self.board.name(ident) if ident else "nobody"
@@ -209,8 +249,46 @@ class _Narrator:
                 text = f"{self.name(nation)} built a factory in {board.name(city)}" + (f" (paid {paid})." if paid else ".")
             case NothingDone(nation, action, why):
                 text = f"{self.name(nation)} did nothing on {action.capitalize()}: {why}."
-            case ManeuverSkipped(nation):
-                text = f"{self.name(nation)} maneuvered no units."
+            case FleetMoved(nation, origin, dest, canal):
+                text = f"{self.name(nation)} moved a fleet from {board.name(origin)} to {board.name(dest)}"
+                text += f" through the {_canal(canal)} canal." if canal else "."
+            case ArmyMoved(nation, origin, dest, seas, stance, by_rail):
+                text = f"{self.name(nation)} moved an army from {board.name(origin)} to {board.name(dest)}"
+                if seas:  # the seas whose own fleets carried it, and the canals crossed between them
+                    text += " by convoy via " + _join([board.name(s) for s in seas])
+                    canals = [c for a, b in zip(seas, seas[1:]) if (c := board.canal_on(a, b))]
+                    text += "".join(f" through the {_canal(c)} canal" for c in canals)
+                elif by_rail:
+                    text += " by rail"
+                text += f", {stance.value}." if stance else "."
+            case Battle(region, attacker, attacker_kind, defender, defender_kind):
+                text = (f"Battle in {board.name(region)}: {self.name(attacker)} attacked {self.name(defender)}; "
+                        f"{self.name(attacker)} lost {_units(1, attacker_kind)}, "
+                        f"{self.name(defender)} lost {_units(1, defender_kind)}.")
+            case FightAnswered(player, nation, region, fight, standing):
+                how = " (standing order)" if standing and self.sees(player) else ""
+                text = (f"{player} ({self.name(nation)}) chose to fight in {board.name(region)}{how}." if fight
+                        else f"{player} ({self.name(nation)}) did not fight in {board.name(region)}{how}.")
+            case PassageAnswered(player, nation, canal, mover, allow, standing):
+                how = " (standing order)" if standing and self.sees(player) else ""
+                verb = "allowed" if allow else "denied"
+                text = (f"{player} ({self.name(nation)}) {verb} {self.name(mover)} passage through the "
+                        f"{_canal(canal)} canal{how}.")
+            case FactoryDestroyed(owner, province, by):
+                text = (f"{self.name(by)} destroyed {self.possessive(owner)} factory in {board.name(province)}; "
+                        "the three armies left the board.")
+            case FlagPlaced(nation, region, replaced):
+                text = f"{self.name(nation)} placed a flag in {board.name(region)}"
+                text += f", replacing {self.possessive(replaced)}." if replaced else "."
+            case FlagRemoved(nation, region, occupier):
+                text = (f"{self.possessive(nation)} flag in {board.name(region)} was removed: "
+                        f"{self.name(occupier)} has no flag left to place.")
+            case StandingChanged(player, order):
+                if not self.sees(player):
+                    self.flush_money()
+                    return
+                text = (f"{player} set a standing order: {standing_text(board, order)}." if order
+                        else f"{player} cleared all standing orders.")
             case TaxCollected(nation, income, factories, flags, owed, paid, bonus):
                 gov = next((m.target.owner for m in self.take(Reason.BONUS)), None)
                 self.take(Reason.TAX)
@@ -253,6 +331,6 @@ class _Narrator:
         self.lines.append(text)
 
 
-def narrate(board: Board, events: Iterable[Event]) -> list[str]:
-    """Plain English sentences, in the order things happened."""
-    return _Narrator(board).run(list(events))
+def narrate(board: Board, events: Iterable[Event], viewer: str | None = None) -> list[str]:
+    """Plain English sentences, in the order things happened, as ``viewer`` may read them."""
+    return _Narrator(board, viewer).run(list(events))

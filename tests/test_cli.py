@@ -347,3 +347,140 @@ def test_tracebacks_never_show_locals() -> None:
 
     assert app.pretty_exceptions_show_locals is False
     assert game_app.pretty_exceptions_show_locals is False
+
+
+# --- board and report (pbem.render) ----------------------------------------------------------------
+
+
+def _fits_mail(text: str) -> bool:
+    return all(len(line) <= 78 and line.isascii() for line in text.splitlines())
+
+
+def test_board_prints_the_world_in_three_panels(runner: CliRunner, url: str) -> None:
+    new_demo(runner, url)
+    result = run(runner, url, "board", "demo")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert 'IMPERIAL 2030 - game "demo" - the world board' in out
+    for title in ("-- THE AMERICAS", "-- EUROPE, AFRICA AND THE MIDDLE EAST", "-- ASIA AND THE PACIFIC"):
+        assert title in out
+    assert "| MOSCOW" in out and "[A]" in out and "Legend:" in out
+    assert _fits_mail(out)
+
+
+def test_report_for_a_player_who_must_decide_includes_the_prompt(runner: CliRunner, url: str) -> None:
+    new_demo(runner, url)
+    run(runner, url, "order", "demo", "--as", "ann", "RONDEL investor")
+    result = run(runner, url, "report", "demo", "--for", "BOB", "--deadline", "Friday 18:00 UTC")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert 'report for bob' in out
+    assert "- Russia placed its marker on Investor." in out  # the last message, told since the last report
+    assert "Each player received" not in out
+    assert "- bob: invest with the investor card (that is you: see the prompt)" in out
+    assert "-- ASIA AND THE PACIFIC" in out
+    assert "bob, your decision" in out and "Please answer by Friday 18:00 UTC." in out
+    assert "BUY Russia 4" in out
+    assert _fits_mail(out)
+
+
+def test_report_for_a_waiting_player_has_no_prompt(runner: CliRunner, url: str) -> None:
+    new_demo(runner, url)
+    run(runner, url, "order", "demo", "--as", "ann", "RONDEL investor")
+    result = run(runner, url, "report", "demo", "--for", "ann", "--no-board", "--since", "0")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Each player received 35 starting cash." in out  # --since 0 tells the setup too
+    assert "your decision" not in out
+    assert "-- THE AMERICAS" not in out
+    assert "1 ann (you): governs Russia, India, USA; cash" in out
+    assert re.search(r"2 bob: governs [^\n]*; investor card\n", out)  # bob's cash is secret
+    assert "investor card; cash" in run(runner, url, "report", "demo", "--for", "ann", "--open-cash",
+                                         "--no-board").stdout
+
+
+def test_report_errors_exit_2(runner: CliRunner, url: str) -> None:
+    new_demo(runner, url)
+    for args, message in [
+        (["report", "demo", "--for", "zed"], "'zed' is not a player of game 'demo'; players: ann, bob"),
+        (["report", "nope", "--for", "ann"], "no game named 'nope'"),
+        (["report", "demo", "--for", "ann", "--since", "5"], "--since 5: game 'demo' has only 0 moves"),
+        (["board", "nope"], "no game named 'nope'"),
+    ]:
+        result = run(runner, url, *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
+        assert "Traceback" not in result.output
+
+
+# --- the maneuver ---------------------------------------------------------------------------------
+
+from test_orders import SUEZ_MOVE, SUEZ_OPENING  # noqa: E402  (the same opening, through the CLI)
+
+
+def suez_demo(runner: CliRunner, url: str) -> None:
+    result = run(runner, url, "game", "new", "demo", "--player", PLAYERS[0], "--player", PLAYERS[1],
+                 "--deal", "europe=ann", "--deal", "india=bob", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    for player, text in SUEZ_OPENING:
+        result = run(runner, url, "order", "demo", "--as", player, text)
+        assert result.exit_code == 0, result.output
+    assert "Waiting for ann (maneuver for Europe), in turn; options:" in result.stdout
+    assert "FLEET Rome TO Mediterranean Sea" in result.stdout
+
+
+def test_order_with_maneuver_orders_waits_for_the_canal_answer(runner: CliRunner, url: str) -> None:
+    suez_demo(runner, url)
+    result = run(runner, url, "order", "demo", "--as", "ann", SUEZ_MOVE)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "line 1: FLEET Rome TO Mediterranean Sea\n  Europe moved a fleet from Rome to Mediterranean Sea." in out
+    assert ("waiting for bob (India: allow Europe's fleet through the Suez canal?) \u2014 these lines will be "
+            "applied once answered:\n    line 3: ARMY Paris TO Mumbai HOSTILE") in out
+    assert "Waiting for bob (canal for India), out of turn; options:" in out
+    assert "default if no answer: ALLOW" in out
+
+    result = run(runner, url, "order", "demo", "--as", "bob", "ALLOW; NO FIGHT; ALLOW")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "bob (India) allowed Europe passage through the Suez canal." in out
+    assert "Waiting orders of ann resumed:\n  line 3: ARMY Paris TO Mumbai HOSTILE" in out
+    assert "waiting for bob (India: allow Europe's army through the Suez canal?) \u2014 the maneuver ends once answered." in out
+    assert ("Europe moved an army from Paris to Mumbai by convoy via Mediterranean Sea and Indian Ocean through "
+            "the Suez canal, hostile.") in out
+    assert "end of message: DONE" in out
+    assert "Waiting for bob (rondel for Russia), in turn" in out
+    data = state_of(runner, url)
+    assert data["nations"]["europe"]["hostile"] == {"mumbai": 1}
+
+
+def test_order_deny_refuses_the_waiting_line(runner: CliRunner, url: str) -> None:
+    suez_demo(runner, url)
+    run(runner, url, "order", "demo", "--as", "ann", SUEZ_MOVE)
+    result = run(runner, url, "order", "demo", "--as", "bob", "DENY")
+    assert result.exit_code == 0, result.output  # bob's own order stands
+    out = result.stdout
+    assert "bob (India) denied Europe passage through the Suez canal." in out
+    assert "Waiting orders of ann resumed:\n  REFUSED line 3: ARMY Paris TO Mumbai HOSTILE" in out
+    assert "reason: The army in Paris cannot reach Mumbai" in out
+    assert "ann is asked to continue." in out
+    assert "Waiting for ann (maneuver for Europe), in turn; options:" in out
+    result = run(runner, url, "order", "demo", "--as", "ann", "fleet med to north atlantic")
+    assert result.exit_code == 0, result.output
+    assert "line 1: fleet med to north atlantic\n  Europe moved a fleet from Mediterranean Sea to North Atlantic." in result.stdout
+    assert "end of message: DONE" in result.stdout
+
+
+def test_order_standing_and_answers_out_of_turn(runner: CliRunner, url: str) -> None:
+    suez_demo(runner, url)
+    result = run(runner, url, "order", "demo", "--as", "bob", "STANDING ALLOW europe SUEZ\nSTANDING NO FIGHT")
+    assert result.exit_code == 0, result.output
+    assert "bob set a standing order: always allow Europe through Suez." in result.stdout
+    result = run(runner, url, "order", "demo", "--as", "bob", "ALLOW")
+    assert result.exit_code == 1
+    assert "REFUSED line 1: ALLOW" in result.stdout and "the game waits for: ann (maneuver for Europe)" in result.stdout
+    result = run(runner, url, "order", "demo", "--as", "ann", SUEZ_MOVE)
+    assert result.exit_code == 0, result.output
+    assert "waiting for" not in result.stdout
+    assert "bob (India) allowed Europe passage through the Suez canal (standing order)." in result.stdout
+    assert "end of message: DONE" in result.stdout

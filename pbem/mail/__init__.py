@@ -1,0 +1,77 @@
+"""The mail layer: IMAP in, SMTP out, reading real-world mail and building ours. No game rules here.
+
+* :mod:`pbem.mail.inbound` — raw bytes -> :class:`InboundMessage` (sender, reply token, the
+  player's text, loop guard, defects)
+* :mod:`pbem.mail.outbound` — :class:`OutgoingMail` -> ``EmailMessage``; stable Message-IDs,
+  threading, List-Id, token addresses
+* :mod:`pbem.mail.imap` — :class:`ImapInbox`: fetch by UID with UIDVALIDITY, move, IDLE/poll
+* :mod:`pbem.mail.smtp` — :class:`SmtpSender`: send, failures sorted into transient/permanent
+* :mod:`pbem.mail.settings` — :class:`ImapSettings`, :class:`SmtpSettings` from the config file
+* :mod:`pbem.mail.errors` — the exception hierarchy (:class:`MailError` and below)
+"""
+from __future__ import annotations
+
+from pbem.mail.errors import (
+    InboundError,
+    MailboxError,
+    MailboxLoginError,
+    MailConfigError,
+    MailError,
+    OutboundError,
+    PermanentSendError,
+    SendError,
+    TransientSendError,
+)
+from pbem.mail.imap import FetchedMessage, FetchResult, ImapInbox, MailboxPosition
+from pbem.mail.inbound import InboundMessage, parse_message, token_of_address
+from pbem.mail.outbound import (
+    DECISION_HEADER,
+    OutgoingMail,
+    Threading,
+    build_message,
+    domain_of,
+    game_thread_id,
+    list_id_for,
+    message_id_for,
+    reply_threading,
+    thread_headers,
+    token_address,
+)
+from pbem.mail.settings import ImapSettings, Security, SmtpSettings, imap_settings, smtp_settings
+from pbem.mail.smtp import SmtpSender
+
+__all__ = [
+    "DECISION_HEADER",
+    "FetchResult",
+    "FetchedMessage",
+    "ImapInbox",
+    "ImapSettings",
+    "InboundError",
+    "InboundMessage",
+    "MailConfigError",
+    "MailError",
+    "MailboxError",
+    "MailboxLoginError",
+    "MailboxPosition",
+    "OutboundError",
+    "OutgoingMail",
+    "PermanentSendError",
+    "Security",
+    "SendError",
+    "SmtpSender",
+    "SmtpSettings",
+    "Threading",
+    "TransientSendError",
+    "build_message",
+    "domain_of",
+    "game_thread_id",
+    "imap_settings",
+    "list_id_for",
+    "message_id_for",
+    "parse_message",
+    "reply_threading",
+    "smtp_settings",
+    "thread_headers",
+    "token_address",
+    "token_of_address",
+]

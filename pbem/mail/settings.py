@@ -1,0 +1,197 @@
+"""Connection settings for the IMAP and SMTP servers, and how to read them from the config file.
+
+The ``[imap]`` and ``[smtp]`` tables of the TOML configuration map onto
+:class:`ImapSettings` and :class:`SmtpSettings` through :func:`imap_settings`
+and :func:`smtp_settings`. Passwords come from ``password`` or, better, from the
+environment variable named by ``password_env``; they are kept out of ``repr``
+so that a settings object printed in a log or a traceback shows no secret.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from pbem.mail.errors import MailConfigError
+
+
+class Security(StrEnum):
+    """How the connection is protected: ``none`` (plain), ``starttls`` (upgrade), ``ssl`` (TLS from the start)."""
+
+    NONE = "none"
+    STARTTLS = "starttls"
+    SSL = "ssl"
+
+    @classmethod
+    def parse(cls, value: object, where: str = "security") -> Security:
+        """The mode named by ``value`` (case-insensitive); ``MailConfigError`` naming the choices otherwise."""
+        if isinstance(value, Security):
+            return value
+        if isinstance(value, str):
+            try:
+                return cls(value.strip().lower())
+            except ValueError:
+                pass
+        choices = "|".join(mode.value for mode in cls)
+        raise MailConfigError(f"{where} must be one of {choices}, not {value!r}")
+
+
+IMAP_DEFAULT_PORTS = {Security.NONE: 143, Security.STARTTLS: 143, Security.SSL: 993}
+SMTP_DEFAULT_PORTS = {Security.NONE: 25, Security.STARTTLS: 587, Security.SSL: 465}
+
+
+@dataclass(frozen=True)
+class ImapSettings:
+    """Where the moderator's mailbox is and how to log in.
+
+    ``idle_refresh`` is how long one IDLE command may last before it is renewed:
+    RFC 2177 servers drop idle clients after 30 minutes, and NAT boxes often
+    forget quiet connections sooner, so the default stays well inside both.
+    ``poll_interval`` is the sleep between checks when the server has no IDLE.
+    """
+
+    host: str
+    port: int | None = None
+    security: Security = Security.SSL
+    username: str = ""
+    password: str = field(default="", repr=False)
+    mailbox: str = "INBOX"
+    processed_folder: str = "processed"
+    failed_folder: str = "failed"
+    timeout: float = 60.0
+    poll_interval: float = 60.0
+    idle_refresh: float = 9 * 60.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "security", Security.parse(self.security, "[imap] security"))
+        _check_server(self.host, self.port, "[imap]")
+
+    @property
+    def effective_port(self) -> int:
+        """The port, or the usual one for the security mode (143, or 993 for ``ssl``)."""
+        return self.port or IMAP_DEFAULT_PORTS[self.security]
+
+
+@dataclass(frozen=True)
+class SmtpSettings:
+    """The relay that takes our outgoing mail; login is optional (no username means no AUTH)."""
+
+    host: str
+    port: int | None = None
+    security: Security = Security.STARTTLS
+    username: str = ""
+    password: str = field(default="", repr=False)
+    timeout: float = 60.0
+    local_hostname: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "security", Security.parse(self.security, "[smtp] security"))
+        _check_server(self.host, self.port, "[smtp]")
+
+    @property
+    def effective_port(self) -> int:
+        """The port, or the usual one for the security mode (25, 587 for ``starttls``, 465 for ``ssl``)."""
+        return self.port or SMTP_DEFAULT_PORTS[self.security]
+
+
+def imap_settings(section: Mapping[str, Any], env: Mapping[str, str] | None = None) -> ImapSettings:
+    """``ImapSettings`` from the ``[imap]`` table: host, port, security, username, password or
+    password_env, mailbox, processed_folder, failed_folder, timeout, poll_interval, idle_refresh."""
+    where = "[imap]"
+    _reject_unknown(section, where, {
+        "host", "port", "security", "username", "password", "password_env", "mailbox",
+        "processed_folder", "failed_folder", "timeout", "poll_interval", "idle_refresh",
+    })
+    return ImapSettings(
+        host=_string(section, "host", where, required=True),
+        port=_port(section, where),
+        security=Security.parse(section.get("security", "ssl"), f"{where} security"),
+        username=_string(section, "username", where),
+        password=_password(section, where, os.environ if env is None else env),
+        mailbox=_string(section, "mailbox", where) or "INBOX",
+        processed_folder=_string(section, "processed_folder", where) or "processed",
+        failed_folder=_string(section, "failed_folder", where) or "failed",
+        timeout=_seconds(section, "timeout", where, 60.0),
+        poll_interval=_seconds(section, "poll_interval", where, 60.0),
+        idle_refresh=_seconds(section, "idle_refresh", where, 9 * 60.0),
+    )
+
+
+def smtp_settings(section: Mapping[str, Any], env: Mapping[str, str] | None = None) -> SmtpSettings:
+    """``SmtpSettings`` from the ``[smtp]`` table: host, port, security, username, password or
+    password_env, timeout, local_hostname."""
+    where = "[smtp]"
+    _reject_unknown(section, where, {
+        "host", "port", "security", "username", "password", "password_env", "timeout", "local_hostname",
+    })
+    return SmtpSettings(
+        host=_string(section, "host", where, required=True),
+        port=_port(section, where),
+        security=Security.parse(section.get("security", "starttls"), f"{where} security"),
+        username=_string(section, "username", where),
+        password=_password(section, where, os.environ if env is None else env),
+        timeout=_seconds(section, "timeout", where, 60.0),
+        local_hostname=_string(section, "local_hostname", where) or None,
+    )
+
+
+def _check_server(host: str, port: int | None, where: str) -> None:
+    if not isinstance(host, str) or not host.strip():
+        raise MailConfigError(f"{where} host must be a non-empty string")
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536):
+        raise MailConfigError(f"{where} port must be a number from 1 to 65535, not {port!r}")
+
+
+def _reject_unknown(section: Mapping[str, Any], where: str, known: set[str]) -> None:
+    unknown = sorted(set(section) - known)
+    if unknown:
+        raise MailConfigError(f"{where}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+
+
+def _string(section: Mapping[str, Any], key: str, where: str, required: bool = False) -> str:
+    value = section.get(key)
+    if value is None:
+        if required:
+            raise MailConfigError(f"{where} {key} is required")
+        return ""
+    if not isinstance(value, str):
+        raise MailConfigError(f"{where} {key} must be a string")
+    return value.strip()
+
+
+def _port(section: Mapping[str, Any], where: str) -> int | None:
+    value = section.get("port")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MailConfigError(f"{where} port must be a number")
+    return value
+
+
+def _seconds(section: Mapping[str, Any], key: str, where: str, default: float) -> float:
+    value = section.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise MailConfigError(f"{where} {key} must be a positive number of seconds")
+    return float(value)
+
+
+def _password(section: Mapping[str, Any], where: str, env: Mapping[str, str]) -> str:
+    """The password from ``password`` or from the environment variable named by ``password_env``.
+
+    Errors name the variable, never a value.
+    """
+    if "password" in section and "password_env" in section:
+        raise MailConfigError(f"{where}: give password or password_env, not both")
+    if "password_env" in section:
+        name = section["password_env"]
+        if not isinstance(name, str) or not name:
+            raise MailConfigError(f"{where} password_env must name an environment variable")
+        if name not in env:
+            raise MailConfigError(f"{where}: the environment variable {name} (password_env) is not set")
+        return env[name]
+    value = section.get("password", "")
+    if not isinstance(value, str):
+        raise MailConfigError(f"{where} password must be a string")
+    return value

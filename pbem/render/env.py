@@ -1,0 +1,72 @@
+"""The Jinja2 environment: templates from the top-level ``templates`` package, text filters.
+
+Templates only format: they get view models (``pbem.render.views``) and lay
+them out with the filters below. ``render`` passes the result through
+``text.finish`` (ASCII, at most 78 columns) unless ``strict`` asks to be told
+about any line the templates got wrong instead.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from pbem.render.text import MAX_WIDTH, asciify, bullet, clip, finish, pair, problems, wrap
+
+TEMPLATE_PACKAGE = "templates"
+
+
+class RenderError(ValueError):
+    """A template produced text that is not fit for mail (strict rendering only)."""
+
+
+def _ljust(value: Any, width: int) -> str:
+    return str(value).ljust(width)
+
+
+def _rjust(value: Any, width: int) -> str:
+    return str(value).rjust(width)
+
+
+def _rule(char: str = "=", width: int = MAX_WIDTH) -> str:
+    return char * width
+
+
+def _heading(text: str, char: str = "-") -> str:
+    text = asciify(text)
+    return f"{text}\n{char * min(len(text), MAX_WIDTH)}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader(TEMPLATE_PACKAGE, "."),
+        autoescape=False,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(
+        wrap=wrap,
+        bullet=bullet,
+        ljust=_ljust,
+        rjust=_rjust,
+        clip=clip,
+        heading=_heading,
+        ascii=asciify,
+        pair=pair,
+    )
+    env.globals.update(rule=_rule, width=MAX_WIDTH)
+    return env
+
+
+def render(template: str, *, strict: bool = False, **context: Any) -> str:
+    """Render ``template`` with ``context``; the text is fit for mail (see the module doc)."""
+    raw = environment().get_template(template).render(**context)
+    if strict:
+        found = problems(raw.rstrip("\n") + "\n")
+        if found:
+            raise RenderError(f"{template}: " + "; ".join(found[:5]))
+    return finish(raw)

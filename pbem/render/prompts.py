@@ -1,0 +1,591 @@
+"""The prompt: what a player must decide now, every legal option with its cost, examples to copy.
+
+Like the rest of ``pbem.render.views`` this only builds view models; the
+layout is ``templates/prompt.j2``. Examples are tried on the engine before
+they are offered, so a line copied from a prompt is never refused.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from engine.actions import (
+    Action,
+    ArmyMove,
+    Attack,
+    BuyBond,
+    ChooseSpace,
+    DestroyFactory,
+    Done,
+    FleetMove,
+    Import,
+    Pass,
+    Produce,
+    UpgradeBond,
+)
+from engine.board import Board
+from engine.decisions import Decision, DecisionKind, decisions_for
+from engine.errors import EngineError
+from engine.game import apply
+from engine.model import ForceStopStep, GameState, InvestMode, InvestStep, ManeuverStep, Stance
+from pbem.render.text import join_words, plural
+from pbem.render.views import _canal_name, _check_player, _possessive, decision_words, order_text
+
+MAX_ORDER_COLUMN = 34  # options written longer than this put their details on the next line
+
+
+def _deadline_text(deadline: datetime | str | None) -> str | None:
+    if deadline is None:
+        return None
+    if isinstance(deadline, datetime):
+        moment = deadline.astimezone(UTC) if deadline.tzinfo else deadline
+        return moment.strftime("%A %Y-%m-%d %H:%M") + (" UTC" if deadline.tzinfo else "")
+    return str(deadline)
+
+
+@dataclass(frozen=True)
+class OptionLine:
+    order: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class OptionGroup:
+    title: str
+    options: tuple[OptionLine, ...]
+
+
+@dataclass(frozen=True)
+class DecisionView:
+    kind: str
+    nation: str
+    title: str
+    about: tuple[str, ...]
+    groups: tuple[OptionGroup, ...]
+    combine: str
+    examples: tuple[tuple[str, ...], ...]
+    default: str
+    out_of_turn: bool
+    column: int = 36  # where the details of the options start
+
+
+@dataclass(frozen=True)
+class PromptView:
+    game: str
+    reader: str
+    version: int
+    round: int
+    decisions: tuple[DecisionView, ...]
+    money: str
+    deadline: str | None
+
+
+def prompt_view(
+    state: GameState,
+    reader: str,
+    *,
+    game: str = "",
+    deadline: datetime | str | None = None,
+) -> PromptView | None:
+    """What ``reader`` must decide now, with every legal option; None when they decide nothing."""
+    _check_player(state, reader)
+    decisions = decisions_for(state, reader)
+    if not decisions or state.finished:
+        return None
+    views = tuple(_decision_view(state, reader, d) for d in decisions)
+    return PromptView(game, reader, state.version, state.round, views, _money_line(state, reader, decisions),
+                      _deadline_text(deadline))
+
+
+_MONEY_KINDS = (DecisionKind.RONDEL, DecisionKind.FACTORY, DecisionKind.IMPORT, DecisionKind.PRODUCTION,
+                DecisionKind.INVESTMENT, DecisionKind.SETUP_BOND)
+
+
+def _money_line(state: GameState, reader: str, decisions: Sequence[Decision]) -> str:
+    """The reader's cash and the treasuries concerned, when the decision involves money; else empty."""
+    if not any(d.kind in _MONEY_KINDS for d in decisions):
+        return ""
+    board = state.board
+    parts = [f"You have {state.players[reader].cash} in cash"]
+    nations = []
+    for d in decisions:
+        if d.nation and d.nation not in nations and d.kind in (
+                DecisionKind.RONDEL, DecisionKind.FACTORY, DecisionKind.IMPORT, DecisionKind.PRODUCTION):
+            nations.append(d.nation)
+    for n in nations:
+        parts.append(f"the treasury of {board.name(n)} holds {state.nations[n].treasury}")
+    return join_words(parts) + "."
+
+
+def _decision_view(state: GameState, reader: str, decision: Decision) -> DecisionView:
+    board = state.board
+    nation = board.name(decision.nation) if decision.nation else ""
+    kind = decision.kind
+    title = decision_words(state, decision)
+    title = title[0].upper() + title[1:]
+    about: list[str] = []
+    groups: list[OptionGroup]
+    combine = ""
+    default = order_text(board, decision.default) if decision.default is not None else ""
+    if kind is DecisionKind.RONDEL:
+        about, groups = _rondel_options(state, decision)
+    elif kind is DecisionKind.INVESTMENT or kind is DecisionKind.SETUP_BOND:
+        about, groups = _invest_options(state, reader, decision)
+    elif kind is DecisionKind.FACTORY:
+        tables = board.tables
+        about = [f"{nation} builds one factory in a home city without one; it costs {tables.factory_cost} "
+                 f"from the treasury. PASS builds nothing."]
+        groups = [OptionGroup("", tuple(
+            OptionLine(order_text(board, o.action),
+                       f"{_factory_kind(state, o.action)}, {o.cost} from the treasury" if o.cost else "build nothing")
+            for o in decision.options))]
+    elif kind is DecisionKind.PRODUCTION:
+        about = [f"Each factory of {nation} free of hostile armies produces one unit, free: armaments an army "
+                 "in its province, a shipyard a fleet in its port."]
+        groups = [OptionGroup("", tuple(
+            OptionLine(order_text(board, o.action), _produce_detail(state, o.action)) for o in decision.options))]
+        if decision.limit > 1:
+            combine = "Name several factories in one order to produce in some of them only, e.g. " + order_text(
+                board, Produce(tuple(p for o in decision.options[1:3] for p in (o.action.provinces or ())))) + "."
+    elif kind is DecisionKind.IMPORT:
+        tables = board.tables
+        about = [f"{nation} may import up to {tables.import_max_units} units at {tables.import_cost_per_unit} each "
+                 f"from the treasury: armies into any home province, fleets into port cities, several into one "
+                 "province if you like."]
+        groups = [OptionGroup("", tuple(
+            OptionLine(order_text(board, o.action), f"{o.cost} from the treasury" if o.cost else "import nothing")
+            for o in decision.options))]
+        combine = (f"Combine up to {decision.limit} units in one order, separated by commas." if decision.limit > 1
+                   else "")
+    elif kind is DecisionKind.FORCE_STOP:
+        target = state.step.target if isinstance(state.step, ForceStopStep) else None
+        about = [f"{nation} is moving" + (f" to {board.name(target)}" if target else "") + " past the Investor "
+                 f"space. As a Swiss bank you may force it to stop on Investor instead, so that it pays its bond "
+                 f"interest now."]
+        groups = [OptionGroup("", (OptionLine(order_text(board, decision.options[0].action), "stop it on Investor"),
+                                   OptionLine(order_text(board, decision.options[1].action), "let it move on")))]
+    elif kind.value == "maneuver":
+        about = _maneuver_about(state, decision)
+        groups = _maneuver_groups(state, decision)
+    else:
+        about = _question_about(state, decision)
+        groups = [OptionGroup("", tuple(OptionLine(order_text(board, o.action), _cost_detail(o.cost))
+                                        for o in decision.options))]
+    kept = tuple(g for g in groups if g.options)
+    widths = [len(o.order) for g in kept for o in g.options if len(o.order) <= MAX_ORDER_COLUMN]
+    return DecisionView(
+        kind=kind.value,
+        nation=nation,
+        title=title,
+        about=tuple(about),
+        groups=kept,
+        combine=combine,
+        examples=_examples(state, reader, decision),
+        default=default,
+        out_of_turn=decision.out_of_turn,
+        column=max(widths, default=0) + 3,
+    )
+
+
+def _cost_detail(cost: int) -> str:
+    return f"costs {cost}" if cost else ""
+
+
+def _factory_kind(state: GameState, action: Action) -> str:
+    city = getattr(action, "city", None)
+    region = state.board.regions.get(city) if city else None
+    if region is None or region.city is None:
+        return "factory"
+    return "armaments factory" if region.city.value == "armaments" else "shipyard"
+
+
+def _produce_detail(state: GameState, action: Action) -> str:
+    assert isinstance(action, Produce)
+    board = state.board
+    if action.provinces is None:
+        return "every factory (the default)"
+    parts = []
+    for p in action.provinces:
+        region = board.regions[p]
+        unit = "an army" if region.city and region.city.value == "armaments" else f"a fleet ({board.name(region.port) if region.port else 'port'})"
+        parts.append(unit)
+    return join_words(parts) or "nothing"
+
+
+def _rondel_options(state: GameState, decision: Decision) -> tuple[list[str], list[OptionGroup]]:
+    board = state.board
+    tables = board.tables
+    nation = decision.nation
+    assert nation is not None
+    ns = state.nations[nation]
+    about: list[str]
+    if ns.rondel is None:
+        about = [f"This is {_possessive(board.name(nation))} first turn: put its marker on any space, free."]
+    else:
+        about = [f"The marker of {board.name(nation)} stands on {board.name(ns.rondel)}. It moves 1 to "
+                 f"{tables.max_spaces} spaces clockwise; {tables.free_spaces} are free, each further space costs "
+                 f"{1 + state.multiplier(nation)} from your cash."]
+    lines = []
+    for o in decision.options:
+        assert isinstance(o.action, ChooseSpace)
+        space = o.action.space
+        action_name = board.rondel_by_id[space].action.value
+        words = [board.name(space) if board.name(space).lower() == action_name else action_name.capitalize()]
+        if o.steps:
+            words.append(plural(o.steps, "space"))
+        words.append(f"costs {o.cost}" if o.cost else "free")
+        note = _passes_investor(state, nation, space)
+        if note:
+            words.append(note)
+        lines.append(OptionLine(order_text(board, o.action), ", ".join(words)))
+    skipped = _unaffordable(state, decision)
+    if skipped:
+        about.append(skipped)
+    return about, [OptionGroup("", tuple(lines))]
+
+
+def _passes_investor(state: GameState, nation: str, space: str) -> str:
+    board = state.board
+    start = state.nations[nation].rondel
+    if space == board.investor_space:
+        return "pays interest"
+    if start is not None and board.rondel_passes(start, space, board.investor_space):
+        return "passes Investor"
+    return ""
+
+
+def _unaffordable(state: GameState, decision: Decision) -> str:
+    """Spaces within reach that the rules rule out now, and why (too dear, interest unpayable)."""
+    board = state.board
+    nation = decision.nation
+    assert nation is not None
+    ns = state.nations[nation]
+    if ns.rondel is None:
+        return ""
+    listed = {o.action.space for o in decision.options if isinstance(o.action, ChooseSpace)}
+    cash = state.players[decision.player].cash
+    extra = 1 + state.multiplier(nation)
+    count = len(board.rondel_ids)
+    index = board.rondel_ids.index(ns.rondel)
+    parts = []
+    for steps in range(1, board.tables.max_spaces + 1):
+        space = board.rondel_ids[(index + steps) % count]
+        if space in listed:
+            continue
+        cost = max(0, steps - board.tables.free_spaces) * extra
+        if cost > cash:
+            parts.append(f"{space} ({steps} spaces) would cost {cost}")
+        else:
+            parts.append(f"{space}: {board.name(nation)} could not pay the bond interest due there")
+    if not parts:
+        return ""
+    return f"Out of reach now: {'; '.join(parts)}; you have {cash}."
+
+
+def _invest_options(state: GameState, reader: str, decision: Decision) -> tuple[list[str], list[OptionGroup]]:
+    board = state.board
+    step = state.step
+    about: list[str] = []
+    if decision.kind is DecisionKind.SETUP_BOND:
+        about.append(f"Expert setup: each player in turn may buy one {board.name(decision.nation or '')} bond, "
+                     f"paying its value into the treasury, or pass.")
+    elif isinstance(step, InvestStep) and step.mode is InvestMode.CARD and reader == state.investor_card:
+        about.append(f"You hold the investor card and have received {board.tables.investor_card_payment}. You may "
+                     "buy one bond of any nation, or trade one of your bonds in for a higher one of the same "
+                     "nation, paying the difference.")
+    elif isinstance(step, InvestStep) and decision.nation is None:
+        about.append("As a Swiss bank you may buy one bond of any nation, or upgrade one of yours.")
+    else:
+        about.append(f"You may buy one bond of {board.name(decision.nation or '')}, or upgrade one of yours.")
+    about.append("Governments are settled after the round: whoever then holds the most bond value in a nation, "
+                 "strictly more than its government, takes it over.")
+    by_nation: dict[str, list[OptionLine]] = {}
+    passes: list[OptionLine] = []
+    for o in decision.options:
+        action = o.action
+        if isinstance(action, BuyBond | UpgradeBond):
+            if isinstance(action, BuyBond):
+                detail = f"costs {o.cost}, interest {board.tables.interest(action.value)}"
+            else:
+                detail = (f"costs {o.cost}, interest {board.tables.interest(action.old)} -> "
+                          f"{board.tables.interest(action.new)}")
+            note = _government_note(state, reader, action) if decision.kind is DecisionKind.INVESTMENT else ""
+            if note:
+                detail += f"; {note}"
+            by_nation.setdefault(action.nation, []).append(OptionLine(order_text(board, action), detail))
+        else:
+            passes.append(OptionLine(order_text(board, action), "invest nothing"))
+    groups = [OptionGroup(board.name(n), tuple(lines)) for n, lines in by_nation.items()]
+    groups.append(OptionGroup("Or" if groups else "", tuple(passes)))
+    return about, groups
+
+
+def _government_note(state: GameState, reader: str, action: BuyBond | UpgradeBond) -> str:
+    """What the investment would do to the nation's government, as things stand."""
+    nation = action.nation
+    gov = state.nations[nation].government
+    mine = state.players[reader].bond_total(nation) + (
+        action.value if isinstance(action, BuyBond) else action.new - action.old)
+    if gov == reader:
+        return ""
+    if gov is None:
+        return "you would form its government"
+    theirs = state.players[gov].bond_total(nation)
+    if mine > theirs:
+        return f"you would take it over from {gov} ({mine} against {theirs})"
+    return ""
+
+
+def _maneuver_about(state: GameState, decision: Decision) -> list[str]:
+    board = state.board
+    nation = board.name(decision.nation) if decision.nation else "The nation"
+    step = state.step
+    moving_armies = isinstance(step, ManeuverStep) and step.armies_moving
+    about = [f"{nation} maneuvers: one order per unit, fleets first, then armies. An army entering another "
+             "nation's home province says HOSTILE or FRIENDLY. When other nations' units are there, add ATTACK "
+             "<nation> to fight them; DONE ends the maneuver and places flags."]
+    if moving_armies:
+        about.append("Armies have started moving, so fleets can no longer move.")
+    return about
+
+
+def _maneuver_groups(state: GameState, decision: Decision) -> list[OptionGroup]:
+    """Fleet moves; army moves by where the armies stand (HOSTILE/FRIENDLY pairs on one line); the rest."""
+    board = state.board
+    nation = decision.nation or ""
+    fleets: list[OptionLine] = []
+    armies: dict[str, list[tuple[ArmyMove, list[str]]]] = {}
+    rest: dict[str, list[OptionLine]] = {"Attacks": [], "Factories": [], "End": []}
+    for o in decision.options:
+        action = o.action
+        text = order_text(board, action)
+        if isinstance(action, FleetMove):
+            canal = _canal_on(board, action.origin, action.dest)
+            detail = f"through the {_canal_name(canal)} canal" if canal else (
+                "out of port" if not board.regions[action.origin].is_sea else "")
+            fleets.append(OptionLine(text, detail))
+        elif isinstance(action, ArmyMove):
+            moves = armies.setdefault(action.origin, [])
+            same = next((m for m in moves if m[0].dest == action.dest), None)
+            if same is not None and action.stance is not None:
+                same[1].append(action.stance.value.upper())
+            else:
+                moves.append((action, []))
+        elif isinstance(action, Attack):
+            rest["Attacks"].append(OptionLine(text, ""))
+        elif isinstance(action, DestroyFactory):
+            rest["Factories"].append(OptionLine(text, "three armies leave the board with it"))
+        elif isinstance(action, Done):
+            rest["End"].append(OptionLine(text, "end the maneuver, place flags"))
+        else:
+            rest["End"].append(OptionLine(text, _cost_detail(o.cost)))
+    groups = [OptionGroup("Fleets", tuple(fleets))]
+    for origin, moves in armies.items():
+        routes = _army_routes(state, nation, origin)
+        count = _movable_armies(state, nation, origin)
+        title = f"Armies in {board.name(origin)}" + (f" ({count} may move)" if count else "")
+        lines = []
+        for action, others in moves:
+            words = [f"or {w}" for w in others]
+            route = routes.get(action.dest)
+            if route is not None:
+                words.append(_route_words(board, route))
+            lines.append(OptionLine(order_text(board, action), "; ".join(w for w in words if w)))
+        groups.append(OptionGroup(title, tuple(lines)))
+    groups += [OptionGroup(title, tuple(lines)) for title, lines in rest.items()]
+    return groups
+
+
+def _canal_on(board: Board, a: str, b: str) -> str | None:
+    for edge in board.edges:
+        if {edge.a, edge.b} == {a, b}:
+            return edge.canal
+    return None
+
+
+def _army_routes(state: GameState, nation: str, origin: str) -> dict[str, Any]:
+    """The engine's route to each destination (how the army would go), or nothing if it cannot tell."""
+    try:
+        from engine.movement import army_routes
+
+        return dict(army_routes(state, nation, state.step, origin))  # type: ignore[arg-type]
+    except (ImportError, AttributeError, TypeError, KeyError, ValueError, EngineError):
+        return {}
+
+
+def _movable_armies(state: GameState, nation: str, origin: str) -> int:
+    try:
+        from engine.model import UnitKind
+        from engine.movement import movable
+
+        return int(movable(state, nation, state.step, UnitKind.ARMY, origin))  # type: ignore[arg-type]
+    except (ImportError, AttributeError, TypeError, KeyError, ValueError, EngineError):
+        return 0
+
+
+def _route_words(board: Board, route: Any) -> str:
+    """How the engine would move the army: by rail, overland then rail, or by sea (and which canal)."""
+    kind = str(getattr(route, "kind", ""))
+    seas = tuple(getattr(route, "seas", ()) or ())
+    canals = tuple(getattr(route, "canals", ()) or ())
+    if seas:
+        text = "by sea via " + ", ".join(board.name(s) for s in seas)
+        if canals:
+            text += " and the " + join_words([_canal_name(c) for c in canals]) + " canal"
+        return text
+    if kind == "rail":
+        return "by rail"
+    landing = getattr(route, "landing", None)
+    if landing and landing != getattr(route, "dest", landing):
+        return f"via {board.name(landing)}, then by rail"
+    return ""
+
+
+def _question_about(state: GameState, decision: Decision) -> list[str]:
+    """A question put to another government during a maneuver (canal, battle) or any new kind."""
+    board = state.board
+    entry = getattr(state.step, "entry", None)
+    mover = board.name(state.turn.nation) if state.turn else "another nation"
+    nation = board.name(decision.nation) if decision.nation else ""
+    if decision.kind.value == "canal" and entry is not None:
+        canal = _canal_name(entry.canals[0]) if entry.canals else "the"
+        unit = entry.kind.value
+        return [f"{mover} wants to move {'an' if unit == 'army' else 'a'} {unit} from {board.name(entry.origin)} "
+                f"to {board.name(entry.dest)} through the {canal} canal, which {nation} controls with its flag. "
+                "ALLOW lets it through; DENY stops it. Without an answer the canal stays open."]
+    if decision.kind.value == "battle" and entry is not None:
+        unit = entry.kind.value
+        return [f"{'An' if unit == 'army' else 'A'} {unit} of {mover} enters {board.name(entry.dest)}, where "
+                f"{nation} has units. FIGHT removes one unit of each side; NO FIGHT lets it in. Without an answer "
+                "there is no battle."]
+    return []
+
+
+def _examples(state: GameState, reader: str, decision: Decision) -> tuple[tuple[str, ...], ...]:
+    """Two or three ready-to-copy answers, each one or a few lines, every one tried on the engine first."""
+    board = state.board
+    options = [o.action for o in decision.options]
+    kind = decision.kind
+    candidates: list[list[Action]] = []
+    if kind is DecisionKind.RONDEL:
+        for o in _spread(list(decision.options), 3, key=lambda o: o.cost == 0):
+            follow = _follow_up(state, reader, o.action)
+            candidates.append([o.action] + ([follow] if follow is not None else []))
+    elif kind is DecisionKind.IMPORT:
+        units = [u for a in options if isinstance(a, Import) for u in a.units]
+        if units:
+            first = units[0]
+            other = [u for u in units if u.kind != first.kind][:1]
+            combo = ((first,) * 2 + tuple(other))[:decision.limit]
+            candidates += [[Import(combo)], [Import((units[-1],))]]
+        candidates.append([Import(())])
+    elif kind is DecisionKind.PRODUCTION:
+        candidates.append([Produce(None)])
+        candidates += [[a] for a in options if isinstance(a, Produce) and a.provinces][:1]
+    elif kind.value == "maneuver":
+        candidates += _maneuver_examples(state, reader, decision)
+    else:
+        candidates += [[a] for a in _spread([a for a in options if not isinstance(a, Pass)], 2)]
+        candidates += [[a] for a in options if isinstance(a, Pass)][:1]
+    found: list[tuple[str, ...]] = []
+    for actions in candidates:
+        lines = tuple(order_text(board, a) for a in actions)
+        if actions and lines not in found and _plays(state, reader, actions):
+            found.append(lines)
+    return tuple(found[:3])
+
+
+def _plays(state: GameState, reader: str, actions: Sequence[Action]) -> bool:
+    """Whether the engine takes these actions from ``reader`` one after the other, each still theirs to give."""
+    try:
+        for index, action in enumerate(actions):
+            if index and not decisions_for(state, reader):
+                return False
+            state, _ = apply(state, reader, action)
+    except EngineError:
+        return False
+    return True
+
+
+def _maneuver_examples(state: GameState, reader: str, decision: Decision) -> list[list[Action]]:
+    """A fleet move, a quiet army move and DONE; and another quiet army move alone."""
+    mover = state.turn.nation if state.turn else ""
+    fleets = [o.action for o in decision.options if isinstance(o.action, FleetMove)
+              and not _crowded(state, mover, o.action.dest) and not _canal_on(state.board, o.action.origin, o.action.dest)]
+    first: list[Action] = []
+    after = state
+    if fleets:
+        try:
+            after, _ = apply(state, reader, fleets[0])
+            first.append(fleets[0])
+        except EngineError:
+            after = state
+    quiet_after = _quiet_army_moves(after, reader)
+    if quiet_after:
+        first.append(quiet_after[0])
+    first.append(Done())
+    result = [first]
+    quiet = _quiet_army_moves(state, reader)
+    if len(quiet) > 1:
+        result.append([quiet[-1]])
+    return result
+
+
+def _quiet_army_moves(state: GameState, reader: str) -> list[ArmyMove]:
+    """Army moves that raise no question: no foreign units where they go, no canal on the way."""
+    decisions = decisions_for(state, reader)
+    if not decisions or decisions[0].kind.value != "maneuver" or state.turn is None:
+        return []
+    mover = state.turn.nation
+    moves = []
+    for o in decisions[0].options:
+        action = o.action
+        if not isinstance(action, ArmyMove) or action.stance is Stance.HOSTILE:
+            continue
+        if not _crowded(state, mover, action.dest):
+            moves.append(action)
+    return moves
+
+
+def _crowded(state: GameState, mover: str, region: str) -> bool:
+    """Whether units of another nation stand in ``region`` (entering it raises a battle question)."""
+    return any(ns.armies.get(region) or ns.fleets.get(region) for n, ns in state.nations.items() if n != mover)
+
+
+def _spread(items: list[Any], count: int, key: Any = None) -> list[Any]:
+    """Up to ``count`` items spread over the list (first, middle, last), preferring those ``key`` likes."""
+    pool = [i for i in items if key(i)] if key else list(items)
+    if len(pool) < count and key:
+        pool += [i for i in items if i not in pool]
+    if len(pool) <= count:
+        return pool
+    step = (len(pool) - 1) / (count - 1) if count > 1 else 0
+    picked = []
+    for k in range(count):
+        item = pool[round(k * step)]
+        if item not in picked:
+            picked.append(item)
+    return picked
+
+
+def _follow_up(state: GameState, reader: str, action: Action) -> Action | None:
+    """The order that would follow a rondel move in the same message (its action's details), if any."""
+    try:
+        after, _ = apply(state, reader, action)
+    except EngineError:
+        return None
+    next_decisions = decisions_for(after, reader)
+    if not next_decisions:
+        return None
+    d = next_decisions[0]
+    if d.kind is DecisionKind.PRODUCTION:
+        return Produce(None)
+    if d.kind is DecisionKind.IMPORT:
+        units = [u for o in d.options if isinstance(o.action, Import) for u in o.action.units]
+        return Import(tuple(units[:1]))
+    if d.kind is DecisionKind.FACTORY:
+        builds = [o.action for o in d.options if not isinstance(o.action, Pass)]
+        return builds[0] if builds else None
+    return None

@@ -1,0 +1,131 @@
+"""Plain text for mail: pure ASCII, at most 78 columns, words wrapped with hanging indents."""
+from __future__ import annotations
+
+import textwrap
+import unicodedata
+from collections.abc import Iterable
+
+MAX_WIDTH = 78
+
+# Common typographic characters a player's mail client may put into a quoted order line.
+_REPLACEMENTS = {
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"', "\u00bb": '"',
+    "\u2013": "-", "\u2014": "--", "\u2212": "-", "\u2026": "...", "\u00a0": " ",
+    "\u00d7": "x", "\u00df": "ss", "\u00e6": "ae", "\u00c6": "AE", "\u00f8": "o", "\u00d8": "O",
+    "\u0142": "l", "\u0141": "L", "\u0131": "i", "\u2022": "*", "\t": " ",
+}
+
+
+def asciify(text: str) -> str:
+    """The text in pure ASCII: accents dropped (``Brasília`` -> ``Brasilia``), other letters as ``?``."""
+    if text.isascii():
+        return text
+    out = []
+    for ch in text:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        if ch in _REPLACEMENTS:
+            out.append(_REPLACEMENTS[ch])
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        out.append(base if base and base.isascii() else "?")
+    return "".join(out)
+
+
+def wrap(text: str, indent: int | str = 0, first: int | str | None = None, width: int = MAX_WIDTH) -> str:
+    """One paragraph wrapped to ``width``: ``indent`` for every line, ``first`` for the first if given.
+
+    Long words (an email address, a long order) are broken only when they
+    cannot fit on a line of their own.
+    """
+    rest = " " * indent if isinstance(indent, int) else indent
+    head = rest if first is None else (" " * first if isinstance(first, int) else first)
+    text = " ".join(asciify(text).split())
+    if not text:
+        return head.rstrip()
+    return textwrap.fill(text, width=width, initial_indent=head, subsequent_indent=rest,
+                         break_long_words=True, break_on_hyphens=False)
+
+
+def bullet(text: str, indent: int = 2, mark: str = "- ", width: int = MAX_WIDTH) -> str:
+    """A wrapped list item: ``  - text`` with continuation lines under the text."""
+    return wrap(text, indent=indent + len(mark), first=" " * indent + mark, width=width)
+
+
+def join_words(parts: Iterable[str], last: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = [p for p in parts if p]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns, ending in ``~`` when cut."""
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "~"
+
+
+def finish(text: str, width: int = MAX_WIDTH) -> str:
+    """The last safety net before mail: ASCII only, no line wider than ``width``, no trailing blanks.
+
+    Templates already keep to the limits; a line that does not (a very long
+    player name, say) is wrapped here rather than sent too wide.
+    """
+    lines = []
+    for line in asciify(text).splitlines():
+        line = line.rstrip()
+        while len(line) > width:
+            cut = line.rfind(" ", 0, width + 1)
+            if cut <= len(line) - len(line.lstrip()):
+                cut = width
+            lines.append(line[:cut].rstrip())
+            indent = len(line) - len(line.lstrip())
+            line = " " * min(indent + 2, 20) + line[cut:].lstrip()
+        lines.append(line)
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0]:
+        lines.pop(0)
+    compact: list[str] = []
+    for line in lines:  # never more than one blank line in a row
+        if line or (compact and compact[-1]):
+            compact.append(line)
+    return "\n".join(compact) + "\n"
+
+
+def problems(text: str, width: int = MAX_WIDTH) -> list[str]:
+    """Lines of ``text`` that break the mail limits (for tests and strict rendering)."""
+    found = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if len(line) > width:
+            found.append(f"line {number} is {len(line)} columns: {line!r}")
+        if not line.isascii():
+            found.append(f"line {number} is not ASCII: {line!r}")
+        if line != line.rstrip():
+            found.append(f"line {number} has trailing blanks: {line!r}")
+    return found
+
+
+def pair(left: str, right: str, indent: int = 4, column: int = 36, width: int = MAX_WIDTH) -> str:
+    """``left`` in a column of ``column`` characters, ``right`` beside it (wrapped under itself).
+
+    A ``left`` too long for its column gets a line of its own, ``right`` then
+    follows on the next line, still aligned.
+    """
+    left = asciify(left)
+    right = " ".join(asciify(right).split())
+    head = " " * indent + left
+    hang = " " * (indent + column)
+    if not right:
+        return head
+    if len(left) <= column - 2:
+        return textwrap.fill(right, width=width, initial_indent=head.ljust(indent + column), subsequent_indent=hang,
+                             break_on_hyphens=False)
+    return head + "\n" + textwrap.fill(right, width=width, initial_indent=hang, subsequent_indent=hang,
+                                       break_on_hyphens=False)

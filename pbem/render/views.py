@@ -1,0 +1,605 @@
+"""View models: everything a mail says, worked out in Python, for templates that only format.
+
+Each ``*_view`` function reads a ``GameState`` (plus events, the reader and the
+options of the mail) and returns frozen dataclasses of plain strings and
+numbers. Nothing here writes text layout; nothing in ``templates/`` decides
+what is true. The prompt's view models are in ``pbem.render.prompts``.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.actions import Action
+from engine.board import Board
+from engine.decisions import Decision, DecisionKind, pending
+from engine.describe import describe
+from engine.events import Event, GameEnded
+from engine.model import (
+    ActionStep,
+    FinishedStep,
+    ForceStopStep,
+    GameState,
+    InvestMode,
+    InvestStep,
+    ManeuverStep,
+    RondelStep,
+    SetupBondsStep,
+)
+from engine.scoring import final_scores, player_score
+from pbem.narrate import narrate
+from pbem.orders import format_action
+from pbem.render.board import FACTORY_MARK, DrawnBoard, draw_board, draw_rondel, nation_codes
+from pbem.render.text import clip, join_words
+
+NAME_WIDTH = 10  # player names longer than this are clipped in tables (never in sentences)
+
+
+# --- small helpers ----------------------------------------------------------------------------
+
+
+def order_text(board: Board, action: Action) -> str:
+    """The canonical order for an action; the engine's words (first word in capitals) as a fallback."""
+    try:
+        return format_action(board, action)
+    except (TypeError, ValueError, AttributeError):
+        words = describe(board, action).split(" ", 1)
+        return " ".join([words[0].upper(), *words[1:]])
+
+
+def _possessive(name: str) -> str:
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def _step_words(state: GameState) -> str:
+    """What the nation whose turn it is is doing now."""
+    step = state.step
+    board = state.board
+    match step:
+        case RondelStep():
+            return "choosing a rondel space"
+        case ActionStep(action):
+            return f"on {action.value.capitalize()}"
+        case ManeuverStep():
+            return "maneuvering"
+        case ForceStopStep(target, _):
+            return f"moving to {board.name(target)}, past Investor"
+        case InvestStep(mode=InvestMode.CARD):
+            return "in the investor round"
+        case InvestStep():
+            return "in an investment round"
+    return "playing"
+
+
+def decision_words(state: GameState, decision: Decision) -> str:
+    """What a pending decision asks, in a few words: 'choose a rondel space for Russia'."""
+    board = state.board
+    nation = board.name(decision.nation) if decision.nation else ""
+    kind = decision.kind
+    if kind is DecisionKind.RONDEL:
+        return f"choose a rondel space for {nation}"
+    if kind is DecisionKind.FACTORY:
+        return f"build a factory for {nation}"
+    if kind is DecisionKind.PRODUCTION:
+        return f"choose what {nation} produces"
+    if kind is DecisionKind.IMPORT:
+        return f"choose what {nation} imports"
+    if kind is DecisionKind.INVESTMENT:
+        return _invest_words(state, decision)
+    if kind is DecisionKind.FORCE_STOP:
+        return f"decide as a Swiss bank whether {nation} must stop on Investor"
+    if kind is DecisionKind.SETUP_BOND:
+        return f"buy a {nation} bond or pass (expert setup)"
+    value = kind.value
+    if value == "maneuver":
+        return f"move {_possessive(nation)} fleets and armies"
+    if value == "canal":
+        entry = getattr(state.step, "entry", None)
+        canal = _canal_name(entry.canals[0]) if entry is not None and entry.canals else "a"
+        mover = board.name(state.turn.nation) if state.turn else "a nation"
+        return f"decide for {nation} whether {mover} may pass the {canal} canal"
+    if value == "battle":
+        entry = getattr(state.step, "entry", None)
+        mover = board.name(state.turn.nation) if state.turn else "another nation"
+        where = board.name(entry.dest) if entry is not None else "a region"
+        return f"decide whether {nation} fights {mover} in {where}"
+    return value.replace("_", " ") + (f" for {nation}" if nation else "")
+
+
+def _canal_name(canal: str) -> str:
+    return canal.replace("_", " ").title()
+
+
+def _invest_words(state: GameState, decision: Decision) -> str:
+    step = state.step
+    nation = state.board.name(decision.nation) if decision.nation else None
+    if isinstance(step, InvestStep) and step.mode is InvestMode.CARD:
+        if decision.player == state.investor_card:
+            return "invest with the investor card"
+        return "invest as a Swiss bank"
+    return f"invest in {nation}" if nation else "invest in any nation (Swiss bank)"
+
+
+# --- the board -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PanelView:
+    title: str
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BoardView:
+    game: str
+    round: int
+    version: int
+    panels: tuple[PanelView, ...]
+    notes: tuple[str, ...]  # regions whose pieces did not fit their slots, in full
+    nations: tuple[tuple[str, str], ...]  # (code, name)
+
+
+def board_view(state: GameState, game: str = "") -> BoardView:
+    drawn: DrawnBoard = draw_board(state)
+    panels = tuple(PanelView(p.title, p.lines) for p in drawn.panels)
+    return BoardView(game, state.round, state.version, panels, drawn.notes(), drawn.nation_codes)
+
+
+# --- the rondel ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RondelView:
+    lines: tuple[str, ...]
+    off: str  # "Not on the rondel yet: IN, BR." or ""
+    costs: tuple[str, ...]  # sentences: what moves cost, and a space beyond the free ones per nation now
+
+
+def rondel_view(state: GameState) -> RondelView:
+    board = state.board
+    drawn = draw_rondel(state)
+    codes = nation_codes(board)
+    tables = board.tables
+    off = f"Not on the rondel yet: {', '.join(drawn.off)}." if drawn.off else ""
+    cost = {codes[n]: 1 + state.multiplier(n) for n in board.nation_ids}
+    now = (f"{next(iter(cost.values()))} for every nation" if len(set(cost.values())) == 1
+           else ", ".join(f"{code} {c}" for code, c in cost.items()))
+    costs = (f"A nation moves 1 to {tables.max_spaces} spaces; {tables.free_spaces} are free, each further "
+             "space costs its government 1 + the power multiplier.", f"A further space now costs: {now}.")
+    return RondelView(drawn.lines, off, costs)
+
+
+# --- nations and players -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NationRow:
+    id: str
+    name: str
+    code: str
+    government: str
+    treasury: int
+    power: int
+    multiplier: int
+    rondel: str
+    factories: int
+    armies: int
+    hostile: int
+    fleets: int
+    flags: int
+    details: str  # where its factories, flags and hostile armies are, in words
+    to_play: bool
+
+
+@dataclass(frozen=True)
+class BondView:
+    nation: str
+    value: int
+    interest: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.nation} {self.value}"
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    seat: int
+    name: str
+    you: bool
+    governs: str  # "Russia, Europe" or ""
+    bonds: tuple[BondView, ...]
+    bonds_text: str
+    interest: int
+    cash: int | None  # None: secret
+    roles: str  # "investor card", "Swiss bank"
+
+
+def nation_rows(state: GameState) -> tuple[NationRow, ...]:
+    board = state.board
+    codes = nation_codes(board)
+    turn = state.turn.nation if state.turn and not state.finished else None
+    rows = []
+    for nation in board.nation_ids:
+        ns = state.nations[nation]
+        factories = [f"{board.name(f)} {FACTORY_MARK.get(board.regions[f].city, '')}".rstrip()  # type: ignore[arg-type]
+                     for f in ns.factories]
+        parts = [f"factories {join_words(factories)}" if factories else "no factories"]
+        if ns.flags:
+            parts.append("flags " + join_words([board.name(r) for r in sorted(ns.flags, key=board.name)]))
+        hostile = {r: c for r, c in ns.hostile.items() if c}
+        if hostile:
+            parts.append("hostile armies in " + join_words(
+                [board.name(r) + (f" ({c})" if c > 1 else "") for r, c in sorted(hostile.items())]))
+        rows.append(NationRow(
+            id=nation,
+            name=board.name(nation),
+            code=codes[nation],
+            government=clip(ns.government, NAME_WIDTH) if ns.government else "-",
+            treasury=ns.treasury,
+            power=ns.power,
+            multiplier=state.multiplier(nation),
+            rondel=board.name(ns.rondel) if ns.rondel else "-",
+            factories=len(ns.factories),
+            armies=sum(ns.armies.values()),
+            hostile=sum(hostile.values()),
+            fleets=sum(ns.fleets.values()),
+            flags=len(ns.flags),
+            details=f"{board.name(nation)}: " + "; ".join(parts) + ".",
+            to_play=nation == turn,
+        ))
+    return tuple(rows)
+
+
+def _swiss_bank(state: GameState, player: str) -> bool:
+    """R-INVEST-7; during the expert bond selection nobody holds one yet."""
+    return not isinstance(state.step, SetupBondsStep) and state.has_swiss_bank(player)
+
+
+def player_rows(state: GameState, reader: str | None, open_cash: bool = False) -> tuple[PlayerRow, ...]:
+    board = state.board
+    tables = board.tables
+    rows = []
+    for seat, name in enumerate(state.seating, start=1):
+        p = state.players[name]
+        bonds = tuple(BondView(board.name(b.nation), b.value, tables.interest(b.value))
+                      for b in sorted(p.bonds, key=lambda b: (board.nation_ids.index(b.nation), -b.value)))
+        roles = []
+        if state.investor_card == name:
+            roles.append("investor card")
+        if _swiss_bank(state, name):
+            roles.append("Swiss bank")
+        show_cash = open_cash or reader is None or name == reader
+        rows.append(PlayerRow(
+            seat=seat,
+            name=name,
+            you=name == reader,
+            governs=", ".join(board.name(n) for n in state.governed_by(name)),
+            bonds=bonds,
+            bonds_text=", ".join(b.text for b in bonds) or "none",
+            interest=sum(b.interest for b in bonds),
+            cash=p.cash if show_cash else None,
+            roles=", ".join(roles),
+        ))
+    return tuple(rows)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    player: str
+    what: str
+    you: bool
+
+
+def waiting_list(state: GameState, reader: str | None = None) -> tuple[Waiting, ...]:
+    return tuple(Waiting(d.player, decision_words(state, d), d.player == reader) for d in pending(state))
+
+
+def turn_line(state: GameState) -> str:
+    board = state.board
+    if isinstance(state.step, FinishedStep):
+        return f"The game is over: {state.step.reason}."
+    if isinstance(state.step, SetupBondsStep):
+        return f"Setting up (expert variant): {board.name(state.step.nation)} bonds are offered."
+    if state.turn is None:
+        return f"Round {state.round}."
+    nation = state.turn.nation
+    gov = state.nations[nation].government or "no government"
+    return f"Round {state.round}: {_possessive(board.name(nation))} turn ({gov}), {_step_words(state)}."
+
+
+# --- the turn report --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReportView:
+    game: str
+    reader: str
+    round: int
+    version: int
+    finished: bool
+    happened: tuple[str, ...]
+    nations: tuple[NationRow, ...]
+    gov_width: int
+    players: tuple[PlayerRow, ...]
+    name_width: int
+    own_cash: int
+    open_cash: bool
+    rondel: RondelView
+    turn: str
+    waiting: tuple[Waiting, ...]
+    you_decide: bool
+    board: BoardView | None
+    scores: tuple[tuple[str, int], ...] = field(default=())
+
+
+def report_view(
+    state: GameState,
+    reader: str,
+    events: Iterable[Event] = (),
+    *,
+    game: str = "",
+    open_cash: bool = False,
+    board: bool = True,
+) -> ReportView:
+    """The turn report for ``reader``: ``events`` are what happened since their last report."""
+    _check_player(state, reader)
+    nations = nation_rows(state)
+    players = player_rows(state, reader, open_cash)
+    waiting = waiting_list(state, reader)
+    return ReportView(
+        game=game,
+        reader=reader,
+        round=state.round,
+        version=state.version,
+        finished=state.finished,
+        happened=tuple(narrate(state.board, list(events), viewer=reader)),
+        nations=nations,
+        gov_width=max([len("govt")] + [len(n.government) for n in nations]),
+        players=players,
+        name_width=max(len(p.name) for p in players) if players else 4,
+        own_cash=state.players[reader].cash,
+        open_cash=open_cash,
+        rondel=rondel_view(state),
+        turn=turn_line(state),
+        waiting=waiting,
+        you_decide=any(w.you for w in waiting),
+        board=board_view(state, game) if board else None,
+        scores=tuple(final_scores(state)) if state.finished else (),
+    )
+
+
+def _check_player(state: GameState, player: str) -> None:
+    if player not in state.players:
+        raise ValueError(f"{player!r} is not a player of this game; players: {', '.join(state.seating)}")
+
+
+# --- welcome, error, game end -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WelcomeView:
+    game: str
+    player: str
+    seat: int
+    seats: tuple[tuple[int, str, bool], ...]  # (number, name, is the reader)
+    players: int
+    governs: str
+    bonds: str
+    cash: int
+    open_cash: bool
+    investor_card: str
+    swiss_bank: bool
+    reply_to: str | None
+    turn: str
+    waiting: tuple[Waiting, ...]
+    you_decide: bool
+    variants: str
+
+
+def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str | None = None,
+                 open_cash: bool = False) -> WelcomeView:
+    _check_player(state, player)
+    row = next(r for r in player_rows(state, player) if r.name == player)
+    waiting = waiting_list(state, player)
+    variants = ("variants: " + ", ".join(sorted(v.value.replace("_", " ") for v in state.setup.variants))
+                if state.setup.variants else "standard rules")
+    return WelcomeView(
+        game=game,
+        player=player,
+        seat=state.seating.index(player) + 1,
+        seats=tuple((i, name, name == player) for i, name in enumerate(state.seating, start=1)),
+        players=len(state.seating),
+        governs=row.governs,
+        bonds=", ".join(f"{b.text} (interest {b.interest})" for b in row.bonds) or "none yet",
+        cash=state.players[player].cash,
+        open_cash=open_cash,
+        investor_card=state.investor_card or "",
+        swiss_bank=_swiss_bank(state, player),
+        reply_to=reply_to,
+        turn=turn_line(state),
+        waiting=waiting,
+        you_decide=any(w.you for w in waiting),
+        variants=variants,
+    )
+
+
+@dataclass(frozen=True)
+class AppliedView:
+    line_number: int
+    line: str
+    sentences: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ErrorView:
+    game: str
+    reader: str
+    applied: tuple[AppliedView, ...]
+    line_number: int | None
+    line: str | None
+    problem: str  # what kind of refusal, in words
+    reason: str
+    suggestions: tuple[str, ...]
+    legal: tuple[str, ...]
+    not_applied: tuple[tuple[int, str], ...]  # lines after the refused one
+    waiting: tuple[str, ...]
+
+
+_PROBLEMS = {
+    "OrderSyntaxError": "could not be read as an order",
+    "AmbiguousName": "names something ambiguously",
+    "UnknownName": "names something unknown here",
+    "BadName": "names something that cannot be used here",
+    "NotYourTurn": "is not yours to give now",
+    "UnsupportedOrder": "is not supported yet",
+    "IllegalOrder": "is not legal now",
+}
+
+
+def error_view(state: GameState, reader: str, refusal: Any, *, game: str = "") -> ErrorView:
+    """The reply to a refused message.
+
+    ``refusal`` is a moderator ``SubmitResult`` with a refusal, a
+    ``pbem.orders.MessageResult`` with an error, an ``OrderError``, or any
+    object with the fields of the moderator's ``Refusal`` (reason,
+    line_number, line, legal, suggestions, not_applied, kind). ``state`` is
+    the state after the lines that stood.
+    """
+    board = state.board
+    applied: list[AppliedView] = []
+    if getattr(refusal, "refusal", None) is not None:  # a moderator SubmitResult: its applied lines and refusal
+        applied = [AppliedView(a.line_number, a.line, tuple(narrate(board, a.events, viewer=reader)))
+                   for a in refusal.applied]
+        refusal = refusal.refusal
+    error = getattr(refusal, "error", None)
+    not_applied_raw: Sequence[Any] = ()
+    if error is not None:  # a MessageResult
+        for item in getattr(refusal, "applied", ()):
+            applied.append(AppliedView(item.line.number, item.line.text,
+                                       tuple(narrate(board, item.events, viewer=reader))))
+        not_applied_raw = refusal.not_applied
+    else:
+        error = refusal
+        not_applied_raw = getattr(refusal, "not_applied", ())
+        for item in getattr(refusal, "applied", ()) or ():
+            applied.append(AppliedView(item.line_number, item.line, tuple(getattr(item, "narration", ()))))
+    kind = getattr(error, "kind", None) or type(error).__name__
+    line_number = getattr(error, "line_number", None)
+    lines: list[tuple[int, str]] = []
+    for entry in not_applied_raw:
+        number, text = (entry.number, entry.text) if hasattr(entry, "number") else (entry[0], entry[1])
+        lines.append((number, text))
+    if lines and line_number is not None and lines[0][0] == line_number:
+        lines = lines[1:]  # the refused line itself is shown on its own
+    legal = tuple(getattr(error, "orders", ()) or getattr(error, "legal", ()) or ())
+    waiting: tuple[str, ...] = ()
+    if reader not in _waiting_players(state) and not state.finished:
+        waiting = tuple(f"{w.player}: {w.what}" for w in waiting_list(state))
+    return ErrorView(
+        game=game,
+        reader=reader,
+        applied=tuple(applied),
+        line_number=line_number,
+        line=getattr(error, "line", None),
+        problem=_PROBLEMS.get(kind, "was refused"),
+        reason=str(getattr(error, "reason", error)),
+        suggestions=tuple(getattr(error, "suggestions", ()) or ()),
+        legal=legal,
+        not_applied=tuple(lines),
+        waiting=waiting,
+    )
+
+
+def _waiting_players(state: GameState) -> set[str]:
+    return {d.player for d in pending(state)}
+
+
+@dataclass(frozen=True)
+class BondScore:
+    nation: str
+    value: int
+    interest: int
+    multiplier: int
+    points: int
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    rank: int
+    player: str
+    total: int
+    cash: int
+    bond_points: int
+    bonds: tuple[BondScore, ...]
+    you: bool
+    tied: bool = False  # level with a neighbour in the ranking: the tie-break decided
+
+
+@dataclass(frozen=True)
+class GameEndView:
+    game: str
+    reader: str | None
+    reason: str
+    ranking: tuple[ScoreRow, ...]
+    winner: str
+    tiebreak: tuple[str, ...]
+    nations: tuple[NationRow, ...]
+    happened: tuple[str, ...]
+
+
+def game_end_view(state: GameState, reader: str | None = None, events: Iterable[Event] = (), *,
+                  game: str = "") -> GameEndView:
+    board = state.board
+    tables = board.tables
+    ranking = final_scores(state)
+    rows = []
+    for rank, (player, total) in enumerate(ranking, start=1):  # ties are already broken (R-END-4)
+        p = state.players[player]
+        bonds = tuple(
+            BondScore(board.name(b.nation), b.value, tables.interest(b.value), state.multiplier(b.nation),
+                      tables.interest(b.value) * state.multiplier(b.nation))
+            for b in sorted(p.bonds, key=lambda b: (board.nation_ids.index(b.nation), -b.value)))
+        assert player_score(state, player) == total
+        tied = sum(1 for _, other in ranking if other == total) > 1
+        rows.append(ScoreRow(rank, player, total, p.cash, sum(b.points for b in bonds), bonds, player == reader,
+                             tied))
+    reason = state.step.reason if isinstance(state.step, FinishedStep) else "the game is not over yet"
+    return GameEndView(
+        game=game,
+        reader=reader,
+        reason=reason,
+        ranking=tuple(rows),
+        winner=ranking[0][0] if ranking else "",
+        tiebreak=tuple(tie_break_lines(state, ranking)),
+        nations=nation_rows(state),
+        happened=tuple(narrate(board, [e for e in events if not isinstance(e, GameEnded)], viewer=reader)),
+    )
+
+
+def tie_break_lines(state: GameState, ranking: Sequence[tuple[str, int]]) -> list[str]:
+    """R-END-4 in words, for every pair of neighbours in the ranking with equal scores."""
+    board = state.board
+    order = sorted(board.nation_ids, key=lambda n: -state.nations[n].power)
+    lines = []
+    for (first, score), (second, other) in zip(ranking, ranking[1:]):
+        if score != other:
+            continue
+        p, q = state.players[first], state.players[second]
+        text = (f"{first} and {second} both scored {score}. A tie goes to the larger bond holding in the most "
+                "powerful nation, then in the next (equal power in turn order).")
+        same: list[str] = []
+        for nation in order:
+            a, b = p.bond_total(nation), q.bond_total(nation)
+            if a != b:
+                if same:
+                    text += f" Both hold the same in {join_words(same)}."
+                text += (f" In {board.name(nation)} ({state.nations[nation].power} power points) {first} holds "
+                         f"{a} against {b}, so {first} ranks first.")
+                break
+            same.append(board.name(nation))
+        else:
+            text += f" Both hold the same in every nation, so seating order puts {first} first."
+        lines.append(text)
+    return lines

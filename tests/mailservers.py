@@ -1,0 +1,475 @@
+"""Real mail servers on loopback for the mail tests: Dovecot (IMAP) and aiosmtpd (SMTP).
+
+``dovecot``: one Dovecot per test session, started from its own config in a
+temporary directory on a free 127.0.0.1 port (Debian's ``dovecot-imapd``;
+``.ci/run`` installs it). Every test gets a fresh account (one of the users
+written to the passwd-file at start-up, not used before: an empty maildir), so tests never see each other's mail.
+When Dovecot is not installed the tests are skipped, saying why, except under
+``CI=true``, where they fail: CI must prove the IMAP path.
+
+Dovecot refuses to run its login processes as root and to give mail access to
+UID 0. Run as root (our machines, CI in a container) it uses Debian's system
+users: ``dovenull`` for the login processes, ``dovecot`` for the internal
+ones, and the mail itself is stored as ``dovenull`` (``first_valid_uid`` and
+``last_valid_uid`` admit exactly that UID). Run as an ordinary user, every
+process runs as that user, without chroot.
+
+``dovecot_tls``: a second Dovecot with a throw-away self-signed certificate
+(made with the ``openssl`` command), offering STARTTLS on one port and TLS on
+another, for the security modes.
+
+``smtpd`` / ``smtpd_tls``: aiosmtpd's ``Controller`` on free loopback ports,
+collecting what it receives; replies can be forced per stage (``451``,
+``550``) and a login is offered (not required).
+"""
+from __future__ import annotations
+
+import grp
+import os
+import pwd
+import shutil
+import socket
+import ssl
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from imapclient import IMAPClient
+
+from pbem.mail.settings import ImapSettings, Security, SmtpSettings
+
+DOVECOT_SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin", "/sbin"])
+START_TIMEOUT = 20.0
+ACCOUNTS = 400  # accounts per Dovecot instance: one per test that uses it
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _unavailable(what: str, reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{what} is required under CI=true: {reason}")
+    pytest.skip(f"{what}: {reason}; set CI=true to make this a failure")
+
+
+# TLS ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """A self-signed certificate for 127.0.0.1/localhost and the contexts that use it."""
+
+    cert: Path
+    key: Path
+
+    def client_context(self) -> ssl.SSLContext:
+        """A verifying client context that trusts exactly this certificate."""
+        return ssl.create_default_context(cafile=str(self.cert))
+
+    def server_context(self) -> ssl.SSLContext:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(str(self.cert), str(self.key))
+        return context
+
+
+@pytest.fixture(scope="session")
+def tls_files() -> Iterator[TlsFiles]:
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("the openssl command is not installed: no certificate for the TLS tests")
+    directory = Path(tempfile.mkdtemp(prefix="pbem-tls-"))
+    directory.chmod(0o755)
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )
+    key.chmod(0o644)  # read by Dovecot's config process, which may not run as us
+    try:
+        yield TlsFiles(cert, key)
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+# Dovecot -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Users:
+    """Who Dovecot's processes and mail files run as."""
+
+    login: str
+    internal: str
+    mail: pwd.struct_passwd
+    as_root: bool
+
+    @classmethod
+    def for_us(cls) -> _Users:
+        if os.geteuid() == 0:
+            try:
+                return cls("dovenull", "dovecot", pwd.getpwnam("dovenull"), True)
+            except KeyError:
+                _unavailable("Dovecot", "the system user dovenull is missing (is dovecot-core installed?)")
+        me = pwd.getpwuid(os.geteuid())
+        return cls(me.pw_name, me.pw_name, me, False)
+
+
+class DovecotServer:
+    """One Dovecot instance with its own config, runtime and mail directories under one temp dir."""
+
+    def __init__(self, binary: str, tls: TlsFiles | None = None) -> None:
+        self.binary = binary
+        self.tls = tls
+        self.users = _Users.for_us()
+        self.root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
+        self.root.chmod(0o755)  # the login and internal users must reach the runtime directory
+        self.host = "127.0.0.1"
+        self.port = free_port()
+        self.ssl_port = free_port() if tls else 0
+        self.passwd = self.root / "passwd"
+        self.mail_root = self.root / "mail"
+        self.log = self.root / "dovecot.log"
+        self.process: subprocess.Popen[bytes] | None = None
+        self._accounts = iter([(f"u{n:04d}", f"pw-{uuid.uuid4().hex[:12]}") for n in range(ACCOUNTS)])
+
+    def config(self) -> str:
+        mail = self.users.mail
+        lines = [
+            f"# pbem test instance in {self.root}",
+            "protocols = imap",
+            f"listen = {self.host}",
+            f"base_dir = {self.root}/run",
+            f"state_dir = {self.root}/state",
+            f"instance_name = pbem-test-{self.root.name}",
+            f"log_path = {self.log}",
+            f"info_log_path = {self.log}",
+            f"default_login_user = {self.users.login}",
+            f"default_internal_user = {self.users.internal}",
+            f"first_valid_uid = {mail.pw_uid}",
+            f"last_valid_uid = {mail.pw_uid}",
+            f"first_valid_gid = {mail.pw_gid}",
+            f"last_valid_gid = {mail.pw_gid}",
+            "disable_plaintext_auth = no",  # Dovecot 2.3 name; 2.4 calls it auth_allow_cleartext
+            "auth_mechanisms = plain login",
+            "auth_failure_delay = 0 secs",  # a wrong-password test need not wait the default 2 seconds
+            "mail_location = maildir:~/Maildir",
+            "mailbox_idle_check_interval = 1 secs",  # IDLE notices new mail within a second even without inotify
+            "imap_idle_notify_interval = 2 mins",
+            "passdb {",
+            "  driver = passwd-file",
+            f"  args = scheme=PLAIN username_format=%u {self.passwd}",
+            "}",
+            "userdb {",
+            "  driver = static",
+            f"  args = uid={mail.pw_uid} gid={mail.pw_gid} home={self.mail_root}/%u",
+            "}",
+            "service imap-login {",
+            "  inet_listener imap {",
+            f"    address = {self.host}",
+            f"    port = {self.port}",
+            "  }",
+            "  inet_listener imaps {",
+            f"    address = {self.host}",
+            f"    port = {self.ssl_port}",
+            "  }",
+        ]
+        if not self.users.as_root:
+            lines.append("  chroot =")
+        lines.append("}")
+        if self.tls:
+            lines += ["ssl = yes", f"ssl_cert = <{self.tls.cert}", f"ssl_key = <{self.tls.key}"]
+            if Path("/usr/share/dovecot/dh.pem").exists():
+                lines.append("ssl_dh = </usr/share/dovecot/dh.pem")
+        else:
+            lines.append("ssl = no")
+        if not self.users.as_root:  # no privileges to drop, no chroot, no chown to other groups possible
+            lines.append(f"default_internal_group = {grp.getgrgid(mail.pw_gid).gr_name}")
+            for service in ("anvil", "auth-worker", "imap", "stats"):
+                lines += [f"service {service} {{", "  chroot =", f"  user = {self.users.internal}", "}"]
+        return "\n".join(lines) + "\n"
+
+    def start(self) -> None:
+        (self.root / "state").mkdir()
+        self.mail_root.mkdir()
+        if self.users.as_root:
+            os.chown(self.mail_root, self.users.mail.pw_uid, self.users.mail.pw_gid)
+        # All accounts are written before the start: Dovecot re-reads a changed passwd-file only when
+        # its mtime (in seconds) changes, so accounts added during the session would be missed.
+        accounts = list(self._accounts)
+        self._accounts = iter(accounts)
+        self.passwd.write_text("".join(f"{user}:{{PLAIN}}{password}::::::\n" for user, password in accounts))
+        self.passwd.chmod(0o644)
+        conf = self.root / "dovecot.conf"
+        conf.write_text(self.config())
+        with (self.root / "dovecot.out").open("wb") as output:  # start-up errors before the log is open
+            self.process = subprocess.Popen(
+                [self.binary, "-F", "-c", str(conf)], stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                output_text = (self.root / "dovecot.out").read_text(errors="replace")
+                raise RuntimeError(f"dovecot exited with {self.process.returncode}:\n{output_text}\n{self._log_text()}")
+            if self._greets():
+                return
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"dovecot did not answer on {self.host}:{self.port} within {START_TIMEOUT}s\n{self._log_text()}")
+
+    def _greets(self) -> bool:
+        try:
+            with socket.create_connection((self.host, self.port), timeout=1) as sock:
+                return sock.recv(64).startswith(b"* OK")
+        except OSError:
+            return False
+
+    def _log_text(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+
+    def new_account(self) -> tuple[str, str]:
+        """(user, password) of an account not used before in this session: an empty mailbox."""
+        try:
+            return next(self._accounts)
+        except StopIteration:
+            raise RuntimeError(f"all {ACCOUNTS} test accounts of this Dovecot are used; raise ACCOUNTS") from None
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.terminate()  # the master stops its children on SIGTERM
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _dovecot_binary() -> str:
+    binary = shutil.which("dovecot", path=DOVECOT_SEARCH_PATH)
+    if binary is None:
+        _unavailable("Dovecot", "not installed (apt-get install dovecot-imapd)")
+    assert binary is not None
+    return binary
+
+
+def _start_dovecot(tls: TlsFiles | None = None) -> Iterator[DovecotServer]:
+    server = DovecotServer(_dovecot_binary(), tls)
+    try:
+        server.start()
+    except RuntimeError as exc:
+        _unavailable("Dovecot", f"it would not start: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def dovecot_server() -> Iterator[DovecotServer]:
+    yield from _start_dovecot()
+
+
+@pytest.fixture(scope="session")
+def dovecot_tls_server(tls_files: TlsFiles) -> Iterator[DovecotServer]:
+    yield from _start_dovecot(tls_files)
+
+
+@dataclass
+class DovecotAccount:
+    """A fresh IMAP account on the test Dovecot: where it is, how to log in, how to put mail into it."""
+
+    host: str
+    port: int
+    user: str
+    password: str = field(repr=False)
+    ssl_port: int = 0
+    tls: TlsFiles | None = None
+
+    def settings(self, **overrides: Any) -> ImapSettings:
+        values: dict[str, Any] = dict(
+            host=self.host, port=self.port, security=Security.NONE, username=self.user, password=self.password,
+            timeout=10.0, poll_interval=0.2,
+        )
+        values.update(overrides)
+        return ImapSettings(**values)
+
+    def client(self) -> IMAPClient:
+        """Another, independent connection (logged in), as a second mail client would be."""
+        client = IMAPClient(self.host, port=self.port, ssl=False, timeout=10)
+        client.login(self.user, self.password)
+        return client
+
+    def append(self, raw: bytes, folder: str = "INBOX") -> int:
+        """Deliver ``raw`` into ``folder`` (created if missing) from a separate connection; its UID."""
+        with self.client() as client:
+            if folder != "INBOX" and not client.folder_exists(folder):
+                client.create_folder(folder)
+            response = client.append(folder, raw)
+        text = response.decode() if isinstance(response, bytes) else str(response)
+        # "[APPENDUID <uidvalidity> <uid>] Append completed." (UIDPLUS)
+        return int(text.split("APPENDUID", 1)[1].split("]", 1)[0].split()[1])
+
+    def uids(self, folder: str = "INBOX") -> list[int]:
+        with self.client() as client:
+            if not client.folder_exists(folder):
+                return []
+            client.select_folder(folder, readonly=True)
+            return sorted(client.search("ALL"))
+
+    def subjects(self, folder: str) -> list[str]:
+        with self.client() as client:
+            if not client.folder_exists(folder):
+                return []
+            client.select_folder(folder, readonly=True)
+            fetched = client.fetch(client.search("ALL"), ["BODY.PEEK[HEADER.FIELDS (SUBJECT)]"])
+            out = []
+            for data in fetched.values():
+                header = data[b"BODY[HEADER.FIELDS (SUBJECT)]"].decode()
+                out.append(header.split(":", 1)[1].strip())
+            return sorted(out)
+
+
+@pytest.fixture
+def dovecot(dovecot_server: DovecotServer) -> DovecotAccount:
+    user, password = dovecot_server.new_account()
+    return DovecotAccount(dovecot_server.host, dovecot_server.port, user, password)
+
+
+@pytest.fixture
+def dovecot_tls(dovecot_tls_server: DovecotServer) -> DovecotAccount:
+    user, password = dovecot_tls_server.new_account()
+    return DovecotAccount(dovecot_tls_server.host, dovecot_tls_server.port, user, password,
+                          dovecot_tls_server.ssl_port, dovecot_tls_server.tls)
+
+
+# SMTP --------------------------------------------------------------------------------------
+
+SMTP_USER = "relay-user"
+SMTP_PASSWORD = "relay-secret-42"
+
+
+@dataclass(frozen=True)
+class ReceivedMail:
+    """One message as the SMTP server received it: envelope and bytes."""
+
+    mail_from: str
+    rcpt_tos: tuple[str, ...]
+    data: bytes
+    authenticated_as: str | None
+
+    @property
+    def message(self) -> EmailMessage:
+        parsed = BytesParser(policy=policy.default).parsebytes(self.data)
+        assert isinstance(parsed, EmailMessage)
+        return parsed
+
+
+class RecordingHandler:
+    """An aiosmtpd handler that keeps every message; ``replies[stage]`` forces an answer to MAIL, RCPT or DATA."""
+
+    def __init__(self) -> None:
+        self.received: list[ReceivedMail] = []
+        self.replies: dict[str, str] = {}
+
+    async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]) -> str:
+        if "MAIL" in self.replies:
+            return self.replies["MAIL"]
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
+        if "RCPT" in self.replies:
+            return self.replies["RCPT"]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if "DATA" in self.replies:
+            return self.replies["DATA"]
+        login = session.auth_data.login.decode() if session.authenticated and session.auth_data else None
+        self.received.append(ReceivedMail(envelope.mail_from, tuple(envelope.rcpt_tos), bytes(envelope.content), login))
+        return "250 Message accepted for delivery"
+
+
+def _authenticator(server: Any, session: Any, envelope: Any, mechanism: str, auth_data: Any) -> Any:
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    ok = (isinstance(auth_data, LoginPassword) and auth_data.login.decode() == SMTP_USER
+          and auth_data.password.decode() == SMTP_PASSWORD)
+    return AuthResult(success=ok, handled=False, auth_data=auth_data if ok else None)
+
+
+@dataclass
+class SmtpServer:
+    """A running aiosmtpd: where it listens, what it got, how to make it refuse."""
+
+    host: str
+    port: int
+    handler: RecordingHandler
+    ssl_port: int = 0
+    tls: TlsFiles | None = None
+
+    @property
+    def received(self) -> list[ReceivedMail]:
+        return self.handler.received
+
+    def reply(self, stage: str, answer: str) -> None:
+        """From now on answer ``stage`` (MAIL, RCPT or DATA) with ``answer``, e.g. ``451 4.3.0 try later``."""
+        self.handler.replies[stage] = answer
+
+    def settings(self, **overrides: Any) -> SmtpSettings:
+        values: dict[str, Any] = dict(host=self.host, port=self.port, security=Security.NONE, timeout=10.0,
+                                      local_hostname="pbem.test")
+        values.update(overrides)
+        return SmtpSettings(**values)
+
+
+def _controller(handler: RecordingHandler, port: int, **kwargs: Any) -> Any:
+    from aiosmtpd.controller import Controller
+
+    return Controller(handler, hostname="127.0.0.1", port=port, server_hostname="smtp.test",
+                      authenticator=_authenticator, auth_require_tls=False, **kwargs)
+
+
+@pytest.fixture
+def smtpd() -> Iterator[SmtpServer]:
+    handler = RecordingHandler()
+    controller = _controller(handler, free_port())
+    controller.start()
+    try:
+        yield SmtpServer("127.0.0.1", controller.port, handler)
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def smtpd_tls(tls_files: TlsFiles) -> Iterator[SmtpServer]:
+    """STARTTLS on ``port``, TLS from the first byte on ``ssl_port``; one handler for both."""
+    handler = RecordingHandler()
+    starttls = _controller(handler, free_port(), tls_context=tls_files.server_context())
+    implicit = _controller(handler, free_port(), ssl_context=tls_files.server_context())
+    starttls.start()
+    implicit.start()
+    try:
+        yield SmtpServer("127.0.0.1", starttls.port, handler, implicit.port, tls_files)
+    finally:
+        starttls.stop()
+        implicit.stop()

@@ -1,0 +1,192 @@
+"""SmtpSender against aiosmtpd on loopback: delivery, and failures sorted into transient and permanent."""
+from __future__ import annotations
+
+import socket
+import threading
+from datetime import datetime, timezone
+from email.message import EmailMessage
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from mailservers import (  # noqa: F401  (fixtures)
+    SMTP_PASSWORD,
+    SMTP_USER,
+    RecordingHandler,
+    SmtpServer,
+    free_port,
+    smtpd,
+    smtpd_tls,
+    tls_files,
+)
+from pbem.mail import (
+    DECISION_HEADER,
+    OutgoingMail,
+    PermanentSendError,
+    Security,
+    SendError,
+    SmtpSender,
+    SmtpSettings,
+    TransientSendError,
+    build_message,
+    message_id_for,
+    token_address,
+)
+
+MODERATOR = "pbem@games.example"
+
+
+def prompt(to: str = "ann@example.org", version: int = 3) -> EmailMessage:
+    return build_message(OutgoingMail(
+        to=to,
+        subject="[Zürich] Round 3: your turn",
+        body="Österreich chose Investor.\nYour turn: choose a rondel space.\n",
+        from_address=MODERATOR,
+        from_name="Imperial 2030",
+        message_id=message_id_for("zurich", version, to, "prompt", domain="games.example"),
+        date=datetime(2030, 6, 3, 8, 0, tzinfo=timezone.utc),
+        reply_to=token_address(MODERATOR, "k7dq2m9x"),
+        decision="rondel",
+    ))
+
+
+def test_send_delivers_headers_and_body(smtpd: SmtpServer) -> None:
+    with SmtpSender(smtpd.settings()) as sender:
+        sender.send(prompt())
+    [received] = smtpd.received
+    assert received.mail_from == MODERATOR
+    assert received.rcpt_tos == ("ann@example.org",)
+    assert received.authenticated_as is None
+    message = received.message
+    assert message["Subject"] == "[Zürich] Round 3: your turn"
+    assert message["Message-ID"] == message_id_for("zurich", 3, "ann@example.org", "prompt", domain="games.example")
+    assert message["Reply-To"] == "Imperial 2030 <pbem+k7dq2m9x@games.example>"
+    assert message[DECISION_HEADER] == "rondel"
+    assert message["Auto-Submitted"] == "auto-generated"
+    assert message.get_content().replace("\r\n", "\n") == "Österreich chose Investor.\nYour turn: choose a rondel space.\n"
+
+
+def test_one_connection_serves_many_sends_and_envelope_can_be_given(smtpd: SmtpServer) -> None:
+    sender = SmtpSender(smtpd.settings())
+    try:
+        sender.send(prompt("ann@example.org"))
+        sender.send(prompt("bob@example.org"))
+        sender.send(prompt("cat@example.org"), sender="pbem+bounces@games.example", recipients=["gm@example.org"])
+    finally:
+        sender.close()
+    assert [(r.mail_from, r.rcpt_tos) for r in smtpd.received] == [
+        (MODERATOR, ("ann@example.org",)),
+        (MODERATOR, ("bob@example.org",)),
+        ("pbem+bounces@games.example", ("gm@example.org",)),
+    ]
+
+
+def test_a_restarted_relay_is_reconnected_on_the_next_send() -> None:
+    """The relay restarts (or drops idle clients) between two sends: the second must reconnect, not fail."""
+    port = free_port()
+    first, second = RecordingHandler(), RecordingHandler()
+    controller = Controller(first, hostname="127.0.0.1", port=port)
+    controller.start()
+    sender = SmtpSender(SmtpSettings(host="127.0.0.1", port=port, security=Security.NONE, timeout=5,
+                                     local_hostname="pbem.test"))
+    try:
+        sender.send(prompt("ann@example.org"))
+        controller.stop()
+        controller = Controller(second, hostname="127.0.0.1", port=port)
+        controller.start()
+        sender.send(prompt("bob@example.org"))
+    finally:
+        sender.close()
+        controller.stop()
+    assert [r.rcpt_tos for r in first.received] == [("ann@example.org",)]
+    assert [r.rcpt_tos for r in second.received] == [("bob@example.org",)]
+
+
+@pytest.mark.parametrize(("stage", "reply", "error", "code"), [
+    ("RCPT", "451 4.3.0 Mailbox temporarily unavailable, try later", TransientSendError, 451),
+    ("RCPT", "550 5.1.1 No such user", PermanentSendError, 550),
+    ("MAIL", "421 4.7.0 Too many connections", TransientSendError, 421),
+    ("MAIL", "553 5.7.1 Sender address rejected", PermanentSendError, 553),
+    ("DATA", "452 4.3.1 Insufficient system storage", TransientSendError, 452),
+    ("DATA", "554 5.7.1 Message rejected as spam", PermanentSendError, 554),
+])
+def test_refusals_are_sorted_by_reply_code(smtpd: SmtpServer, stage: str, reply: str,
+                                           error: type[SendError], code: int) -> None:
+    smtpd.reply(stage, reply)
+    sender = SmtpSender(smtpd.settings())
+    with pytest.raises(SendError) as caught:
+        sender.send(prompt())
+    assert type(caught.value) is error
+    assert caught.value.code == code
+    assert caught.value.transient is (error is TransientSendError)
+    assert reply.split(" ", 1)[1] in str(caught.value)
+    assert smtpd.received == []
+    # The next mail goes through once the server accepts again.
+    smtpd.handler.replies.clear()
+    sender.send(prompt("bob@example.org"))
+    sender.close()
+    assert [r.rcpt_tos for r in smtpd.received] == [("bob@example.org",)]
+
+
+def test_connection_refused_is_transient() -> None:
+    port = free_port()
+    sender = SmtpSender(SmtpSettings(host="127.0.0.1", port=port, security=Security.NONE, timeout=5))
+    with pytest.raises(TransientSendError, match=f"cannot talk to the SMTP server 127.0.0.1:{port} \\(none\\): connection refused"):
+        sender.send(prompt())
+
+
+def test_a_server_that_hangs_up_at_once_is_transient() -> None:
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def hang_up() -> None:
+        connection, _ = listener.accept()
+        connection.close()
+
+    thread = threading.Thread(target=hang_up)
+    thread.start()
+    try:
+        sender = SmtpSender(SmtpSettings(host="127.0.0.1", port=port, security=Security.NONE, timeout=5))
+        with pytest.raises(TransientSendError, match="connection closed"):
+            sender.send(prompt())
+    finally:
+        thread.join()
+        listener.close()
+
+
+def test_login(smtpd: SmtpServer) -> None:
+    with SmtpSender(smtpd.settings(username=SMTP_USER, password=SMTP_PASSWORD)) as sender:
+        sender.send(prompt())
+    assert [r.authenticated_as for r in smtpd.received] == [SMTP_USER]
+
+
+def test_a_refused_login_is_transient_and_hides_the_password(smtpd: SmtpServer) -> None:
+    settings = smtpd.settings(username=SMTP_USER, password="wrong-Secret-987")
+    with pytest.raises(TransientSendError) as caught:
+        SmtpSender(settings).send(prompt())
+    text = str(caught.value)
+    assert "refused the login of 'relay-user'" in text and "535" in text
+    assert "wrong-Secret-987" not in text and "wrong-Secret-987" not in repr(settings)
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+    assert smtpd.received == []
+
+
+@pytest.mark.parametrize("security", [Security.STARTTLS, Security.SSL])
+def test_tls_modes(smtpd_tls: SmtpServer, security: Security) -> None:
+    assert smtpd_tls.tls is not None
+    port = smtpd_tls.ssl_port if security is Security.SSL else smtpd_tls.port
+    settings = smtpd_tls.settings(security=security, port=port, username=SMTP_USER, password=SMTP_PASSWORD)
+    with SmtpSender(settings, ssl_context=smtpd_tls.tls.client_context()) as sender:
+        sender.send(prompt())
+    assert [r.authenticated_as for r in smtpd_tls.received] == [SMTP_USER]
+
+
+def test_an_untrusted_certificate_is_a_transient_tls_error(smtpd_tls: SmtpServer) -> None:
+    settings = smtpd_tls.settings(security=Security.SSL, port=smtpd_tls.ssl_port)
+    with pytest.raises(TransientSendError, match="TLS error: CERTIFICATE_VERIFY_FAILED"):
+        SmtpSender(settings).open()
+
+
+def test_starttls_against_a_server_without_it(smtpd: SmtpServer) -> None:
+    with pytest.raises(TransientSendError, match="does not offer STARTTLS"):
+        SmtpSender(smtpd.settings(security=Security.STARTTLS)).open()
