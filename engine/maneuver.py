@@ -486,9 +486,9 @@ def place_flags(state: GameState, events: list[Event]) -> None:
         for units in (ns.armies, ns.fleets):
             for region in units:
                 occupants.setdefault(region, set()).add(n)
-    for region_id in board.regions:
-        present = occupants.get(region_id)
-        if not present or len(present) != 1 or board.regions[region_id].is_home:
+    for region_id in sorted(occupants):
+        present = occupants[region_id]
+        if len(present) != 1 or board.regions[region_id].is_home:
             continue
         (occupier,) = present
         old = flag_of.get(region_id)

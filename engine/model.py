@@ -102,18 +102,18 @@ class NationState:
     tax_column: int = 0  # R-TAX-5: last income column (tax-increase variant)
 
     def clone(self) -> NationState:
-        return NationState(
-            self.treasury,
-            self.power,
-            self.rondel,
-            self.government,
-            list(self.factories),
-            dict(self.armies),
-            dict(self.fleets),
-            dict(self.hostile),
-            list(self.flags),
-            self.tax_column,
-        )
+        new = object.__new__(NationState)
+        new.treasury = self.treasury
+        new.power = self.power
+        new.rondel = self.rondel
+        new.government = self.government
+        new.factories = self.factories[:]
+        new.armies = self.armies.copy()
+        new.fleets = self.fleets.copy()
+        new.hostile = self.hostile.copy()
+        new.flags = self.flags[:]
+        new.tax_column = self.tax_column
+        return new
 
     def units(self, kind: UnitKind) -> dict[str, int]:
         return self.armies if kind is UnitKind.ARMY else self.fleets

@@ -75,8 +75,8 @@ def fleet_destinations(state: GameState, nation: str, step: ManeuverStep, origin
 # --- armies (R-MOVE-3..5) -------------------------------------------------------------
 
 
-def rail_reach(state: GameState, nation: str, start: str, blocked: frozenset[str] | None = None) -> frozenset[str]:
-    """Own home provinces reachable by rail from ``start``, ``start`` included.
+def rail_reach(state: GameState, nation: str, start: str, blocked: frozenset[str] | None = None) -> tuple[str, ...]:
+    """Own home provinces reachable by rail from ``start``, ``start`` included, in id order.
 
     Decision: rail is cut in a province holding a hostile foreign army (R-MOVE-5,
     R-HOSTILE-1): it can be neither entered, crossed nor left by rail.
@@ -87,11 +87,11 @@ def rail_reach(state: GameState, nation: str, start: str, blocked: frozenset[str
 
 
 @lru_cache(maxsize=8192)
-def _rail_component(board: Board, nation: str, start: str, blocked: frozenset[str]) -> frozenset[str]:
+def _rail_component(board: Board, nation: str, start: str, blocked: frozenset[str]) -> tuple[str, ...]:
     """Cached: the answer depends only on the board, the nation, the start and the blocked provinces."""
     links = board.rail.get(nation, {})
     if start not in links or start in blocked:
-        return frozenset((start,))
+        return (start,)
     seen = {start}
     todo = [start]
     while todo:
@@ -100,7 +100,7 @@ def _rail_component(board: Board, nation: str, start: str, blocked: frozenset[st
             if nxt not in seen and nxt not in blocked:
                 seen.add(nxt)
                 todo.append(nxt)
-    return frozenset(seen)
+    return tuple(sorted(seen))
 
 
 def free_fleets(state: GameState, nation: str, step: ManeuverStep, sea: str) -> int:
@@ -108,7 +108,9 @@ def free_fleets(state: GameState, nation: str, step: ManeuverStep, sea: str) -> 
     return state.nations[nation].fleets.get(sea, 0) - step.carried_count(sea)
 
 
-def army_routes(state: GameState, nation: str, step: ManeuverStep, origin: str) -> dict[str, Route]:
+def army_routes(
+    state: GameState, nation: str, step: ManeuverStep, origin: str, convoys: bool = True
+) -> dict[str, Route]:
     """The best route to every region the army at ``origin`` can reach now.
 
     Rail alone beats a land step, which beats any convoy; among convoys the
@@ -117,29 +119,31 @@ def army_routes(state: GameState, nation: str, step: ManeuverStep, origin: str) 
     """
     board = state.board
     blocked = blocked_provinces(state)
-    rails: dict[str, frozenset[str]] = {}
+    rails: dict[str, tuple[str, ...]] = {}
 
-    def reach(region: str) -> frozenset[str]:
+    def reach(region: str) -> tuple[str, ...]:
         if region not in rails:
             rails[region] = rail_reach(state, nation, region, blocked)
         return rails[region]
 
     before = reach(origin)
-    routes: dict[str, Route] = {d: Route(d, RouteKind.RAIL, d) for d in sorted(before) if d != origin}
-    for start in sorted(before):
+    routes: dict[str, Route] = {d: Route(d, RouteKind.RAIL, d) for d in before if d != origin}
+    for start in before:
         for land in board.lands_of[start]:
             if board.edge_between[frozenset((start, land))].kind != "land":
                 continue
-            for dest in sorted(reach(land)):
+            for dest in reach(land):
                 if dest != origin and dest not in routes:
                     routes[dest] = Route(dest, RouteKind.LAND, land)
-    convoys: dict[str, Route] = {}
+    if not convoys:
+        return routes
+    by_sea: dict[str, Route] = {}
     for sea, (cost, seas, canals) in sorted(convoy_paths(state, nation, step, before).items(), key=lambda i: i[1]):
         for land in board.lands_of[sea]:
-            for dest in sorted(reach(land)):
-                if dest != origin and dest not in routes and dest not in convoys:
-                    convoys[dest] = Route(dest, RouteKind.CONVOY, land, seas, canals, cost)
-    routes.update(convoys)
+            for dest in reach(land):
+                if dest != origin and dest not in routes and dest not in by_sea:
+                    by_sea[dest] = Route(dest, RouteKind.CONVOY, land, seas, canals, cost)
+    routes.update(by_sea)
     return routes
 
 
@@ -155,7 +159,7 @@ def route_to(state: GameState, nation: str, step: ManeuverStep, origin: str, des
     # the single move must end where rail can bring the army to dest: dest itself or an own rail-linked province
     endings = sorted(h for h in board.rail.get(nation, {}) if dest in rail_reach(state, nation, h, blocked))
     endings = endings if dest in endings else [dest]
-    for start in sorted(before):
+    for start in before:
         for land in board.lands_of[start]:
             if land in endings and board.edge_between[frozenset((start, land))].kind == "land":
                 return Route(dest, RouteKind.LAND, land)
@@ -169,7 +173,7 @@ def route_to(state: GameState, nation: str, step: ManeuverStep, origin: str, des
 
 
 def convoy_paths(
-    state: GameState, nation: str, step: ManeuverStep, embark: frozenset[str]
+    state: GameState, nation: str, step: ManeuverStep, embark: tuple[str, ...]
 ) -> dict[str, tuple[tuple[int, int, int], tuple[str, ...], tuple[str, ...]]]:
     """For every sea an army can be carried to: (cost, seas used, canals crossed) of the best chain.
 
@@ -182,7 +186,7 @@ def convoy_paths(
     if not free:
         return {}
     queue: list[tuple[int, int, int, tuple[str, ...], tuple[str, ...]]] = []
-    for land in sorted(embark):
+    for land in embark:
         for sea in board.seas_of[land]:
             if sea in free:
                 heapq.heappush(queue, (1, int(free[sea] == 1), 0, (sea,), ()))

@@ -77,7 +77,7 @@ def _random_maneuver(state: GameState, rng: random.Random) -> Action:
             return Done()
         action: Action = FleetMove(origin, rng.choice(dests))
     else:
-        routes = army_routes(state, nation, step, origin)
+        routes = army_routes(state, nation, step, origin, convoys=rng.random() < 0.5)
         if not routes:
             return Done()
         dest = rng.choice(sorted(routes))

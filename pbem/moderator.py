@@ -4,6 +4,16 @@ Each call is one database transaction. An order message is applied line by
 line by the order layer; every applied action goes to the log in the same
 transaction as the snapshot, so a message is recorded whole or not at all.
 The engine stays pure; the store stays dumb; this module joins them.
+
+Waiting lines (design/ORDERS.md, "Maneuver"): when a maneuver move raises a
+question to another player, the rest of the message is stored
+(``pbem.store.waiting``) and the sender is told whom it waits for. Every
+later message that makes such a player the one the game waits for again (the
+answer) resumes their lines in the same transaction; the outcome is reported
+in ``SubmitResult.resumed``. While a player's lines wait, their further
+orders are refused as out of turn (DONATE, STANDING and queries excepted)
+and the waiting lines are kept. A player's message ends their maneuver (an
+implicit DONE) under the rules told in ``pbem.orders.apply``.
 """
 from __future__ import annotations
 
@@ -17,18 +27,19 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 from engine.board import Board, default_board
 from engine.board_validation import normalise_name
-from engine.decisions import Decision, pending
-from engine.actions import Action, Import, Produce
+from engine.decisions import Decision, DecisionKind, pending
+from engine.actions import Action, ArmyMove, FleetMove, Import, Produce
 from engine.events import Event, FlagCardDealt, NationSkipped, TurnStarted, UnitsPlaced
-from engine.game import LogEntry, apply, waiting_for
-from engine.model import GameSetup, GameState, Seat, Variant
+from engine.game import LogEntry, waiting_for
+from engine.model import GameSetup, GameState, ManeuverStep, Seat, Variant
 from engine.setup import SetupError, new_game
 from pbem import orders, store
 from pbem.errors import BadSetup, ConcurrentUpdate, StoreError, UnknownPlayer
 from pbem.narrate import narrate
-from pbem.orders import format_action
+from pbem.orders import MessageLine, MessageResult, format_action, split_message
 from pbem.statejson import state_json
 from pbem.store import Database, GameInfo, GameStatus
+from pbem.store import waiting as waiting_store
 
 GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 PLAYER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,31}$")
@@ -71,6 +82,7 @@ class AppliedLine:
     actions: tuple[Action, ...]
     events: tuple[Event, ...]
     narration: tuple[str, ...]
+    implicit: bool = False  # the DONE that the end of the message added (``line`` is then "DONE")
 
 
 @dataclass(frozen=True)
@@ -103,6 +115,43 @@ class Query:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """The rest of ``player``'s message, held until ``asked`` answers the open ``question``.
+
+    ``lines`` may be empty: the message's last order raised the question, and
+    only the end of the message waits (it ends the maneuver once answered).
+    """
+
+    player: str
+    asked: str
+    question: str
+    lines: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """'waiting for bob (…) — these lines will be applied once answered'."""
+        then = ("these lines will be applied once answered" if self.lines
+                else "the maneuver ends once answered")
+        return f"waiting for {self.asked} ({self.question}) \u2014 {then}"
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """Waiting lines of ``player`` that an answer in this message set going again.
+
+    ``refusal`` is set when a waiting line was refused (the answer made it
+    illegal): the lines from it on are dropped and the government is asked to
+    continue. ``waiting`` is set when the lines stopped at a new question.
+    """
+
+    player: str
+    applied: tuple[AppliedLine, ...]
+    refusal: Refusal | None
+    waiting: Waiting | None = None
+    queries: tuple[Query, ...] = ()
+
+
+@dataclass(frozen=True)
 class SubmitResult:
     game: str
     player: str
@@ -112,6 +161,8 @@ class SubmitResult:
     refusal: Refusal | None
     pending: tuple[Decision, ...] = field(default=())
     queries: tuple[Query, ...] = field(default=())
+    waiting: Waiting | None = None  # the sender's lines that wait for another player's answer
+    resumed: tuple[Resumed, ...] = field(default=())  # other players' waiting lines this message set going
 
     @property
     def ok(self) -> bool:
@@ -128,6 +179,22 @@ def describe_decision(board: Board, decision: Decision) -> str:
     return f"{decision.player} ({kind}" + (f" for {board.name(decision.nation)})" if decision.nation else ")")
 
 
+def describe_question(state: GameState, decision: Decision) -> str:
+    """The open maneuver question in a few words: 'India: allow Europe's fleet through the Suez canal?'."""
+    board = state.board
+    step = state.step
+    entry = step.entry if isinstance(step, ManeuverStep) else None
+    if entry is None or state.turn is None or decision.kind not in (DecisionKind.CANAL, DecisionKind.BATTLE):
+        return decision.kind.value.replace("_", " ") + (f" for {board.name(decision.nation)}"
+                                                        if decision.nation else "")
+    mover = board.name(state.turn.nation)
+    unit = mover + ("'" if mover.endswith("s") else "'s") + f" {entry.kind.value}"
+    if decision.kind is DecisionKind.CANAL:
+        canal = entry.canals[0].replace("_", " ").title()
+        return f"{board.name(decision.nation)}: allow {unit} through the {canal} canal?"
+    return f"{board.name(decision.nation)}: fight {unit} entering {board.name(entry.dest)}?"
+
+
 # --- the order layer, behind one function -----------------------------------------------
 
 
@@ -138,52 +205,95 @@ class _Outcome:
     entries: tuple[LogEntry, ...]
     refusal: Refusal | None
     queries: tuple[Query, ...]
+    waiting: dict[str, tuple[tuple[int, str], ...]]
+    sender_waiting: Waiting | None
+    resumed: tuple[Resumed, ...]
 
 
-def _run_orders(board: Board, state: GameState, player: str, text: str) -> _Outcome:
-    """Apply a message through the order layer and turn its result into log entries and narration."""
-    result = orders.apply_message(state, player, text)
-    applied: list[AppliedLine] = []
-    entries: list[LogEntry] = []
-    nations = _turn_nations(state, player, [item.action for item in result.applied])
-    for offset, (item, nation) in enumerate(zip(result.applied, nations)):
-        entries.append(LogEntry(player, item.action, state.version + offset))
+def _lines(stored: dict[str, tuple[tuple[int, str], ...]]) -> dict[str, tuple[MessageLine, ...]]:
+    return {p: tuple(MessageLine(n, t) for n, t in lines) for p, lines in stored.items()}
+
+
+def _run_orders(board: Board, state: GameState, player: str, text: str,
+                waiting: dict[str, tuple[tuple[int, str], ...]] | None = None) -> _Outcome:
+    """Apply a message through the order layer and turn its result into log entries and narration.
+
+    ``waiting`` holds the stored waiting lines of the game; those of players
+    the message's answers make deciders again are resumed on the way.
+    """
+    exchange = orders.apply_exchange(state, player, split_message(text), _lines(waiting or {}), end_maneuver=True)
+    entries = tuple(LogEntry(a.player, a.action, a.version) for a in exchange.applied)
+    if [e.version for e in entries] != list(range(state.version, state.version + len(entries))) \
+            or exchange.state.version != state.version + len(entries):
+        raise StoreError(f"the order layer applied {len(entries)} actions but the state moved "
+                         f"from version {state.version} to {exchange.state.version}")
+    result = exchange.message
+    applied = _applied_lines(board, result)
+    queries = _queries(result)
+    refusal = _refusal(result)
+    if refusal is None and not applied and not queries:
+        refusal = Refusal(reason="The message holds no orders.")
+    final = exchange.state
+    if refusal is not None and player not in waiting_for(final) and not final.finished:
+        refusal = _with_waiting(board, final, refusal)
+    stored = {p: tuple((line.number, line.text) for line in lines) for p, lines in exchange.waiting.items()}
+    if final.finished:
+        stored = {}
+    resumed = tuple(Resumed(part.player, _applied_lines(board, part), _refusal(part),
+                            _stopped_at(part), _queries(part))
+                    for part in exchange.resumed)
+    return _Outcome(final, applied, entries, refusal, queries, stored, _waiting_of(final, player, stored), resumed)
+
+
+def _applied_lines(board: Board, result: MessageResult) -> tuple[AppliedLine, ...]:
+    applied = []
+    for item in result.applied:
         sentences = narrate(board, item.events)
-        quiet = _quiet_action(board, nation, item.action, item.events)
+        quiet = _quiet_action(board, item.nation, item.action, item.events)
         if quiet:
             sentences.insert(0, quiet)
-        applied.append(AppliedLine(item.line.number, item.line.text, (item.action,), item.events, tuple(sentences)))
-    if result.state.version != state.version + len(entries):
-        raise StoreError(f"the order layer applied {len(entries)} actions but the state moved "
-                         f"from version {state.version} to {result.state.version}")
-    queries = tuple(Query(q.line.number, q.line.text, q.query.kind.value, q.query.topic, q.query.count)
-                    for q in result.queries)
-    refusal = None
+        applied.append(AppliedLine(item.line.number, item.line.text, (item.action,), item.events, tuple(sentences),
+                                   item.implicit))
+    return tuple(applied)
+
+
+def _queries(result: MessageResult) -> tuple[Query, ...]:
+    return tuple(Query(q.line.number, q.line.text, q.query.kind.value, q.query.topic, q.query.count)
+                 for q in result.queries)
+
+
+def _refusal(result: MessageResult) -> Refusal | None:
     error = result.error
-    if error is not None:
-        refusal = Refusal(
-            reason=error.reason,
-            line_number=error.line_number,
-            line=error.line,
-            legal=error.legal,
-            suggestions=error.suggestions,
-            not_applied=tuple((line.number, line.text) for line in result.not_applied),
-            kind=type(error).__name__,
-        )
-    elif not applied and not queries:
-        refusal = Refusal(reason="The message holds no orders.")
-    if refusal is not None and player not in waiting_for(result.state) and not result.state.finished:
-        refusal = _with_waiting(board, result.state, refusal)
-    return _Outcome(result.state, tuple(applied), tuple(entries), refusal, queries)
+    if error is None:
+        return None
+    return Refusal(
+        reason=error.reason,
+        line_number=error.line_number,
+        line=error.line,
+        legal=error.legal,
+        suggestions=error.suggestions,
+        not_applied=tuple((line.number, line.text) for line in result.not_applied),
+        kind=type(error).__name__,
+    )
 
 
-def _turn_nations(state: GameState, player: str, actions: list[Action]) -> list[str | None]:
-    """The nation whose turn it was before each action (replayed: the order layer hands back only the end)."""
-    nations = []
-    for action in actions:
-        nations.append(state.turn.nation if state.turn else None)
-        state, _ = apply(state, player, action)
-    return nations
+def _stopped_at(result: MessageResult) -> Waiting | None:
+    """The question a part of a message stopped at, as it stood then."""
+    if result.question is None:
+        return None
+    lines = tuple((line.number, line.text) for line in result.waiting)
+    return Waiting(result.player, result.question.player, describe_question(result.state, result.question), lines)
+
+
+def _waiting_of(state: GameState, player: str, stored: dict[str, tuple[tuple[int, str], ...]]) -> Waiting | None:
+    """What the waiting rest of ``player``'s message waits for, if any waits."""
+    if player not in stored:
+        return None
+    lines = stored[player]
+    decisions = pending(state)
+    if not decisions:  # cannot happen while the game runs: stored lines are cleared when it ends
+        return Waiting(player, "nobody", "the game is over", lines)
+    return Waiting(player, decisions[0].player, describe_question(state, decisions[0]), lines)
 
 
 def _quiet_action(board: Board, nation: str | None, action: Action, events: Sequence[Event]) -> str | None:
@@ -191,6 +301,10 @@ def _quiet_action(board: Board, nation: str | None, action: Action, events: Sequ
     who = board.name(nation) if nation else "The nation"
     if isinstance(action, Import | Produce) and not any(isinstance(e, UnitsPlaced) for e in events):
         return f"{who} {'imported' if isinstance(action, Import) else 'produced'} nothing."
+    if isinstance(action, FleetMove | ArmyMove) and not events:  # held by a question to another player
+        unit = "fleet" if isinstance(action, FleetMove) else "army"
+        return (f"{who}'s {unit} sets out from {board.name(action.origin)} to {board.name(action.dest)}, "
+                "waiting for an answer.")
     if all(isinstance(e, TurnStarted | NationSkipped) for e in events):
         return f"{format_action(board, action)}: nothing changed."
     return None
@@ -212,6 +326,7 @@ class Moderator:
         self.db = db
         self.board = board or default_board()
         self.retries = retries
+        self._waiting_table = False  # created on first use if the database predates it
 
     # --- games ---------------------------------------------------------------------------
 
@@ -340,18 +455,37 @@ class Moderator:
         raise AssertionError("unreachable")
 
     def _submit_once(self, name: str, player_text: str, text: str) -> SubmitResult:
+        self._ensure_waiting_table()
         with self._transaction() as session:
             game = store.find_game(session, name)
             state = store.load_state(session, game, self.board)
             player = _resolve_name(player_text, state.seating, f"game {name!r}", UnknownPlayer)
-            outcome = _run_orders(self.board, state, player, text)
+            waiting = waiting_store.load_waiting(session, game)
+            outcome = _run_orders(self.board, state, player, text, waiting)
             if outcome.entries:
                 store.append_actions(session, game, outcome.entries)
                 store.save_snapshot(session, game, outcome.state)
                 if outcome.state.finished:
                     store.set_status(session, game, GameStatus.FINISHED)
+            if outcome.waiting != waiting:
+                waiting_store.save_waiting(session, game, outcome.waiting, outcome.state.version)
             return SubmitResult(name, player, state.version, outcome.state, outcome.applied, outcome.refusal,
-                                pending(outcome.state), outcome.queries)
+                                pending(outcome.state), outcome.queries, outcome.sender_waiting, outcome.resumed)
+
+    def waiting(self, name: str) -> dict[str, tuple[tuple[int, str], ...]]:
+        """Player -> (line number, text) of their lines waiting for another player's answer."""
+        self._ensure_waiting_table()
+        with self._transaction() as session:
+            return waiting_store.load_waiting(session, store.find_game(session, name))
+
+    def _ensure_waiting_table(self) -> None:
+        if not self._waiting_table:
+            try:
+                waiting_store.ensure_table(self.db.engine)
+            except SQLAlchemyError as exc:
+                raise StoreError(f"cannot create tables in {self.db.display_url}: "
+                                 f"{getattr(exc, 'orig', None) or exc}") from None
+            self._waiting_table = True
 
     # --- plumbing ------------------------------------------------------------------------
 

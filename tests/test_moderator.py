@@ -343,3 +343,154 @@ def test_narration_of_a_new_game(mod: Moderator) -> None:
     assert game.narration[0] == "Each player received 35 starting cash."
     assert "ann holds the flag card of Russia." in game.narration
     assert "ann forms the government of Russia." in game.narration
+
+
+# --- the maneuver: waiting lines ---------------------------------------------------------------
+
+from test_orders import SUEZ_DEAL, SUEZ_MOVE, SUEZ_OPENING  # noqa: E402  (the same opening, through the moderator)
+
+
+def suez_game(mod: Moderator, name: str = "suez") -> None:
+    """Europe (ann) on its Maneuver with fleets in Rome and the Mediterranean; India (bob) holds Suez."""
+    mod.create_game(name, PLAYERS[:2], deal=list(SUEZ_DEAL), seed=1)
+    for player, text in SUEZ_OPENING:
+        result = mod.submit(name, player, text)
+        assert result.ok and result.waiting is None, (text, result.refusal)
+    (decision,) = pending(mod.state(name))
+    assert (decision.player, decision.kind, decision.nation) == ("ann", DecisionKind.MANEUVER, "europe")
+
+
+def test_a_convoy_through_suez_waits_for_the_canal_answer_and_resumes(mod: Moderator) -> None:
+    suez_game(mod)
+    result = mod.submit("suez", "ann", SUEZ_MOVE)
+    assert result.ok and result.refusal is None
+    assert [a.line for a in result.applied] == ["FLEET Rome TO Mediterranean Sea",
+                                                "FLEET Mediterranean Sea TO Indian Ocean"]
+    waiting = result.waiting
+    assert waiting is not None and waiting.asked == "bob"
+    assert waiting.lines == ((3, "ARMY Paris TO Mumbai HOSTILE"),)
+    assert waiting.text == ("waiting for bob (India: allow Europe's fleet through the Suez canal?) "
+                            "\u2014 these lines will be applied once answered")
+    assert mod.waiting("suez") == {"ann": ((3, "ARMY Paris TO Mumbai HOSTILE"),)}
+    (decision,) = result.pending
+    assert (decision.player, decision.kind) == ("bob", DecisionKind.CANAL)
+
+    # the waiting lines survive a restart: they are in the database, not in memory
+    mod = Moderator(Database(str(mod.db.url)))
+    assert mod.waiting("suez") == {"ann": ((3, "ARMY Paris TO Mumbai HOSTILE"),)}
+
+    # bob allows passage; India's fleet in the Indian Ocean is then asked whether it fights
+    result = mod.submit("suez", "bob", "ALLOW")
+    assert result.ok and result.resumed == ()
+    assert "bob (India) allowed Europe passage through the Suez canal." in result.applied[0].narration
+    (decision,) = result.pending
+    assert (decision.player, decision.kind) == ("bob", DecisionKind.BATTLE)
+    assert mod.waiting("suez") == {"ann": ((3, "ARMY Paris TO Mumbai HOSTILE"),)}
+
+    # no fight: ann's army line goes on at once, and its convoy through Suez asks bob again
+    result = mod.submit("suez", "bob", "NO FIGHT")
+    (army,) = result.resumed
+    assert army.player == "ann" and army.refusal is None
+    assert [a.line for a in army.applied] == ["ARMY Paris TO Mumbai HOSTILE"]
+    assert army.waiting is not None and army.waiting.lines == ()
+    assert army.waiting.text == ("waiting for bob (India: allow Europe's army through the Suez canal?) "
+                                 "\u2014 the maneuver ends once answered")
+    assert mod.waiting("suez") == {"ann": ()}
+
+    result = mod.submit("suez", "bob", "ALLOW")
+    (end,) = result.resumed
+    assert [(a.line, a.implicit) for a in end.applied] == [("DONE", True)]  # the end of ann's message
+    assert ("Europe moved an army from Paris to Mumbai by convoy via Mediterranean Sea and Indian Ocean "
+            "through the Suez canal, hostile.") in result.applied[0].narration
+    assert mod.waiting("suez") == {}
+    state = mod.state("suez")
+    assert state.nations["europe"].hostile == {"mumbai": 1}
+    assert state.turn is not None and state.turn.nation == "russia"
+    log = logged(mod, "suez")
+    assert [(e.player, type(e.action).__name__) for e in log[-7:]] == [
+        ("ann", "FleetMove"), ("ann", "FleetMove"), ("bob", "Passage"), ("bob", "Fight"), ("ann", "ArmyMove"),
+        ("bob", "Passage"), ("ann", "Done")]
+    assert state_to_json(mod.verify("suez")) == state_to_json(state)
+
+
+def test_one_answering_message_lets_the_waiting_lines_go_on_between_its_lines(mod: Moderator) -> None:
+    suez_game(mod)
+    mod.submit("suez", "ann", SUEZ_MOVE)
+    result = mod.submit("suez", "bob", "ALLOW\nNO FIGHT\nALLOW")
+    assert result.ok and [a.line for a in result.applied] == ["ALLOW", "NO FIGHT", "ALLOW"]
+    assert [[a.line for a in part.applied] for part in result.resumed] == [["ARMY Paris TO Mumbai HOSTILE"], ["DONE"]]
+    assert result.waiting is None and mod.waiting("suez") == {}
+    assert [e.version for e in logged(mod, "suez")] == list(range(result.version))
+    assert state_to_json(mod.verify("suez")) == state_to_json(result.state)
+
+
+def test_a_waiting_line_made_illegal_by_the_answer_is_refused(mod: Moderator) -> None:
+    suez_game(mod)
+    mod.submit("suez", "ann", SUEZ_MOVE)
+    result = mod.submit("suez", "bob", "DENY")
+    assert result.ok  # bob's answer stands
+    assert "bob (India) denied Europe passage through the Suez canal." in result.applied[0].narration
+    (army,) = result.resumed
+    assert army.applied == () and army.waiting is None
+    refusal = army.refusal
+    assert refusal is not None and refusal.line_number == 3 and refusal.line == "ARMY Paris TO Mumbai HOSTILE"
+    assert "cannot reach Mumbai" in refusal.reason
+    assert refusal.not_applied == ((3, "ARMY Paris TO Mumbai HOSTILE"),)
+    assert "done" in refusal.legal  # what is legal instead, in the engine's words
+    # ann is asked to continue her maneuver; nothing waits any more
+    (decision,) = result.pending
+    assert (decision.player, decision.kind) == ("ann", DecisionKind.MANEUVER)
+    assert mod.waiting("suez") == {}
+    result = mod.submit("suez", "ann", "ARMY Paris TO Near East")
+    assert result.ok and [a.line for a in result.applied] == ["ARMY Paris TO Near East", "DONE"]
+    assert result.applied[1].implicit
+    assert state_to_json(mod.verify("suez")) == state_to_json(result.state)
+
+
+def test_orders_of_a_waiting_player_are_refused_and_the_lines_kept(mod: Moderator) -> None:
+    suez_game(mod)
+    mod.submit("suez", "ann", SUEZ_MOVE)
+    result = mod.submit("suez", "ann", "DONE")
+    assert not result.ok and result.refusal.kind == "NotYourTurn"
+    assert result.refusal.waiting_for == ("bob (canal for India)",)
+    assert result.waiting is not None and result.waiting.lines == ((3, "ARMY Paris TO Mumbai HOSTILE"),)
+    result = mod.submit("suez", "ann", "STANDING NO FIGHT\nSTATUS")  # at any time; changes nothing waiting
+    assert result.ok and [q.kind for q in result.queries] == ["status"]
+    assert mod.waiting("suez") == {"ann": ((3, "ARMY Paris TO Mumbai HOSTILE"),)}
+
+
+def test_queries_in_the_middle_of_a_maneuver_do_not_end_it(mod: Moderator) -> None:
+    suez_game(mod)
+    result = mod.submit("suez", "ann", "OPTIONS\nSTATUS")
+    assert result.ok and result.applied == ()
+    assert pending(result.state)[0].kind is DecisionKind.MANEUVER
+    result = mod.submit("suez", "ann", "FLEET Rome TO Mediterranean Sea\nDONE")
+    assert [(a.line, a.implicit) for a in result.applied] == [("FLEET Rome TO Mediterranean Sea", False),
+                                                               ("DONE", False)]
+
+
+def test_standing_answers_are_used_without_waiting(mod: Moderator) -> None:
+    suez_game(mod)
+    assert mod.submit("suez", "bob", "STANDING ALLOW europe SUEZ\nSTANDING NO FIGHT europe").ok
+    result = mod.submit("suez", "ann", SUEZ_MOVE)
+    assert result.ok and result.waiting is None and mod.waiting("suez") == {}
+    told = [s for a in result.applied for s in a.narration]
+    assert "bob (India) allowed Europe passage through the Suez canal (standing order)." in told
+    assert "bob (India) did not fight in Indian Ocean (standing order)." in told
+    assert result.applied[-1].implicit and result.state.turn.nation == "russia"  # type: ignore[union-attr]
+
+
+def test_waiting_lines_are_stored_on_every_database(db_url: str) -> None:  # noqa: F811
+    mod = Moderator(Database(db_url))
+    try:
+        suez_game(mod)
+        mod.submit("suez", "ann", SUEZ_MOVE)
+        assert Moderator(Database(db_url)).waiting("suez") == {"ann": ((3, "ARMY Paris TO Mumbai HOSTILE"),)}
+        mod.submit("suez", "bob", "ALLOW\nNO FIGHT")
+        assert mod.waiting("suez") == {"ann": ()}  # only the end of ann's message waits now
+        result = mod.submit("suez", "bob", "ALLOW")
+        assert [a.line for part in result.resumed for a in part.applied] == ["DONE"]
+        assert mod.waiting("suez") == {}
+        assert state_to_json(mod.verify("suez")) == state_to_json(result.state)
+    finally:
+        mod.db.dispose()

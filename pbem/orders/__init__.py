@@ -6,8 +6,8 @@ order into an action, against the state), ``format`` (an action into canonical
 text), ``legal`` (what may be written now), ``apply`` (a message applied line
 by line) and ``errors`` (one hierarchy of refusals).
 """
-from pbem.orders.apply import AppliedOrder, MessageResult, QueryLine, apply_action, apply_lines, apply_message, \
-    apply_order
+from pbem.orders.apply import AppliedOrder, Exchange, MessageResult, QueryLine, apply_action, apply_exchange, \
+    apply_lines, apply_message, apply_order, held, in_own_maneuver
 from pbem.orders.errors import AmbiguousName, BadName, IllegalOrder, NotYourTurn, OrderError, OrderSyntaxError, \
     UnknownName, UnsupportedOrder
 from pbem.orders.format import format_action
@@ -17,9 +17,10 @@ from pbem.orders.names import normalise, resolve_nation, resolve_region, resolve
 from pbem.orders.parse import Query, QueryKind, parse_line, parse_order
 
 __all__ = [
-    "AmbiguousName", "AppliedOrder", "BadName", "IllegalOrder", "MessageLine", "MessageResult", "NotYourTurn",
+    "AmbiguousName", "AppliedOrder", "BadName", "Exchange", "IllegalOrder", "MessageLine", "MessageResult", "NotYourTurn",
     "OrderError", "OrderSyntaxError", "Query", "QueryKind", "QueryLine", "UnknownName", "UnsupportedOrder",
-    "apply_action", "apply_lines", "apply_message", "apply_order", "format_action", "legal_orders", "normalise",
+    "apply_action", "apply_exchange", "apply_lines", "apply_message", "apply_order", "format_action", "held", "in_own_maneuver", "legal_orders",
+    "normalise",
     "parse_line", "parse_order", "resolve_nation", "resolve_region", "resolve_space", "resolve_unit_kind",
     "split_message",
 ]

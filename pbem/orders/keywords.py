@@ -2,10 +2,10 @@
 
 Keywords are a closed, typed set so that the parser dispatches on an enum,
 never on loose strings, and so that an unknown keyword can be answered with
-the closest real ones ("RONDLE" -> "did you mean RONDEL?"). The order language
-of ORDERS.md is larger than what the engine can carry out today; the missing
-orders are still recognised, so that a player is told "not available yet"
-rather than "not an order".
+the closest real ones ("RONDLE" -> "did you mean RONDEL?"). ``Role.UNSUPPORTED``
+marks an order of ORDERS.md that the engine cannot carry out yet, so that a
+player is told "not available yet" rather than "not an order"; since the
+maneuver arrived, every order of the language is supported.
 """
 from __future__ import annotations
 
@@ -80,7 +80,8 @@ SPECS: tuple[KeywordSpec, ...] = (
                                             "Moscow, fleet Vladivostok)"),
     KeywordSpec(Keyword.BUY, Role.ORDER, "BUY <nation> <value>", ("invest",)),
     KeywordSpec(Keyword.UPGRADE, Role.ORDER, "UPGRADE <nation> <old value> TO <new value>"),
-    KeywordSpec(Keyword.PASS, Role.ORDER, "PASS", ("skip",)),
+    KeywordSpec(Keyword.PASS, Role.ORDER, "PASS  (the passive answer: no investment, no force, NO FIGHT, ALLOW; "
+                                          "DONE in one's own maneuver)", ("skip",)),
     KeywordSpec(Keyword.FORCE, Role.ORDER, "FORCE"),
     KeywordSpec(Keyword.NO_FORCE, Role.ORDER, "NO FORCE", ("dont force", "don't force")),
     KeywordSpec(Keyword.DONATE, Role.ORDER, "DONATE <amount> TO <nation>"),
@@ -89,16 +90,19 @@ SPECS: tuple[KeywordSpec, ...] = (
     KeywordSpec(Keyword.BOARD, Role.QUERY, "BOARD"),
     KeywordSpec(Keyword.OPTIONS, Role.QUERY, "OPTIONS"),
     KeywordSpec(Keyword.HISTORY, Role.QUERY, "HISTORY [n]"),
-    KeywordSpec(Keyword.FLEET, Role.UNSUPPORTED, "FLEET <from> TO <to> [ATTACK <nation>]"),
-    KeywordSpec(Keyword.ARMY, Role.UNSUPPORTED, "ARMY <from> TO <to> [HOSTILE|FRIENDLY] [ATTACK <nation>]"),
-    KeywordSpec(Keyword.ATTACK, Role.UNSUPPORTED, "ATTACK <nation> [ARMY|FLEET] IN <region>"),
-    KeywordSpec(Keyword.DESTROY, Role.UNSUPPORTED, "DESTROY FACTORY <province>"),
-    KeywordSpec(Keyword.DONE, Role.UNSUPPORTED, "DONE"),
-    KeywordSpec(Keyword.FIGHT, Role.UNSUPPORTED, "FIGHT [<nation>] [ARMY|FLEET]"),
-    KeywordSpec(Keyword.NO_FIGHT, Role.UNSUPPORTED, "NO FIGHT"),
-    KeywordSpec(Keyword.ALLOW, Role.UNSUPPORTED, "ALLOW"),
-    KeywordSpec(Keyword.DENY, Role.UNSUPPORTED, "DENY"),
-    KeywordSpec(Keyword.STANDING, Role.UNSUPPORTED, "STANDING <order>  or  STANDING CLEAR"),
+    KeywordSpec(Keyword.FLEET, Role.ORDER, "FLEET <from> TO <to> [ATTACK <nation>]"),
+    KeywordSpec(Keyword.ARMY, Role.ORDER, "ARMY <from> TO <to> [HOSTILE|FRIENDLY] [ATTACK <nation> [ARMY|FLEET]] "
+                                          "[VIA <sea>, <sea>, ...]"),
+    KeywordSpec(Keyword.ATTACK, Role.ORDER, "ATTACK <nation> [ARMY|FLEET] IN <region>"),
+    KeywordSpec(Keyword.DESTROY, Role.ORDER, "DESTROY FACTORY <province>"),
+    KeywordSpec(Keyword.DONE, Role.ORDER, "DONE", ("end maneuver", "end manoeuvre", "finish")),
+    KeywordSpec(Keyword.FIGHT, Role.ORDER, "FIGHT [<nation>] [ARMY|FLEET]", ("battle",)),
+    KeywordSpec(Keyword.NO_FIGHT, Role.ORDER, "NO FIGHT", ("dont fight", "don't fight", "no battle")),
+    KeywordSpec(Keyword.ALLOW, Role.ORDER, "ALLOW", ("permit",)),
+    KeywordSpec(Keyword.DENY, Role.ORDER, "DENY", ("refuse",)),
+    KeywordSpec(Keyword.STANDING, Role.ORDER, "STANDING <order>  or  STANDING CLEAR  (orders: ALLOW|DENY [<nation>] "
+                                              "[<canal>], FIGHT|NO FIGHT [<nation>], FORCE|NO FORCE [<nation>]; "
+                                              "e.g. STANDING ALLOW Europe Suez)"),
 )
 SPEC_BY_KEYWORD: dict[Keyword, KeywordSpec] = {s.keyword: s for s in SPECS}
 

@@ -31,6 +31,10 @@ def legal_orders(state: GameState, player: str) -> tuple[str, ...]:
                          f"in one order)")
         elif decision.limit > 1 and decision.kind is DecisionKind.PRODUCTION:
             found.append(f"{Keyword.PRODUCE.text} <province>, ... (any of the factories above in one order)")
+        elif decision.kind is DecisionKind.MANEUVER:
+            found.append(f"{Keyword.FLEET.text}|{Keyword.ARMY.text} <from> TO <to> {Keyword.ATTACK.text} <nation> "
+                         f"(attack a unit where it arrives; an army may add ARMY|FLEET, and VIA <sea>, ... to "
+                         f"choose its convoy)")
     governed = state.governed_by(player)
     money = state.players[player].cash
     if governed and money > 0:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -168,6 +168,57 @@ def resolve_region(board: Board, text: str, among: Iterable[str] | None = None, 
     """
     domain = region_domain(board, among, what)
     return resolve(text, domain, region_domain(board) if among is not None else None)
+
+
+def resolve_preferring(text: str, domain: Domain, preferred: Callable[[], Iterable[str]] | None,
+                       what: str) -> str:
+    """An id of ``domain``; a prefix that fits several is narrowed to the ``preferred`` ids.
+
+    Used for destinations: any region may be named (the engine explains why
+    one cannot be reached), but "FLEET Mediterranean Sea TO Ind" means the
+    Indian Ocean, the one reachable region among Indian Ocean, Indochina and
+    Indonesia. ``preferred`` is called only when it is needed.
+    """
+    try:
+        return resolve(text, domain)
+    except AmbiguousName as wide:
+        if preferred is None:
+            raise
+        wanted = set(preferred())
+        narrowed = Domain(what, tuple(e for e in domain.entries if e.id in wanted))
+        try:
+            return resolve(text, narrowed)
+        except AmbiguousName:
+            raise
+        except BadName:
+            raise wide from None
+
+
+def sea_domain(board: Board) -> Domain:
+    names = board_names(board)
+    return Domain("sea", tuple(r for r in names.regions if board.regions[r.id].is_sea))
+
+
+# --- canals --------------------------------------------------------------------------------
+
+
+def canal_domain(board: Board) -> Domain:
+    """The canals by id and name, with or without the word "canal" ("Suez", "Suez Canal")."""
+    entries = []
+    for canal in board.canals:
+        name = canal.replace("_", " ").title()
+        entries.append(Named.of(canal, name, (f"{name} canal", f"{canal} canal")))
+    return Domain("canal", tuple(entries))
+
+
+def resolve_canal(board: Board, text: str) -> str:
+    return resolve(text, canal_domain(board))
+
+
+def is_canal(board: Board, text: str) -> bool:
+    """True when ``text`` names a canal exactly (id or name, with or without "canal")."""
+    key = normalise(text)
+    return bool(key) and any(key in e.keys for e in canal_domain(board).entries)
 
 
 # --- units ---------------------------------------------------------------------------------

@@ -5,6 +5,19 @@ nation's turn it is, where its rondel marker stands, which decision the
 player has open) but never changes it: applying is a separate step
 (``pbem.orders.apply``). Parsing checks words and names, not rules; whether a
 readable order is legal is the engine's to say, in its own words.
+
+Maneuver names are read in context: the start of ``FLEET``/``ARMY`` among the
+regions holding a fleet/army of the nation whose turn it is, ``ATTACK ... IN``
+among regions holding any of its units, ``DESTROY FACTORY`` among regions
+holding its armies; destinations and ``VIA`` seas anywhere, a prefix that fits
+several being narrowed to where the unit can go (to the seas holding its own
+fleets). An exact name is accepted anywhere, so that the engine can say why
+it is refused.
+
+``PASS`` is the passive answer to the open decision: for a battle question it
+means ``NO FIGHT``, for a canal question ``ALLOW`` (the rules' default: passage
+is allowed unless denied), in the government's own maneuver ``DONE``; elsewhere
+it is the engine's ``Pass``.
 """
 from __future__ import annotations
 
@@ -15,15 +28,24 @@ from enum import StrEnum
 
 from engine.actions import (
     Action,
+    ArmyMove,
+    Attack,
     BuildFactory,
     BuyBond,
     ChooseSpace,
+    ClearStanding,
+    DestroyFactory,
     Donate,
+    Done,
+    Fight,
+    FleetMove,
     ForceStop,
     Import,
     ImportUnit,
     Pass,
+    Passage,
     Produce,
+    SetStanding,
     UpgradeBond,
 )
 from engine.board import Board
@@ -31,14 +53,15 @@ from engine.decisions import decisions_for
 from engine.errors import EngineError
 from engine.game import apply as engine_apply
 from engine.game import waiting_for
-from engine.model import GameState
-from pbem.orders.errors import IllegalOrder, NotYourTurn, OrderError, OrderSyntaxError, UnsupportedOrder
-from pbem.orders.format import NOTHING
+from engine.model import GameState, ManeuverStep, Stance, StandingKind, StandingOrder, UnitKind
+from engine.movement import army_routes, fleet_destinations
+from pbem.orders.errors import BadName, IllegalOrder, NotYourTurn, OrderError, OrderSyntaxError, UnsupportedOrder
+from pbem.orders.format import CLEAR, NOTHING, STANDING_KEYWORDS
 from pbem.orders.keywords import SPEC_BY_KEYWORD, Keyword, KeywordSpec, Role, read_keyword
 from pbem.orders.legal import legal_orders, refusal
 from pbem.orders.message import MessageLine, split_message
-from pbem.orders.names import is_unit_kind, normalise, resolve_nation, resolve_region, resolve_space, \
-    resolve_unit_kind
+from pbem.orders.names import is_canal, is_unit_kind, normalise, region_domain, resolve_canal, resolve_nation, \
+    resolve_preferring, resolve_region, resolve_space, resolve_unit_kind, sea_domain
 
 __all__ = ["MessageLine", "Query", "QueryKind", "keyword_usage", "parse_line", "parse_order", "split_message"]
 
@@ -104,6 +127,23 @@ class _Context:
     def no_rest(self) -> None:
         if self.rest:
             raise self.syntax(f"{self.spec.keyword.text} takes nothing after it, not {self.rest!r}.")
+
+    def maneuver(self) -> ManeuverStep | None:
+        """The maneuver in progress, if the game waits for the government's next maneuver order."""
+        step = self.state.step
+        return step if isinstance(step, ManeuverStep) and step.entry is None and self.nation else None
+
+    def own_regions(self, kind: UnitKind | None) -> tuple[str, ...] | None:
+        """Regions holding units (of ``kind``, or any) of the nation whose turn it is; None outside a turn."""
+        if self.nation is None:
+            return None
+        ns = self.state.nations[self.nation]
+        kinds = tuple(UnitKind) if kind is None else (kind,)
+        return tuple({r for k in kinds for r, n in ns.units(k).items() if n > 0})
+
+    def own_what(self, kind: UnitKind | None) -> str:
+        unit = {UnitKind.ARMY: "an army", UnitKind.FLEET: "a fleet", None: "a unit"}[kind]
+        return f"region with {unit} of {self.board.name(self.nation)}" if self.nation else "region"
 
 
 # --- one reader per order ------------------------------------------------------------------------
@@ -225,7 +265,13 @@ def _donate(c: _Context) -> Action:
 
 
 def _pass(c: _Context) -> Action:
+    """The passive answer: NO FIGHT, ALLOW or DONE in the maneuver, the engine's ``Pass`` elsewhere."""
     c.no_rest()
+    step = c.state.step
+    if isinstance(step, ManeuverStep):
+        if step.entry is None:
+            return Done()
+        return Passage(True) if step.entry.canals else Fight(False)
     return Pass()
 
 
@@ -239,6 +285,215 @@ def _no_force(c: _Context) -> Action:
     return ForceStop(False)
 
 
+# --- the maneuver ------------------------------------------------------------------------------
+
+_ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")
+_TO = "to"
+_ATTACK = "attack"
+_VIA = "via"
+_IN = "in"
+_STANCES = {normalise(s.value): s for s in Stance}
+_FACTORY_WORDS = frozenset({"factory", "factories"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """``<from> TO <to>`` and the clauses after it, each a keyword and its words."""
+
+    origin: str
+    dest: str
+    clauses: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _move_parts(c: _Context, clause_words: frozenset[str]) -> _Move:
+    words = _ARROW.sub(f" {_TO} ", c.rest).split()
+    keys = [normalise(w) for w in words]
+    if _TO not in keys:
+        raise c.syntax("Where from and where to?")
+    cut = keys.index(_TO)
+    if cut == 0:
+        raise c.syntax("From where?")
+    dest: list[str] = []
+    clauses: list[tuple[str, list[str]]] = []
+    for word, key in zip(words[cut + 1:], keys[cut + 1:]):
+        if key in clause_words:
+            if any(k == key for k, _ in clauses):
+                raise c.syntax(f"{word.upper()} is written twice.")
+            clauses.append((key, []))
+        elif clauses:
+            clauses[-1][1].append(word)
+        else:
+            dest.append(word)
+    if not dest:
+        raise c.syntax("To where?")
+    return _Move(" ".join(words[:cut]), " ".join(dest), tuple((k, tuple(w)) for k, w in clauses))
+
+
+def _nation_and_kind(c: _Context, words: tuple[str, ...]) -> tuple[str | None, UnitKind | None]:
+    """``<nation> [army|fleet]``, either part optional: "China army", "China", "army"."""
+    kind = None
+    if words and is_unit_kind(words[-1]):
+        kind = resolve_unit_kind(words[-1])
+        words = words[:-1]
+    nation = resolve_nation(c.board, " ".join(words)) if words else None
+    return nation, kind
+
+
+def _attack_clause(c: _Context, words: tuple[str, ...]) -> tuple[str, UnitKind | None]:
+    nation, kind = _nation_and_kind(c, words)
+    if nation is None:
+        raise c.syntax("Attack which nation?")
+    return nation, kind
+
+
+def _fleet(c: _Context) -> Action:
+    move = _move_parts(c, frozenset({_ATTACK}))
+    origin = resolve_region(c.board, move.origin, c.own_regions(UnitKind.FLEET), c.own_what(UnitKind.FLEET))
+    step = c.maneuver()
+
+    def reachable() -> tuple[str, ...]:
+        if step is None or origin not in c.state.nations[c.nation].fleets:  # type: ignore[index]
+            return ()
+        return fleet_destinations(c.state, c.nation, step, origin)  # type: ignore[arg-type]
+
+    dest = resolve_preferring(move.dest, region_domain(c.board), reachable, f"region a fleet in "
+                              f"{c.board.name(origin)} can reach")
+    attack = None
+    for _key, words in move.clauses:
+        attack, kind = _attack_clause(c, words)
+        if kind is UnitKind.ARMY:
+            raise c.syntax("A fleet attacks fleets only.")
+    return FleetMove(origin, dest, attack)
+
+
+def _army(c: _Context) -> Action:
+    move = _move_parts(c, frozenset({_ATTACK, _VIA, *_STANCES}))
+    origin = resolve_region(c.board, move.origin, c.own_regions(UnitKind.ARMY), c.own_what(UnitKind.ARMY))
+    step = c.maneuver()
+
+    def reachable() -> tuple[str, ...]:
+        if step is None or origin not in c.state.nations[c.nation].armies:  # type: ignore[index]
+            return ()
+        return tuple(army_routes(c.state, c.nation, step, origin))  # type: ignore[arg-type]
+
+    dest = resolve_preferring(move.dest, region_domain(c.board), reachable, f"region an army in "
+                              f"{c.board.name(origin)} can reach")
+    stance: Stance | None = None
+    attack: str | None = None
+    attack_kind: UnitKind | None = None
+    via: tuple[str, ...] | None = None
+    for key, words in move.clauses:
+        if key in _STANCES:
+            if stance is not None:
+                raise c.syntax("HOSTILE or FRIENDLY, not both.")
+            if words:
+                raise c.syntax(f"{key.upper()} takes nothing after it, not {' '.join(words)!r}.")
+            stance = _STANCES[key]
+        elif key == _ATTACK:
+            attack, attack_kind = _attack_clause(c, words)
+        else:
+            if not words:
+                raise c.syntax("VIA which seas?")
+            via = tuple(_sea(c, part) for part in _items(c, " ".join(words)))
+    return ArmyMove(origin, dest, stance, attack, attack_kind, via)
+
+
+def _sea(c: _Context, text: str) -> str:
+    own = c.own_regions(UnitKind.FLEET)
+    return resolve_preferring(text, sea_domain(c.board), (lambda: own) if own is not None else None,
+                              f"sea with a fleet of {c.board.name(c.nation)}" if c.nation else "sea")
+
+
+def _attack(c: _Context) -> Action:
+    words = c.rest.split()
+    keys = [normalise(w) for w in words]
+    if _IN not in keys:
+        raise c.syntax("Attack whom, and where?")
+    cut = len(keys) - 1 - keys[::-1].index(_IN)
+    if cut == len(words) - 1:
+        raise c.syntax("In which region?")
+    nation, kind = _attack_clause(c, tuple(words[:cut]))
+    region = resolve_region(c.board, " ".join(words[cut + 1:]), c.own_regions(None), c.own_what(None))
+    return Attack(region, nation, kind)
+
+
+def _destroy(c: _Context) -> Action:
+    words = c.rest.split()
+    if words and normalise(words[0]) in _FACTORY_WORDS:
+        words = words[1:]
+    if not words:
+        raise c.syntax("Which factory?")
+    return DestroyFactory(resolve_region(c.board, " ".join(words), c.own_regions(UnitKind.ARMY),
+                                         c.own_what(UnitKind.ARMY)))
+
+
+def _done(c: _Context) -> Action:
+    c.no_rest()
+    return Done()
+
+
+def _fight(c: _Context) -> Action:
+    nation, kind = _nation_and_kind(c, tuple(c.rest.split()))
+    return Fight(True, nation, kind)
+
+
+def _no_fight(c: _Context) -> Action:
+    c.no_rest()
+    return Fight(False)
+
+
+def _allow(c: _Context) -> Action:
+    c.no_rest()
+    return Passage(True)
+
+
+def _deny(c: _Context) -> Action:
+    c.no_rest()
+    return Passage(False)
+
+
+_STANDING_KINDS = {keyword: kind for kind, keyword in STANDING_KEYWORDS.items()}
+_CANAL_KINDS = frozenset({StandingKind.ALLOW, StandingKind.DENY})
+
+
+def _standing(c: _Context) -> Action:
+    """``STANDING <answer> [<nation>] [<canal>]`` or ``STANDING CLEAR``."""
+    usage = "STANDING ALLOW|DENY [<nation>] [<canal>], FIGHT|NO FIGHT [<nation>], FORCE|NO FORCE [<nation>] or CLEAR"
+    if not c.rest:
+        raise c.syntax("Which standing order?")
+    if normalise(c.rest) == normalise(CLEAR):
+        return ClearStanding()
+    try:
+        split = read_keyword(c.rest)
+    except OrderSyntaxError:
+        split = None
+    kind = _STANDING_KINDS.get(split.spec.keyword) if split is not None else None
+    if split is None or kind is None:
+        raise OrderSyntaxError(f"{c.rest!r} is not a standing order. Write: {usage}.")
+    words = split.rest.split()
+    canal = None
+    if kind in _CANAL_KINDS and words:
+        canal, words = _trailing_canal(c, words)
+    nation = resolve_nation(c.board, " ".join(words)) if words else None
+    return SetStanding(StandingOrder(kind, nation, canal))
+
+
+def _trailing_canal(c: _Context, words: list[str]) -> tuple[str | None, list[str]]:
+    """A canal named at the end of a standing ALLOW/DENY ("europe suez", "suez canal", "eu su")."""
+    for count in (2, 1):
+        if len(words) >= count and is_canal(c.board, " ".join(words[-count:])):
+            return resolve_canal(c.board, " ".join(words[-count:])), words[:-count]
+    try:
+        resolve_nation(c.board, " ".join(words))
+        return None, words  # the whole text is a nation
+    except BadName:
+        pass
+    try:
+        return resolve_canal(c.board, words[-1]), words[:-1]
+    except BadName:
+        return None, words
+
+
 _READERS: dict[Keyword, Callable[[_Context], Action]] = {
     Keyword.RONDEL: _rondel,
     Keyword.BUILD: _build,
@@ -250,7 +505,20 @@ _READERS: dict[Keyword, Callable[[_Context], Action]] = {
     Keyword.FORCE: _force,
     Keyword.NO_FORCE: _no_force,
     Keyword.DONATE: _donate,
+    Keyword.FLEET: _fleet,
+    Keyword.ARMY: _army,
+    Keyword.ATTACK: _attack,
+    Keyword.DESTROY: _destroy,
+    Keyword.DONE: _done,
+    Keyword.FIGHT: _fight,
+    Keyword.NO_FIGHT: _no_fight,
+    Keyword.ALLOW: _allow,
+    Keyword.DENY: _deny,
+    Keyword.STANDING: _standing,
 }
+
+# Orders a player may give whatever the game waits for (the engine's ``ANYTIME``).
+_ANYTIME = frozenset({Keyword.DONATE, Keyword.STANDING})
 
 
 def _query(c: _Context) -> Query:
@@ -280,15 +548,13 @@ def parse_line(state: GameState, player: str, text: str) -> Action | Query:
     """
     try:
         split = read_keyword(text)
-        if split.spec.role is Role.ORDER and split.spec.keyword is not Keyword.DONATE:
+        if split.spec.role is Role.ORDER and split.spec.keyword not in _ANYTIME:
             _check_turn(state, player)
         context = _Context(state, player, split.spec, split.rest)
         if split.spec.role is Role.QUERY:
             return _query(context)
         if split.spec.role is Role.UNSUPPORTED:
-            raise UnsupportedOrder(
-                f"{split.spec.keyword.text} is not available yet: this version of the game has no maneuvers, "
-                f"battles, canals or standing orders (the Maneuver space is passed without action).")
+            raise UnsupportedOrder(f"{split.spec.keyword.text} is not available yet in this version of the game.")
         return _READERS[split.spec.keyword](context)
     except (NotYourTurn, IllegalOrder):
         raise
@@ -316,8 +582,8 @@ def parse_order(state: GameState, player: str, text: str) -> Action:
 
     Raises ``OrderSyntaxError`` (unreadable, or a report request rather than an
     order), ``AmbiguousName``/``UnknownName`` (a name fitting several or no
-    things allowed here), ``UnsupportedOrder`` or ``NotYourTurn`` (the player
-    has nothing to decide). Beyond whose turn it is, legality is the engine's
+    things allowed here) or ``NotYourTurn`` (the player has nothing to
+    decide; DONATE and STANDING are accepted at any time). Beyond whose turn it is, legality is the engine's
     to judge when the action is applied.
     """
     parsed = parse_line(state, player, text)
