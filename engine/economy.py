@@ -57,7 +57,7 @@ def supply_left(state: GameState, nation: str, kind: UnitKind) -> int:
 
 def place_units(state: GameState, nation: str, kind: UnitKind, region: str, count: int, imported: bool,
                 events: list[Event]) -> None:
-    units = state.nations[nation].units(kind)
+    units = state.nation_w(nation).units(kind)
     units[region] = units.get(region, 0) + count
     events.append(UnitsPlaced(nation, kind, region, count, imported))
 
@@ -81,7 +81,7 @@ def build_factory(state: GameState, nation: str, action: BuildFactory, events: l
             [describe(state.board, BuildFactory(c)) for c in sites] + ["pass"],
         )
     transfer(state, events, treasury(nation), BANK, state.board.tables.factory_cost, Reason.FACTORY)
-    state.nations[nation].factories.append(action.city)
+    state.nation_w(nation).factories.append(action.city)
     events.append(FactoryBuilt(nation, action.city))
 
 
@@ -200,7 +200,7 @@ def _import_refusal(state: GameState, nation: str, unit: ImportUnit) -> str:
 
 def collect_taxes(state: GameState, nation: str, events: list[Event]) -> None:
     tables = state.board.tables
-    ns = state.nations[nation]
+    ns = state.nation_w(nation)
     free = sum(1 for f in ns.factories if not hostile_in(state, f))
     flags = len(ns.flags)
     income = min(tables.tax_maximum, free * tables.tax_per_factory + flags * tables.tax_per_flag)
@@ -256,7 +256,7 @@ def can_pay_interest_in_full(state: GameState, nation: str) -> bool:
 
 def pay_interest(state: GameState, nation: str, events: list[Event]) -> None:
     """Others are paid first, from the treasury and then the government's cash; the government last."""
-    ns = state.nations[nation]
+    ns = state.nation_w(nation)
     gov = ns.government
     tables = state.board.tables
     for player in state.seating:

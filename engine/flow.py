@@ -212,7 +212,7 @@ def answer_force_stop(state: GameState, player: str, force: bool, events: list[E
 
 def resolve_move(state: GameState, nation: str, space: str, forced_by: str | None, events: list[Event]) -> None:
     """Pay, move the marker and start the space's action (R-RONDEL-3/4/5)."""
-    ns = state.nations[nation]
+    ns = state.nation_w(nation)
     start = ns.rondel
     steps, cost = move_cost(state, nation, space)
     transfer(state, events, cash(ns.government), BANK, cost, Reason.RONDEL)  # type: ignore[arg-type]

@@ -75,7 +75,7 @@ def apply(state: GameState, player: str, action: Action) -> tuple[GameState, lis
         raise GameFinished(f"The game is over ({state.step.reason}).")
     if player not in state.players:
         raise NotYourDecision(f"{player!r} is not a player of this game.")
-    new = state.clone()
+    new = state.fork()
     events: list[Event] = []
     if isinstance(action, Donate):
         donate(new, player, action, events)

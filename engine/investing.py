@@ -50,7 +50,7 @@ def invest(state: GameState, player: str, nation: str | None, action: Action, ev
     if action not in options:
         raise IllegalAction(_refusal(state, player, nation, action),
                             [describe(state.board, o) for o in options] + ["pass"])
-    p = state.players[player]
+    p = state.player_w(player)
     if isinstance(action, BuyBond):
         transfer(state, events, cash(player), treasury(action.nation), action.value, Reason.BOND)
         p.bonds.append(Bond(action.nation, action.value))
@@ -103,4 +103,4 @@ def settle_governments(state: GameState, tie_start: str, events: list[Event]) ->
             continue
         winner = next(p for p in order if held.get(p) == best)
         events.append(GovernmentChanged(nation, ns.government, winner))
-        ns.government = winner
+        state.nation_w(nation).government = winner

@@ -22,9 +22,9 @@ def balance(state: GameState, account: Account) -> int | None:
 
 def _add(state: GameState, account: Account, amount: int) -> None:
     if account.kind is AccountKind.TREASURY:
-        state.nations[account.owner].treasury += amount  # type: ignore[index]
+        state.nation_w(account.owner).treasury += amount  # type: ignore[arg-type]
     elif account.kind is AccountKind.CASH:
-        state.players[account.owner].cash += amount  # type: ignore[index]
+        state.player_w(account.owner).cash += amount  # type: ignore[arg-type]
 
 
 def transfer(

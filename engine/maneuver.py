@@ -295,7 +295,7 @@ def _ask_defenders(state: GameState, entry: Entry, events: list[Event]) -> None:
 
 def _arrive(state: GameState, entry: Entry) -> None:
     nation = _nation(state)
-    ns = state.nations[nation]
+    ns = state.nation_w(nation)
     units = ns.units(entry.kind)
     units[entry.dest] = units.get(entry.dest, 0) + 1
     if entry.stance is Stance.HOSTILE:
@@ -373,7 +373,7 @@ def _remove_units(state: GameState, nation: str, kind: UnitKind, region: str, co
     Decision: an army that departs a foreign home province is a friendly one if
     there is any (the blockade stays); an army lost or spent is a hostile one first.
     """
-    ns = state.nations[nation]
+    ns = state.nation_w(nation)
     units = ns.units(kind)
     total = units.get(region, 0)
     left = total - count
@@ -452,7 +452,7 @@ def _destroy_factory(state: GameState, action: DestroyFactory, events: list[Even
     step = _step(state)
     state.step = ManeuverStep(True, step.moved, step.carried, step.denied, None)
     _spend_armies(state, nation, action.province, 3)
-    state.nations[owner].factories.remove(action.province)  # type: ignore[index]
+    state.nation_w(owner).factories.remove(action.province)  # type: ignore[index]
     events.append(FactoryDestroyed(owner, action.province, nation))  # type: ignore[arg-type]
 
 
@@ -495,9 +495,9 @@ def place_flags(state: GameState, events: list[Event]) -> None:
         if old == occupier:
             continue
         if old is not None:
-            state.nations[old].flags.remove(region_id)
+            state.nation_w(old).flags.remove(region_id)
         if len(state.nations[occupier].flags) < limit:
-            state.nations[occupier].flags.append(region_id)
+            state.nation_w(occupier).flags.append(region_id)
             flag_of[region_id] = occupier
             events.append(FlagPlaced(occupier, region_id, old))
         elif old is not None:

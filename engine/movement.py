@@ -147,6 +147,25 @@ def army_routes(
     return routes
 
 
+def reachable(state: GameState, nation: str, step: ManeuverStep, origin: str, convoys: bool = True) -> list[str]:
+    """Where the army at ``origin`` can go, as ``army_routes`` finds it, without building the routes."""
+    board = state.board
+    blocked = blocked_provinces(state)
+    before = rail_reach(state, nation, origin, blocked)
+    found = set(before)
+    for start in before:
+        for land in board.lands_of[start]:
+            if land not in found and board.edge_between[frozenset((start, land))].kind == "land":
+                found.update(rail_reach(state, nation, land, blocked))
+    if convoys:
+        for sea in convoy_paths(state, nation, step, before):
+            for land in board.lands_of[sea]:
+                if land not in found:
+                    found.update(rail_reach(state, nation, land, blocked))
+    found.discard(origin)
+    return sorted(found)
+
+
 def route_to(state: GameState, nation: str, step: ManeuverStep, origin: str, dest: str) -> Route | None:
     """The route ``army_routes`` would choose to ``dest``, found without listing every destination."""
     board = state.board

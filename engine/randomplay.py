@@ -15,7 +15,7 @@ from engine.decisions import Decision, DecisionKind, pending, stances
 from engine.economy import supply_left, unit_for
 from engine.maneuver import attacker_kind, destroyable
 from engine.model import GameState, ManeuverStep, UnitKind
-from engine.movement import army_routes, fleet_destinations, movable
+from engine.movement import fleet_destinations, movable, reachable
 
 
 def random_action(state: GameState, decision: Decision, rng: random.Random) -> Action:
@@ -59,7 +59,7 @@ def _random_maneuver(state: GameState, rng: random.Random) -> Action:
     assert state.turn is not None and isinstance(state.step, ManeuverStep)
     nation, step = state.turn.nation, state.step
     ns = state.nations[nation]
-    if rng.random() < 0.1:
+    if rng.random() < 0.2:
         return Done()
     units = [(UnitKind.ARMY, r) for r in sorted(ns.armies) if movable(state, nation, step, UnitKind.ARMY, r) > 0]
     if not step.armies_moving:
@@ -77,10 +77,10 @@ def _random_maneuver(state: GameState, rng: random.Random) -> Action:
             return Done()
         action: Action = FleetMove(origin, rng.choice(dests))
     else:
-        routes = army_routes(state, nation, step, origin, convoys=rng.random() < 0.5)
-        if not routes:
+        dests = reachable(state, nation, step, origin, convoys=rng.random() < 0.5)
+        if not dests:
             return Done()
-        dest = rng.choice(sorted(routes))
+        dest = rng.choice(dests)
         action = ArmyMove(origin, dest, rng.choice(stances(state, nation, dest)))
     return _maybe_attack(state, nation, action, rng)  # type: ignore[arg-type]
 

@@ -101,16 +101,16 @@ def _deal_flag_cards(state: GameState, events: list[Event]) -> None:
             events.append(FlagCardDealt(nation, player))
             for bond_nation, value in state.board.tables.flag_card_bonds[nation]:
                 transfer(state, events, cash(player), treasury(bond_nation), value, Reason.BOND)
-                state.players[player].bonds.append(Bond(bond_nation, value))
+                state.player_w(player).bonds.append(Bond(bond_nation, value))
                 events.append(BondBought(player, bond_nation, value))
-            state.players[player].bonds.sort()
-            state.nations[nation].government = player
+            state.player_w(player).bonds.sort()
+            state.nation_w(nation).government = player
             events.append(GovernmentChanged(nation, None, player))
     for nation in state.board.nation_ids:
         holders = state.bonds_held(nation)
         if state.nations[nation].government is None and holders:
             owner = holders[0][0]
-            state.nations[nation].government = owner
+            state.nation_w(nation).government = owner
             events.append(FlagCardDealt(nation, owner))
             events.append(GovernmentChanged(nation, None, owner))
 
@@ -159,8 +159,8 @@ def answer_setup_bond(state: GameState, player: str, action: Action, events: lis
     elif action in options:
         assert isinstance(action, BuyBond)
         transfer(state, events, cash(player), treasury(action.nation), action.value, Reason.BOND)
-        state.players[player].bonds.append(Bond(action.nation, action.value))
-        state.players[player].bonds.sort()
+        state.player_w(player).bonds.append(Bond(action.nation, action.value))
+        state.player_w(player).bonds.sort()
         events.append(BondBought(player, action.nation, action.value))
     else:
         raise IllegalAction(

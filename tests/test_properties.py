@@ -223,3 +223,19 @@ def test_replay_equals_state_through_maneuvers(players, seed, variants):
         state = after
     assert state is not None
     assert replay(BOARD, setup, log) == state
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+def test_apply_never_changes_the_state_it_is_given(players, seed, variants):
+    """ARCHITECTURE: states are immutable in spirit; apply works on a fork that copies what it changes."""
+    state, _ = new_game(BOARD, _setup(players, seed, variants))
+    rng = random.Random(seed)
+    for _ in range(600):
+        if state.finished:
+            break
+        before = json.dumps(state_to_json(state), sort_keys=True)
+        player, action = random_move(state, rng)
+        after, _ = apply(state, player, action)
+        assert json.dumps(state_to_json(state), sort_keys=True) == before
+        state = after
