@@ -10,7 +10,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, S
 from sqlmodel import Session, SQLModel, create_engine
 
 from pbem.errors import StoreError
-from pbem.store import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from pbem.store import models, outbox, settings, tokens, waiting  # noqa: F401  (register their tables)
 
 
 def normalise_url(url: str) -> URL:

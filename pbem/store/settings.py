@@ -1,0 +1,71 @@
+"""Per-game moderation settings: what the game master chose beyond the rules.
+
+Kept apart from the setup (which is the engine's, and replay's, starting
+point): these can change during a game (pause, deadlines) without touching
+the game itself.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String
+from sqlmodel import Field, Session, SQLModel, select
+
+from pbem.store.models import GameRow, utcnow
+
+# Hours a player has for each kind of decision (engine DecisionKind values), and
+# reminders sent that many hours before a deadline. Overridden by [deadlines] in the config.
+DEFAULT_DEADLINE_HOURS: dict[str, float] = {
+    "rondel": 72, "factory": 72, "production": 72, "import": 72, "maneuver": 72,
+    "investment": 48, "setup_bond": 48, "force_stop": 24, "canal": 24, "battle": 24,
+}
+DEFAULT_REMINDER_HOURS: tuple[float, ...] = (24.0,)
+
+
+@dataclass
+class GameSettings:
+    open_cash: bool = False
+    paused: bool = False
+    deadline_hours: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_DEADLINE_HOURS))
+    reminder_hours: tuple[float, ...] = DEFAULT_REMINDER_HOURS
+    thread_root: str = ""  # Message-ID of the game's first mail: every later mail threads under it
+
+
+class GameSettingsRow(SQLModel, table=True):
+    __tablename__ = "game_settings"  # type: ignore[assignment]
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("games.id", ondelete="CASCADE"),
+                                          nullable=False, unique=True))
+    open_cash: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+    paused: bool = Field(default=False, sa_column=Column(Boolean, nullable=False))
+    deadline_hours: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    reminder_hours: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    thread_root: str = Field(default="", sa_column=Column(String(255), nullable=False))
+    changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+def load_settings(session: Session, game: GameRow) -> GameSettings:
+    row = session.exec(select(GameSettingsRow).where(GameSettingsRow.game_id == game.id)).first()
+    if row is None:
+        return GameSettings()
+    hours = dict(DEFAULT_DEADLINE_HOURS)
+    hours.update({k: float(v) for k, v in row.deadline_hours.items()})
+    return GameSettings(row.open_cash, row.paused, hours,
+                        tuple(float(h) for h in row.reminder_hours) or DEFAULT_REMINDER_HOURS, row.thread_root)
+
+
+def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
+    row = session.exec(select(GameSettingsRow).where(GameSettingsRow.game_id == game.id)).first()
+    if row is None:
+        row = GameSettingsRow(game_id=game.id)
+    row.open_cash = settings.open_cash
+    row.paused = settings.paused
+    row.deadline_hours = dict(settings.deadline_hours)
+    row.reminder_hours = list(settings.reminder_hours)
+    row.thread_root = settings.thread_root
+    row.changed = utcnow()
+    session.add(row)
+    session.flush()

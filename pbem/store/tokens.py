@@ -1,0 +1,57 @@
+"""Seat tokens: the secret in each player's Reply-To address (ARCHITECTURE, "Identity and trust").
+
+Only a hash is stored, so a leaked database does not let anyone play
+another's nation; the token itself exists only in the mails sent to the seat.
+Tokens are compared case-insensitively: some mail servers lowercase the
+local part of an address.
+"""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String
+from sqlmodel import Field, Session, SQLModel, select
+
+from pbem.store.models import SeatRow, utcnow
+
+TOKEN_BYTES = 12
+
+
+class SeatTokenRow(SQLModel, table=True):
+    __tablename__ = "seat_tokens"  # type: ignore[assignment]
+
+    id: int | None = Field(default=None, primary_key=True)
+    seat_id: int = Field(sa_column=Column(Integer, ForeignKey("seats.id", ondelete="CASCADE"),
+                                          nullable=False, unique=True))
+    token_hash: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.strip().lower().encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh token: lowercase letters and digits only, so it survives any mail server."""
+    return secrets.token_hex(TOKEN_BYTES)
+
+
+def issue_token(session: Session, seat: SeatRow) -> str:
+    """Give the seat a new token (replacing any old one) and return it; only its hash is kept."""
+    token = new_token()
+    row = session.exec(select(SeatTokenRow).where(SeatTokenRow.seat_id == seat.id)).first()
+    if row is None:
+        row = SeatTokenRow(seat_id=seat.id, token_hash=hash_token(token))
+    else:
+        row.token_hash = hash_token(token)
+        row.created = utcnow()
+    session.add(row)
+    session.flush()
+    return token
+
+
+def seat_for_token(session: Session, token: str) -> SeatRow | None:
+    row = session.exec(select(SeatTokenRow).where(SeatTokenRow.token_hash == hash_token(token))).first()
+    return None if row is None else session.get(SeatRow, row.seat_id)
