@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -81,7 +82,7 @@ SPECS: tuple[KeywordSpec, ...] = (
     KeywordSpec(Keyword.BUY, Role.ORDER, "BUY <nation> <value>", ("invest",)),
     KeywordSpec(Keyword.UPGRADE, Role.ORDER, "UPGRADE <nation> <old value> TO <new value>"),
     KeywordSpec(Keyword.PASS, Role.ORDER, "PASS  (the passive answer: no investment, no force, NO FIGHT, ALLOW; "
-                                          "DONE in one's own maneuver)", ("skip",)),
+                                          "DONE in one's own maneuver)", ("skip", "no investment", "no bond")),
     KeywordSpec(Keyword.FORCE, Role.ORDER, "FORCE"),
     KeywordSpec(Keyword.NO_FORCE, Role.ORDER, "NO FORCE", ("dont force", "don't force")),
     KeywordSpec(Keyword.DONATE, Role.ORDER, "DONATE <amount> TO <nation>"),
@@ -90,9 +91,9 @@ SPECS: tuple[KeywordSpec, ...] = (
     KeywordSpec(Keyword.BOARD, Role.QUERY, "BOARD"),
     KeywordSpec(Keyword.OPTIONS, Role.QUERY, "OPTIONS"),
     KeywordSpec(Keyword.HISTORY, Role.QUERY, "HISTORY [n]"),
-    KeywordSpec(Keyword.FLEET, Role.ORDER, "FLEET <from> TO <to> [ATTACK <nation>]"),
+    KeywordSpec(Keyword.FLEET, Role.ORDER, "FLEET <from> TO <to> [ATTACK <nation>]", ("f",)),  # "F Rome - Med"
     KeywordSpec(Keyword.ARMY, Role.ORDER, "ARMY <from> TO <to> [HOSTILE|FRIENDLY] [ATTACK <nation> [ARMY|FLEET]] "
-                                          "[VIA <sea>, <sea>, ...]"),
+                                          "[VIA <sea>, <sea>, ...]", ("a",)),
     KeywordSpec(Keyword.ATTACK, Role.ORDER, "ATTACK <nation> [ARMY|FLEET] IN <region>"),
     KeywordSpec(Keyword.DESTROY, Role.ORDER, "DESTROY FACTORY <province>"),
     KeywordSpec(Keyword.DONE, Role.ORDER, "DONE", ("end maneuver", "end manoeuvre", "finish")),
@@ -107,6 +108,13 @@ SPECS: tuple[KeywordSpec, ...] = (
 SPEC_BY_KEYWORD: dict[Keyword, KeywordSpec] = {s.keyword: s for s in SPECS}
 
 _WORD = re.compile(r"\S+")
+_COLON = re.compile(r"^\s*([A-Za-z][A-Za-z']*)\s*[:,](?=\s|$)")  # "RONDEL: taxation", "PASS, thanks"
+
+# How close a misspelt first word must be to a keyword to be suggested: keywords of the orders legal
+# now may be further off ("fite" -> FIGHT when a battle is asked) than others ("let" is not "FLEET").
+NEAR_LEGAL = 0.6
+NEAR = 0.75
+NEAR_SHORT = 0.8  # words under four letters
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,8 +125,14 @@ class Split:
     rest: str
 
 
-def read_keyword(text: str) -> Split:
-    """Find the keyword at the start of ``text`` (one or two words, an alias or a unique prefix)."""
+def read_keyword(text: str, preferred: Callable[[], Collection[Keyword]] | None = None) -> Split:
+    """Find the keyword at the start of ``text`` (one or two words, an alias or a unique prefix).
+
+    A colon or comma after the first word is read as a space ("RONDEL: taxation").
+    ``preferred`` gives the keywords of the orders legal now, asked for only
+    when suggestions for an unknown word are needed (see ``suggest_keywords``).
+    """
+    text = _COLON.sub(r"\1 ", text, count=1)
     words = list(_WORD.finditer(text))
     if not words:
         raise OrderSyntaxError("The order is empty.")
@@ -137,17 +151,47 @@ def read_keyword(text: str) -> Split:
         if fits:
             raise OrderSyntaxError(f"{words[0].group()!r} could be {', '.join(s.keyword.text for s in fits)}.",
                                    suggestions=[s.keyword.text for s in fits])
-    raise OrderSyntaxError(f"{words[0].group()!r} is not an order.", suggestions=suggest_keywords(text))
+    raise OrderSyntaxError(f"{words[0].group()!r} is not an order.",
+                           suggestions=suggest_keywords(text, preferred() if preferred else ()))
 
 
-def suggest_keywords(text: str) -> tuple[str, ...]:
-    """Keywords spelled closest to the first word (or two) of ``text``."""
+def _first_words() -> dict[str, tuple[Keyword, ...]]:
+    """The first word of each spelling of two or more words, and the keywords it begins."""
+    found: dict[str, list[Keyword]] = {}
+    for spec in SPECS:
+        for spelling in (spec.keyword.value, *spec.aliases):
+            words = spelling.split()
+            if len(words) > 1 and spec.keyword not in found.setdefault(normalise(words[0]), []):
+                found[normalise(words[0])].append(spec.keyword)
+    return {word: tuple(keywords) for word, keywords in found.items()}
+
+
+_FIRST_WORDS = _first_words()
+
+
+def suggest_keywords(text: str, preferred: Collection[Keyword] = ()) -> tuple[str, ...]:
+    """Keywords spelled closest to the first word (or two) of ``text``, those in ``preferred`` first.
+
+    The first word of a keyword of several words comes first ("NO" -> NO FIGHT, NO FORCE), then
+    close spellings; a keyword of ``preferred`` (the orders legal now) needs
+    to be less close than others.
+    """
     words = text.split()
-    owner = {k: s.keyword.text for s in SPECS for k in s.keys}
-    found: list[str] = []
+    owner = {k: s.keyword for s in SPECS for k in s.keys}
+    found: list[Keyword] = []
     for probe in (normalise(" ".join(words[:2])), normalise(words[0]) if words else ""):
-        starting = [k for k in owner if len(probe) >= 2 and k.startswith(probe)]  # "NO" -> NO FORCE, NO FIGHT
-        for k in starting + difflib.get_close_matches(probe, list(owner), n=4, cutoff=0.7):
-            if owner[k] not in found:
-                found.append(owner[k])
-    return tuple(found[:4])
+        if not probe:
+            continue
+        starting = list(_FIRST_WORDS.get(probe, ()))  # "NO" -> NO FORCE, NO FIGHT; not "HI" -> HISTORY
+        scored = []
+        for key, keyword in owner.items():
+            ratio = difflib.SequenceMatcher(None, probe, key).ratio()
+            need = NEAR_LEGAL if keyword in preferred else NEAR if len(probe) >= 4 else NEAR_SHORT
+            if ratio >= need:
+                scored.append((-ratio, keyword))
+        close = [keyword for _, keyword in sorted(scored, key=lambda item: item[0])]
+        for group in (starting, close):
+            for keyword in sorted(group, key=lambda k: k not in preferred):  # stable: legal ones first
+                if keyword not in found:
+                    found.append(keyword)
+    return tuple(k.text for k in found[:4])

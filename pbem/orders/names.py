@@ -33,9 +33,12 @@ from pbem.orders.errors import AmbiguousName, OrderSyntaxError, UnknownName
 MAX_LISTED = 12  # longer candidate lists are noise in an email; suggestions still point the way
 
 
+_QUOTE_MARKS = str.maketrans("", "", "\"`\u2018\u201c\u201d")  # 'taxation', "Rio": quotes are no part of a name
+
+
 def normalise(text: str) -> str:
-    """The form in which typed names are compared: the engine's rule plus accents dropped."""
-    decomposed = unicodedata.normalize("NFKD", text)
+    """The form in which typed names are compared: the engine's rule plus accents and quote marks dropped."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_QUOTE_MARKS))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return normalise_name(plain)
 
@@ -223,9 +226,9 @@ def is_canal(board: Board, text: str) -> bool:
 
 # --- units ---------------------------------------------------------------------------------
 
-_UNIT_DOMAIN = Domain("unit kind (army or fleet)", (
+_UNIT_DOMAIN = Domain("unit kind", (  # refusals list them: "names no unit kind (army, fleet)"
     Named.of(UnitKind.ARMY.value, "army", ("armies", "a", "tank", "tanks")),
-    Named.of(UnitKind.FLEET.value, "fleet", ("fleets", "f", "ship", "ships")),
+    Named.of(UnitKind.FLEET.value, "fleet", ("fleets", "f", "ship", "ships", "boat", "boats")),
 ))
 
 

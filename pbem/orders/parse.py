@@ -21,6 +21,7 @@ it is the engine's ``Pass``.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -219,13 +220,20 @@ def _starts_unit(words: list[str], i: int) -> bool:
 
 def _items(c: _Context, text: str) -> list[str]:
     parts = [p.strip() for p in _LIST_SEPARATOR.split(text)]
+    if len(parts) > 1 and not parts[-1] and all(parts[:-1]):  # "IMPORT army Moscow," and the rest on the next line
+        end = _LIST_SEPARATOR.findall(text)[-1].strip()
+        raise c.syntax(f"The list ends with {end!r}: is the rest of the order on the next line? An order must "
+                       "stay on one line.")
     if not all(parts):
         raise c.syntax(f"An empty item in the list {text!r}.")
     return parts
 
 
+_CURRENCY = re.compile(r"[$\u20ac\u00a3\u00a5]")  # "DONATE $5 TO Russia", "BUY China 4\u20ac"
+
+
 def _buy(c: _Context) -> Action:
-    rest = c.rest
+    rest = _CURRENCY.sub("", c.rest).strip()
     if m := re.fullmatch(NUMBER, rest):
         nation = c.decision_nation()
         if nation is None:
@@ -252,7 +260,7 @@ def _upgrade(c: _Context) -> Action:
 
 
 def _donate(c: _Context) -> Action:
-    rest = c.rest
+    rest = _CURRENCY.sub("", c.rest).strip()
     m = (re.fullmatch(rf"(?P<amount>{NUMBER})\s+(?:to\s+)?(?P<nation>.+)", rest, re.IGNORECASE)
          or re.fullmatch(rf"(?:to\s+)?(?P<nation>.+?)\s+(?P<amount>{NUMBER})", rest, re.IGNORECASE))
     if m:
@@ -287,7 +295,9 @@ def _no_force(c: _Context) -> Action:
 
 # --- the maneuver ------------------------------------------------------------------------------
 
-_ARROW = re.compile(r"\s*(?:->|=>|\u2192)\s*")
+# TO may be written as an arrow ("->", "=>", a phone's "\u2014>", "\u2192") or as a dash between spaces
+# ("ARMY Paris - London", as in Diplomacy; a dash inside a name like "new-york" is no arrow).
+_ARROW = re.compile(r"\s*(?:[-=\u2013\u2014]+>|[\u2192\u27f6\u2013\u2014])\s*|\s+-\s+")
 _TO = "to"
 _ATTACK = "attack"
 _VIA = "via"
@@ -315,7 +325,12 @@ def _move_parts(c: _Context, clause_words: frozenset[str]) -> _Move:
         raise c.syntax("From where?")
     dest: list[str] = []
     clauses: list[tuple[str, list[str]]] = []
-    for word, key in zip(words[cut + 1:], keys[cut + 1:]):
+    for index, (word, key) in enumerate(zip(words[cut + 1:], keys[cut + 1:])):
+        if key not in clause_words and index and len(key) >= 4:
+            near = difflib.get_close_matches(key, sorted(clause_words), n=1, cutoff=0.8)
+            if near:  # "ARMY Paris TO Mumbai HOSTIL": a misspelt HOSTILE, not part of a name
+                raise OrderSyntaxError(f"{word!r} is not a word of the order; did you mean {near[0].upper()}? "
+                                       f"Write: {c.spec.usage}.", suggestions=(near[0].upper(),))
         if key in clause_words:
             if any(k == key for k, _ in clauses):
                 raise c.syntax(f"{word.upper()} is written twice.")
@@ -547,7 +562,7 @@ def parse_line(state: GameState, player: str, text: str) -> Action | Query:
     fails in another nation's context.
     """
     try:
-        split = read_keyword(text)
+        split = read_keyword(text, lambda: legal_keywords(state, player))
         if split.spec.role is Role.ORDER and split.spec.keyword not in _ANYTIME:
             _check_turn(state, player)
         context = _Context(state, player, split.spec, split.rest)
@@ -561,6 +576,17 @@ def parse_line(state: GameState, player: str, text: str) -> Action | Query:
     except OrderError as exc:
         exc.legal = legal_orders(state, player)
         raise
+
+
+def legal_keywords(state: GameState, player: str) -> frozenset[Keyword]:
+    """The keywords of the orders ``player`` may give now (to rank "did you mean" suggestions)."""
+    found = set()
+    for text in legal_orders(state, player):
+        try:
+            found.add(read_keyword(text).spec.keyword)
+        except OrderSyntaxError:  # "FLEET|ARMY <from> ..." and other hints
+            continue
+    return frozenset(found)
 
 
 def _check_turn(state: GameState, player: str) -> None:
