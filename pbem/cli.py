@@ -6,6 +6,16 @@
     pbem state NAME [--json]
     pbem board NAME                        the ASCII world board, as players get it
     pbem report NAME --for PLAYER          that player's turn report (and prompt, if they must decide)
+    pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.mailflow)
+    pbem poll --once                       for cron: the inbox once, the outbox once
+    pbem check                             can we reach the IMAP and SMTP servers of the config?
+    pbem game show NAME                    seats, whose turn, deadlines, waiting lines, last moves, outbox
+    pbem force NAME --as PLAYER "TEXT"     orders for a player by the game master (mailed like any move)
+    pbem undo NAME                         take back the last move and tell everyone
+    pbem replace NAME OLD NEW --email E    a new player takes a seat
+    pbem pause NAME / pbem resume NAME     stop / restart a game (deadlines count again from the resume)
+    pbem resend NAME [--to PLAYER]         queue the current report and prompt again
+    pbem deadlines tick                    reminders, passive defaults and alerts that are due, once
 
 Global options ``--database URL`` and ``--config FILE`` come before the
 command. Exit codes: 0 done, 1 an order was refused, 2 a usage or setup error
@@ -31,8 +41,9 @@ from engine.game import apply
 from engine.model import GameState, Variant
 from engine.setup import new_game
 from pbem import store
-from pbem.config import database_url
+from pbem.config import database_url, load_config
 from pbem.errors import BadSetup, PbemError, UnknownPlayer
+from pbem.narrate import narrate
 from pbem.moderator import AppliedLine, Moderator, NewGame, Query, Refusal, Resumed, SubmitResult, Waiting, \
     describe_decision
 from pbem.orders import format_action, legal_orders
@@ -356,9 +367,23 @@ def game_new(
     """Create a game and print its setup: seats, flag cards, governments, cash and who decides first."""
     players = [parse_player(p) for p in player]
     fixed = [parse_deal(d) for d in deal or ()]
-    game = options_of(ctx).moderator().create_game(name, players, fixed, seed, variant or (), start_player)
+    options = options_of(ctx)
+    config = load_config(options.config)
+    if not config.mail_enabled:  # no [moderator] and [smtp]: a game played through the CLI
+        game = options.moderator().create_game(name, players, fixed, seed, variant or (), start_player)
+        for line in new_game_lines(game):
+            echo(line)
+        return
+    from pbem.mailflow import create_game_with_mail
+
+    moderator = options.moderator()
+    setup = moderator.make_setup(name, players, fixed, seed, variant or (), start_player)
+    game, queued = create_game_with_mail(moderator, config, name, setup)
     for line in new_game_lines(game):
         echo(line)
+    welcomed = [q.recipient for q in queued if q.purpose == "welcome"]
+    echo(f"Mail: welcome mails with each seat's reply token queued for {', '.join(welcomed)}"
+         f" ({len(queued)} mail(s)); `pbem run` or `pbem poll --once` delivers them.")
 
 
 @game_app.command("list")
@@ -491,6 +516,417 @@ def report(
     if prompt is not None:
         typer.echo()
         typer.echo(prompt, nl=False)
+
+
+# --- the game master's commands: game show, force, undo, replace, pause, resume, resend, deadlines tick ---
+# (pbem.gamemaster and pbem.deadlines; every command is one transaction that also queues the mails it causes)
+
+deadlines_app = typer.Typer(help="Deadlines of pending decisions: reminders, passive defaults, alerts.",
+                            no_args_is_help=True, pretty_exceptions_show_locals=False)
+app.add_typer(deadlines_app, name="deadlines")
+
+
+def gm_mail(ctx: typer.Context) -> Any:
+    """The mail settings of the game master's commands: [moderator] address and game_master of the config."""
+    from pbem.config import load_config
+    from pbem.gamemaster import MailContext
+
+    return MailContext.from_config(load_config(options_of(ctx).config))
+
+
+def gm_when(moment: Any) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else "-"
+
+
+def gm_order_error_lines(error: Any) -> list[str]:
+    """A refused line of forced orders, told like ``refusal_lines``."""
+    where = f"line {error.line_number}: {error.line}" if error.line_number is not None else "the message"
+    lines = [f"REFUSED {where}", f"  reason: {error.reason}"]
+    if error.suggestions:
+        lines.append(f"  did you mean: {', '.join(error.suggestions)}")
+    if error.legal:
+        lines.append("  legal now:")
+        lines.extend(f"    {text}" for text in error.legal)
+    return lines
+
+
+@game_app.command("show")
+@handled
+def game_show_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+) -> None:
+    """Show a game for the game master: seats, whose turn, deadlines, waiting lines, last moves, outbox."""
+    from pbem.gamemaster import game_show
+
+    view = game_show(options_of(ctx).moderator().db, name)
+    echo(f"Game {view.name}: {view.status}{', PAUSED' if view.paused else ''}, version {view.version}, "
+         f"created {gm_when(view.created)}.")
+    echo(view.turn)
+    echo("Seats (clockwise):")
+    for seat in view.seats:
+        governs = f"  governs {', '.join(seat.governs)}" if seat.governs else ""
+        echo(f"  {seat.seat}. {seat.name} <{seat.email}>{governs}{'  [token]' if seat.token else ''}")
+    if view.pending:
+        echo("Pending:")
+    for p in view.pending:
+        echo(f"  {p.player}: {p.what} ({p.kind}, {'out of turn' if p.out_of_turn else 'in turn'})")
+        due = f"deadline {gm_when(p.due)}" if p.due is not None else "no deadline"
+        reminders = f"; reminders {', '.join(gm_when(r) for r in p.reminders)}" if p.reminders else ""
+        then = (f"then the game takes {p.default}" if p.default is not None
+                else "then the game master is alerted")
+        paused = " (paused: the clock restarts on resume)" if view.paused else ""
+        echo(f"    pending since {gm_when(p.since)}; {due}{reminders}; {then}{paused}")
+    if view.waiting:
+        echo("Waiting lines:")
+        for player, lines in view.waiting.items():
+            echo(f"  {player}: " + ("; ".join(f"line {n}: {t}" for n, t in lines) or "the end of the message"))
+    if view.recent:
+        echo("Last moves (newest first):")
+        width = max(len(a.player) for a in view.recent)
+        for a in view.recent:
+            echo(f"  {a.version + 1:>4}  {a.player:<{width}}  {a.order}  ({gm_when(a.applied)})")
+    echo("Outbox: " + (", ".join(f"{count} {status}" for status, count in sorted(view.outbox.items()))
+                       or "no mail") + ".")
+    hours = ", ".join(f"{kind} {value:g}h" for kind, value in view.settings.deadline_hours.items())
+    reminders = ", ".join(f"{h:g}h" for h in view.settings.reminder_hours)
+    echo(f"Deadlines: {hours}; reminders {reminders} before.")
+
+
+@app.command("force")
+@handled
+def force_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    text: Annotated[str, typer.Argument(help="The orders, one per line (or ';'-separated); '-' reads stdin.")],
+    as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player to give the orders for.")],
+) -> None:
+    """Give orders for a player (the game master steps in); everyone's report says so."""
+    from pbem.gamemaster import force
+
+    if text == "-":
+        text = typer.get_text_stream("stdin").read()
+    moderator = options_of(ctx).moderator()
+    done = force(moderator.db, name, as_player, text, mail=gm_mail(ctx), board=moderator.board)
+    played = done.played
+    echo(f"Game {name}, orders for {played.player} given by the game master: "
+         f"version {played.version_before} -> {played.version}.")
+    for item in played.applied:
+        head = "end of message: DONE" if item.implicit else f"line {item.line.number}: {item.line.text}"
+        echo(head if item.player == played.player else f"{item.player} (waiting lines): {head}")
+        for sentence in narrate(moderator.board, item.events) or ["(no effect)"]:
+            echo(f"  {sentence}")
+    if played.refusal is not None:
+        for line in gm_order_error_lines(played.refusal):
+            echo(line)
+    for player, error in played.resumed_refusals:
+        echo(f"Waiting orders of {player}:")
+        for line in gm_order_error_lines(error):
+            echo(f"  {line}")
+    echo(f"Mails queued: {done.mailed}.")
+    for line in pending_lines(played.state):
+        echo(line)
+    if played.refusal is not None:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@app.command("undo")
+@handled
+def undo_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+) -> None:
+    """Take back the last move (one logged action) and tell every player."""
+    from pbem.gamemaster import undo
+
+    moderator = options_of(ctx).moderator()
+    done = undo(moderator.db, name, mail=gm_mail(ctx), board=moderator.board)
+    echo(f"Game {name}: undid move {done.entry.version + 1} ({done.entry.player}: {done.order}); "
+         f"back at version {done.version}.")
+    for player, lines in done.dropped.items():
+        echo(f"Dropped waiting lines of {player}: " + ("; ".join(t for _, t in lines) or "the end of a message"))
+    echo(f"Mails queued: {done.mailed}.")
+    for line in pending_lines(done.state):
+        echo(line)
+
+
+@app.command("replace")
+@handled
+def replace_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    old: Annotated[str, typer.Argument(help="The player who leaves.")],
+    new: Annotated[str, typer.Argument(help="The player who takes the seat.")],
+    email: Annotated[str, typer.Option("--email", metavar="EMAIL", help="The new player's address.")],
+) -> None:
+    """Give a seat to a new player: renamed everywhere, a new token, everyone told."""
+    from pbem.gamemaster import replace
+
+    moderator = options_of(ctx).moderator()
+    done = replace(moderator.db, name, old, new, email, mail=gm_mail(ctx), board=moderator.board)
+    echo(f"Game {name}: {done.new} <{done.email}> takes over seat {done.seat} from {done.old}"
+         + ("; a new reply token was issued and mailed to them." if done.token else "; the seat keeps its token."))
+    echo(f"Mails queued: {done.mailed}.")
+
+
+@app.command("pause")
+@handled
+def pause_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+) -> None:
+    """Pause a game: orders are refused and deadlines stand still until it is resumed."""
+    from pbem.gamemaster import pause
+
+    done = pause(options_of(ctx).moderator().db, name, mail=gm_mail(ctx))
+    echo(f"Game {name} is paused. Mails queued: {done.mailed}.")
+
+
+@app.command("resume")
+@handled
+def resume_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+) -> None:
+    """Resume a paused game; the deadlines of pending decisions count from now."""
+    from pbem.gamemaster import resume
+
+    moderator = options_of(ctx).moderator()
+    done = resume(moderator.db, name, mail=gm_mail(ctx), board=moderator.board)
+    echo(f"Game {name} is running again. Mails queued: {done.mailed}.")
+    for d in done.deadlines:
+        echo(f"  {d.player} ({d.kind}): deadline {gm_when(d.due)}")
+
+
+@app.command("resend")
+@handled
+def resend_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    to: Annotated[
+        str | None,
+        typer.Option("--to", metavar="PLAYER", show_default=False, help="Only this player [default: everyone]."),
+    ] = None,
+) -> None:
+    """Queue the current report (and the prompt, for a deciding player) again."""
+    from pbem.gamemaster import resend
+
+    moderator = options_of(ctx).moderator()
+    done = resend(moderator.db, name, to, mail=gm_mail(ctx), board=moderator.board)
+    for player, kind in done.mails:
+        echo(f"Queued the {kind} for {player} again.")
+    echo(f"Mails queued: {len(done.mails)}.")
+
+
+@deadlines_app.command("tick")
+@handled
+def deadlines_tick(ctx: typer.Context) -> None:
+    """Send due reminders, apply passive defaults of expired decisions, alert the game master (once)."""
+    from pbem.deadlines import tick
+
+    moderator = options_of(ctx).moderator()
+    mail = gm_mail(ctx)
+    report = tick(moderator.db, mail_domain=mail.domain, moderator_address=mail.moderator_address,
+                  game_master=mail.game_master, board=moderator.board)
+    for line in report.lines():
+        echo(line)
+    if report.errors:
+        raise typer.Exit(EXIT_ERROR)
+
+
+from pbem.mailflow.commands import register as _register_mail_commands  # noqa: E402
+
+_register_mail_commands(app)  # pbem run, pbem poll --once, pbem check
+
+
+# --- the embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply ------------------------------
+# (pbem.mailhub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
+
+mail_app = typer.Typer(help="Mail from the command line: answer a demo game's prompt as a player.",
+                       no_args_is_help=True, pretty_exceptions_show_locals=False)
+app.add_typer(mail_app, name="mail")
+
+
+def parse_hostport(text: str, what: str = "--smtp") -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BadSetup(f"{what} must be HOST:PORT (e.g. 127.0.0.1:2525), not {text!r}")
+    return host.strip("[]"), int(port)
+
+
+@app.command("mailhub")
+@handled
+def mailhub_command(
+    root: Annotated[Path, typer.Option("--root", metavar="DIR", help="Where the Maildirs go: DIR/<address>/.")],
+    host: Annotated[str, typer.Option("--host", help="Loopback address to listen on (only loopback).")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="SMTP port (0: any free port).")] = 2525,
+    fsync: Annotated[bool, typer.Option("--fsync/--no-fsync", help="Sync each delivered mail to disk.")] = True,
+) -> None:
+    """A local mail hub: SMTP in on loopback, each recipient's mail into a Maildir ROOT/<address>/."""
+    import signal
+
+    from pbem.mailhub import MailHub, MailHubError
+
+    try:
+        hub = MailHub(root, host, port, fsync=fsync)
+        hub.start()
+    except MailHubError as exc:
+        fail(str(exc))
+    echo(f"pbem mailhub: SMTP on {hub.host}:{hub.port}, delivering into {hub.root}/<address>/ "
+         "(plus-addresses to their base address). Ctrl-C stops it.")
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while hub.running:
+            hub.wait_delivered(hub.delivered + 1, 1.0)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        hub.stop()
+    echo(f"pbem mailhub stopped; {hub.delivered} mail(s) delivered.")
+
+
+@app.command("bot")
+@handled
+def bot_command(
+    maildir: Annotated[Path, typer.Option("--maildir", metavar="DIR", help="The bot's Maildir (its mail arrives here).")],
+    smtp: Annotated[str, typer.Option("--smtp", metavar="HOST:PORT", help="Where to send replies (the hub).")],
+    address: Annotated[str, typer.Option("--address", metavar="ADDR", help="The bot's e-mail address.")],
+    strategy: Annotated[str, typer.Option("--strategy", help="random or sensible.")] = "random",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bot's choices.")] = 0,
+    once: Annotated[bool, typer.Option("--once", help="Answer what is there now and exit.")] = False,
+) -> None:
+    """A bot player: answers every prompt in its Maildir with a legal order, by SMTP; never answers reports."""
+    import signal
+    import threading
+
+    from pbem.bots import STRATEGIES, BotPlayer
+
+    if strategy not in STRATEGIES:
+        raise BadSetup(f"--strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    bot = BotPlayer(address, maildir, parse_hostport(smtp), strategy=strategy, seed=seed)
+    if once:
+        try:
+            sent = bot.step()
+        finally:
+            bot.close()
+        echo(f"{bot.name}: {sent} repl{'y' if sent == 1 else 'ies'} sent.")
+        return
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    echo(f"pbem bot {bot.name} <{bot.address}> ({strategy}, seed {seed}) reads {maildir}, replies via {smtp}.")
+    try:
+        bot.run(stop, idle=0.5)
+    finally:
+        bot.close()
+    echo(f"{bot.name}: {bot.stats.replies} replies sent, {bot.stats.read} mails read.")
+
+
+@app.command("demo")
+@handled
+def demo_command(
+    players: Annotated[int, typer.Option("--players", min=2, max=6, help="Seats in the game (2 to 6).")] = 4,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deal and of the bots.")] = 1,
+    humans: Annotated[
+        list[str] | None,
+        typer.Option("--humans", metavar="NAME", show_default=False,
+                     help="A seat for a person instead of a bot (repeatable, or NAME,NAME): they answer with "
+                          "'pbem mail reply --dir DIR --as NAME' or a mail client pointed at the hub."),
+    ] = None,
+    directory: Annotated[
+        Path | None,
+        typer.Option("--dir", metavar="DIR", show_default=False,
+                     help="Where the database, the mail and the config go (default: a new temporary directory)."),
+    ] = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="The bots' strategy: random or sensible.")]
+    = "sensible",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The hub's SMTP port (0: any free).")] = 0,
+    timeout: Annotated[
+        float | None,
+        typer.Option("--timeout", metavar="SECONDS", show_default=False,
+                     help="Give up after this long (default: 20 minutes; no limit with --humans)."),
+    ] = None,
+) -> None:
+    """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
+    import sys
+
+    from pbem.bots import STRATEGIES
+    from pbem.demo import DemoOptions, main_text
+
+    if strategy not in STRATEGIES:
+        raise BadSetup(f"--strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    names = tuple(n.strip() for text in humans or () for n in text.split(",") if n.strip())
+    if len(names) > 6:
+        raise BadSetup("at most 6 seats")
+    options = DemoOptions(players=max(players, len(names)), seed=seed, humans=names, directory=directory,
+                          strategy=strategy, port=port, timeout=timeout)
+    try:
+        result = main_text(options, sys.stdout)
+    except ValueError as exc:
+        fail(str(exc))
+    if not result.finished:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@mail_app.command("reply")
+@handled
+def mail_reply_command(
+    directory: Annotated[Path, typer.Option("--dir", metavar="DIR", help="The demo's directory.")],
+    as_player: Annotated[str, typer.Option("--as", metavar="NAME", help="Whose seat answers.")],
+    text: Annotated[
+        str | None,
+        typer.Argument(metavar="ORDERS", show_default=False,
+                       help="The orders, one per line or ';'-separated ('-' reads stdin); "
+                            "without them, the latest prompt is shown."),
+    ] = None,
+) -> None:
+    """Answer the latest prompt of a seat of a demo game, through the demo's mail hub (like hitting Reply)."""
+    import smtplib
+
+    from pbem.bots.mailio import latest_mail, reply_message
+    from pbem.demo import load_demo
+    from pbem.mailhub import mailbox_name
+
+    try:
+        demo = load_demo(directory)
+    except ValueError as exc:
+        fail(str(exc))
+    seat = next((p for p in demo["players"] if p["name"].casefold() == as_player.strip().casefold()), None)
+    if seat is None:
+        fail(f"{as_player!r} has no seat in the demo; seats: {', '.join(p['name'] for p in demo['players'])}")
+    maildir = Path(demo["mail"]) / (mailbox_name(seat["address"]) or seat["address"])
+    prompt = latest_mail(maildir, asking=True)
+    if text is None:
+        if prompt is None:
+            echo(f"No prompt for {seat['name']} yet in {maildir}.")
+            return
+        echo(f"Latest prompt for {seat['name']} ({prompt.subject}):")
+        echo(prompt.body.rstrip("\n"))
+        return
+    if text == "-":
+        text = typer.get_text_stream("stdin").read()
+    original = prompt or latest_mail(maildir, asking=False)
+    if original is None or not original.reply_to:
+        fail(f"no mail of the moderator in {maildir} to reply to yet")
+    message = reply_message(original, seat["address"], text.replace(";", "\n"), from_name=seat["name"])
+    try:
+        with smtplib.SMTP(demo["smtp_host"], int(demo["smtp_port"]), local_hostname="localhost",
+                          timeout=30) as smtp:
+            smtp.send_message(message)
+    except OSError as exc:
+        fail(f"the demo's mail hub at {demo['smtp_host']}:{demo['smtp_port']} does not answer ({exc}); "
+             "is pbem demo still running?")
+    echo(f"Sent to the moderator as {seat['name']} <{seat['address']}>, in reply to \"{original.subject}\".")
+
 
 
 def main() -> None:

@@ -1,8 +1,34 @@
-"""Configuration: where the database is, read from options, the environment or a TOML file.
+"""Configuration: a TOML file (``--config FILE`` or ``PBEM_CONFIG``) read with ``tomllib`` into a typed ``Config``.
 
-Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``,
-then ``[database] url`` of the config file (``--config FILE`` or ``PBEM_CONFIG``),
+Sections (``config.example.toml`` lists every accepted key; anything else is an error, so a typo is
+never silently ignored):
+
+``[moderator]``  ``address`` (required in the section: From of every mail, ``local@host`` without '+';
+                 replies go to ``local+TOKEN@host``), ``name`` (display name), ``game_master`` (an
+                 address that gets alerts, optional)
+``[database]``   ``url``
+``[imap]``       as ``pbem.mail.settings.imap_settings`` accepts: host, port, security
+                 (none|starttls|ssl), username, password or password_env, mailbox, processed_folder,
+                 failed_folder, timeout, poll_interval, idle_refresh
+``[smtp]``       as ``pbem.mail.settings.smtp_settings`` accepts: host, port, security, username,
+                 password or password_env, timeout, local_hostname
+``[maildir]``    instead of ``[imap]``: a local Maildir as the inbox (``pbem.mail.settings.maildir_settings``:
+                 path, processed_folder, failed_folder, poll_interval, fsync; a relative path is taken
+                 from the config file's directory)
+``[deadlines]``  hours per kind of decision (``rondel = 72``, ``investment = 48`` … any of
+                 ``pbem.store.settings.DEFAULT_DEADLINE_HOURS``), ``default`` (hours for every kind not
+                 named), ``reminder_hours`` (a list: remind that many hours before a deadline)
+``[limits]``     ``max_message_bytes`` (larger mail is not read; the sender is told),
+                 ``replies_per_sender_per_hour`` (direct replies to one address; 0: never reply)
+
+Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
+
+Secrets: passwords (``password``, or better ``password_env`` naming an environment variable) live only
+in the ``ImapSettings``/``SmtpSettings`` objects, whose ``repr`` hides them; the raw TOML is kept out of
+``repr`` too, and no error message quotes a value of a password key. A ``password_env`` whose variable
+is not set is not an error when the file is read (``pbem game list`` needs no mail password) but when
+the mail settings are asked for (``Config.require_imap`` / ``require_smtp``).
 """
 from __future__ import annotations
 
@@ -14,28 +40,105 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import ConfigError
+from pbem.mail.errors import MailConfigError
+from pbem.mail.settings import ImapSettings, SmtpSettings, imap_settings, smtp_settings
+from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS
 
 DEFAULT_DATABASE_URL = "sqlite:///./pbem.db"
 ENV_DATABASE_URL = "PBEM_DATABASE_URL"
 ENV_CONFIG = "PBEM_CONFIG"
 
+DEFAULT_MODERATOR_NAME = "Imperial 2030 moderator"
+DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024
+DEFAULT_REPLIES_PER_SENDER_PER_HOUR = 10
+
+SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits")
+MODERATOR_KEYS = ("address", "name", "game_master")
+DATABASE_KEYS = ("url",)
+DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)
+LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour")
+
+
+@dataclass(frozen=True)
+class ModeratorSettings:
+    """Who the moderator is in mail: ``address`` (``local@host``, no '+'), a display ``name``."""
+
+    address: str
+    name: str = DEFAULT_MODERATOR_NAME
+    game_master: str | None = None
+
+    @property
+    def domain(self) -> str:
+        """The host part: the right-hand side of our Message-IDs and List-Ids."""
+        return self.address.rpartition("@")[2].lower()
+
+
+@dataclass(frozen=True)
+class DeadlineSettings:
+    """Hours per kind of decision (engine ``DecisionKind`` values) and reminder times before a deadline."""
+
+    hours: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_DEADLINE_HOURS))
+    reminder_hours: tuple[float, ...] = DEFAULT_REMINDER_HOURS
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    replies_per_sender_per_hour: int = DEFAULT_REPLIES_PER_SENDER_PER_HOUR
+
 
 @dataclass(frozen=True)
 class Config:
-    """The parsed configuration file (empty when there is none)."""
+    """The parsed configuration file (empty, with defaults, when there is none)."""
 
     path: Path | None = None
-    data: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def database_url(self) -> str | None:
-        return self.section("database").get("url")
+    data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    database_url: str | None = None
+    moderator: ModeratorSettings | None = None
+    imap: ImapSettings | None = None
+    smtp: SmtpSettings | None = None
+    maildir: Any = None  # pbem.mail.settings.MaildirSettings when the inbox is a local Maildir
+    deadlines: DeadlineSettings = field(default_factory=DeadlineSettings)
+    limits: Limits = field(default_factory=Limits)
+    missing_secrets: Mapping[str, str] = field(default_factory=dict)  # section -> why its password is missing
 
     def section(self, name: str) -> Mapping[str, Any]:
+        """The raw table ``[name]`` (empty when absent). Holds secrets: never log it."""
         value = self.data.get(name, {})
         if not isinstance(value, Mapping):
-            raise ConfigError(f"{self.path}: [{name}] must be a table")
+            raise ConfigError(f"{self._where()}: [{name}] must be a table")
         return value
+
+    @property
+    def mail_enabled(self) -> bool:
+        """Whether games get mail: a moderator address and an SMTP relay are configured."""
+        return self.moderator is not None and self.smtp is not None
+
+    def require_moderator(self) -> ModeratorSettings:
+        if self.moderator is None:
+            raise ConfigError(f"{self._where()}: [moderator] address is needed for mail")
+        return self.moderator
+
+    @property
+    def inbox_configured(self) -> bool:
+        return self.imap is not None or self.maildir is not None
+
+    def require_imap(self) -> ImapSettings:
+        if self.imap is None:
+            raise ConfigError(f"{self._where()}: no [imap] section: the moderator cannot read its mail")
+        if "imap" in self.missing_secrets:
+            raise ConfigError(self.missing_secrets["imap"])
+        return self.imap
+
+    def require_smtp(self) -> SmtpSettings:
+        if self.smtp is None:
+            raise ConfigError(f"{self._where()}: no [smtp] section: the moderator cannot send mail")
+        if "smtp" in self.missing_secrets:
+            raise ConfigError(self.missing_secrets["smtp"])
+        return self.smtp
+
+    def _where(self) -> str:
+        return str(self.path) if self.path else "configuration"
 
 
 def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = None) -> Config:
@@ -56,11 +159,41 @@ def load_config(path: str | Path | None = None, env: Mapping[str, str] | None = 
         raise ConfigError(f"cannot read config file {source}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: not valid TOML: {exc}") from None
-    config = Config(source, data)
-    url = config.database_url
-    if url is not None and (not isinstance(url, str) or not url.strip()):
-        raise ConfigError(f"{source}: [database] url must be a non-empty string")
-    return config
+    return parse_config(data, source, env)
+
+
+def parse_config(data: Mapping[str, Any], source: Path | None = None,
+                 env: Mapping[str, str] | None = None) -> Config:
+    """A ``Config`` from already parsed TOML (``source`` names it in errors)."""
+    env = os.environ if env is None else env
+    where = str(source) if source else "configuration"
+    unknown = sorted(set(data) - set(SECTIONS))
+    if unknown:
+        raise ConfigError(f"{where}: unknown section(s) {', '.join(unknown)}; known: {', '.join(SECTIONS)}")
+    for name in SECTIONS:
+        if name in data and not isinstance(data[name], Mapping):
+            raise ConfigError(f"{where}: [{name}] must be a table")
+    missing: dict[str, str] = {}
+    try:
+        imap = _mail_section(data, "imap", imap_settings, env, missing, where)
+        smtp = _mail_section(data, "smtp", smtp_settings, env, missing, where)
+        maildir = _maildir(data["maildir"], source) if "maildir" in data else None
+    except MailConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    if imap is not None and maildir is not None:
+        raise ConfigError(f"{where}: give [imap] or [maildir] (where the moderator's mail arrives), not both")
+    return Config(
+        path=source,
+        data=data,
+        database_url=_database_url(data.get("database", {}), where),
+        moderator=_moderator(data["moderator"], where) if data.get("moderator") else None,  # empty: none
+        imap=imap,
+        smtp=smtp,
+        maildir=maildir,
+        deadlines=_deadlines(data.get("deadlines", {}), where),
+        limits=_limits(data.get("limits", {}), where),
+        missing_secrets=missing,
+    )
 
 
 def database_url(
@@ -71,8 +204,104 @@ def database_url(
     """The database URL by the precedence above."""
     env = os.environ if env is None else env
     config = load_config(config_path, env)  # a named but broken file is an error even when overridden
+    return resolve_database_url(config, option, env)
+
+
+def resolve_database_url(config: Config, option: str | None = None, env: Mapping[str, str] | None = None) -> str:
+    env = os.environ if env is None else env
     if option:
         return option
     if env.get(ENV_DATABASE_URL):
         return env[ENV_DATABASE_URL]
     return config.database_url or DEFAULT_DATABASE_URL
+
+
+# --- sections ------------------------------------------------------------------------------------------
+
+
+def _reject_unknown(section: Mapping[str, Any], name: str, known: tuple[str, ...], where: str) -> None:
+    unknown = sorted(set(section) - set(known))
+    if unknown:
+        raise ConfigError(f"{where}: [{name}] unknown setting(s) {', '.join(unknown)}; "
+                          f"known: {', '.join(sorted(known))}")
+
+
+def _database_url(section: Mapping[str, Any], where: str) -> str | None:
+    _reject_unknown(section, "database", DATABASE_KEYS, where)
+    url = section.get("url")
+    if url is not None and (not isinstance(url, str) or not url.strip()):
+        raise ConfigError(f"{where}: [database] url must be a non-empty string")
+    return url
+
+
+def _moderator(section: Mapping[str, Any], where: str) -> ModeratorSettings:
+    _reject_unknown(section, "moderator", MODERATOR_KEYS, where)
+    address = section.get("address")
+    if not isinstance(address, str) or not address.strip():
+        raise ConfigError(f"{where}: [moderator] address is required (e.g. moderator@example.org)")
+    address = address.strip()
+    local, at, host = address.rpartition("@")
+    if not at or not local or not host or "+" in local or any(c.isspace() or c in "<>,;\"" for c in address):
+        raise ConfigError(f"{where}: [moderator] address must be local@host without '+', not {address!r}")
+    name = section.get("name", DEFAULT_MODERATOR_NAME)
+    if not isinstance(name, str) or "\n" in name or "\r" in name:
+        raise ConfigError(f"{where}: [moderator] name must be a one-line string")
+    game_master = section.get("game_master", "")
+    if not isinstance(game_master, str) or (game_master.strip() and "@" not in game_master):
+        raise ConfigError(f"{where}: [moderator] game_master must be an e-mail address")
+    return ModeratorSettings(address, name.strip() or DEFAULT_MODERATOR_NAME, game_master.strip() or None)
+
+
+def _mail_section(data: Mapping[str, Any], name: str, parse: Any, env: Mapping[str, str],
+                  missing: dict[str, str], where: str) -> Any:
+    """Parse ``[imap]``/``[smtp]``; an unset ``password_env`` variable is remembered, not raised (see above)."""
+    if name not in data:
+        return None
+    section = data[name]
+    variable = section.get("password_env")
+    if isinstance(variable, str) and variable and variable not in env and "password" not in section:
+        missing[name] = (f"{where}: [{name}] the environment variable {variable} (password_env) is not set")
+        env = {**env, variable: ""}
+    return parse(section, env)
+
+
+def _maildir(section: Mapping[str, Any], source: Path | None) -> Any:
+    from pbem.mail.settings import maildir_settings  # type: ignore[attr-defined]
+
+    return maildir_settings(section, base=source.parent if source is not None else None)
+
+
+def _number(value: Any, key: str, section: str, where: str, *, integer: bool = False, zero: bool = False) -> Any:
+    kinds = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds) or value < 0 or (value == 0 and not zero):
+        what = "a whole number" if integer else "a number"
+        raise ConfigError(f"{where}: [{section}] {key} must be {what} {'>= 0' if zero else '> 0'}, not {value!r}")
+    return value
+
+
+def _deadlines(section: Mapping[str, Any], where: str) -> DeadlineSettings:
+    _reject_unknown(section, "deadlines", DEADLINE_KEYS, where)
+    hours = dict(DEFAULT_DEADLINE_HOURS)
+    if "default" in section:
+        default = float(_number(section["default"], "default", "deadlines", where))
+        hours = dict.fromkeys(hours, default)
+    for kind in DEFAULT_DEADLINE_HOURS:
+        if kind in section:
+            hours[kind] = float(_number(section[kind], kind, "deadlines", where))
+    reminders = section.get("reminder_hours", list(DEFAULT_REMINDER_HOURS))
+    if isinstance(reminders, int | float) and not isinstance(reminders, bool):
+        reminders = [reminders]
+    if not isinstance(reminders, list):
+        raise ConfigError(f"{where}: [deadlines] reminder_hours must be a list of hours, e.g. [24, 2]")
+    reminder_hours = tuple(sorted((float(_number(h, "reminder_hours", "deadlines", where)) for h in reminders),
+                                  reverse=True))
+    return DeadlineSettings(hours, reminder_hours)
+
+
+def _limits(section: Mapping[str, Any], where: str) -> Limits:
+    _reject_unknown(section, "limits", LIMIT_KEYS, where)
+    size = _number(section.get("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES), "max_message_bytes", "limits",
+                   where, integer=True)
+    replies = _number(section.get("replies_per_sender_per_hour", DEFAULT_REPLIES_PER_SENDER_PER_HOUR),
+                      "replies_per_sender_per_hour", "limits", where, integer=True, zero=True)
+    return Limits(size, replies)

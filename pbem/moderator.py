@@ -1,6 +1,9 @@
 """The moderator: creates games, takes orders, answers "where do we stand".
 
-Each call is one database transaction. An order message is applied line by
+Each call is one database transaction. ``submit_in`` and ``create_game_in``
+do the same work inside a session the caller holds, so that the mail flow can
+record an inbound message, apply its orders and queue the resulting mail in
+one transaction (``pbem.mailflow.inbound``). An order message is applied line by
 line by the order layer; every applied action goes to the log in the same
 transaction as the snapshot, so a message is recorded whole or not at all.
 The engine stays pure; the store stays dumb; this module joins them.
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlmodel import Session
 
 from engine.board import Board, default_board
 from engine.board_validation import normalise_name
@@ -38,7 +42,7 @@ from pbem.errors import BadSetup, ConcurrentUpdate, StoreError, UnknownPlayer
 from pbem.narrate import narrate
 from pbem.orders import MessageLine, MessageResult, format_action, split_message
 from pbem.statejson import state_json
-from pbem.store import Database, GameInfo, GameStatus
+from pbem.store import Database, GameInfo, GameRow, GameStatus
 from pbem.store import waiting as waiting_store
 
 GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -163,6 +167,7 @@ class SubmitResult:
     queries: tuple[Query, ...] = field(default=())
     waiting: Waiting | None = None  # the sender's lines that wait for another player's answer
     resumed: tuple[Resumed, ...] = field(default=())  # other players' waiting lines this message set going
+    events: tuple[Event, ...] = field(default=())  # what every accepted action did, in log order
 
     @property
     def ok(self) -> bool:
@@ -208,6 +213,7 @@ class _Outcome:
     waiting: dict[str, tuple[tuple[int, str], ...]]
     sender_waiting: Waiting | None
     resumed: tuple[Resumed, ...]
+    events: tuple[Event, ...] = ()
 
 
 def _lines(stored: dict[str, tuple[tuple[int, str], ...]]) -> dict[str, tuple[MessageLine, ...]]:
@@ -242,7 +248,9 @@ def _run_orders(board: Board, state: GameState, player: str, text: str,
     resumed = tuple(Resumed(part.player, _applied_lines(board, part), _refusal(part),
                             _stopped_at(part), _queries(part))
                     for part in exchange.resumed)
-    return _Outcome(final, applied, entries, refusal, queries, stored, _waiting_of(final, player, stored), resumed)
+    events = tuple(event for item in exchange.applied for event in item.events)
+    return _Outcome(final, applied, entries, refusal, queries, stored, _waiting_of(final, player, stored), resumed,
+                    events)
 
 
 def _applied_lines(board: Board, result: MessageResult) -> tuple[AppliedLine, ...]:
@@ -341,16 +349,21 @@ class Moderator:
     ) -> NewGame:
         """Set up and store a new game; seating order is the order of ``players``."""
         setup = self.make_setup(name, players, deal, seed, variants, start_player)
+        with self._transaction() as session:
+            _, created = self.create_game_in(session, name, setup)
+        return created
+
+    def create_game_in(self, session: Session, name: str, setup: GameSetup) -> tuple[GameRow, NewGame]:
+        """Store a new game from a checked setup (``make_setup``) in the caller's session."""
         try:
             state, events = new_game(self.board, setup)
         except SetupError as exc:
             raise BadSetup(str(exc)) from None
-        with self._transaction() as session:
-            game = store.create_game(session, name, setup)
-            store.save_snapshot(session, game, state)
-            if state.finished:
-                store.set_status(session, game, GameStatus.FINISHED)
-        return NewGame(name, state, tuple(events), tuple(narrate(self.board, events)))
+        game = store.create_game(session, name, setup)
+        store.save_snapshot(session, game, state)
+        if state.finished:
+            store.set_status(session, game, GameStatus.FINISHED)
+        return game, NewGame(name, state, tuple(events), tuple(narrate(self.board, events)))
 
     def make_setup(
         self,
@@ -457,20 +470,32 @@ class Moderator:
     def _submit_once(self, name: str, player_text: str, text: str) -> SubmitResult:
         self._ensure_waiting_table()
         with self._transaction() as session:
-            game = store.find_game(session, name)
+            return self.submit_in(session, store.find_game(session, name), player_text, text)
+
+    def submit_in(self, session: Session, game: GameRow, player_text: str, text: str,
+                  state: GameState | None = None) -> SubmitResult:
+        """``submit`` inside the caller's session (no transaction of its own, no retry).
+
+        ``state`` is the game's current state when the caller has loaded it
+        already. A ``ConcurrentUpdate`` leaves the session unusable: the caller
+        rolls its transaction back and may start the whole message again.
+        """
+        name = game.name
+        if state is None:
             state = store.load_state(session, game, self.board)
-            player = _resolve_name(player_text, state.seating, f"game {name!r}", UnknownPlayer)
-            waiting = waiting_store.load_waiting(session, game)
-            outcome = _run_orders(self.board, state, player, text, waiting)
-            if outcome.entries:
-                store.append_actions(session, game, outcome.entries)
-                store.save_snapshot(session, game, outcome.state)
-                if outcome.state.finished:
-                    store.set_status(session, game, GameStatus.FINISHED)
-            if outcome.waiting != waiting:
-                waiting_store.save_waiting(session, game, outcome.waiting, outcome.state.version)
-            return SubmitResult(name, player, state.version, outcome.state, outcome.applied, outcome.refusal,
-                                pending(outcome.state), outcome.queries, outcome.sender_waiting, outcome.resumed)
+        player = _resolve_name(player_text, state.seating, f"game {name!r}", UnknownPlayer)
+        waiting = waiting_store.load_waiting(session, game)
+        outcome = _run_orders(self.board, state, player, text, waiting)
+        if outcome.entries:
+            store.append_actions(session, game, outcome.entries)
+            store.save_snapshot(session, game, outcome.state)
+            if outcome.state.finished:
+                store.set_status(session, game, GameStatus.FINISHED)
+        if outcome.waiting != waiting:
+            waiting_store.save_waiting(session, game, outcome.waiting, outcome.state.version)
+        return SubmitResult(name, player, state.version, outcome.state, outcome.applied, outcome.refusal,
+                            pending(outcome.state), outcome.queries, outcome.sender_waiting, outcome.resumed,
+                            outcome.events)
 
     def waiting(self, name: str) -> dict[str, tuple[tuple[int, str], ...]]:
         """Player -> (line number, text) of their lines waiting for another player's answer."""
@@ -489,8 +514,11 @@ class Moderator:
 
     # --- plumbing ------------------------------------------------------------------------
 
-    def _transaction(self):  # type: ignore[no-untyped-def]
+    def transaction(self):  # type: ignore[no-untyped-def]
+        """``Database.transaction`` with the moderator's errors (busy -> ``ConcurrentUpdate``, else ``StoreError``)."""
         return _Transaction(self.db)
+
+    _transaction = transaction
 
 
 class _Transaction:

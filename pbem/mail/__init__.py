@@ -5,8 +5,9 @@
 * :mod:`pbem.mail.outbound` — :class:`OutgoingMail` -> ``EmailMessage``; stable Message-IDs,
   threading, List-Id, token addresses
 * :mod:`pbem.mail.imap` — :class:`ImapInbox`: fetch by UID with UIDVALIDITY, move, IDLE/poll
+* :mod:`pbem.mail.maildir` — :class:`MaildirInbox`: the same interface over a local Maildir
 * :mod:`pbem.mail.smtp` — :class:`SmtpSender`: send, failures sorted into transient/permanent
-* :mod:`pbem.mail.settings` — :class:`ImapSettings`, :class:`SmtpSettings` from the config file
+* :mod:`pbem.mail.settings` — :class:`ImapSettings`, :class:`SmtpSettings`, :class:`MaildirSettings` from the config file
 * :mod:`pbem.mail.errors` — the exception hierarchy (:class:`MailError` and below)
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pbem.mail.errors import (
     TransientSendError,
 )
 from pbem.mail.imap import FetchedMessage, FetchResult, ImapInbox, MailboxPosition
+from pbem.mail.maildir import MaildirInbox
 from pbem.mail.inbound import InboundMessage, parse_message, token_of_address
 from pbem.mail.outbound import (
     DECISION_HEADER,
@@ -37,7 +39,15 @@ from pbem.mail.outbound import (
     thread_headers,
     token_address,
 )
-from pbem.mail.settings import ImapSettings, Security, SmtpSettings, imap_settings, smtp_settings
+from pbem.mail.settings import (
+    ImapSettings,
+    MaildirSettings,
+    Security,
+    SmtpSettings,
+    imap_settings,
+    maildir_settings,
+    smtp_settings,
+)
 from pbem.mail.smtp import SmtpSender
 
 __all__ = [
@@ -53,6 +63,8 @@ __all__ = [
     "MailboxError",
     "MailboxLoginError",
     "MailboxPosition",
+    "MaildirInbox",
+    "MaildirSettings",
     "OutboundError",
     "OutgoingMail",
     "PermanentSendError",
@@ -67,6 +79,7 @@ __all__ = [
     "game_thread_id",
     "imap_settings",
     "list_id_for",
+    "maildir_settings",
     "message_id_for",
     "parse_message",
     "reply_threading",

@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from pbem.mail.errors import MailConfigError
@@ -94,6 +95,65 @@ class SmtpSettings:
     def effective_port(self) -> int:
         """The port, or the usual one for the security mode (25, 587 for ``starttls``, 465 for ``ssl``)."""
         return self.port or SMTP_DEFAULT_PORTS[self.security]
+
+
+@dataclass(frozen=True)
+class MaildirSettings:
+    """A local Maildir as the moderator's inbox (``[maildir]``, instead of ``[imap]``).
+
+    ``path`` is the Maildir (created with ``cur/ new/ tmp/`` when missing);
+    the processed and failed folders are Maildir++ subfolders of it
+    (``.processed``, ``.failed``). ``poll_interval`` is how often
+    ``wait_for_mail`` looks into ``new/`` (a directory listing, cheap);
+    ``fsync`` makes the UID index durable before UIDs are handed out.
+    """
+
+    path: Path
+    processed_folder: str = "processed"
+    failed_folder: str = "failed"
+    poll_interval: float = 0.5
+    fsync: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.path, Path):
+            if not isinstance(self.path, str) or not self.path.strip():
+                raise MailConfigError("[maildir] path must be a non-empty string")
+            object.__setattr__(self, "path", Path(self.path))
+        if isinstance(self.poll_interval, bool) or not isinstance(self.poll_interval, int | float) \
+                or self.poll_interval <= 0:
+            raise MailConfigError("[maildir] poll_interval must be a positive number of seconds")
+        for name in ("processed_folder", "failed_folder"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip() or value.strip(". /") == "":
+                raise MailConfigError(f"[maildir] {name} must be a folder name")
+
+    @property
+    def mailbox(self) -> str:
+        """The mailbox name recorded with inbound messages: ``maildir:<path>``."""
+        return f"maildir:{self.path}"
+
+
+def maildir_settings(section: Mapping[str, Any], *, base: str | os.PathLike[str] | None = None) -> MaildirSettings:
+    """``MaildirSettings`` from the ``[maildir]`` table: path, processed_folder, failed_folder, poll_interval, fsync.
+
+    ``~`` in ``path`` is expanded; a relative path is taken relative to
+    ``base`` (the config file's directory) when given.
+    """
+    where = "[maildir]"
+    _reject_unknown(section, where, {"path", "processed_folder", "failed_folder", "poll_interval", "fsync"})
+    path = Path(_string(section, "path", where, required=True)).expanduser()
+    if not path.is_absolute() and base is not None:
+        path = Path(base) / path
+    fsync = section.get("fsync", True)
+    if not isinstance(fsync, bool):
+        raise MailConfigError(f"{where} fsync must be true or false")
+    return MaildirSettings(
+        path=path,
+        processed_folder=_string(section, "processed_folder", where) or "processed",
+        failed_folder=_string(section, "failed_folder", where) or "failed",
+        poll_interval=_seconds(section, "poll_interval", where, 0.5),
+        fsync=fsync,
+    )
 
 
 def imap_settings(section: Mapping[str, Any], env: Mapping[str, str] | None = None) -> ImapSettings:

@@ -7,10 +7,10 @@ from contextlib import contextmanager
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, create_engine
 
 from pbem.errors import StoreError
-from pbem.store import models, outbox, settings, tokens, waiting  # noqa: F401  (register their tables)
+from pbem.store import inbound, models, outbox, settings, tokens, waiting  # noqa: F401  (register their tables)
 
 
 def normalise_url(url: str) -> URL:
@@ -39,7 +39,7 @@ def _first_line(exc: BaseException) -> str:
 
 
 class Database:
-    """An SQLAlchemy engine for one URL, with the tables created on first use.
+    """An SQLAlchemy engine for one URL, its schema migrated to the newest revision when opened.
 
     Sessions are handed out by ``session()`` / ``transaction()``; nothing here
     is global, so tests open as many databases as they like.
@@ -70,12 +70,18 @@ class Database:
         return safe_url(self.url)
 
     def create_tables(self) -> None:
+        """Bring the schema to the newest migration (``alembic upgrade head``, see ``pbem.store.migrate``)."""
+        self.migrate()
+
+    def migrate(self, revision: str = "head") -> None:
+        from pbem.store.migrate import upgrade  # Alembic is loaded only by databases that migrate
+
         try:
-            SQLModel.metadata.create_all(self.engine)
+            upgrade(self.engine, revision)
         except OperationalError as exc:
             raise StoreError(f"cannot open database {self.display_url}: {_first_line(exc)}") from None
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot create tables in {self.display_url}: {_first_line(exc)}") from None
+            raise StoreError(f"cannot migrate the database {self.display_url}: {_first_line(exc)}") from None
 
     def session(self) -> Session:
         return Session(self.engine, expire_on_commit=False)

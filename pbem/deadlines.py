@@ -1,0 +1,310 @@
+"""Deadlines: every pending decision has one; reminders before it; on expiry the passive default or the game master.
+
+Nothing is stored for a deadline: it is derived (ARCHITECTURE: "Deadlines and
+reminders hang on pending decisions").
+
+- A decision's *clock* starts when it became pending: the ``applied`` time of
+  the latest logged action that answered a decision (DONATE and STANDING orders,
+  which a player may give at any time, do not restart anyone's clock), else the
+  game's creation. The game master restarts the clock of the whole game with
+  ``undo``, ``replace`` and ``resume`` (``pbem.gamemaster``): each queues a
+  notice to every seat whose outbox purpose is in :data:`CLOCK_PURPOSES`, and
+  the newest such notice counts as a start too. So a resumed game gets its full
+  deadline again, and an undone move does not leave a long-expired deadline.
+- ``due`` = clock start + ``settings.deadline_hours[kind]`` (a kind missing from
+  the settings, or with 0 hours or fewer, has no deadline). A reminder is due
+  ``h`` hours before ``due`` for each ``h`` in ``settings.reminder_hours`` that
+  falls after the clock start.
+
+:func:`tick` (the daemon calls it on a timer; ``pbem deadlines tick`` once) acts
+on every active, unpaused game, one transaction per game:
+
+- a reminder whose time has come is queued to the deciding player (the prompt
+  with its deadline, under a reminder line); when several are due at once only
+  the latest is sent. Its Message-ID is stable (game, version, player, hours,
+  clock start), so a tick run twice, or by two processes, queues it once.
+- on expiry, a decision with a passive default takes it: the canonical order
+  text of ``decision.default`` is applied as the deciding player through the
+  order layer, exactly as if it had come by mail (so waiting lines of the
+  maneuvering government resume, pbem.orders.apply_exchange), logged in the
+  same transaction, with reports to every seat telling "no answer by the
+  deadline: PASS" and prompts to whoever must decide next. **Decision**: the
+  passive default is taken for every decision that has one, not only the
+  out-of-turn questions of R-DECIDE-2 (investment, setup bond, force-stop,
+  canal, battle): the engine also gives the maneuver (DONE) and production
+  (PRODUCE: every factory) a default, and the prompt promises the player
+  "Without an answer by the deadline, the game takes: DONE". Rondel, factory
+  and import have none: there the game master is alerted (a mail to
+  ``game_master``, once per decision: stable Message-ID) and decides with
+  ``pbem force`` / ``pbem replace``.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func
+from sqlalchemy.exc import SQLAlchemyError
+from sqlmodel import Session, select
+
+from engine.actions import ANYTIME
+from engine.board import Board, default_board
+from engine.decisions import Decision, pending
+from engine.model import GameState
+from pbem.errors import PbemError, StoreError
+from pbem.store.models import ActionRow, GameRow, GameStatus
+from pbem.store.outbox import OutboxRow
+from pbem.store.settings import GameSettings, load_settings
+
+if TYPE_CHECKING:
+    from pbem.store import Database
+
+log = logging.getLogger("pbem.deadlines")
+
+#: Outbox purposes of the game master's notices that restart the deadline clock of a game.
+CLOCK_PURPOSES = ("undo", "replace", "resume")
+#: Log entries that answer no decision (a player may give them at any time): they restart no clock.
+SIDE_ACTIONS = frozenset(cls.tag for cls in ANYTIME)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """When ``player`` must have answered their pending decision, and when to remind them."""
+
+    player: str
+    nation: str | None
+    kind: str
+    due: datetime
+    reminders: list[datetime] = field(default_factory=list)  # oldest first, each after ``since``
+    since: datetime | None = None  # when the decision's clock started
+    decision: Decision | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def passive(self) -> bool:
+        """Whether the decision takes its default on expiry (else the game master is alerted)."""
+        return self.decision is not None and self.decision.default is not None
+
+    def reminder_hours(self, moment: datetime) -> float:
+        """How many hours before ``due`` the reminder at ``moment`` is."""
+        return round((self.due - moment).total_seconds() / 3600, 4)
+
+
+def utc(moment: datetime) -> datetime:
+    """A timezone-aware UTC datetime (SQLite hands timestamps back naive: they are UTC)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def deadlines(state: GameState, settings: GameSettings, since: datetime) -> list[Deadline]:
+    """The deadline of every pending decision whose kind has one (pure: no clock, no database).
+
+    ``since`` is when the decisions became pending (:func:`decision_since`).
+    ``settings.paused`` is not looked at here: a paused game has deadlines, it
+    just does not act on them (:func:`tick` skips it).
+    """
+    if state.finished:
+        return []
+    start = utc(since)
+    result = []
+    for decision in pending(state):
+        hours = settings.deadline_hours.get(decision.kind.value)
+        if hours is None or hours <= 0:
+            continue
+        due = start + timedelta(hours=float(hours))
+        reminders = sorted({due - timedelta(hours=float(h)) for h in settings.reminder_hours
+                            if 0 < float(h) < float(hours)})
+        result.append(Deadline(decision.player, decision.nation, decision.kind.value, due, reminders, start,
+                               decision))
+    return result
+
+
+# --- the clock, from the database ------------------------------------------------------------
+
+
+def decision_since(session: Session, game: GameRow) -> datetime:
+    """When the game's pending decisions became pending (see the module docstring)."""
+    start = utc(game.created)
+    rows = session.exec(
+        select(ActionRow.applied, ActionRow.action).where(ActionRow.game_id == game.id)
+        .order_by(ActionRow.version.desc()).limit(200)  # type: ignore[attr-defined]
+    ).all()
+    for applied, action in rows:
+        if (action or {}).get("type") not in SIDE_ACTIONS:
+            start = max(start, utc(applied))
+            break
+    else:
+        if rows:  # only side actions that far back: the oldest of them is a safe (late) start
+            start = max(start, utc(rows[-1][0]))
+    reset = session.exec(
+        select(func.max(OutboxRow.created)).where(OutboxRow.game_id == game.id,
+                                                  OutboxRow.purpose.in_(CLOCK_PURPOSES))  # type: ignore[attr-defined]
+    ).one()
+    if reset is not None:
+        start = max(start, utc(reset))
+    return start
+
+
+def game_deadlines(session: Session, game: GameRow, state: GameState,
+                   settings: GameSettings | None = None) -> list[Deadline]:
+    """:func:`deadlines` of a stored game at its current clock."""
+    return deadlines(state, settings or load_settings(session, game), decision_since(session, game))
+
+
+def _may_act(settings: GameSettings, since: datetime, now: datetime) -> bool:
+    """Cheap test before loading a state: could any reminder or deadline of any kind be due by ``now``?"""
+    first = []  # per kind: hours until its earliest reminder, else until its deadline
+    for value in settings.deadline_hours.values():
+        hours = float(value or 0)
+        if hours > 0:
+            first.append(hours - max((float(r) for r in settings.reminder_hours if 0 < float(r) < hours),
+                                     default=0.0))
+    return bool(first) and now >= since + timedelta(hours=min(first))
+
+
+# --- the tick ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TickItem:
+    """One thing a tick did (or found) in one game."""
+
+    game: str
+    player: str
+    kind: str
+    due: datetime
+    detail: str = ""
+
+
+@dataclass
+class TickReport:
+    """What one :func:`tick` did: mails queued, defaults applied, games skipped, errors."""
+
+    now: datetime
+    checked: list[str] = field(default_factory=list)  # active games looked at
+    paused: list[str] = field(default_factory=list)  # active games skipped because paused
+    reminders: list[TickItem] = field(default_factory=list)  # reminders queued now
+    defaults: list[TickItem] = field(default_factory=list)  # passive defaults applied now
+    alerts: list[TickItem] = field(default_factory=list)  # game-master alerts queued now
+    stalled: list[TickItem] = field(default_factory=list)  # every expired decision without a default
+    errors: list[str] = field(default_factory=list)  # games that failed this time (tried again next tick)
+
+    @property
+    def acted(self) -> bool:
+        return bool(self.reminders or self.defaults or self.alerts)
+
+    def lines(self) -> list[str]:
+        """A human summary, one line per thing done."""
+        out = []
+        for item in self.reminders:
+            out.append(f"{item.game}: reminded {item.player} ({item.kind}, due {_when(item.due)})")
+        for item in self.defaults:
+            out.append(f"{item.game}: no answer from {item.player} by {_when(item.due)}: {item.detail}")
+        for item in self.stalled:
+            out.append(f"{item.game}: {item.player} is past the deadline ({item.kind}, due {_when(item.due)}): "
+                       f"{item.detail}")
+        for name in self.paused:
+            out.append(f"{name}: paused, deadlines not applied")
+        out.extend(f"error: {e}" for e in self.errors)
+        if not out:
+            out.append(f"Nothing due ({len(self.checked)} active game{'s' if len(self.checked) != 1 else ''} "
+                       "checked).")
+        return out
+
+
+def _when(moment: datetime) -> str:
+    return utc(moment).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def tick(
+    db: Database,
+    now: datetime | None = None,
+    *,
+    mail_domain: str | None = None,
+    moderator_address: str | None = None,
+    game_master: str | None = None,
+    board: Board | None = None,
+    games: Iterable[str] | None = None,
+) -> TickReport:
+    """Act on every due reminder and expired deadline of every active, unpaused game (see the module docstring).
+
+    One transaction per game: a game that fails (a concurrent writer, a
+    database hiccup) is listed in ``errors`` and tried again at the next tick;
+    the others go on. ``games`` limits the tick to those games (by name).
+    """
+    from pbem import gamemaster  # the game master's machinery (applying orders, queueing mail) lives there
+
+    now = utc(now or datetime.now(UTC))
+    board = board or default_board()
+    mail = gamemaster.MailContext.make(mail_domain=mail_domain, moderator_address=moderator_address,
+                                       game_master=game_master)
+    report = TickReport(now)
+    try:
+        with db.transaction() as session:
+            query = select(GameRow.name).where(GameRow.status == GameStatus.ACTIVE).order_by(GameRow.name)
+            names = list(session.exec(query).all())
+    except SQLAlchemyError as exc:
+        raise StoreError(f"cannot read the games in {db.display_url}: {getattr(exc, 'orig', None) or exc}") from None
+    if games is not None:
+        wanted = set(games)
+        names = [n for n in names if n in wanted]
+    for name in names:
+        try:
+            with db.transaction() as session:
+                _tick_game(session, name, board, now, mail, report, gamemaster)
+        except (PbemError, SQLAlchemyError) as exc:
+            message = f"{name}: {getattr(exc, 'orig', None) or exc}"
+            log.warning("deadline tick: %s", message)
+            report.errors.append(message)
+        except Exception as exc:  # noqa: BLE001 - one broken game must not stop the daemon's other games
+            log.exception("deadline tick: game %s failed", name)
+            report.errors.append(f"{name}: {type(exc).__name__}: {exc}")
+    return report
+
+
+def _tick_game(session: Session, name: str, board: Board, now: datetime, mail, report: TickReport,  # type: ignore[no-untyped-def]
+               gamemaster) -> None:
+    game = session.exec(select(GameRow).where(GameRow.name == name)).first()
+    if game is None or game.status != GameStatus.ACTIVE:
+        return
+    report.checked.append(name)
+    settings = load_settings(session, game)
+    if settings.paused:
+        report.paused.append(name)
+        return
+    since = decision_since(session, game)
+    if not _may_act(settings, since, now):
+        return
+    from pbem import store
+
+    state = store.load_state(session, game, board)
+    for deadline in deadlines(state, settings, since):
+        if now >= deadline.due:
+            detail = "no game master address configured" if not mail.game_master else ""
+            if deadline.passive:
+                applied, outcome = gamemaster.apply_default(session, game, board, state, deadline, settings, mail,
+                                                            now)
+                if applied:
+                    report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due, outcome))
+                    log.info("%s: no answer from %s by %s: %s", name, deadline.player, _when(deadline.due),
+                             outcome)
+                    return  # the position changed: its new decisions start their clocks now
+                log.warning("%s: the default for %s could not be applied: %s", name, deadline.player, outcome)
+                detail = outcome  # should not happen: the engine offers the default; the game master steps in
+            alerted = gamemaster.alert_game_master(session, game, state, deadline, settings, mail, now)
+            if alerted:
+                detail = "game master alerted" + (f" ({detail})" if detail else "")
+                log.info("%s: %s is past the deadline (%s); game master alerted", name, deadline.player,
+                         deadline.kind)
+            elif mail.game_master and not detail:
+                detail = "game master alerted before"
+            item = TickItem(name, deadline.player, deadline.kind, deadline.due, detail)
+            report.stalled.append(item)
+            if alerted:
+                report.alerts.append(item)
+            continue
+        passed = [moment for moment in deadline.reminders if moment <= now]
+        if passed and gamemaster.remind(session, game, state, deadline, passed[-1], settings, mail, now):
+            report.reminders.append(TickItem(name, deadline.player, deadline.kind, deadline.due))
+            log.info("%s: reminded %s (%s, due %s)", name, deadline.player, deadline.kind, _when(deadline.due))

@@ -1,0 +1,114 @@
+"""``pbem check``: connect to the IMAP and SMTP servers and say plainly what works. Nothing is changed.
+
+IMAP: connection and security, login, the mailbox (messages, UIDVALIDITY),
+the processed and failed folders (missing ones are created on first use, so
+that is no failure), IDLE (else polling) and MOVE. SMTP: connection and
+security, greeting and EHLO, login (or no login configured). No password
+appears in the output: the lines are built from our own words, the servers'
+replies and the mail layer's error messages, which mask passwords.
+"""
+from __future__ import annotations
+
+import ssl
+from dataclasses import dataclass, field
+
+from pbem.config import Config
+from pbem.errors import ConfigError
+from pbem.mail import MailboxError, SendError, SmtpSender
+from pbem.mailflow.mailbox import Mailbox
+
+
+@dataclass
+class CheckReport:
+    lines: list[tuple[bool, str]] = field(default_factory=list)  # (ok, text); ok False marks a failure
+    imap_ok: bool = False
+    smtp_ok: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.imap_ok and self.smtp_ok
+
+    def text(self) -> list[str]:
+        return [f"{'ok  ' if ok else 'FAIL'}  {line}" for ok, line in self.lines]
+
+
+def check_mail(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> CheckReport:
+    report = CheckReport()
+    report.imap_ok = _check_inbox(config, report, ssl_context)
+    report.smtp_ok = _check_smtp(config, report, ssl_context)
+    return report
+
+
+def _check_inbox(config: Config, report: CheckReport, context: ssl.SSLContext | None) -> bool:
+    if config.maildir is not None:
+        from pbem.mail import MaildirInbox  # type: ignore[attr-defined]
+
+        try:
+            with MaildirInbox(config.maildir):
+                pass
+        except MailboxError as exc:
+            report.lines.append((False, f"Maildir: {exc}"))
+            return False
+        report.lines.append((True, f"Maildir {config.maildir.path}: readable, folders present"))
+        return True
+    try:
+        settings = config.require_imap()
+    except ConfigError as exc:
+        report.lines.append((False, f"IMAP: {exc}"))
+        return False
+    where = f"IMAP {settings.host}:{settings.effective_port} ({settings.security})"
+    inbox = Mailbox(settings, ssl_context=context)
+    try:
+        inbox.connect()
+    except MailboxError as exc:
+        report.lines.append((False, f"{where}: {exc}"))
+        return False
+    try:
+        report.lines.append((True, f"{where}: connected, login ok as {settings.username or '(no user)'}"))
+        info = inbox.info()
+        report.lines.append((True, f"mailbox {settings.mailbox!r} exists: {info.messages} message(s), "
+                                   f"UIDVALIDITY {info.uidvalidity}"))
+        for label, folder in (("processed", settings.processed_folder), ("failed", settings.failed_folder)):
+            if inbox.has_folder(folder):
+                report.lines.append((True, f"{label} folder {folder!r} exists"))
+            else:
+                report.lines.append((True, f"{label} folder {folder!r} missing: created on first use"))
+        if inbox.supports_idle:
+            report.lines.append((True, f"IDLE supported: new mail is seen at once "
+                                       f"(IDLE renewed every {settings.idle_refresh:g} s)"))
+        else:
+            report.lines.append((True, f"IDLE not supported: polling every {settings.poll_interval:g} s"))
+        report.lines.append((True, "MOVE supported" if inbox.supports_move
+                             else "MOVE not supported: COPY + EXPUNGE is used"))
+    except MailboxError as exc:
+        report.lines.append((False, f"{where}: {exc}"))
+        return False
+    finally:
+        inbox.close()
+    return True
+
+
+def _check_smtp(config: Config, report: CheckReport, context: ssl.SSLContext | None) -> bool:
+    try:
+        settings = config.require_smtp()
+    except ConfigError as exc:
+        report.lines.append((False, f"SMTP: {exc}"))
+        return False
+    where = f"SMTP {settings.host}:{settings.effective_port} ({settings.security})"
+    sender = SmtpSender(settings, ssl_context=context)
+    try:
+        sender.open()
+    except SendError as exc:
+        report.lines.append((False, f"{where}: {exc}"))
+        return False
+    try:
+        smtp = sender._smtp  # the open smtplib connection: what the server said
+        greeting = ""
+        if smtp is not None and smtp.ehlo_resp:
+            greeting = smtp.ehlo_resp.decode("utf-8", "replace").splitlines()[0].strip()
+        login = f"login ok as {settings.username}" if settings.username else "no login configured"
+        report.lines.append((True, f"{where}: connected, greeting ok{f' ({greeting})' if greeting else ''}, "
+                                   f"{login}"))
+    finally:
+        sender.close()
+    return True

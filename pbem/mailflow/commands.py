@@ -1,0 +1,174 @@
+"""The mail commands of the CLI: ``pbem run``, ``pbem poll --once``, ``pbem check``.
+
+Registered on ``pbem.cli.app`` by :func:`register`, which ``pbem.cli`` calls at
+its end (this module does not import ``pbem.cli``, so ``python -m pbem.cli``
+works too). Exit codes: 0 done; 1 a server or the database could not
+be used (``poll``: the inbox could not be read or the outbox could not be
+delivered; nothing is lost, the next run goes on; ``check``: a server does not
+work); 2 a usage or configuration error.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import sys
+from collections.abc import Callable
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+from engine.errors import EngineError
+from pbem.config import Config, load_config
+from pbem.errors import ConfigError, PbemError
+
+EXIT_UNAVAILABLE = 1
+EXIT_ERROR = 2
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_ERROR)
+
+
+def handled(command: F) -> F:
+    """Errors of ours as one line on stderr and exit 2, never a traceback (as in ``pbem.cli``)."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except (PbemError, EngineError) as exc:
+            fail(str(exc))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def options_of(ctx: typer.Context) -> Any:
+    """The CLI's global options (``pbem.cli.Options``: ``.config``, ``.moderator()``)."""
+    return ctx.obj
+
+
+def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Config:
+    config = load_config(options_of(ctx).config)
+    if config.path is None:
+        fail("no configuration file: give --config FILE (before the command) or set PBEM_CONFIG "
+             "(see config.example.toml)")
+    config.require_moderator()
+    if inbox and config.maildir is None:
+        config.require_imap()
+    if smtp:
+        config.require_smtp()
+    return config
+
+
+def _logging(level: str) -> None:
+    value = getattr(logging, level.upper(), None)
+    if not isinstance(value, int):
+        fail(f"--log-level must be one of DEBUG, INFO, WARNING, ERROR, not {level!r}")
+    logging.basicConfig(level=value, format=LOG_FORMAT, stream=sys.stderr, force=True)
+    logging.getLogger("imapclient").setLevel(max(value, logging.WARNING))  # its protocol log is too chatty
+
+
+def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None):  # type: ignore[no-untyped-def]
+    from pbem.mailflow.daemon import MailFlow, deadline_task, default_inbox_factory
+
+    moderator = options_of(ctx).moderator()
+    tasks = [t for t in (deadline_task(config, moderator.db, moderator.board),) if t is not None]
+    flow = MailFlow(config, moderator.db, moderator=moderator, tasks=tasks)
+    if use_idle is False:
+        flow.inbox_factory = default_inbox_factory(config, flow.ssl_context, use_idle=False)
+    return flow
+
+
+@handled
+def run_command(
+    ctx: typer.Context,
+    log_level: Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
+    = "INFO",
+    outbox_interval: Annotated[
+        float, typer.Option("--outbox-interval", metavar="SECONDS", min=1.0,
+                            help="Deliver the outbox at least this often (mail queued by other commands).")
+    ] = 60.0,
+    no_idle: Annotated[bool, typer.Option("--no-idle", help="Poll even when the IMAP server offers IDLE.")] = False,
+) -> None:
+    """Run the moderator: read mail as it arrives (IMAP IDLE, else polling), answer it, deliver the outbox.
+
+    Stops cleanly on SIGTERM or Ctrl-C. Logs go to standard error.
+    """
+    from pbem.mailflow.daemon import Daemon
+
+    config = _config(ctx)
+    _logging(log_level)
+    daemon = Daemon(_flow(ctx, config, use_idle=False if no_idle else None), outbox_interval=outbox_interval)
+    daemon.install_signal_handlers()
+    daemon.run()
+
+
+@handled
+def poll_command(
+    ctx: typer.Context,
+    once: Annotated[bool, typer.Option("--once", help="Process the inbox once, deliver the outbox once, exit.")]
+    = False,
+    log_level: Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
+    = "WARNING",
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing when all went well.")] = False,
+) -> None:
+    """For cron: read the inbox once, answer what came, deliver the outbox once, exit (needs --once)."""
+    from pbem.mailflow.daemon import poll_once
+
+    if not once:
+        fail("pbem poll needs --once (for cron); `pbem run` keeps running and reads mail as it arrives")
+    config = _config(ctx)
+    _logging(log_level)
+    report = poll_once(_flow(ctx, config))
+    inbox = report.inbox
+    if inbox is not None and (not quiet or inbox.handled or inbox.failed):
+        counts: dict[str, int] = {}
+        for outcome in inbox.outcomes:
+            counts[outcome.outcome] = counts.get(outcome.outcome, 0) + 1
+        detail = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
+        typer.echo(f"inbox: {inbox.handled} message(s) handled" + (f" ({detail})" if detail else "")
+                   + (f", {len(inbox.failed)} moved to the failed folder" if inbox.failed else ""))
+    out = report.outbox
+    if not quiet or out.sent or out.failed or out.retried or out.unavailable:
+        typer.echo(f"outbox: {out.sent} sent, {out.failed} failed, {out.retried + out.waiting} waiting"
+                   + (f" (SMTP unavailable: {out.unavailable})" if out.unavailable else ""))
+    for problem in report.problems:
+        typer.echo(f"error: {problem}", err=True)
+    if not report.ok:
+        raise typer.Exit(EXIT_UNAVAILABLE)
+
+
+@handled
+def check_command(ctx: typer.Context) -> None:
+    """Connect to the IMAP and SMTP servers of the configuration and say what works (changes nothing)."""
+    from pbem.mailflow.check import check_mail
+
+    config = load_config(options_of(ctx).config)
+    if config.path is None:
+        fail("no configuration file: give --config FILE (before the command) or set PBEM_CONFIG")
+    try:
+        moderator = config.require_moderator()
+        typer.echo(f"moderator: {moderator.name} <{moderator.address}>; players reply to "
+                   f"{moderator.address.replace('@', '+<token>@')}")
+    except ConfigError as exc:
+        typer.echo(f"FAIL  {exc}")
+    report = check_mail(config)
+    for line in report.text():
+        typer.echo(line)
+    verdict = ("IMAP and SMTP work." if report.ok else
+               f"{'IMAP works' if report.imap_ok else 'IMAP does NOT work'}; "
+               f"{'SMTP works' if report.smtp_ok else 'SMTP does NOT work'}.")
+    typer.echo(verdict)
+    if not report.ok:
+        raise typer.Exit(EXIT_UNAVAILABLE)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``run``, ``poll`` and ``check`` to the CLI."""
+    app.command("run")(run_command)
+    app.command("poll")(poll_command)
+    app.command("check")(check_command)

@@ -1,0 +1,35 @@
+"""Creating a game that is played by mail: seats get tokens, welcome mails (and first prompts) are queued.
+
+Used by ``pbem game new`` when the configuration has ``[moderator]`` and
+``[smtp]``. One transaction: the game, its settings (deadlines from
+``[deadlines]``, the thread root) and the mails; ``pbem run`` or
+``pbem poll --once`` deliver them.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from engine.model import GameSetup
+from pbem.config import Config
+from pbem.mailflow.outgoing import MailComposer, Queued
+from pbem.moderator import Moderator, NewGame
+from pbem.store import seats
+from pbem.store.settings import GameSettings, save_settings
+
+
+def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup: GameSetup,
+                          now: datetime | None = None) -> tuple[NewGame, list[Queued]]:
+    """Store the game and queue every seat's welcome mail, in one transaction; the mails queued."""
+    identity = config.require_moderator()
+    now = now or datetime.now(UTC)
+    with moderator.transaction() as session:
+        game, created = moderator.create_game_in(session, name, setup)
+        composer = MailComposer(session, identity, now,
+                                replies_per_hour=config.limits.replies_per_sender_per_hour)
+        first = seats(session, game)[0]
+        settings = GameSettings(deadline_hours=dict(config.deadlines.hours),
+                                reminder_hours=tuple(config.deadlines.reminder_hours),
+                                thread_root=composer.welcome_id(game, first.email))
+        save_settings(session, game, settings)
+        composer.welcomes(game, created.state)
+    return created, composer.queued

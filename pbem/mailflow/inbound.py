@@ -1,0 +1,410 @@
+"""One inbound mail, handled in one database transaction: record it, apply its orders, queue every mail.
+
+:func:`process_message` is the whole decision, in this order:
+
+1. Already recorded (same key: Message-ID, or a digest of the bytes) -> ``duplicate``: nothing
+   happens again (the daemon only moves it out of the inbox).
+2. Auto-reply, bounce, mailing list, our own mail, no sender (RFC 3834 and friends) -> recorded as
+   ``automatic``; never answered (loop guard).
+3. Larger than ``[limits] max_message_bytes`` -> recorded as ``oversize``; only its header is read;
+   a polite reply to the sender.
+4. No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
+   ``unknown_token``; each with one short reply to the sender telling how to reply.
+5. A seat's token, but from another address than the seat's -> ``spoofed``: nothing applied; the
+   reply goes to the seat's real address (never to the sender, who may be anyone), saying that a
+   message from that other address was ignored.
+6. The game is over -> ``finished``; paused by the game master -> ``paused``: nothing applied, the
+   seat is told.
+7. Otherwise the body is applied as the seat's orders (``Moderator.submit_in``, same session):
+   ``applied``, ``refused`` (a line refused; the lines before it stand) or ``query``. Queued: an
+   error reply to the sender when a line was refused (and to a player whose waiting lines the
+   message resumed and who got refused), the report to every seat and the prompt to each player who
+   must decide now when the game moved on (the game-end mail instead when it ended), and one reply
+   to the sender answering its report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP;
+   ``pbem.queries.answer``, against the state after the orders).
+
+Direct replies (3-6 and error replies) are rate-limited per recipient address
+(``[limits] replies_per_sender_per_hour``); a suppressed reply is noted in
+the record's reason. Reports and prompts are not: they go out once per move.
+
+The record (``inbound_messages``), the mailbox position (``mailbox_state``),
+the log entries, the snapshot and the outbox rows are written in the one
+transaction, so a crash anywhere leaves either all of it or none of it.
+
+Errors. A mail that is no mail at all, or that makes the handling fail (a
+bug, a game whose log does not replay), raises :class:`MessageFailed`; the
+caller moves it to the failed folder (nothing is recorded, so a game master
+can move it back into the inbox to try again). When the database cannot be
+reached, :class:`DatabaseUnavailable` is raised: the mail must stay in the
+inbox until it can. Concurrent writers (another message of the same game, a
+game-master command, a second daemon with the same message) make the whole
+transaction start again, up to ``retries`` times.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError, SQLAlchemyError
+from sqlmodel import Session
+
+from pbem.config import Config, ModeratorSettings
+from pbem.errors import ConcurrentUpdate, PbemError
+from pbem.mail import InboundError, InboundMessage, parse_message
+from pbem.mailflow.crash import crash_point
+from pbem.mailflow.outgoing import MailComposer, decision_kind, error_body, key_tag, reply_subject
+from pbem.moderator import Moderator
+from pbem.render import render_error, render_prompt, render_report
+from pbem.store import GameRow, GameStatus, SeatRow, load_log, load_state, seats
+from pbem.store.inbound import InboundOutcome, InboundRow, advance_position, find_message, normalise_key, \
+    record_message
+from pbem.store.tokens import seat_for_token
+
+log = logging.getLogger("pbem.mailflow")
+
+DUPLICATE = "duplicate"
+FAILED = "failed"
+PROCESSED = "processed"
+
+
+class MessageFailed(PbemError):
+    """This message cannot be handled (not a mail, or the handling failed): set it aside in the failed folder."""
+
+
+class DatabaseUnavailable(PbemError):
+    """The database cannot be reached: leave the message in the inbox and try again later."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :func:`process_message` did with one mail.
+
+    ``outcome`` is an ``InboundOutcome`` value or ``"duplicate"``; ``folder``
+    is where the mail goes now (``processed`` or ``failed``); ``queued`` the
+    Message-IDs of the mail queued for it.
+    """
+
+    key: str
+    outcome: str
+    reason: str = ""
+    sender: str = ""
+    game: str | None = None
+    player: str | None = None
+    version_before: int | None = None
+    version: int | None = None
+    queued: tuple[str, ...] = ()
+    folder: str = PROCESSED
+
+    @property
+    def duplicate(self) -> bool:
+        return self.outcome == DUPLICATE
+
+
+def process_message(db, config: Config, raw: bytes, mailbox: str, uidvalidity: int, uid: int,  # type: ignore[no-untyped-def]
+                    now: datetime, *, moderator: Moderator | None = None, retries: int = 5) -> Outcome:
+    """Handle one raw mail in one transaction (see the module docstring); ``now`` must be timezone-aware."""
+    identity = config.require_moderator()
+    moderator = moderator or Moderator(db)
+    now = now.astimezone(UTC)
+    message, key, oversize = read(raw, identity, config.limits.max_message_bytes)
+    for attempt in range(retries + 1):
+        try:
+            with db.transaction() as session:
+                handler = _Handler(session, config, identity, moderator, message, key, oversize, len(raw), now)
+                outcome = handler.handle()
+                if not outcome.duplicate:
+                    handler.record(mailbox, uidvalidity, uid, outcome)
+                advance_position(session, mailbox, uidvalidity, uid, now)
+                crash_point("mid_transaction")
+            return outcome
+        except (ConcurrentUpdate, IntegrityError) as exc:
+            # another writer of the same game, or of the same message: read everything again
+            if attempt == retries:
+                if isinstance(exc, IntegrityError):  # not contention after all: this message breaks something
+                    raise MessageFailed(f"message {key}: database error: {_first_line(exc)}") from None
+                raise DatabaseUnavailable(f"message {key}: still conflicting with other writers after "
+                                          f"{retries + 1} tries ({_first_line(exc)})") from None
+            log.info("message %s met a concurrent writer (%s); trying again", key, _first_line(exc))
+        except OperationalError as exc:
+            if "locked" in str(exc.orig).lower() and attempt < retries:
+                log.info("message %s: the database is busy; trying again", key)
+                continue
+            raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+        except InterfaceError as exc:
+            raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+        except DBAPIError as exc:
+            if exc.connection_invalidated:
+                raise DatabaseUnavailable(f"database connection lost: {_first_line(exc)}") from None
+            raise MessageFailed(f"message {key}: database error: {_first_line(exc)}") from None
+        except SQLAlchemyError as exc:
+            raise MessageFailed(f"message {key}: database error: {_first_line(exc)}") from None
+        except (MessageFailed, DatabaseUnavailable):
+            raise
+        except Exception as exc:
+            log.exception("message %s could not be handled", key)
+            raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
+    raise AssertionError("unreachable")
+
+
+def read(raw: bytes, identity: ModeratorSettings, max_bytes: int) -> tuple[InboundMessage, str, bool]:
+    """(parsed message, key, oversize?): an oversize mail is read by its header alone.
+
+    Raises :class:`MessageFailed` for bytes that are no mail at all.
+    """
+    oversize = len(raw) > max_bytes
+    digest = hashlib.sha256(raw).hexdigest()
+    source = _header_part(raw) if oversize else raw
+    try:
+        message = parse_message(source, moderator_address=identity.address)
+    except InboundError as exc:
+        raise MessageFailed(f"not a readable mail ({exc}); sha256 {digest}") from None
+    key = normalise_key(message.message_id or f"<sha256.{digest}@pbem.invalid>")
+    return message, key, oversize
+
+
+def _header_part(raw: bytes) -> bytes:
+    for separator in (b"\r\n\r\n", b"\n\n"):
+        head, found, _ = raw.partition(separator)
+        if found:
+            return head + separator
+    return raw[:65536]
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+class _Handler:
+    """The decision for one message, inside one session."""
+
+    def __init__(self, session: Session, config: Config, identity: ModeratorSettings, moderator: Moderator,
+                 message: InboundMessage, key: str, oversize: bool, size: int, now: datetime) -> None:
+        self.session = session
+        self.config = config
+        self.identity = identity
+        self.moderator = moderator
+        self.message = message
+        self.key = key
+        self.tag = key_tag(key)
+        self.oversize = oversize
+        self.size = size
+        self.now = now
+        self.compose = MailComposer(session, identity, now, cause=self.tag,
+                                    replies_per_hour=config.limits.replies_per_sender_per_hour)
+        self.game: GameRow | None = None
+        self.seat: SeatRow | None = None
+        self.notes: list[str] = []
+
+    # --- the decision ------------------------------------------------------------------------
+
+    def handle(self) -> Outcome:
+        message = self.message
+        existing = find_message(self.session, self.key)
+        if existing is not None:
+            folder = FAILED if existing.outcome in InboundOutcome.FAILED_FOLDER else PROCESSED
+            return Outcome(self.key, DUPLICATE, f"already handled ({existing.outcome})", existing.sender,
+                           folder=folder)
+        if message.is_automatic:
+            return self.outcome(InboundOutcome.AUTOMATIC, message.automatic_reason or "automatic mail")
+        if self.oversize:
+            return self.too_big()
+        token = message.token
+        if not token:
+            return self.stranger(InboundOutcome.NO_TOKEN, "no reply token in the address or the text")
+        seat = seat_for_token(self.session, token)
+        if seat is None:
+            return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
+        game = self.session.get(GameRow, seat.game_id)
+        assert game is not None
+        self.game, self.seat = game, seat
+        if (message.sender or "").lower() != seat.email.strip().lower():
+            return self.spoofed(token)
+        if game.status == GameStatus.FINISHED:
+            return self.notice(InboundOutcome.FINISHED, token, "the game is over", "The game is over",
+                               f"Game {game.name} is over: your message was not applied. The final scores "
+                               "were sent to every player.")
+        if self.compose.settings(game).paused:
+            return self.notice(InboundOutcome.PAUSED, token, "the game is paused", "The game is paused",
+                               f"The game master has paused game {game.name}: your message was not applied, "
+                               "and nothing changed. Please send your orders again once the game resumes; "
+                               "every player is told when it does.")
+        return self.orders(token)
+
+    def outcome(self, outcome: str, reason: str, **extra: object) -> Outcome:
+        notes = "; ".join(self.notes)
+        reason = f"{reason}; {notes}" if notes else reason
+        if self.message.defects:
+            reason += f" [MIME: {', '.join(self.message.defects[:5])}]"
+        return Outcome(self.key, outcome, reason, self.message.sender or "",
+                       game=self.game.name if self.game else None,
+                       player=self.seat.name if self.seat else None,
+                       queued=tuple(q.message_id for q in self.compose.queued), **extra)  # type: ignore[arg-type]
+
+    def record(self, mailbox: str, uidvalidity: int, uid: int, outcome: Outcome) -> None:
+        record_message(self.session, InboundRow(
+            message_key=self.key, game_id=self.game.id if self.game else None,
+            player=self.seat.name if self.seat else None, mailbox=mailbox, uidvalidity=uidvalidity, uid=uid,
+            sender=(self.message.sender or "")[:320], subject=self.message.subject, outcome=outcome.outcome,
+            reason=outcome.reason, version=outcome.version, received=self.now))
+
+    # --- answers without orders -----------------------------------------------------------------
+
+    def _allowed(self, address: str, purpose: str) -> bool:
+        if self.compose.may_reply(address, purpose):
+            return True
+        self.notes.append(f"reply to {address} suppressed (rate limit)")
+        return False
+
+    def too_big(self) -> Outcome:
+        message = self.message
+        limit = self.config.limits.max_message_bytes
+        reason = f"{self.size} bytes, above the limit of {limit}"
+        sender = message.sender
+        if sender and self._allowed(sender, "oversize"):
+            body = (f"Your message \"{message.subject}\" is {_size(self.size)}; the moderator reads messages of "
+                    f"at most {_size(limit)}, so it was not read and nothing changed.\n\n"
+                    "Please send your orders again as plain text, without attachments or pictures, by "
+                    "replying to the latest mail of your game.\n")
+            token = message.token
+            seat = seat_for_token(self.session, token) if token else None
+            if seat is not None and seat.email.strip().lower() == sender:
+                game = self.session.get(GameRow, seat.game_id)
+                assert game is not None
+                self.game, self.seat = game, seat
+                self.compose.to_seat(game, seat, purpose="oversize", key=f"oversize:{self.tag}", version=0,
+                                     subject=reply_subject(message.subject, f"[{game.name}] Your message"),
+                                     body=body, known_token=token, reply_to_message=message,
+                                     auto_submitted="auto-replied")
+            else:
+                self.compose.to_address(sender, purpose="oversize", key=f"oversize:{self.tag}",
+                                        subject=reply_subject(message.subject, "Your message to the moderator"),
+                                        body=body, reply_to_message=message)
+        return self.outcome(InboundOutcome.OVERSIZE, reason)
+
+    def stranger(self, outcome: str, reason: str) -> Outcome:
+        """No usable token: one short reply to the sender telling how to reply."""
+        message = self.message
+        sender = message.sender
+        if sender and self._allowed(sender, outcome):
+            if outcome == InboundOutcome.NO_TOKEN:
+                what = "carried no reply token"
+            else:
+                what = "carried a reply token that belongs to no seat (perhaps an old one: a seat's token " \
+                       "changes when the game master gives the seat a new one)"
+            local, _, host = self.identity.address.rpartition("@")
+            body = (f"This is the moderator of Imperial 2030 games at {self.identity.address}.\n\n"
+                    f"Your message \"{message.subject}\" {what}, so it could not be matched to a game and a "
+                    "seat. Nothing was done.\n\n"
+                    "To give orders, reply to the latest mail the moderator sent you for your game: its "
+                    f"reply address ({local}+<your token>@{host}) carries your personal token. You may also "
+                    "write a line\n\n    TOKEN <your token>\n\nabove your orders. If you have no mail of the "
+                    "game, ask your game master to send it again.\n")
+            self.compose.to_address(sender, purpose=outcome, key=f"{outcome}:{self.tag}",
+                                    subject=reply_subject(message.subject, "Your message to the moderator"),
+                                    body=body, reply_to_message=message)
+        return self.outcome(outcome, reason)
+
+    def spoofed(self, token: str) -> Outcome:
+        """A seat's token from another address: tell the seat, at its own address, and change nothing."""
+        game, seat, message = self.game, self.seat, self.message
+        assert game is not None and seat is not None
+        sender = message.sender or "(no address)"
+        reason = f"sent from {sender}, not from the seat's address {seat.email}"
+        if self._allowed(seat.email, "spoofed"):
+            body = (f"Game {game.name}: a message carrying your reply token arrived from {sender}, which is "
+                    f"not your address ({seat.email}). It was ignored: nothing changed.\n\n"
+                    f"Its subject was: \"{message.subject}\".\n\n"
+                    f"If you sent it, please send your orders from {seat.email} (reply to this mail). If you "
+                    "did not, someone else knows your token: ask your game master for a new one.\n")
+            self.compose.to_seat(game, seat, purpose="spoofed", key=f"spoofed:{self.tag}", version=0,
+                                 subject=f"[{game.name}] A message from another address was ignored", body=body,
+                                 known_token=token)
+        return self.outcome(InboundOutcome.SPOOFED, reason)
+
+    def notice(self, outcome: str, token: str, reason: str, title: str, text: str) -> Outcome:
+        game, seat, message = self.game, self.seat, self.message
+        assert game is not None and seat is not None
+        if self._allowed(seat.email, outcome):
+            self.compose.to_seat(game, seat, purpose=outcome, key=f"{outcome}:{self.tag}", version=0,
+                                 subject=reply_subject(message.subject, f"[{game.name}] {title}"),
+                                 body=text + "\n", known_token=token, reply_to_message=message,
+                                 auto_submitted="auto-replied")
+        return self.outcome(outcome, reason)
+
+    # --- orders ----------------------------------------------------------------------------------
+
+    def orders(self, token: str) -> Outcome:
+        game, seat, message = self.game, self.seat, self.message
+        assert game is not None and seat is not None
+        before = load_state(self.session, game, self.moderator.board)
+        result = self.moderator.submit_in(self.session, game, seat.name, message.body, state=before)
+        self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
+        changed = result.version != result.version_before
+        if result.refusal is not None:
+            if self._allowed(seat.email, "error"):
+                self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=result.version,
+                                     subject=reply_subject(message.subject, f"[{game.name}] Your orders"),
+                                     body=error_body(result, seat.name, game.name), reply_to_message=message,
+                                     decision=decision_kind(result.state, seat.name), auto_submitted="auto-replied")
+        table = {s.name: s for s in seats(self.session, game)}
+        for part in result.resumed:
+            other = table.get(part.player)
+            if part.refusal is not None and other is not None:
+                self.compose.to_seat(game, other, purpose="error", key=f"error:{self.tag}:{part.player}",
+                                     version=result.version,
+                                     subject=f"[{game.name}] Your waiting orders were refused",
+                                     body=render_error(result.state, part.player, part.refusal, game=game.name),
+                                     decision=decision_kind(result.state, part.player))
+        if changed:
+            self.compose.turn_mail(game, before, result)
+        if result.queries:
+            self.answer_queries(game, seat, result)
+        if result.refusal is not None:
+            outcome, reason = InboundOutcome.REFUSED, _refusal_text(result)
+        elif result.queries and not result.applied:
+            outcome, reason = InboundOutcome.QUERY, ", ".join(q.kind for q in result.queries)
+        else:
+            outcome, reason = InboundOutcome.APPLIED, f"{len(result.applied)} line(s) applied"
+        return self.outcome(outcome, reason, version_before=result.version_before, version=result.version)
+
+    def answer_queries(self, game: GameRow, seat: SeatRow, result) -> None:  # type: ignore[no-untyped-def]
+        """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), in one reply.
+
+        Answered by ``pbem.queries.answer`` against the state the orders left;
+        without that module, the sender's report and prompt stand in.
+        """
+        if not self._allowed(seat.email, "query"):
+            return
+        settings = self.compose.settings(game)
+        try:
+            from pbem.queries import answer
+        except ImportError:  # pragma: no cover - the queries module ships with pbem
+            answer = None
+        if answer is not None:
+            log_entries = load_log(self.session, game) if any(q.kind == "history" for q in result.queries) else None
+            body = "\n".join(answer(result.state, seat.name, query, log=log_entries, game=game.name,
+                                    open_cash=settings.open_cash) for query in result.queries)
+        else:
+            body = render_report(result.state, seat.name, (), game=game.name, open_cash=settings.open_cash)
+            prompt = render_prompt(result.state, seat.name, game=game.name)
+            if prompt:
+                body = body + "\n" + prompt
+        self.compose.to_seat(game, seat, purpose="query", key=f"query:{self.tag}", version=result.version,
+                             subject=reply_subject(self.message.subject, f"[{game.name}] Your questions"),
+                             body=body, reply_to_message=self.message, auto_submitted="auto-replied")
+
+
+def _refusal_text(result) -> str:  # type: ignore[no-untyped-def]
+    refusal = result.refusal
+    where = f"line {refusal.line_number}: {refusal.line}: " if refusal.line_number is not None else ""
+    applied = f"{len(result.applied)} line(s) applied before; " if result.applied else ""
+    return f"{applied}{where}{refusal.reason}"
+
+
+def _size(count: int) -> str:
+    if count >= 1024 * 1024:
+        return f"{count / (1024 * 1024):.1f} MB"
+    return f"{max(1, round(count / 1024))} KB"

@@ -1,0 +1,402 @@
+"""Composing the moderator's mail into the outbox, inside the caller's transaction.
+
+:class:`MailComposer` is the one place that decides what an outgoing mail
+looks like; the inbound flow, ``pbem game new`` and the game-master commands
+(undo, replace, resend, reminders) all queue through it, so every mail has the
+same headers:
+
+* ``From`` the moderator (``[moderator] address``/``name``);
+* ``Reply-To`` the recipient seat's token address ``moderator+TOKEN@host``
+  (direct answers to someone who is no seat have none);
+* a stable ``Message-ID`` per (game, version, recipient, purpose)
+  (:func:`pbem.mail.message_id_for`), so a mail queued twice is stored once
+  and a resend after a crash is a duplicate the receiver collapses;
+* threading per game: ``References`` the game's thread root
+  (``GameSettings.thread_root``: the Message-ID of the welcome mail of the
+  first seat) and the recipient's own welcome mail, ``In-Reply-To`` the
+  latter (so each player's client threads under a mail it has); answers to a
+  player's mail reply to that mail (``pbem.mail.reply_threading``);
+* ``List-Id`` per game, ``Auto-Submitted`` (``auto-generated``, or
+  ``auto-replied`` for an answer to a mail), ``X-PBEM-Decision: <kind>`` when
+  the reader has to decide.
+
+Tokens (ARCHITECTURE, "Identity and trust"). Only a token's hash is stored
+(``seat_tokens``); the plaintext exists in the mails sent to the seat. Since
+every mail to a seat carries its token, the outbox row of the latest mail to
+the seat holds it: :meth:`MailComposer.token_for` takes it from there (checked
+against the stored hash), or from the player's own mail, and issues a new
+token only when there is none yet (a game created without mail, a new player)
+or the one found is no longer the seat's. So the outbox is exactly as secret
+as the moderator's mailbox: whoever reads either can play every seat. Keep
+the database private, as the mailbox is.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlmodel import Session, select
+
+from engine.decisions import Decision, decisions_for, pending
+from engine.events import Event
+from engine.model import GameState
+from pbem.config import ModeratorSettings
+from pbem.mail import (
+    InboundMessage,
+    OutgoingMail,
+    Threading,
+    list_id_for,
+    message_id_for,
+    reply_threading,
+    thread_headers,
+    token_address,
+    token_of_address,
+)
+from pbem.moderator import SubmitResult
+from pbem.render import render_error, render_game_end, render_prompt, render_report, render_welcome
+from pbem.render.views import decision_words
+from pbem.store import GameRow, SeatRow, seats
+from pbem.store.inbound import take_reply
+from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
+from pbem.store.settings import GameSettings, load_settings, save_settings
+from pbem.store.tokens import SeatTokenRow, hash_token, issue_token
+
+AUTO_GENERATED = "auto-generated"
+AUTO_REPLIED = "auto-replied"
+NO_GAME = "pbem"  # the "game" in the Message-ID of a reply that belongs to no game
+TOKEN_SEARCH_DEPTH = 50  # outbox rows to a seat read per page when searching its token, newest first
+
+
+def key_tag(key: str) -> str:
+    """A short, stable tag of an inbound message key, for outbox purposes (the column is 64 long)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def decision_deadline(settings: GameSettings, decision: Decision, since: datetime) -> datetime | None:
+    """When ``decision``, pending since ``since``, expires: ``since`` + the game's hours for its kind.
+
+    The same rule as ``pbem.deadlines`` (a kind without hours, or with 0 or
+    fewer, has no deadline); the prompt mailed with the move that raised the
+    decision shows it, counted from that move.
+    """
+    hours = settings.deadline_hours.get(decision.kind.value)
+    if hours is None or float(hours) <= 0:
+        return None
+    return since + timedelta(hours=float(hours))
+
+
+def decision_kind(state: GameState, player: str) -> str | None:
+    """The kind of the first decision ``player`` must take now (``X-PBEM-Decision``), or None."""
+    if state.finished:
+        return None
+    decisions = decisions_for(state, player)
+    return decisions[0].kind.value if decisions else None
+
+
+def status_words(state: GameState) -> str:
+    """A few words for a subject: 'round 2, Russia to play', 'setting up', 'game over'."""
+    if state.finished:
+        return "game over"
+    if state.turn is None:
+        return "setting up"
+    return f"round {state.round}, {state.board.name(state.turn.nation)} to play"
+
+
+def reply_subject(subject: str, fallback: str) -> str:
+    subject = " ".join(subject.split())
+    if not subject:
+        return fallback
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None) -> OutgoingMail:
+    """The ``OutgoingMail`` an outbox row describes (what the sender builds and sends).
+
+    Rows queued by other code may carry fewer header values than the
+    composer's: ``from``/``from_name`` then come from ``moderator``, the
+    Date from the row's ``created``, ``Auto-Submitted`` is ``auto-generated``.
+    """
+    h = row.headers or {}
+    if h.get("date"):
+        date = datetime.fromisoformat(h["date"])
+    else:
+        date = row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC)
+    from_address = h.get("from") or (moderator.address if moderator is not None else None)
+    if not from_address:
+        raise ValueError("no From address: the row has none and no [moderator] address is configured")
+    return OutgoingMail(
+        to=row.recipient,
+        subject=row.subject,
+        body=row.body,
+        from_address=from_address,
+        from_name=h.get("from_name") or (moderator.name if moderator is not None else ""),
+        to_name=h.get("to_name", ""),
+        message_id=row.message_id,
+        date=date,
+        reply_to=h.get("reply_to") or None,
+        in_reply_to=h.get("in_reply_to") or None,
+        references=tuple(h.get("references") or ()),
+        list_id=h.get("list_id") or None,
+        decision=h.get("decision") or None,
+        auto_submitted=h.get("auto_submitted", AUTO_GENERATED),
+    )
+
+
+@dataclass(frozen=True)
+class Queued:
+    """One mail the composer queued (or found queued already)."""
+
+    recipient: str
+    purpose: str
+    message_id: str
+
+
+class MailComposer:
+    """Queues the moderator's mail in one session (one transaction); see the module docstring.
+
+    ``now`` stamps every mail (its Date, when it is due) and counts the
+    replies per sender; ``replies_per_hour`` is ``[limits]
+    replies_per_sender_per_hour``.
+
+    ``cause`` names what the mail is about (the inbound message's tag, a
+    game-master command and its time …) and goes into the Message-IDs of the
+    reports, prompts and game-end mails with the version: after an ``undo`` a
+    version is played again, and the new report about it must not be taken
+    for the old one (same Message-ID: not queued at all). The outbox
+    ``purpose`` column stays the plain kind (``report``, ``prompt``, ``error`` …);
+    ``key`` arguments make the Message-ID of a single mail unique the same way.
+    """
+
+    def __init__(self, session: Session, moderator: ModeratorSettings, now: datetime, *,
+                 replies_per_hour: int = 10, cause: str = "") -> None:
+        if now.tzinfo is None:
+            raise ValueError("the composer's clock must be timezone-aware")
+        self.session = session
+        self.moderator = moderator
+        self.now = now
+        self.replies_per_hour = replies_per_hour
+        self.cause = cause
+        self.queued: list[Queued] = []
+        self._tokens: dict[int, str] = {}
+        self._settings: dict[int, GameSettings] = {}
+
+    # --- tokens and settings ---------------------------------------------------------------
+
+    def token_for(self, seat: SeatRow, known: str | None = None) -> str:
+        """The seat's current token in plaintext (see the module docstring); issued when none is at hand."""
+        assert seat.id is not None
+        if seat.id in self._tokens:
+            return self._tokens[seat.id]
+        row = self.session.exec(select(SeatTokenRow).where(SeatTokenRow.seat_id == seat.id)).first()
+        token = None
+        if row is not None:
+            candidates = itertools.chain([known] if known else [], self._tokens_in_outbox(seat))
+            token = next((c.strip().lower() for c in candidates if c and hash_token(c) == row.token_hash), None)
+        if token is None:
+            token = issue_token(self.session, seat)
+        self._tokens[seat.id] = token
+        return token
+
+    def _tokens_in_outbox(self, seat: SeatRow) -> Iterator[str]:
+        """Tokens in the Reply-To of the mails to the seat, newest first (read in pages, lazily)."""
+        before: int | None = None
+        while True:
+            query = select(OutboxRow.id, OutboxRow.headers).where(
+                OutboxRow.game_id == seat.game_id, OutboxRow.recipient == seat.email)
+            if before is not None:
+                query = query.where(OutboxRow.id < before)
+            rows = self.session.exec(query.order_by(OutboxRow.id.desc()).limit(TOKEN_SEARCH_DEPTH)).all()  # type: ignore[union-attr]
+            for row_id, headers in rows:
+                before = row_id
+                reply_to = (headers or {}).get("reply_to")
+                token = token_of_address(reply_to, self.moderator.address) if reply_to else None
+                if token:
+                    yield token
+            if len(rows) < TOKEN_SEARCH_DEPTH:
+                return
+
+    def settings(self, game: GameRow) -> GameSettings:
+        assert game.id is not None
+        if game.id not in self._settings:
+            settings = load_settings(self.session, game)
+            if not settings.thread_root:
+                first = seats(self.session, game)
+                if first:
+                    settings.thread_root = self.welcome_id(game, first[0].email)
+                    save_settings(self.session, game, settings)
+            self._settings[game.id] = settings
+        return self._settings[game.id]
+
+    # --- ids and threading ------------------------------------------------------------------
+
+    def message_id(self, game: str, version: int, recipient: str, purpose: str) -> str:
+        return message_id_for(game, version, recipient, purpose, domain=self.moderator.domain)
+
+    def welcome_id(self, game: GameRow, recipient: str) -> str:
+        """The Message-ID of the welcome mail to ``recipient``: the parent of all their later mail."""
+        return self.message_id(game.name, 0, recipient, "welcome")
+
+    def threading(self, game: GameRow, recipient: str) -> Threading:
+        root = self.settings(game).thread_root
+        return thread_headers(root, self.welcome_id(game, recipient))
+
+    # --- queueing -----------------------------------------------------------------------------
+
+    def _queue(self, *, recipient: str, to_name: str, purpose: str, message_id: str, subject: str, body: str,
+               game: GameRow | None, version: int, reply_to: str | None, threading: Threading,
+               decision: str | None, auto_submitted: str) -> OutboxRow:
+        headers: dict[str, Any] = {
+            "from": self.moderator.address,
+            "from_name": self.moderator.name,
+            "to_name": to_name,
+            "reply_to": reply_to,
+            "in_reply_to": threading.in_reply_to,
+            "references": list(threading.references),
+            "list_id": list_id_for(game.name, domain=self.moderator.domain) if game is not None else None,
+            "decision": decision,
+            "auto_submitted": auto_submitted,
+            "date": self.now.isoformat(),
+        }
+        self.queued.append(Queued(recipient, purpose, message_id))
+        existing = self.session.exec(select(OutboxRow).where(OutboxRow.message_id == message_id)).first()
+        if existing is not None:  # the same mail, queued before: keep it as it is
+            return existing
+        mail = QueuedMail(recipient=recipient, purpose=purpose[:64], message_id=message_id, subject=subject,
+                          body=body, game_id=game.id if game is not None else None, version=version,
+                          headers=headers)
+        row = queue_mail(self.session, mail)
+        row.created = self.now
+        row.next_attempt = self.now
+        self.session.add(row)
+        self.session.flush()
+        return row
+
+    def _key(self, purpose: str) -> str:
+        return f"{purpose}:{self.cause}" if self.cause else purpose
+
+    def to_seat(self, game: GameRow, seat: SeatRow, *, purpose: str, version: int, subject: str, body: str,
+                decision: str | None = None, known_token: str | None = None,
+                reply_to_message: InboundMessage | None = None,
+                auto_submitted: str = AUTO_GENERATED, key: str | None = None) -> OutboxRow:
+        """Queue a mail to a seat: Reply-To its token address, threaded in the game (or under the player's mail).
+
+        The Message-ID is made of (game, ``version``, the seat's address, ``key``
+        or else ``purpose`` with the composer's ``cause``).
+        """
+        token = self.token_for(seat, known_token)
+        if reply_to_message is not None:
+            threading = reply_threading(reply_to_message, self.settings(game).thread_root)
+        else:
+            threading = self.threading(game, seat.email)
+        return self._queue(
+            recipient=seat.email, to_name=seat.name, purpose=purpose,
+            message_id=self.message_id(game.name, version, seat.email, key or self._key(purpose)), subject=subject,
+            body=body, game=game, version=version, reply_to=token_address(self.moderator.address, token),
+            threading=threading, decision=decision, auto_submitted=auto_submitted)
+
+    def to_address(self, address: str, *, purpose: str, subject: str, body: str,
+                   reply_to_message: InboundMessage | None = None, game: GameRow | None = None,
+                   version: int = 0, key: str | None = None) -> OutboxRow:
+        """Queue a mail to an address that is no seat (no token, so no Reply-To): answers to strangers, alerts."""
+        threading = reply_threading(reply_to_message) if reply_to_message is not None else Threading(None, ())
+        return self._queue(
+            recipient=address, to_name="", purpose=purpose,
+            message_id=self.message_id(game.name if game is not None else NO_GAME, version, address,
+                                       key or self._key(purpose)),
+            subject=subject, body=body, game=game, version=version, reply_to=None, threading=threading,
+            decision=None, auto_submitted=AUTO_REPLIED if reply_to_message is not None else AUTO_GENERATED)
+
+    def may_reply(self, address: str, purpose: str) -> bool:
+        """Whether a direct reply to ``address`` is within the rate limit; counts it if so."""
+        return take_reply(self.session, address, purpose, self.now, self.replies_per_hour)
+
+    # --- the game's mails ---------------------------------------------------------------------
+
+    def welcome(self, game: GameRow, state: GameState, seat: SeatRow, *, known_token: str | None = None) -> None:
+        """The welcome mail to one seat (its token in the Reply-To and in the text), and its prompt if it decides."""
+        settings = self.settings(game)
+        token = self.token_for(seat, known_token)
+        body = render_welcome(state, seat.name, game=game.name,
+                              reply_to=token_address(self.moderator.address, token), open_cash=settings.open_cash)
+        self._queue(
+            recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
+            subject=f"[{game.name}] Welcome to Imperial 2030, {seat.name}", body=body, game=game,
+            version=state.version, reply_to=token_address(self.moderator.address, token),
+            threading=self._welcome_threading(game, seat.email), decision=None, auto_submitted=AUTO_GENERATED)
+        self.prompt(game, state, seat)
+
+    def _welcome_threading(self, game: GameRow, recipient: str) -> Threading:
+        root = self.settings(game).thread_root
+        own = self.welcome_id(game, recipient)
+        return Threading(None, ()) if own == root else Threading(root, (root,))
+
+    def welcomes(self, game: GameRow, state: GameState) -> None:
+        for seat in seats(self.session, game):
+            self.welcome(game, state, seat)
+
+    def report(self, game: GameRow, state: GameState, seat: SeatRow, events: Iterable[Event],
+               purpose: str = "report") -> None:
+        settings = self.settings(game)
+        body = render_report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash)
+        self.to_seat(game, seat, purpose=purpose, version=state.version,
+                     subject=f"[{game.name}] Move {state.version}: {status_words(state)}", body=body)
+
+    def prompt(self, game: GameRow, state: GameState, seat: SeatRow, purpose: str = "prompt") -> bool:
+        """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
+        decisions = decisions_for(state, seat.name) if not state.finished else ()
+        if not decisions:
+            return False
+        settings = self.settings(game)
+        deadline = decision_deadline(settings, decisions[0], self.now)
+        body = render_prompt(state, seat.name, game=game.name, deadline=deadline)
+        if body is None:
+            return False
+        self.to_seat(game, seat, purpose=purpose, version=state.version,
+                     subject=f"[{game.name}] Your decision: {decision_words(state, decisions[0])}", body=body,
+                     decision=decisions[0].kind.value)
+        return True
+
+    def game_end(self, game: GameRow, state: GameState, seat: SeatRow, events: Iterable[Event]) -> None:
+        body = render_game_end(state, seat.name, list(events), game=game.name)
+        self.to_seat(game, seat, purpose="game_end", version=state.version,
+                     subject=f"[{game.name}] Game over", body=body)
+
+    def turn_mail(self, game: GameRow, before: GameState, result: SubmitResult,
+                  also_prompt: Sequence[str] = ()) -> None:
+        """After a message changed the game: the report (or the game end) to every seat, prompts to deciders.
+
+        A decider is prompted when what they must decide changed, or when
+        they just played (their options moved on), or is in ``also_prompt``.
+        """
+        if result.version == result.version_before:
+            return
+        state = result.state
+        events = result.events
+        players = list(state.seating)
+        table = {seat.name: seat for seat in seats(self.session, game)}
+        prompted = {result.player, *also_prompt, *(r.player for r in result.resumed)}
+        for player in players:
+            seat = table.get(player)
+            if seat is None:
+                continue
+            if state.finished:
+                self.game_end(game, state, seat, events)
+                continue
+            self.report(game, state, seat, events)
+            now_keys = _decision_keys(state, player)
+            if now_keys and (now_keys != _decision_keys(before, player) or player in prompted):
+                self.prompt(game, state, seat)
+
+
+def _decision_keys(state: GameState, player: str) -> tuple[tuple[str, str | None], ...]:
+    if state.finished:
+        return ()
+    return tuple((d.kind.value, d.nation) for d in pending(state) if d.player == player)
+
+
+def error_body(result: SubmitResult, player: str, game: str) -> str:
+    return render_error(result.state, player, result, game=game)

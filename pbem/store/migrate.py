@@ -1,0 +1,176 @@
+"""Schema migrations with Alembic: every database is brought to the newest revision when it is opened.
+
+Games run for months; the schema will change under them. A deployed database
+(SQLite or PostgreSQL) is therefore never recreated but migrated in place by
+the revisions in ``pbem/store/migrations/versions`` (they ship inside the
+package, so an installed pbem migrates without any files of the source tree).
+
+``Database`` calls :func:`upgrade` when it opens (``Database(url)``; pass
+``create_tables=False`` to skip it). A database already at the newest
+revision costs one query. On PostgreSQL the upgrade runs in one transaction
+under an advisory lock, so two processes starting together migrate once.
+
+A database made before migrations existed (tables created straight from the
+models, no ``alembic_version`` table) is adopted: the first revision creates
+only the tables it lacks, then the database is at that revision like any other.
+
+Writing a new revision after changing a model (``pbem/store/*.py``)::
+
+    python -m pbem.store.migrate revision -m "add deadlines" --autogenerate
+
+writes ``versions/NNNN_<slug>.py`` from the difference between a scratch
+SQLite database at the newest revision and ``SQLModel.metadata``; read it,
+fix what autogenerate cannot know (renames, data moves), and run the tests:
+``tests/test_migrations.py`` fails while the migrated schema and the models differ.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+SCRIPT_LOCATION = Path(__file__).resolve().parent / "migrations"
+
+_lock = threading.Lock()
+_migrating = threading.Lock()  # Alembic's ``context`` is process-global: one migration at a time per process
+_heads: tuple[str, ...] | None = None
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic ``Config`` pointing at the packaged migrations (no alembic.ini needed)."""
+    config = Config()
+    config.set_main_option("script_location", str(SCRIPT_LOCATION))
+    config.set_main_option("version_path_separator", "os")
+    if url:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def script_directory() -> ScriptDirectory:
+    return ScriptDirectory.from_config(alembic_config())
+
+
+def head_revisions() -> tuple[str, ...]:
+    """The newest revision(s) of the packaged migrations (read once per process)."""
+    global _heads
+    with _lock:
+        if _heads is None:
+            _heads = tuple(sorted(script_directory().get_heads()))
+        return _heads
+
+
+def current_revisions(engine: Engine) -> tuple[str, ...]:
+    """The revision(s) the database is at; empty for a database never migrated."""
+    with engine.connect() as connection:
+        return tuple(sorted(MigrationContext.configure(connection).get_current_heads()))
+
+
+def is_current(engine: Engine) -> bool:
+    return current_revisions(engine) == head_revisions()
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Migrate the database of ``engine`` to ``revision`` (the newest by default), in place.
+
+    Raises ``SQLAlchemyError`` when the database cannot be reached or a
+    revision fails; a failure because another process migrated at the same
+    moment (SQLite has no lock for it) is retried once.
+    """
+    if revision == "head" and is_current(engine):
+        return
+    for attempt in range(2):
+        try:
+            _run_upgrade(engine, revision)
+            return
+        except SQLAlchemyError:
+            if attempt == 0 and revision == "head" and not is_current(engine):
+                continue  # e.g. "table already exists": someone else was migrating; look again
+            if revision == "head" and is_current(engine):
+                return
+            raise
+
+
+def _run_upgrade(engine: Engine, revision: str) -> None:
+    config = alembic_config()
+    with _migrating, engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    config = alembic_config()
+    with _migrating, engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+
+# --- writing new revisions ------------------------------------------------------------------------
+
+
+def _next_number() -> str:
+    numbers = [int(m.group(1)) for p in (SCRIPT_LOCATION / "versions").glob("*.py")
+               if (m := re.match(r"^(\d{4})_", p.name))]
+    return f"{max(numbers, default=0) + 1:04d}"
+
+
+def new_revision(message: str, *, autogenerate: bool = True, url: str | None = None) -> Path:
+    """Write a new revision file; with ``autogenerate`` from a scratch database at the newest revision."""
+    from sqlmodel import create_engine
+
+    number = _next_number()
+    slug = re.sub(r"[^a-z0-9]+", "_", message.lower()).strip("_")[:40] or "change"
+    with tempfile.TemporaryDirectory(prefix="pbem-revision-") as scratch:
+        target = url or f"sqlite:///{Path(scratch) / 'scratch.db'}"
+        engine = create_engine(target)
+        try:
+            upgrade(engine)
+            config = alembic_config(target)
+            with _migrating, engine.begin() as connection:
+                config.attributes["connection"] = connection
+                script = command.revision(config, message=message, autogenerate=autogenerate,
+                                          rev_id=number)
+        finally:
+            engine.dispose()
+    assert script is not None and not isinstance(script, list)
+    path = Path(script.path)
+    final = path.with_name(f"{number}_{slug}.py")
+    path.rename(final)
+    global _heads
+    _heads = None
+    return final
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pbem.store.migrate",
+                                     description="pbem schema migrations (Alembic)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    up = sub.add_parser("upgrade", help="migrate a database to the newest revision")
+    up.add_argument("--url", required=True)
+    rev = sub.add_parser("revision", help="write a new revision")
+    rev.add_argument("-m", "--message", required=True)
+    rev.add_argument("--empty", action="store_true", help="no autogenerate: an empty revision to fill in")
+    sub.add_parser("heads", help="print the newest revision")
+    args = parser.parse_args(argv)
+    if args.command == "heads":
+        print(" ".join(head_revisions()))
+    elif args.command == "upgrade":
+        from pbem.store.db import Database
+
+        Database(args.url).dispose()
+    else:
+        print(new_revision(args.message, autogenerate=not args.empty))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

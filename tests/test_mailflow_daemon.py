@@ -1,0 +1,299 @@
+"""``pbem run`` (the daemon: IDLE, polling, reconnecting, stopping), ``pbem poll --once``, ``pbem check``,
+and the crash points (``PBEM_CRASH_AT``), against Dovecot and aiosmtpd."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from mailflowkit import Table
+from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
+from pbem.cli import app
+from pbem.config import load_config
+from pbem.mail import MailboxError
+from pbem.mailflow import Daemon, MailFlow, poll_once
+from pbem.mailflow import daemon as daemon_module
+from pbem.mailflow.crash import ENV, EXIT_CODE, POINTS
+from pbem.mailflow.inbound import DatabaseUnavailable
+from pbem.mailflow.mailbox import Mailbox
+from pbem.store import Database
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def config_text(account: DovecotAccount, smtp: SmtpServer, db: str, *, password: str | None = None) -> str:
+    return f'''
+[moderator]
+address = "pbem@games.test"
+
+[database]
+url = "{db}"
+
+[imap]
+host = "{account.host}"
+port = {account.port}
+security = "none"
+username = "{account.user}"
+password = "{password or account.password}"
+timeout = 10
+poll_interval = 0.2
+
+[smtp]
+host = "{smtp.host}"
+port = {smtp.port}
+security = "none"
+timeout = 10
+'''
+
+
+@pytest.fixture
+def setup(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[tuple[Table, Path]]:  # noqa: F811
+    url = f"sqlite:///{tmp_path / 'daemon.db'}"
+    path = tmp_path / "pbem.toml"
+    path.write_text(config_text(dovecot, smtpd, url))
+    table = Table(Database(url), load_config(path, {}))
+    table.create(players=2, now=datetime.now(UTC))  # the daemon runs on the real clock
+    yield table, path
+    table.db.dispose()
+
+
+def wait_until(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def run_in_thread(daemon: Daemon) -> threading.Thread:
+    thread = threading.Thread(target=daemon.run, daemon=True)
+    thread.start()
+    return thread
+
+
+# --- the daemon -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("idle", [True, False], ids=["idle", "polling"])
+def test_the_daemon_answers_mail_as_it_arrives(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+                                               smtpd: SmtpServer, idle: bool) -> None:  # noqa: F811
+    table, _ = setup
+    flow = MailFlow(table.config, table.db, moderator=table.moderator,
+                    inbox_factory=lambda: Mailbox(table.config.require_imap(), use_idle=None if idle else False))
+    daemon = Daemon(flow, outbox_interval=5.0, wait_slice=0.5)
+    thread = run_in_thread(daemon)
+    try:
+        wait_until(lambda: len(smtpd.received) >= 3)  # the welcome mails, from the outbox timer
+        inbox = flow.open_inbox()
+        assert inbox.uses_idle is idle
+        inbox.close()
+        start = time.monotonic()
+        dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
+        wait_until(lambda: len(smtpd.received) >= 6)  # two reports and bob's prompt
+        assert time.monotonic() - start < 5.0
+        assert table.log_length() == 1
+        wait_until(lambda: dovecot.uids("INBOX") == [])
+    finally:
+        daemon.stop()
+        thread.join(timeout=5)
+    assert not thread.is_alive()
+    assert daemon.connects == 1
+
+
+def test_the_daemon_reconnects_with_backoff(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+                                            smtpd: SmtpServer) -> None:  # noqa: F811
+    table, _ = setup
+    attempts: list[float] = []
+
+    def flaky() -> Mailbox:
+        attempts.append(time.monotonic())
+        if len(attempts) <= 2:
+            raise MailboxError("cannot connect to the IMAP server: connection refused")
+        return Mailbox(table.config.require_imap())
+
+    flow = MailFlow(table.config, table.db, moderator=table.moderator, inbox_factory=flaky)
+    daemon = Daemon(flow, outbox_interval=5.0, min_backoff=0.1, max_backoff=1.0, wait_slice=0.3)
+    dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
+    thread = run_in_thread(daemon)
+    try:
+        wait_until(lambda: table.log_length() == 1)
+    finally:
+        daemon.stop()
+        thread.join(timeout=5)
+    assert len(attempts) >= 3
+    assert attempts[2] - attempts[1] >= attempts[1] - attempts[0] > 0.05  # the waits grow
+
+
+def test_a_database_outage_leaves_the_mail_in_the_inbox(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+                                                        smtpd: SmtpServer,  # noqa: F811
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    table, _ = setup
+    uid = dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
+
+    def unavailable(*args: Any, **kwargs: Any) -> Any:
+        raise DatabaseUnavailable("database unavailable: connection refused")
+
+    monkeypatch.setattr(daemon_module, "process_message", unavailable)
+    flow = MailFlow(table.config, table.db, moderator=table.moderator)
+    report = poll_once(flow)
+    assert report.problems == ["database unavailable: connection refused"] and not report.ok
+    assert dovecot.uids("INBOX") == [uid] and dovecot.uids("failed") == []
+    monkeypatch.undo()
+    assert poll_once(flow).ok
+    assert dovecot.uids("INBOX") == [] and table.log_length() == 1
+
+
+def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+                                                         smtpd: SmtpServer,  # noqa: F811
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    table, _ = setup
+    original = table.moderator.submit_in
+
+    def buggy(session: Any, game: Any, player: str, text: str, state: Any = None) -> Any:
+        if "BOOM" in text:
+            raise RuntimeError("a bug in the moderator")
+        return original(session, game, player, text, state=state)
+
+    monkeypatch.setattr(table.moderator, "submit_in", buggy)
+    bad = dovecot.append(table.mail_from("ann", "BOOM\n"))
+    dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
+    report = poll_once(MailFlow(table.config, table.db, moderator=table.moderator))
+    assert [uid for uid, _ in report.inbox.failed] == [bad]
+    assert "a bug in the moderator" in report.inbox.failed[0][1]
+    assert [o.outcome for o in report.inbox.outcomes] == ["applied"]  # the next mail was handled all the same
+    assert dovecot.uids("failed") == [1] and dovecot.uids("INBOX") == []
+    assert any("moved to the failed folder" in r.message for r in caplog.records)
+    assert table.inbound()[0].outcome == "applied"  # the broken one is not recorded: it may be retried
+
+
+# --- the CLI -------------------------------------------------------------------------------------------
+
+
+def test_poll_once_and_game_new_from_the_cli(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+                                             smtpd: SmtpServer) -> None:  # noqa: F811
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    path = tmp_path / "pbem.toml"
+    path.write_text(config_text(dovecot, smtpd, url))
+    runner = CliRunner()
+    env = {"PBEM_DATABASE_URL": "", "PBEM_CONFIG": ""}
+    result = runner.invoke(app, ["--config", str(path), "game", "new", "cli", "--player", "ann:ann@example.org",
+                                 "--player", "bob:bob@example.org", "--deal", "russia=ann", "--seed", "7"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "welcome mails with each seat's reply token queued for ann@example.org, bob@example.org" in result.stdout
+    result = runner.invoke(app, ["--config", str(path), "poll", "--once"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "inbox: 0 message(s) handled" in result.stdout and "outbox: 3 sent" in result.stdout
+    assert len(smtpd.received) == 3
+    result = runner.invoke(app, ["--config", str(path), "poll", "--once", "--quiet"], env=env)
+    assert result.exit_code == 0 and result.stdout == ""
+    result = runner.invoke(app, ["--config", str(path), "poll"], env=env)
+    assert result.exit_code == 2 and "needs --once" in result.stderr
+    result = runner.invoke(app, ["poll", "--once"], env=env)
+    assert result.exit_code == 2 and "no configuration file" in result.stderr
+
+
+def test_check_says_what_works(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
+    path = tmp_path / "pbem.toml"
+    path.write_text(config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}"))
+    result = CliRunner().invoke(app, ["--config", str(path), "check"])
+    assert result.exit_code == 0, result.output
+    for text in ("login ok as " + dovecot.user, "mailbox 'INBOX' exists", "IDLE supported",
+                 "processed folder 'processed' missing: created on first use", "SMTP 127.0.0.1",
+                 "no login configured", "IMAP and SMTP work."):
+        assert text in result.stdout
+    assert dovecot.password not in result.stdout
+
+
+def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+                                                          smtpd: SmtpServer) -> None:  # noqa: F811
+    path = tmp_path / "pbem.toml"
+    path.write_text(config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}", password="Wrong-Secret-123"))
+    smtpd_port = smtpd.port
+    text = path.read_text().replace(f"port = {smtpd_port}", "port = 1")
+    path.write_text(text)
+    result = CliRunner().invoke(app, ["--config", str(path), "check"])
+    assert result.exit_code == 1
+    assert "refused the login" in result.stdout and "connection refused" in result.stdout
+    assert "IMAP does NOT work; SMTP does NOT work." in result.stdout
+    assert "Wrong-Secret-123" not in result.output
+
+
+# --- processes: SIGTERM and the crash points -------------------------------------------------------------
+
+
+def pbem(config: Path, *args: str, env: dict[str, str] | None = None, **kwargs: Any) -> subprocess.Popen[str]:
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}
+    environment.pop(ENV, None)
+    environment.update(env or {})
+    return subprocess.Popen([sys.executable, "-m", "pbem.cli", "--config", str(config), *args], cwd=ROOT,
+                            env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+                                      smtpd: SmtpServer) -> None:  # noqa: F811
+    table, path = setup
+    process = pbem(path, "run", "--log-level", "INFO")
+    try:
+        wait_until(lambda: len(smtpd.received) >= 3, timeout=20)  # it runs: the welcomes went out
+        time.sleep(0.3)  # now it waits in IDLE
+        signalled = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=10)
+        stopped_in = time.monotonic() - signalled
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, stderr
+    assert stopped_in < 3.0, stopped_in
+    assert "SIGTERM received: stopping" in stderr and "pbem moderator stopped" in stderr
+    assert "(IDLE)" in stderr
+    assert dovecot.password not in stderr and "Traceback" not in stderr
+
+
+def test_a_crash_after_the_commit_before_the_move_applies_nothing_twice(
+        setup: tuple[Table, Path], dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
+    table, path = setup
+    uid = dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
+    process = pbem(path, "poll", "--once", env={ENV: "after_commit_before_move"})
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == EXIT_CODE, stderr
+    assert dovecot.uids("INBOX") == [uid]  # not moved ...
+    assert table.log_length() == 1  # ... but committed
+    assert smtpd.received == []  # nothing sent yet
+    report = poll_once(MailFlow(table.config, table.db, moderator=table.moderator))  # the restart
+    assert report.inbox.recovered == 1 and [o.outcome for o in report.inbox.outcomes] == ["duplicate"]
+    assert table.log_length() == 1 and dovecot.uids("INBOX") == [] and report.outbox.sent == 6
+
+
+def test_a_crash_mid_send_delivers_at_least_once(setup: tuple[Table, Path], smtpd: SmtpServer) -> None:  # noqa: F811
+    table, path = setup
+    process = pbem(path, "poll", "--once", env={ENV: "mid_send:2"})
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == EXIT_CODE, stderr
+    assert len(smtpd.received) == 2  # accepted by the server, the second not marked sent
+    report = poll_once(MailFlow(table.config, table.db, moderator=table.moderator))
+    assert report.outbox.sent == 2
+    ids = [r.message["Message-ID"] for r in smtpd.received]
+    assert len(ids) == 4 and len(set(ids)) == 3  # one mail twice, with the same Message-ID
+    assert all(r.status == "sent" for r in table.outbox())
+
+
+def test_the_crash_points_are_named_in_one_place() -> None:
+    assert POINTS == ("after_fetch", "mid_transaction", "after_commit_before_move", "mid_send")
+    sources = "".join(p.read_text() for p in (ROOT / "pbem" / "mailflow").glob("*.py"))
+    for point in POINTS:
+        assert f'crash_point("{point}")' in sources

@@ -1,0 +1,140 @@
+"""Schema migrations (Alembic): the migrated schema is exactly the models', on SQLite and PostgreSQL.
+
+If this fails after a model changed, write a revision:
+``python -m pbem.store.migrate revision -m "what changed"`` (see pbem/store/migrate.py).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, inspect, text
+from sqlmodel import SQLModel
+
+from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
+from pbem.store import Database, find_game, list_games
+from pbem.store import migrate
+from pbem.store.models import GameRow, SeatRow
+
+EXPECTED_TABLES = {
+    "games", "seats", "action_log", "snapshots", "waiting_lines", "outbox", "game_settings", "seat_tokens",
+    "inbound_messages", "mailbox_state", "sender_replies",
+}
+
+
+def schema_diff(db: Database) -> list:
+    with db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return compare_metadata(context, SQLModel.metadata)
+
+
+def test_migrated_schema_equals_the_models(db_url: str) -> None:  # noqa: F811
+    db = Database(db_url)
+    try:
+        assert set(SQLModel.metadata.tables) == EXPECTED_TABLES
+        assert EXPECTED_TABLES <= set(inspect(db.engine).get_table_names())
+        assert schema_diff(db) == []
+        assert migrate.current_revisions(db.engine) == migrate.head_revisions()
+    finally:
+        db.dispose()
+
+
+def test_opening_again_is_a_no_op_and_keeps_data(db_url: str) -> None:  # noqa: F811
+    db = Database(db_url)
+    with db.transaction() as session:
+        session.add(GameRow(name="kept", setup={}))
+    db.dispose()
+    again = Database(db_url)
+    try:
+        with again.transaction() as session:
+            assert find_game(session, "kept").name == "kept"
+        assert migrate.is_current(again.engine)
+    finally:
+        again.dispose()
+
+
+def test_a_database_made_before_migrations_is_adopted(tmp_path: Path) -> None:
+    """Tables created straight from the models (the old way), some missing: created, data kept, stamped."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    old = [SQLModel.metadata.tables[name] for name in ("games", "seats", "action_log", "snapshots")]
+    SQLModel.metadata.create_all(engine, tables=old)
+    with engine.begin() as connection:
+        connection.execute(text("INSERT INTO games (name, setup, status, created) "
+                                "VALUES ('legacy', '{}', 'active', '2030-01-01 00:00:00')"))
+    engine.dispose()
+    db = Database(url)
+    try:
+        assert EXPECTED_TABLES <= set(inspect(db.engine).get_table_names())
+        assert schema_diff(db) == []
+        with db.transaction() as session:
+            assert [g.name for g in list_games(session)] == ["legacy"]
+    finally:
+        db.dispose()
+
+
+def test_downgrade_and_upgrade_again(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'down.db'}")
+    try:
+        migrate.downgrade(db.engine, "base")
+        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        db.migrate()
+        assert schema_diff(db) == []
+        with db.transaction() as session:
+            session.add(GameRow(name="g", setup={}))
+            session.flush()
+            session.add(SeatRow(game_id=1, seat=0, name="ann", email="ann@example.org"))
+    finally:
+        db.dispose()
+
+
+def test_without_create_tables_nothing_is_touched(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'none.db'}", create_tables=False)
+    try:
+        assert inspect(db.engine).get_table_names() == []
+        assert migrate.current_revisions(db.engine) == ()
+    finally:
+        db.dispose()
+
+
+def test_the_migrations_ship_inside_the_package() -> None:
+    location = migrate.SCRIPT_LOCATION
+    assert location.is_dir() and location.parent == Path(migrate.__file__).resolve().parent
+    assert (location / "env.py").is_file() and (location / "script.py.mako").is_file()
+    assert [p.name for p in sorted((location / "versions").glob("0*.py"))][0] == "0001_initial_schema.py"
+    assert migrate.head_revisions() == tuple(sorted(migrate.script_directory().get_heads()))
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert "alembic" in pyproject and "script.py.mako" in pyproject
+
+
+def test_postgres_migrates_under_a_lock_from_two_openers(postgres_url: str) -> None:  # noqa: F811
+    """Two processes opening a fresh PostgreSQL database at once: one migrates, the other waits and finds it done."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def open_it() -> None:
+        try:
+            Database(postgres_url).dispose()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_it) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    db = Database(postgres_url)
+    try:
+        assert schema_diff(db) == []
+    finally:
+        db.dispose()
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_TABLES))
+def test_every_table_is_in_the_initial_revision(name: str) -> None:
+    source = (migrate.SCRIPT_LOCATION / "versions" / "0001_initial_schema.py").read_text()
+    assert f'"{name}"' in source
