@@ -16,6 +16,13 @@
     pbem pause NAME / pbem resume NAME     stop / restart a game (deadlines count again from the resume)
     pbem resend NAME [--to PLAYER]         queue the current report and prompt again
     pbem deadlines tick                    reminders, passive defaults and alerts that are due, once
+    pbem demo [--players N] [--seed S] [--humans NAME ...] [--dir DIR]
+                                           a whole game by email on this machine: hub, moderator, bots
+    pbem mailhub --root DIR [--port N]     a local mail hub: SMTP on loopback, one Maildir per address
+    pbem bot --maildir DIR --smtp HOST:PORT --address ADDR [--strategy S] [--seed N]
+                                           a bot player answering its prompts by mail
+    pbem mail reply --dir DIR --as NAME ["ORDERS"]
+                                           a person's answer in a demo game (no ORDERS: show the prompt)
 
 Global options ``--database URL`` and ``--config FILE`` come before the
 command. Exit codes: 0 done, 1 an order was refused, 2 a usage or setup error

@@ -1,0 +1,467 @@
+"""Mail benchmark: the moderator (``pbem run``) between a real Dovecot and an aiosmtpd relay, on loopback.
+
+Dovecot is started exactly as the test fixture starts it (``tests/mailservers.py``:
+its own config in a temporary directory, a free 127.0.0.1 port); the SMTP relay
+is aiosmtpd in this process, noting when it accepted each mail (the moment its
+DATA is answered). The moderator is the real daemon, ``pbem run``, in a process
+of its own, on an SQLite database in a temporary directory. Printed:
+
+``latency idle: median X ms, p95 Y ms``
+``latency polling (interval Z s): median X ms, p95 Y ms``
+    One three-player game; ``--orders`` order mails, one at a time, each from
+    whoever must decide. Measured from the moment the order mail's APPEND to
+    the inbox is sent (its round trip included) to the moment the relay
+    accepted the last mail it caused (the reports to every seat, the next
+    prompt). Before each APPEND a random pause (up to the poll interval when
+    polling, so that mail arrives at any point of the daemon's sleep; up to
+    50 ms with IDLE). The 95th percentile is the nearest rank. Printed
+    before them: how long Dovecot itself takes to announce an APPEND to a
+    client in IDLE (about 0.5 s: its mailbox watcher waits that long,
+    ``NOTIFY_DELAY_MSECS``, to gather changes), the floor of IDLE's latency.
+``orders per second (50 games): N``
+    ``--games`` three-player games are created (their welcome mails delivered
+    first, outside the timing); then one order mail per game per step, for
+    ``--steps`` steps, is planned ahead (the orders computed on the games'
+    states in memory) and appended all at once, step after step, to the inbox
+    of one running moderator. N = orders / seconds from the first APPEND to the
+    last resulting mail accepted by the relay. Also printed: the time until
+    every order was applied (committed; seen by polling the database every
+    20 ms), and checks (every order applied, state = replay for every game).
+
+Only loopback; everything (Dovecot, the daemon, the temporary directories)
+is stopped and removed at the end, also on errors and Ctrl-C. Usage:
+
+    python benchmarks/mail.py [--orders 30] [--poll-interval 1.0] [--games 50] [--steps 4] [--seed 1]
+
+Needs Debian's ``dovecot-imapd`` (as the mail tests do).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from email.parser import BytesHeaderParser
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from sqlalchemy import func  # noqa: E402
+from sqlmodel import select  # noqa: E402
+
+from engine.decisions import pending  # noqa: E402
+from engine.game import replay  # noqa: E402
+from mailflowkit import PLAYERS, Table, raw_mail  # noqa: E402
+from mailservers import DOVECOT_SEARCH_PATH, DovecotServer, RecordingHandler, _controller, free_port  # noqa: E402
+from pbem.config import load_config  # noqa: E402
+from pbem.mail import token_of_address  # noqa: E402
+from pbem.orders import apply_message, legal_orders  # noqa: E402
+from pbem.store import Database, find_game, load_log, load_state  # noqa: E402
+from pbem.store.games import game_setup  # noqa: E402
+from pbem.store.inbound import InboundRow  # noqa: E402
+from pbem.store.outbox import OutboxRow, OutboxStatus  # noqa: E402
+
+MODERATOR = "pbem@games.test"
+EMAILS = dict(PLAYERS)
+PLAYER_COUNT = 3
+WAIT = 120.0  # seconds: the longest any one wait may take before the benchmark gives up
+
+
+# --- the relay: aiosmtpd, noting when each mail was accepted ---------------------------------------------
+
+
+class TimedHandler(RecordingHandler):
+    """Keeps every mail (as the tests' handler does) and the monotonic time each Message-ID was accepted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.accepted: dict[str, list[float]] = {}
+        self._lock = threading.Lock()
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        answer = await super().handle_DATA(server, session, envelope)
+        now = time.monotonic()
+        message_id = str(BytesHeaderParser().parsebytes(bytes(envelope.content))["Message-ID"]).strip()
+        with self._lock:
+            self.accepted.setdefault(message_id, []).append(now)
+        return answer
+
+    def first(self, message_id: str) -> float | None:
+        with self._lock:
+            times = self.accepted.get(message_id)
+            return times[0] if times else None
+
+    def count(self) -> int:
+        with self._lock:
+            return sum(len(t) for t in self.accepted.values())
+
+
+@contextmanager
+def relay() -> Iterator[tuple[int, TimedHandler]]:
+    handler = TimedHandler()
+    controller = _controller(handler, free_port())
+    controller.start()
+    try:
+        yield controller.port, handler
+    finally:
+        controller.stop()
+
+
+@contextmanager
+def dovecot() -> Iterator[DovecotServer]:
+    binary = shutil.which("dovecot", path=DOVECOT_SEARCH_PATH)
+    if binary is None:
+        sys.exit("dovecot is not installed (apt-get install dovecot-imapd)")
+    server = DovecotServer(binary)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+# --- one moderator: a database, an inbox account, a pbem run process ------------------------------------
+
+
+def config_text(server: DovecotServer, user: str, password: str, smtp_port: int, url: str,
+                poll_interval: float) -> str:
+    return f'''
+[moderator]
+address = "{MODERATOR}"
+
+[database]
+url = "{url}"
+
+[imap]
+host = "{server.host}"
+port = {server.port}
+security = "none"
+username = "{user}"
+password = "{password}"
+timeout = 10
+poll_interval = {poll_interval}
+
+[smtp]
+host = "127.0.0.1"
+port = {smtp_port}
+security = "none"
+timeout = 10
+'''
+
+
+def wait_until(condition: Callable[[], Any], what: str, timeout: float = WAIT, every: float = 0.02) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise SystemExit(f"gave up after {timeout:.0f} s waiting for {what}")
+        time.sleep(every)
+
+
+class Moderator:
+    """A fresh database and inbox account; ``start()`` runs ``pbem run`` on them."""
+
+    def __init__(self, directory: Path, server: DovecotServer, smtp_port: int, handler: TimedHandler, *,
+                 poll_interval: float = 60.0) -> None:
+        self.directory = directory
+        self.handler = handler
+        self.user, self.password = server.new_account()
+        self.server = server
+        self.url = f"sqlite:///{directory / 'pbem.db'}"
+        self.config_path = directory / "pbem.toml"
+        self.config_path.write_text(config_text(server, self.user, self.password, smtp_port, self.url,
+                                                poll_interval))
+        self.config = load_config(self.config_path, {})
+        self.db = Database(self.url)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.imap: Any = None
+
+    def table(self, name: str) -> Table:
+        return Table(self.db, self.config, name)
+
+    def start(self, *, idle: bool) -> None:
+        environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}
+        environment.pop("PBEM_CRASH_AT", None)
+        args = [sys.executable, "-m", "pbem.cli", "--config", str(self.config_path), "run", "--log-level", "WARNING"]
+        if not idle:
+            args.append("--no-idle")
+        with (self.directory / "pbem-run.log").open("wb") as log:
+            self.process = subprocess.Popen(args, cwd=ROOT, env=environment, stdin=subprocess.DEVNULL,
+                                            stdout=subprocess.DEVNULL, stderr=log)
+        from imapclient import IMAPClient
+
+        self.imap = IMAPClient(self.server.host, port=self.server.port, ssl=False, timeout=10)
+        self.imap.login(self.user, self.password)
+
+    def stop(self) -> None:
+        if self.imap is not None:
+            try:
+                self.imap.logout()
+            except Exception:  # noqa: BLE001
+                pass
+            self.imap = None
+        process, self.process = self.process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.db.dispose()
+
+    def alive(self) -> None:
+        if self.process is not None and self.process.poll() is not None:
+            log = (self.directory / "pbem-run.log").read_text(errors="replace")
+            raise SystemExit(f"pbem run exited with {self.process.returncode}:\n{log[-3000:]}")
+
+    def append(self, raw: bytes) -> None:
+        self.imap.append("INBOX", raw)
+
+    # --- the database, as the benchmark watches it -----------------------------------------------
+
+    def handled(self) -> int:
+        with self.db.transaction() as session:
+            return session.exec(select(func.count(InboundRow.id))).one()
+
+    def outbox(self) -> list[tuple[int, str, str]]:
+        """(id, Message-ID, status) of every outbox row."""
+        with self.db.transaction() as session:
+            return [tuple(r) for r in session.exec(  # type: ignore[misc]
+                select(OutboxRow.id, OutboxRow.message_id, OutboxRow.status).order_by(OutboxRow.id)).all()]
+
+    def all_sent(self) -> list[tuple[int, str, str]] | None:
+        """The outbox when every row is sent and accepted by the relay, else None.
+
+        Cheap while mail is still queued (one count), so that watching costs the moderator little.
+        """
+        self.alive()
+        with self.db.transaction() as session:
+            queued = session.exec(select(func.count(OutboxRow.id)).where(OutboxRow.status != OutboxStatus.SENT)).one()
+        if queued:
+            return None
+        rows = self.outbox()
+        if all(status == OutboxStatus.SENT for _, _, status in rows) and \
+                all(self.handler.first(mid) is not None for _, mid, _ in rows):
+            return rows
+        return None
+
+    def outcomes(self) -> dict[str, int]:
+        with self.db.transaction() as session:
+            rows = session.exec(select(InboundRow.outcome)).all()
+        counts: dict[str, int] = {}
+        for outcome in rows:
+            counts[outcome] = counts.get(outcome, 0) + 1
+        return counts
+
+    def tokens(self) -> dict[tuple[int, str], str]:
+        """(game id, seat address) -> the seat's reply token, from the welcome mails' Reply-To."""
+        with self.db.transaction() as session:
+            rows = session.exec(select(OutboxRow).where(OutboxRow.purpose == "welcome")).all()
+        found = {}
+        for row in rows:
+            token = token_of_address(row.headers.get("reply_to", ""), MODERATOR)
+            if token and row.game_id is not None:
+                found[(row.game_id, row.recipient)] = token
+        return found
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def pick(state: Any, player: str) -> str:
+    """A legal order of ``player``, avoiding the investor space (keeps the game in its opening moves)."""
+    orders = legal_orders(state, player)
+    return ([o for o in orders if "investor" not in o.lower()] or orders)[0]
+
+
+# --- (a) latency ------------------------------------------------------------------------------------------
+
+
+def idle_notify_delay(server: DovecotServer, samples: int = 5) -> list[float]:
+    """Seconds from an APPEND to Dovecot announcing it to another client in IDLE (no pbem involved)."""
+    from imapclient import IMAPClient
+
+    user, password = server.new_account()
+    watcher = IMAPClient(server.host, port=server.port, ssl=False, timeout=10)
+    writer = IMAPClient(server.host, port=server.port, ssl=False, timeout=10)
+    delays = []
+    try:
+        watcher.login(user, password)
+        writer.login(user, password)
+        watcher.select_folder("INBOX")
+        for n in range(samples):
+            watcher.idle()
+            time.sleep(0.1)
+            start = time.monotonic()
+            writer.append("INBOX", f"Subject: probe {n}\r\n\r\nprobe\r\n".encode())
+            while not any(r[1:] == (b"EXISTS",) for r in watcher.idle_check(timeout=5)):
+                if time.monotonic() - start > 5:
+                    raise SystemExit("Dovecot announced no new mail in IDLE within 5 s")
+            delays.append(time.monotonic() - start)
+            watcher.idle_done()
+    finally:
+        for client in (watcher, writer):
+            try:
+                client.logout()
+            except Exception:  # noqa: BLE001
+                pass
+    return delays
+
+
+# --- (a) latency, through pbem run --------------------------------------------------------------------------
+
+
+def latency(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, idle: bool, orders: int,
+            poll_interval: float, rng: random.Random) -> list[float]:
+    """Seconds from each order mail's APPEND to the last mail it caused accepted by the relay."""
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as directory:
+        moderator = Moderator(Path(directory), server, smtp_port, handler, poll_interval=poll_interval)
+        try:
+            table = moderator.table("idle" if idle else "polling")  # Message-IDs differ from the other run's
+            table.create(players=PLAYER_COUNT, now=_now())
+            moderator.start(idle=idle)
+            wait_until(moderator.all_sent, "the welcome mails")
+            results = []
+            for n in range(orders):
+                player = table.decider()
+                order = pick(table.state(), player)
+                raw = table.mail_from(player, order + "\n", message_id=f"<lat-{idle}-{n}@clients.example>")
+                known = {row_id for row_id, _, _ in moderator.outbox()}
+                time.sleep(rng.uniform(0.0, poll_interval if not idle else 0.05))
+                start = time.monotonic()
+                moderator.append(raw)
+                wait_until(lambda: moderator.handled() > n, f"order {n + 1} to be handled", every=0.005)
+                rows = wait_until(moderator.all_sent, f"the mail caused by order {n + 1}", every=0.005)
+                new = [mid for row_id, mid, _ in rows if row_id not in known]
+                if not new:
+                    raise SystemExit(f"order {n + 1} ({order!r} from {player}) caused no mail: "
+                                     f"{moderator.outcomes()}")
+                results.append(max(handler.first(mid) or 0.0 for mid in new) - start)
+            outcomes = moderator.outcomes()
+            if outcomes != {"applied": orders}:
+                raise SystemExit(f"latency run: not every order was applied: {outcomes}")
+            return results
+        finally:
+            moderator.stop()
+
+
+# --- (b) throughput ---------------------------------------------------------------------------------------
+
+
+def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, games: int,
+               steps: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-") as directory:
+        moderator = Moderator(Path(directory), server, smtp_port, handler)
+        try:
+            tables = [moderator.table(f"t{i:02d}") for i in range(games)]
+            for table in tables:
+                table.create(players=PLAYER_COUNT, now=_now())
+            # the orders, planned ahead on the states in memory (one line each: applied as the moderator does)
+            tokens = moderator.tokens()
+            with moderator.db.transaction() as session:
+                ids = {t.name: find_game(session, t.name).id for t in tables}
+            plan: list[list[bytes]] = [[] for _ in range(steps)]
+            for table in tables:
+                state = table.state()
+                for step in range(steps):
+                    player = pending(state)[0].player
+                    order = pick(state, player)
+                    result = apply_message(state, player, order, end_maneuver=True)
+                    assert result.state.version > state.version, (table.name, order)
+                    state = result.state
+                    to = f"pbem+{tokens[(ids[table.name], EMAILS[player])]}@games.test"
+                    plan[step].append(raw_mail(EMAILS[player], to, order + "\n", subject=f"Re: [{table.name}] move",
+                                               message_id=f"<tp-{table.name}-{step}@clients.example>"))
+            mails = [raw for step in plan for raw in step]
+            moderator.start(idle=True)
+            welcomes = len(moderator.outbox())
+            wait_until(moderator.all_sent, f"the {welcomes} welcome mails")
+            before = {row_id for row_id, _, _ in moderator.outbox()}
+            start = time.monotonic()
+            for raw in mails:
+                moderator.append(raw)
+            appended = time.monotonic() - start
+            wait_until(lambda: moderator.handled() >= len(mails), "every order to be handled")
+            handled = time.monotonic() - start
+            rows = wait_until(moderator.all_sent, "every resulting mail", every=0.05)
+            new = [mid for row_id, mid, _ in rows if row_id not in before]
+            last = max(handler.first(mid) or 0.0 for mid in new) - start
+            outcomes = moderator.outcomes()
+            with moderator.db.transaction() as session:
+                replayed = 0
+                for table in tables:
+                    game = find_game(session, table.name)
+                    state = load_state(session, game, table.moderator.board)
+                    replayed += replay(table.moderator.board, game_setup(game), load_log(session, game)) == state
+            return {"orders": len(mails), "appended": appended, "handled": handled, "last": last,
+                    "mails": len(new), "welcomes": welcomes, "outcomes": outcomes, "replayed": replayed}
+        finally:
+            moderator.stop()
+
+
+def _now() -> Any:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--orders", type=int, default=30, help="order mails per latency run (default 30)")
+    parser.add_argument("--poll-interval", type=float, default=1.0,
+                        help="[imap] poll_interval of the polling run, seconds (default 1.0)")
+    parser.add_argument("--games", type=int, default=50, help="games of the throughput run (default 50)")
+    parser.add_argument("--steps", type=int, default=4, help="order mails per game in the throughput run")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random pauses")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    began = time.monotonic()
+    with dovecot() as server, relay() as (smtp_port, handler):
+        print(f"Dovecot {server.host}:{server.port}, aiosmtpd 127.0.0.1:{smtp_port}, "
+              f"moderator: pbem run (SQLite), {PLAYER_COUNT}-player games", flush=True)
+        probe = idle_notify_delay(server)
+        print(f"dovecot alone: an APPEND is announced to an IDLE client after {statistics.median(probe) * 1000:.0f} ms "
+              f"(median of {len(probe)}; its notify delay, the floor of any IDLE latency here)", flush=True)
+        idle = latency(server, smtp_port, handler, idle=True, orders=args.orders, poll_interval=args.poll_interval,
+                       rng=rng)
+        print(f"latency idle: median {statistics.median(idle) * 1000:.0f} ms, "
+              f"p95 {percentile(idle, 95) * 1000:.0f} ms ({len(idle)} orders; min {min(idle) * 1000:.0f} ms, "
+              f"max {max(idle) * 1000:.0f} ms)", flush=True)
+        polled = latency(server, smtp_port, handler, idle=False, orders=args.orders,
+                         poll_interval=args.poll_interval, rng=rng)
+        print(f"latency polling (interval {args.poll_interval:g} s): median {statistics.median(polled) * 1000:.0f} ms, "
+              f"p95 {percentile(polled, 95) * 1000:.0f} ms ({len(polled)} orders; min {min(polled) * 1000:.0f} ms, "
+              f"max {max(polled) * 1000:.0f} ms)", flush=True)
+        result = throughput(server, smtp_port, handler, games=args.games, steps=args.steps)
+        orders = result["orders"]
+        sending = result["mails"] / (result["last"] - result["handled"])
+        print(f"throughput: {args.games} games x {args.steps} steps = {orders} order mails appended in "
+              f"{result['appended']:.2f} s; all applied after {result['handled']:.2f} s "
+              f"({orders / result['handled']:.1f} orders/s); the {result['mails']} resulting mails accepted "
+              f"by the relay after {result['last']:.2f} s ({sending:.0f} mails/s after the last order)", flush=True)
+        print(f"checks: outcomes {result['outcomes']}; state = replay of the log for "
+              f"{result['replayed']}/{args.games} games", flush=True)
+        print(f"orders per second ({args.games} games): {orders / result['last']:.1f}")
+    print(f"(benchmark ran {time.monotonic() - began:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
