@@ -192,7 +192,6 @@ def _orders(board: Board) -> dict[Keyword, OrderHelp]:  # noqa: PLR0915 - one en
     low, mid, high = values[min(1, len(values) - 1)], values[min(2, len(values) - 1)], values[min(3, len(values) - 1)]
     factories = ", ".join(n.factories)
     via = ", ".join(n.via_seas)
-    canal_clause = f" through the {n.canal} canal" if n.canal else ""
     entries = [
         OrderHelp(
             Keyword.RONDEL, Group.TURN, "RONDEL <space>", "Move the marker, take the space's action.",
