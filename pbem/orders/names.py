@@ -28,7 +28,7 @@ from functools import lru_cache
 from engine.board import Board, SpaceAction
 from engine.board_validation import normalise_name
 from engine.model import UnitKind
-from pbem.orders.errors import AmbiguousName, OrderSyntaxError, UnknownName
+from pbem.orders.errors import AmbiguousName, BadName, OrderSyntaxError, UnknownName
 
 MAX_LISTED = 12  # longer candidate lists are noise in an email; suggestions still point the way
 

@@ -162,8 +162,8 @@ def _decision_view(state: GameState, reader: str, decision: Decision) -> Decisio
     elif kind is DecisionKind.FORCE_STOP:
         target = state.step.target if isinstance(state.step, ForceStopStep) else None
         about = [f"{nation} is moving" + (f" to {board.name(target)}" if target else "") + " past the Investor "
-                 f"space. As a Swiss bank you may force it to stop on Investor instead, so that it pays its bond "
-                 f"interest now."]
+                 "space. As a Swiss bank you may force it to stop on Investor instead, so that it pays its bond "
+                 "interest now."]
         groups = [OptionGroup("", (OptionLine(order_text(board, decision.options[0].action), "stop it on Investor"),
                                    OptionLine(order_text(board, decision.options[1].action), "let it move on")))]
     elif kind.value == "maneuver":
