@@ -273,7 +273,12 @@ def new_game_lines(game: NewGame) -> list[str]:
     return lines
 
 
-def refusal_lines(refusal: Refusal) -> list[str]:
+def refusal_lines(refusal: Refusal | Any) -> list[str]:
+    """A refused line, its reason, suggestions and what is legal now.
+
+    Also takes an order-layer ``OrderError`` (forced orders), which has no
+    lines left over and names nobody the game waits for.
+    """
     where = f"line {refusal.line_number}: {refusal.line}" if refusal.line_number is not None else "the message"
     lines = [f"REFUSED {where}", f"  reason: {refusal.reason}"]
     if refusal.suggestions:
@@ -281,11 +286,13 @@ def refusal_lines(refusal: Refusal) -> list[str]:
     if refusal.legal:
         lines.append("  legal now:")
         lines.extend(f"    {text}" for text in refusal.legal)
-    if refusal.not_applied:
+    not_applied = getattr(refusal, "not_applied", ())
+    if not_applied:
         lines.append("  not applied:")
-        lines.extend(f"    line {number}: {text}" for number, text in refusal.not_applied)
-    if refusal.waiting_for:
-        lines.append(f"  the game waits for: {'; '.join(refusal.waiting_for)}")
+        lines.extend(f"    line {number}: {text}" for number, text in not_applied)
+    waiting_for = getattr(refusal, "waiting_for", ())
+    if waiting_for:
+        lines.append(f"  the game waits for: {'; '.join(waiting_for)}")
     return lines
 
 
@@ -545,18 +552,6 @@ def gm_when(moment: Any) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else "-"
 
 
-def gm_order_error_lines(error: Any) -> list[str]:
-    """A refused line of forced orders, told like ``refusal_lines``."""
-    where = f"line {error.line_number}: {error.line}" if error.line_number is not None else "the message"
-    lines = [f"REFUSED {where}", f"  reason: {error.reason}"]
-    if error.suggestions:
-        lines.append(f"  did you mean: {', '.join(error.suggestions)}")
-    if error.legal:
-        lines.append("  legal now:")
-        lines.extend(f"    {text}" for text in error.legal)
-    return lines
-
-
 @game_app.command("show")
 @handled
 def game_show_command(
@@ -624,11 +619,11 @@ def force_command(
         for sentence in narrate(moderator.board, item.events) or ["(no effect)"]:
             echo(f"  {sentence}")
     if played.refusal is not None:
-        for line in gm_order_error_lines(played.refusal):
+        for line in refusal_lines(played.refusal):
             echo(line)
     for player, error in played.resumed_refusals:
         echo(f"Waiting orders of {player}:")
-        for line in gm_order_error_lines(error):
+        for line in refusal_lines(error):
             echo(f"  {line}")
     echo(f"Mails queued: {done.mailed}.")
     for line in pending_lines(played.state):
