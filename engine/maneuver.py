@@ -36,6 +36,11 @@ from engine.movement import (
 from engine.standing import standing_answer
 
 
+#: R-MOVE-1/3, the head of section 5: why a fleet may not move or attack once the armies have begun.
+FLEETS_FIRST = ("Three steps in order: fleets, then armies, then flags. Fleets move and attack before armies, "
+                "and the armies have started: no fleet may move or attack now.")
+
+
 def _nation(state: GameState) -> str:
     assert state.turn is not None
     return state.turn.nation
@@ -97,7 +102,7 @@ def _refuse(state: GameState, reason: str) -> None:
 def _move_fleet(state: GameState, action: FleetMove, events: list[Event]) -> None:
     nation, step, board = _nation(state), _step(state), state.board
     if step.armies_moving:
-        _refuse(state, "Fleets move before armies; armies have started moving.")
+        _refuse(state, FLEETS_FIRST)
     if action.origin not in board.regions or movable(state, nation, step, UnitKind.FLEET, action.origin) <= 0:
         _refuse(state, f"{board.name(nation)} has no fleet in {board.name(action.origin)} that can still move.")
     if action.dest not in fleet_destinations(state, nation, step, action.origin):
@@ -408,11 +413,20 @@ def _attack_in_place(state: GameState, action: Attack, events: list[Event]) -> N
     _check_nation(state, nation, action.nation)
     own = attacker_kind(state, nation, step, region)
     if own is None:
+        if step.armies_moving and _fleet_could_attack(state, nation, step, region):
+            _refuse(state, FLEETS_FIRST)
         _refuse(state, f"{board.name(nation)} has no unit in {board.name(region)} that did not move.")
     kind = action.kind or (UnitKind.FLEET if board.regions[region].is_sea
                            else _default_target_kind(state, action.nation, region))
     _check_target(state, nation, region, own, action.nation, kind)  # type: ignore[arg-type]
+    if own is UnitKind.ARMY:  # R-MOVE-1: an army's attack is army work, so the fleets' step is over
+        state.step = ManeuverStep(True, step.moved, step.carried, step.denied, step.entry)
     _battle(state, region, nation, own, action.nation, kind, events, entering=None)  # type: ignore[arg-type]
+
+
+def _fleet_could_attack(state: GameState, nation: str, step: ManeuverStep, region: str) -> bool:
+    """Whether a fleet of ``nation`` in ``region`` would attack in place, were the fleets' step not over."""
+    return movable(state, nation, step, UnitKind.FLEET, region) > 0
 
 
 def attacker_kind(state: GameState, nation: str, step: ManeuverStep, region: str) -> UnitKind | None:
@@ -420,10 +434,16 @@ def attacker_kind(state: GameState, nation: str, step: ManeuverStep, region: str
 
     Decision (R-BATTLE-2 with the FAQ "the army is already there"): a fleet in
     port that did not move may attack a foreign army standing in its province.
+
+    R-MOVE-1 ("first the fleets, then the armies, finally the flags"): an
+    attack is part of its unit's step. Once the armies' step has begun (an
+    army moved, attacked in place or destroyed a factory) no fleet attacks any
+    more, not even one that carried no army.
     """
+    kinds = (UnitKind.ARMY,) if step.armies_moving else (UnitKind.ARMY, UnitKind.FLEET)
     if state.board.regions[region].is_sea:
-        return UnitKind.FLEET if movable(state, nation, step, UnitKind.FLEET, region) > 0 else None
-    for kind in (UnitKind.ARMY, UnitKind.FLEET):
+        kinds = () if step.armies_moving else (UnitKind.FLEET,)
+    for kind in kinds:
         if movable(state, nation, step, kind, region) > 0:
             return kind
     return None
