@@ -423,9 +423,16 @@ def order(
     as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player giving the orders.")],
 ) -> None:
     """Apply a player's orders, as if they came by mail; print what happened and what is pending next."""
+    from pbem.gamemaster import GamePaused, refuse_if_paused
+
     if text == "-":
         text = typer.get_text_stream("stdin").read()
-    result = options_of(ctx).moderator().submit(name, as_player, text)
+    try:
+        result = options_of(ctx).moderator().submit(name, as_player, text, guard=refuse_if_paused)
+    except GamePaused:
+        echo(f"Game {name} is paused by the game master: nothing was applied. Orders are taken again after "
+             f"`pbem resume {name}`; the game master's `pbem force` works while it is paused.")
+        raise typer.Exit(EXIT_REFUSED) from None
     for line in submit_lines(name, result):
         echo(line)
     if result.refusal is not None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -453,24 +453,32 @@ class Moderator:
 
     # --- orders --------------------------------------------------------------------------
 
-    def submit(self, name: str, player: str, text: str) -> SubmitResult:
+    def submit(self, name: str, player: str, text: str, *,
+               guard: Callable[[Session, GameRow], None] | None = None) -> SubmitResult:
         """Apply a message of orders from ``player``: every line that stands is logged, in one transaction.
 
         A conflicting concurrent write makes the whole message be read again
-        against the new position (up to ``retries`` times).
+        against the new position (up to ``retries`` times). ``guard`` runs in
+        that transaction before anything is applied and may raise to refuse
+        the whole message (the CLI refuses orders to a paused game this way,
+        so a pause that lands meanwhile is seen).
         """
         for attempt in range(self.retries + 1):
             try:
-                return self._submit_once(name, player, text)
+                return self._submit_once(name, player, text, guard)
             except ConcurrentUpdate:
                 if attempt == self.retries:
                     raise
         raise AssertionError("unreachable")
 
-    def _submit_once(self, name: str, player_text: str, text: str) -> SubmitResult:
+    def _submit_once(self, name: str, player_text: str, text: str,
+                     guard: Callable[[Session, GameRow], None] | None) -> SubmitResult:
         self._ensure_waiting_table()
         with self._transaction() as session:
-            return self.submit_in(session, store.find_game(session, name), player_text, text)
+            game = store.find_game(session, name)
+            if guard is not None:
+                guard(session, game)
+            return self.submit_in(session, game, player_text, text)
 
     def submit_in(self, session: Session, game: GameRow, player_text: str, text: str,
                   state: GameState | None = None) -> SubmitResult:

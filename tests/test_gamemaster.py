@@ -457,6 +457,19 @@ def test_cli_replace_pause_resume_resend(runner: CliRunner, url: str) -> None:
     assert "Queued the prompt for ann again." in result.stdout and "Mails queued: 3." in result.stdout
 
 
+def test_cli_order_to_a_paused_game_is_refused_and_changes_nothing(runner: CliRunner, url: str) -> None:
+    """`pbem order` refuses a paused game as mail does (exit 1, nothing applied); `force` still works."""
+    cli_game(runner, url)
+    assert cli(runner, url, "pause", "demo").exit_code == 0
+    result = cli(runner, url, "order", "demo", "--as", "ann", "RONDEL taxation")
+    assert result.exit_code == 1, result.output
+    assert "Game demo is paused by the game master: nothing was applied." in result.stdout
+    assert Moderator(Database(url)).state("demo").version == 0
+    result = cli(runner, url, "force", "demo", "--as", "ann", "RONDEL investor")
+    assert result.exit_code == 0, result.output
+    assert Moderator(Database(url)).state("demo").version > 0
+
+
 def test_cli_deadlines_tick_with_a_game_master_from_the_config(runner: CliRunner, url: str, tmp_path: Path) -> None:
     config = tmp_path / "pbem.toml"
     config.write_text('[moderator]\naddress = "pbem@games.example"\ngame_master = "gm@example.org"\n')
