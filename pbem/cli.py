@@ -340,6 +340,9 @@ def submit_lines(name: str, result: SubmitResult) -> list[str]:
         lines.extend(refusal_lines(result.refusal))
     if result.waiting is not None:
         lines.extend(waiting_lines(result.waiting))
+    if result.ignored:
+        lines.append("Not read as orders (greetings and thanks): "
+                     + "; ".join(f"line {line.number}: {line.text}" for line in result.ignored) + ".")
     for resumed in result.resumed:
         lines.extend(resumed_lines(name, result, resumed))
     lines.extend(pending_lines(result.state))

@@ -40,7 +40,7 @@ from engine.setup import SetupError, new_game
 from pbem import orders, store
 from pbem.errors import BadSetup, ConcurrentUpdate, StoreError, UnknownPlayer
 from pbem.narrate import narrate
-from pbem.orders import MessageLine, MessageResult, format_action, split_message
+from pbem.orders import MessageLine, MessageResult, format_action, split_orders
 from pbem.statejson import state_json
 from pbem.store import Database, GameInfo, GameRow, GameStatus
 from pbem.store import waiting as waiting_store
@@ -168,6 +168,7 @@ class SubmitResult:
     waiting: Waiting | None = None  # the sender's lines that wait for another player's answer
     resumed: tuple[Resumed, ...] = field(default=())  # other players' waiting lines this message set going
     events: tuple[Event, ...] = field(default=())  # what every accepted action did, in log order
+    ignored: tuple[MessageLine, ...] = field(default=())  # courtesy lines not read as orders ("Thanks, Alice")
 
     @property
     def ok(self) -> bool:
@@ -214,6 +215,7 @@ class _Outcome:
     sender_waiting: Waiting | None
     resumed: tuple[Resumed, ...]
     events: tuple[Event, ...] = ()
+    ignored: tuple[MessageLine, ...] = ()
 
 
 def _lines(stored: dict[str, tuple[tuple[int, str], ...]]) -> dict[str, tuple[MessageLine, ...]]:
@@ -227,7 +229,8 @@ def _run_orders(board: Board, state: GameState, player: str, text: str,
     ``waiting`` holds the stored waiting lines of the game; those of players
     the message's answers make deciders again are resumed on the way.
     """
-    exchange = orders.apply_exchange(state, player, split_message(text), _lines(waiting or {}), end_maneuver=True)
+    split = split_orders(text)
+    exchange = orders.apply_exchange(state, player, split.orders, _lines(waiting or {}), end_maneuver=True)
     entries = tuple(LogEntry(a.player, a.action, a.version) for a in exchange.applied)
     if [e.version for e in entries] != list(range(state.version, state.version + len(entries))) \
             or exchange.state.version != state.version + len(entries):
@@ -250,7 +253,7 @@ def _run_orders(board: Board, state: GameState, player: str, text: str,
                     for part in exchange.resumed)
     events = tuple(event for item in exchange.applied for event in item.events)
     return _Outcome(final, applied, entries, refusal, queries, stored, _waiting_of(final, player, stored), resumed,
-                    events)
+                    events, split.ignored)
 
 
 def _applied_lines(board: Board, result: MessageResult) -> tuple[AppliedLine, ...]:
@@ -503,7 +506,7 @@ class Moderator:
             waiting_store.save_waiting(session, game, outcome.waiting, outcome.state.version)
         return SubmitResult(name, player, state.version, outcome.state, outcome.applied, outcome.refusal,
                             pending(outcome.state), outcome.queries, outcome.sender_waiting, outcome.resumed,
-                            outcome.events)
+                            outcome.events, outcome.ignored)
 
     def waiting(self, name: str) -> dict[str, tuple[tuple[int, str], ...]]:
         """Player -> (line number, text) of their lines waiting for another player's answer."""

@@ -204,7 +204,7 @@ class TestRondelSpaces:
 
 class TestSplitMessage:
     def test_lines_comments_quotes_and_separators(self) -> None:
-        text = ("Hi all,\n"  # not an order, but split_message does not judge: parsing will
+        text = ("Hi all,\n"  # a greeting: set aside, not refused (tests/test_courtesy_lines.py)
                 "\n"
                 "# my plan\n"
                 "> RONDEL taxation\n"
@@ -212,7 +212,6 @@ class TestSplitMessage:
                 "RONDEL import; IMPORT army Moscow ;\n"
                 "BUY China 9   # the cheap one\n")
         assert split_message(text) == [
-            MessageLine(1, "Hi all,"),
             MessageLine(6, "RONDEL import"),
             MessageLine(6, "IMPORT army Moscow"),
             MessageLine(7, "BUY China 9"),

@@ -173,13 +173,9 @@ CASES = [
     case("start", "ann", "Rondel Taxation\r\nSTATUS\r\n",
          applied=((1, "RONDEL taxation"),),
          queries=((2, "STATUS"),)),
-    case("start", "ann", "Hi,\n\nRONDEL taxation\n\nThanks!",
-         refused=(1, "OrderSyntaxError", "'Hi' is not an order.", ()),
-         not_applied=(1, 3, 5)),
-    case("start", "ann", "RONDEL taxation\nThanks, Ann",
-         applied=((1, "RONDEL taxation"),),
-         refused=(2, "OrderSyntaxError", "'Thanks' is not an order.", ()),
-         not_applied=(2,)),
+    # greetings and thanks around the orders are set aside, not refused (tests/test_courtesy_lines.py)
+    case("start", "ann", "Hi,\n\nRONDEL taxation\n\nThanks!", applied=((3, "RONDEL taxation"),)),
+    case("start", "ann", "RONDEL taxation\nThanks, Ann", applied=((1, "RONDEL taxation"),)),
     case("start", "ann", "RONDEL\ttaxation\n\n\n-- \nAnn", applied=((1, "RONDEL taxation"),)),
     # --- Lines broken by a phone: refused clearly, nothing guessed
     case("start", "ann", "RONDEL import\nIMPORT army Moscow,\narmy Murmansk",
@@ -243,19 +239,12 @@ CASES = [
          applied=((1, "RONDEL import"), (1, "IMPORT army Moscow, fleet Vladivostok"))),
     # --- Sentences and words around orders
     case("start", "ann", "STATUS?\nOPTIONS", queries=((1, "STATUS"), (2, "OPTIONS"))),
-    case("start", "ann", "status please",
-         refused=(1, "OrderSyntaxError", "STATUS takes nothing after it, not 'please'. Write: STATUS.", ()),
-         not_applied=(1,)),
+    case("start", "ann", "status please", queries=((1, "STATUS"),)),  # courtesy at the end is no word of it
     case("start", "ann", "history 5\nHELP army", queries=((1, "HISTORY 5"), (2, "HELP army"))),
     case("start", "ann", "history all",
          refused=(1, "OrderSyntaxError", "HISTORY takes a number of events, not 'all'. Write: HISTORY [n].", ()),
          not_applied=(1,)),
-    case("investor", "bob", "PASS, thanks",
-         refused=(1, "OrderSyntaxError",
-                  "PASS takes nothing after it, not 'thanks'. Write: PASS  (the passive answer: no investment, no "
-                  "force, NO FIGHT, ALLOW; DONE in one's own maneuver).",
-                  ()),
-         not_applied=(1,)),
+    case("investor", "bob", "PASS, thanks", applied=((1, "PASS"),)),
     case("investor", "bob", "Buy China four",
          refused=(1, "OrderSyntaxError", "A nation and a bond value are needed. Write: BUY <nation> <value>.", ()),
          not_applied=(1,)),

@@ -12,7 +12,7 @@ from pbem.orders.errors import AmbiguousName, BadName, IllegalOrder, NotYourTurn
     UnknownName, UnsupportedOrder
 from pbem.orders.format import format_action
 from pbem.orders.legal import legal_orders
-from pbem.orders.message import MessageLine, split_message
+from pbem.orders.message import MessageLine, SplitMessage, split_message, split_orders
 from pbem.orders.names import normalise, resolve_nation, resolve_region, resolve_space, resolve_unit_kind
 from pbem.orders.parse import Query, QueryKind, parse_line, parse_order
 
@@ -22,5 +22,5 @@ __all__ = [
     "apply_action", "apply_exchange", "apply_lines", "apply_message", "apply_order", "format_action", "held", "in_own_maneuver", "legal_orders",
     "normalise",
     "parse_line", "parse_order", "resolve_nation", "resolve_region", "resolve_space", "resolve_unit_kind",
-    "split_message",
+    "SplitMessage", "split_message", "split_orders",
 ]

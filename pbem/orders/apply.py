@@ -41,7 +41,7 @@ and all of these hold:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.actions import Action, ArmyMove, Attack, DestroyFactory, Done, FleetMove
 from engine.decisions import Decision, pending
@@ -52,7 +52,7 @@ from engine.game import waiting_for
 from engine.model import GameState, ManeuverStep
 from pbem.orders.errors import OrderError
 from pbem.orders.legal import refusal
-from pbem.orders.message import MessageLine, split_message
+from pbem.orders.message import MessageLine, split_orders
 from pbem.orders.parse import Query, parse_line, parse_order
 
 MANEUVER_ORDERS = (FleetMove, ArmyMove, Attack, DestroyFactory)
@@ -107,6 +107,7 @@ class MessageResult:
     question: Decision | None = None
     player: str = ""
     resumed: bool = False  # these lines had waited for an answer
+    ignored: tuple[MessageLine, ...] = ()  # courtesy lines not read as orders ("Thanks, Alice")
 
     @property
     def ok(self) -> bool:
@@ -265,5 +266,7 @@ def apply_lines(state: GameState, player: str, lines: list[MessageLine] | tuple[
 
 
 def apply_message(state: GameState, player: str, text: str, *, end_maneuver: bool = False) -> MessageResult:
-    """Apply the orders in the body of a message (see ``split_message`` for what counts as an order)."""
-    return apply_lines(state, player, split_message(text), end_maneuver=end_maneuver)
+    """Apply the orders in the body of a message (see ``split_orders`` for what counts as an order)."""
+    split = split_orders(text)
+    result = apply_lines(state, player, split.orders, end_maneuver=end_maneuver)
+    return replace(result, ignored=split.ignored)

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from pbem.orders.errors import OrderSyntaxError
+from pbem.orders.keywords import read_keyword
 
 COMMENT = "#"
 QUOTE = ">"
@@ -35,6 +39,8 @@ _HTML_ENTITY = re.compile(r"&(?:[a-z]{2,8}|#[0-9]{1,5}|#x[0-9a-f]{1,4});", re.IG
 _LIST_MARKER = re.compile(r"^(?:[-*+\u2022\u00b7\u2013]|[0-9]{1,2}[.)])\s+")
 _QUOTES = "\"'`"
 _TRAILING = re.compile(r"\s*!+$")  # "DONE!": punctuation of a sentence, not of the order
+# "STATUS please", "PASS, thanks", "BUILD Kolkatta please": courtesy at the end of an order, not a word of it.
+_POLITE_END = re.compile(r"(?<=\S)[\s,]+(?:please|pls|plz|thanks|thank you|thx|ta)[\s.!]*$", re.IGNORECASE)
 # "STATUS?", "OPTIONS?": a question mark after a report request (but "RONDEL taxation?" is no order).
 _QUERY_QUESTION = re.compile(r"^(?:status|board|options|history|help)\b[^?]*\?+$", re.IGNORECASE)
 
@@ -65,13 +71,39 @@ def clean_order(text: str) -> str:
     order = _LIST_MARKER.sub("", text.strip())
     if len(order) > 2 and order[0] in _QUOTES and order[-1] in _QUOTES and order[1:-1].strip():
         order = order[1:-1].strip()  # "RONDEL taxation" copied with its quotes
+    order = _POLITE_END.sub("", order)
     if _QUERY_QUESTION.match(order):
         order = order.rstrip("?")
     return _TRAILING.sub("", order).strip() or order
 
 
+# Courtesy around the orders: greetings before, thanks and a name after. Only whole lines (or whole
+# ";"-parts, as HTML line breaks become) that do not look like an order count (see ``_looks_like_order``).
+_GREETING = re.compile(r"^(?:hi|hello|hey|hallo|hola|salut|moin|ciao|dear|good (?:morning|afternoon|evening|day)|"
+                       r"greetings|buongiorno|bonjour|guten (?:morgen|tag))\b[\w .'-]{0,40}[,.!:]*$", re.IGNORECASE)
+_CLOSING = re.compile(r"^(?:thanks?|thank you|thx|ty|tia|cheers|regards|best|best regards|best wishes|kind regards|"
+                      r"warm regards|all the best|bye|goodbye|see you|cu|ciao|grazie|danke|merci|gracias|cordially|"
+                      r"sincerely|yours|love|good luck|gl|have fun|enjoy)\b[\w .,'!-]{0,60}$", re.IGNORECASE)
+# A signed name: one to three capitalised words or initials ("Alice", "Ann B.", "J.-P. Roux"), not
+# "Mumbai HOSTILE" (the rest of an order broken by a phone) nor "london".
+_NAME = re.compile(r"^[A-Z\u00c0-\u00de][a-z\u00df-\u00ff.'-]*(?: [A-Z\u00c0-\u00de][a-z\u00df-\u00ff.'-]*){0,2}[.!]?$")
+
+
+@dataclass(frozen=True, slots=True)
+class SplitMessage:
+    """A message cut into its orders and the courtesy lines around them that were not read as orders."""
+
+    orders: tuple[MessageLine, ...]
+    ignored: tuple[MessageLine, ...] = ()
+
+
 def split_message(text: str) -> list[MessageLine]:
-    """The orders of a message, in order.
+    """The orders of a message, in order (``split_orders`` without the lines it set aside)."""
+    return list(split_orders(text).orders)
+
+
+def split_orders(text: str) -> SplitMessage:
+    """The orders of a message, in order, and the courtesy lines set aside.
 
     One order per line, several on a line separated by ``;``; blank lines,
     ``#`` comments (whole lines, or the end of a line) and ``>`` quoted lines
@@ -80,20 +112,72 @@ def split_message(text: str) -> list[MessageLine]:
     The noise of mail clients is dropped first (``clean_line``: typographic
     quotes and spaces, HTML tags and entities) and around each order
     (``clean_order``: "1." list markers, wrapping quotes, a final "!", a "?"
-    after a report request).
+    after a report request, a "please" or "thanks" at the end).
+
+    People write to people: "Hi all," before the orders, "Thanks, Alice"
+    after them, rarely with the ``-- `` of a signature. So a part that does
+    not look like an order (``_looks_like_order``) is set aside quietly, not
+    refused, when it is
+
+    * a greeting or a closing ("Hi Bob,", "Cheers", "Thanks, Alice"), anywhere;
+    * or, once some order came before and no later part looks like an order,
+      separated from the orders: after a blank line, after a courtesy part,
+      or the message's very last part when it reads as a name ("Alice").
+
+    Anything else that is not an order (chatter between orders, a paragraph
+    followed by more orders) stays in and is refused with its line number, as
+    is every part that starts like an order ("Build Kolkatta please").
     """
-    result: list[MessageLine] = []
+    parts: list[MessageLine | None] = []  # None: a blank line, which separates
     for number, raw in enumerate(text.splitlines(), start=1):
         if raw.strip() in SIGNATURES:
             break
         stripped = clean_line(raw)
         if stripped in SIGNATURES or stripped.casefold() == END:
             break
+        if not stripped:
+            parts.append(None)
         if stripped.startswith(QUOTE):
             continue
         content = stripped.split(COMMENT, 1)[0]
         for part in content.split(SEPARATOR):
             order = clean_order(part) if part.strip() else ""
             if order:
-                result.append(MessageLine(number, order))
-    return result
+                parts.append(MessageLine(number, order))
+    return _set_courtesy_aside(parts)
+
+
+def _set_courtesy_aside(parts: Sequence[MessageLine | None]) -> SplitMessage:
+    lines = [p for p in parts if p is not None]
+    orderish = [_looks_like_order(line.text) for line in lines]
+    later_order = [any(orderish[i + 1:]) for i in range(len(lines))]
+    orders: list[MessageLine] = []
+    ignored: list[MessageLine] = []
+    separated = False  # a blank line or a courtesy part since the last order kept
+    index = 0
+    for part in parts:
+        if part is None:
+            separated = separated or bool(orders)
+            continue
+        i, index = index, index + 1
+        if not orderish[i]:
+            courtesy = bool(_GREETING.match(part.text) or _CLOSING.match(part.text))
+            last = i == len(lines) - 1
+            trailing = bool(orders) and not later_order[i] and (
+                separated or (last and bool(_NAME.match(part.text))))
+            if courtesy or trailing:
+                ignored.append(part)
+                separated = separated or bool(orders)
+                continue
+        orders.append(part)
+        separated = False
+    return SplitMessage(tuple(orders), tuple(ignored))
+
+
+def _looks_like_order(text: str) -> bool:
+    """Whether ``text`` starts like an order: a keyword, its prefix, or a misspelling close to one."""
+    try:
+        read_keyword(text)
+    except OrderSyntaxError as exc:
+        return bool(exc.suggestions)
+    return True
