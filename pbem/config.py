@@ -41,7 +41,8 @@ from typing import Any
 
 from pbem.errors import ConfigError
 from pbem.mail.errors import MailConfigError
-from pbem.mail.settings import ImapSettings, SmtpSettings, imap_settings, smtp_settings
+from pbem.mail.settings import IMAP_KEYS, MAILDIR_KEYS, SMTP_KEYS, ImapSettings, SmtpSettings, imap_settings, \
+    smtp_settings
 from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS
 
 DEFAULT_DATABASE_URL = "sqlite:///./pbem.db"
@@ -57,6 +58,12 @@ MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
 DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)
 LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour")
+
+
+def accepted_keys() -> dict[str, tuple[str, ...]]:
+    """Every key the reader accepts, per table: what config.example.toml must list (a test checks it)."""
+    return {"moderator": MODERATOR_KEYS, "database": DATABASE_KEYS, "imap": IMAP_KEYS, "maildir": MAILDIR_KEYS,
+            "smtp": SMTP_KEYS, "deadlines": DEADLINE_KEYS, "limits": LIMIT_KEYS}
 
 
 @dataclass(frozen=True)

@@ -97,6 +97,13 @@ class SmtpSettings:
         return self.port or SMTP_DEFAULT_PORTS[self.security]
 
 
+#: The keys each mail table accepts (any other is an error; config.example.toml lists them all).
+MAILDIR_KEYS = ("path", "processed_folder", "failed_folder", "poll_interval", "fsync")
+IMAP_KEYS = ("host", "port", "security", "username", "password", "password_env", "mailbox", "processed_folder",
+             "failed_folder", "timeout", "poll_interval", "idle_refresh")
+SMTP_KEYS = ("host", "port", "security", "username", "password", "password_env", "timeout", "local_hostname")
+
+
 @dataclass(frozen=True)
 class MaildirSettings:
     """A local Maildir as the moderator's inbox (``[maildir]``, instead of ``[imap]``).
@@ -140,7 +147,7 @@ def maildir_settings(section: Mapping[str, Any], *, base: str | os.PathLike[str]
     ``base`` (the config file's directory) when given.
     """
     where = "[maildir]"
-    _reject_unknown(section, where, {"path", "processed_folder", "failed_folder", "poll_interval", "fsync"})
+    _reject_unknown(section, where, set(MAILDIR_KEYS))
     path = Path(_string(section, "path", where, required=True)).expanduser()
     if not path.is_absolute() and base is not None:
         path = Path(base) / path
@@ -160,10 +167,7 @@ def imap_settings(section: Mapping[str, Any], env: Mapping[str, str] | None = No
     """``ImapSettings`` from the ``[imap]`` table: host, port, security, username, password or
     password_env, mailbox, processed_folder, failed_folder, timeout, poll_interval, idle_refresh."""
     where = "[imap]"
-    _reject_unknown(section, where, {
-        "host", "port", "security", "username", "password", "password_env", "mailbox",
-        "processed_folder", "failed_folder", "timeout", "poll_interval", "idle_refresh",
-    })
+    _reject_unknown(section, where, set(IMAP_KEYS))
     return ImapSettings(
         host=_string(section, "host", where, required=True),
         port=_port(section, where),
@@ -183,9 +187,7 @@ def smtp_settings(section: Mapping[str, Any], env: Mapping[str, str] | None = No
     """``SmtpSettings`` from the ``[smtp]`` table: host, port, security, username, password or
     password_env, timeout, local_hostname."""
     where = "[smtp]"
-    _reject_unknown(section, where, {
-        "host", "port", "security", "username", "password", "password_env", "timeout", "local_hostname",
-    })
+    _reject_unknown(section, where, set(SMTP_KEYS))
     return SmtpSettings(
         host=_string(section, "host", where, required=True),
         port=_port(section, where),
