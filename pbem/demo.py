@@ -431,6 +431,12 @@ class ProgressLine:
             self.out.flush()
 
 
+def seat_mailbox(directory: Path, address: str, human: bool) -> Path:
+    """Where a seat's mail is after the demo: a bot moves each mail it read into ``.processed``."""
+    box = directory / "mail" / address
+    return box if human else box / ".processed"
+
+
 def summary_lines(result: DemoResult) -> list[str]:
     lines: list[str] = []
     state = result.state
@@ -454,9 +460,11 @@ def summary_lines(result: DemoResult) -> list[str]:
                      if result.replay_matches else "WARNING: the final state differs from the replay of the log!")
     lines.append(f"Mailboxes (Maildir, one per address) to read: {result.directory / 'mail'}/")
     for name, address, human in result.players:
-        lines.append(f"  {name:<10} {result.directory / 'mail' / address}/")
-    lines.append(f"  moderator  {result.directory / 'mail' / MODERATOR}/ (its .processed folder holds every order)")
-    lines.append(f"  e.g.: mutt -f {result.directory / 'mail' / result.players[0][1]}/")
+        where = "new mail stays here" if human else "a bot files what it read in .processed"
+        lines.append(f"  {name:<10} {seat_mailbox(result.directory, address, human)}/ ({where})")
+    lines.append(f"  moderator  {result.directory / 'mail' / MODERATOR / '.processed'}/ (every order it handled)")
+    name, address, human = next((p for p in result.players if p[2]), result.players[0])
+    lines.append(f"  e.g. {name}'s mail: mutt -f {seat_mailbox(result.directory, address, human)}/")
     lines.append(f"The game in the database: pbem --config {result.directory / 'pbem.toml'} game show {result.game}")
     return lines
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -98,6 +99,14 @@ def check_demo(directory: Path, players: int) -> dict:
         db.dispose()
 
 
+def mails_in_hint(output: str) -> int:
+    """How many mails the Maildir in the demo's closing "mutt -f DIR/" hint holds itself (not its folders)."""
+    hint = re.search(r"mutt -f (\S+)/$", output, re.MULTILINE)
+    assert hint, output
+    box = Path(hint.group(1))
+    return sum(len(list((box / part).iterdir())) for part in ("cur", "new") if (box / part).is_dir())
+
+
 def store_select(model):  # type: ignore[no-untyped-def]
     from sqlmodel import select
 
@@ -121,6 +130,7 @@ def test_demo_games_for_2_4_and_6_players_play_to_the_end_by_email(tmp_path: Pat
         assert process.returncode == 0, output
         assert "Final scores:" in output and "equals the replay" in output, output
         assert f"{directory / 'mail'}" in output  # where to read the mail
+        assert mails_in_hint(output), output  # the hint opens a mailbox that holds mail
         result = check_demo(directory, players)
         timings.append(f"{players} players (seed {seed}): {result['version']} moves in {result['messages']} order "
                        f"mails, {result['mails_delivered']} mails, {result['elapsed']:.1f} s")
