@@ -43,6 +43,7 @@ from types import TracebackType
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbem.errors import PbemError
+from pbem.private import make_private_dirs, open_private
 
 DEFAULT_PORT = 2525
 DATA_SIZE_LIMIT = 10 * 1024 * 1024
@@ -99,7 +100,7 @@ class _Delivery:
         path = self.root / name
         if path not in self._made:
             for sub in ("cur", "new", "tmp"):
-                (path / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
+                make_private_dirs(path / sub)  # mail carries token addresses: owner-only (pbem.private)
             self._made.add(path)
         return path
 
@@ -114,7 +115,7 @@ class _Delivery:
         directory = self.maildir(name)
         unique = self.unique()
         temporary = directory / "tmp" / unique
-        with open(temporary, "wb") as handle:
+        with open_private(temporary, "wb") as handle:
             handle.write(data)
             if self.fsync:
                 handle.flush()
@@ -226,7 +227,7 @@ class MailHub:
         if self.running:
             return self
         try:
-            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+            make_private_dirs(self.root)
         except OSError as exc:
             raise MailHubError(f"cannot create the hub's root {self.root}: {exc.strerror}") from None
         ready = threading.Event()

@@ -54,6 +54,7 @@ from types import TracebackType
 from pbem.mail.errors import MailboxError
 from pbem.mail.imap import FetchedMessage, FetchResult, MailboxPosition
 from pbem.mail.settings import MaildirSettings
+from pbem.private import create_private_file, make_private_dirs, open_private
 
 INDEX_NAME = ".pbem-uids"
 LOCK_NAME = ".pbem-uids.lock"
@@ -81,11 +82,9 @@ def folder_dirname(folder: str) -> str:
 def make_maildir(path: Path, *, folder: bool = False) -> None:
     """Create ``path`` as a Maildir (``cur``, ``new``, ``tmp``), mode 0700; a Maildir++ folder gets its marker."""
     for sub in _SUBDIRS:
-        (path / sub).mkdir(parents=True, exist_ok=True, mode=0o700)
+        make_private_dirs(path / sub)  # the mails carry token addresses: owner-only (pbem.private)
     if folder:
-        marker = path / "maildirfolder"
-        if not marker.exists():
-            marker.touch(mode=0o600)
+        create_private_file(path / "maildirfolder")
 
 
 def _new_uidvalidity() -> int:
@@ -138,7 +137,7 @@ class _Index:
         lines += [f"{uid} {key}" for key, uid in sorted(self.uids.items(), key=lambda item: item[1])]
         temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         try:
-            with open(temporary, "w", encoding="utf-8") as handle:
+            with open_private(temporary, "w") as handle:
                 handle.write("\n".join(lines) + "\n")
                 if fsync:
                     handle.flush()
@@ -422,6 +421,7 @@ class MaildirInbox:
     @contextmanager
     def _locked(self) -> Iterator[None]:
         try:
+            create_private_file(self.path / LOCK_NAME)
             handle = open(self.path / LOCK_NAME, "a+")
         except OSError as exc:
             raise MailboxError(f"cannot open the lock file in {self.path}: {exc.strerror}") from None

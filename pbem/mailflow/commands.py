@@ -13,6 +13,7 @@ import functools
 import logging
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
@@ -20,6 +21,7 @@ import typer
 from engine.errors import EngineError
 from pbem.config import Config, load_config
 from pbem.errors import ConfigError, PbemError
+from pbem.private import exposure_warnings
 
 EXIT_UNAVAILABLE = 1
 EXIT_ERROR = 2
@@ -76,11 +78,19 @@ def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None): 
     from pbem.mailflow.daemon import MailFlow, deadline_task, default_inbox_factory
 
     moderator = options_of(ctx).moderator()
+    _warn_if_exposed(config, moderator.db.sqlite_path)
     tasks = [t for t in (deadline_task(config, moderator.db, moderator.board),) if t is not None]
     flow = MailFlow(config, moderator.db, moderator=moderator, tasks=tasks)
     if use_idle is False:
         flow.inbox_factory = default_inbox_factory(config, flow.ssl_context, use_idle=False)
     return flow
+
+
+def _warn_if_exposed(config: Config, database: Path | None) -> None:
+    """At start: say which file holding tokens other users can read (see ``pbem.private``)."""
+    paths = [p for p in (database, config.maildir.path if config.maildir is not None else None) if p is not None]
+    for warning in exposure_warnings(paths):
+        logging.getLogger("pbem").warning(warning)
 
 
 @handled

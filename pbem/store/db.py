@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import URL, make_url
@@ -10,6 +11,7 @@ from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, S
 from sqlmodel import Session, create_engine
 
 from pbem.errors import StoreError
+from pbem.private import create_private_file
 from pbem.store import inbound, models, outbox, settings, tokens, waiting  # noqa: F401  (register their tables)
 
 
@@ -50,6 +52,9 @@ class Database:
         kwargs: dict[str, object] = {}
         if self.url.get_backend_name() == "sqlite":
             kwargs["connect_args"] = {"timeout": 30}
+            path = self.sqlite_path
+            if path is not None and path.parent.is_dir():
+                create_private_file(path)  # its outbox holds reply tokens: owner-only (pbem.private)
         try:
             self.engine: Engine = create_engine(self.url, **kwargs)
         except NoSuchModuleError:
@@ -64,6 +69,13 @@ class Database:
 
     def __repr__(self) -> str:
         return f"Database({safe_url(self.url)!r})"
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The file of an SQLite database (None for PostgreSQL and for an in-memory SQLite)."""
+        if self.url.get_backend_name() != "sqlite" or self.url.database in (None, "", ":memory:"):
+            return None
+        return Path(self.url.database)
 
     @property
     def display_url(self) -> str:
