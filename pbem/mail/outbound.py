@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from pbem.mail.errors import OutboundError
 from pbem.mail.inbound import TOKEN_PATTERN, InboundMessage
+from pbem.mail.wrap import wrap_text
 
 DECISION_HEADER = "X-PBEM-Decision"
 _TOKEN_RE = re.compile(rf"^{TOKEN_PATTERN}$")
@@ -110,7 +111,7 @@ def build_message(mail: OutgoingMail) -> EmailMessage:
         message["X-Auto-Response-Suppress"] = "All"
         if mail.decision:
             message[DECISION_HEADER] = mail.decision
-        body = mail.body.replace("\r\n", "\n").replace("\r", "\n")
+        body = wrap_text(mail.body.replace("\r\n", "\n").replace("\r", "\n"))  # at most 78 columns
         if not body.endswith("\n"):
             body += "\n"
         plain = body.isascii() and all(len(line) <= _MAX_LINE for line in body.split("\n"))
