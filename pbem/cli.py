@@ -558,6 +558,11 @@ def gm_mail(ctx: typer.Context) -> Any:
     return MailContext.from_config(load_config(options_of(ctx).config))
 
 
+def mails_line(mail: Any, count: int) -> list[str]:
+    """"Mails queued: N." where mail is configured; nothing at all where it is not (nothing was queued)."""
+    return [f"Mails queued: {count}."] if mail.moderator_address else []
+
+
 def gm_when(moment: Any) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else "-"
 
@@ -619,7 +624,8 @@ def force_command(
     if text == "-":
         text = typer.get_text_stream("stdin").read()
     moderator = options_of(ctx).moderator()
-    done = force(moderator.db, name, as_player, text, mail=gm_mail(ctx), board=moderator.board)
+    mail = gm_mail(ctx)
+    done = force(moderator.db, name, as_player, text, mail=mail, board=moderator.board)
     played = done.played
     echo(f"Game {name}, orders for {played.player} given by the game master: "
          f"version {played.version_before} -> {played.version}.")
@@ -635,8 +641,7 @@ def force_command(
         echo(f"Waiting orders of {player}:")
         for line in refusal_lines(error):
             echo(f"  {line}")
-    echo(f"Mails queued: {done.mailed}.")
-    for line in pending_lines(played.state):
+    for line in mails_line(mail, done.mailed) + pending_lines(played.state):
         echo(line)
     if played.refusal is not None:
         raise typer.Exit(EXIT_REFUSED)
@@ -652,13 +657,13 @@ def undo_command(
     from pbem.gamemaster import undo
 
     moderator = options_of(ctx).moderator()
-    done = undo(moderator.db, name, mail=gm_mail(ctx), board=moderator.board)
+    mail = gm_mail(ctx)
+    done = undo(moderator.db, name, mail=mail, board=moderator.board)
     echo(f"Game {name}: undid move {done.entry.version + 1} ({done.entry.player}: {done.order}); "
          f"back at version {done.version}.")
     for player, lines in done.dropped.items():
         echo(f"Dropped waiting lines of {player}: " + ("; ".join(t for _, t in lines) or "the end of a message"))
-    echo(f"Mails queued: {done.mailed}.")
-    for line in pending_lines(done.state):
+    for line in mails_line(mail, done.mailed) + pending_lines(done.state):
         echo(line)
 
 
@@ -675,10 +680,13 @@ def replace_command(
     from pbem.gamemaster import replace
 
     moderator = options_of(ctx).moderator()
-    done = replace(moderator.db, name, old, new, email, mail=gm_mail(ctx), board=moderator.board)
+    mail = gm_mail(ctx)
+    done = replace(moderator.db, name, old, new, email, mail=mail, board=moderator.board)
+    tokens = ("; a new reply token was issued and mailed to them" if done.token else "; the seat keeps its token")
     echo(f"Game {name}: {done.new} <{done.email}> takes over seat {done.seat} from {done.old}"
-         + ("; a new reply token was issued and mailed to them." if done.token else "; the seat keeps its token."))
-    echo(f"Mails queued: {done.mailed}.")
+         + (tokens if mail.moderator_address else "") + ".")
+    for line in mails_line(mail, done.mailed):
+        echo(line)
 
 
 @app.command("pause")
@@ -690,8 +698,9 @@ def pause_command(
     """Pause a game: orders are refused and deadlines stand still until it is resumed."""
     from pbem.gamemaster import pause
 
-    done = pause(options_of(ctx).moderator().db, name, mail=gm_mail(ctx))
-    echo(f"Game {name} is paused. Mails queued: {done.mailed}.")
+    mail = gm_mail(ctx)
+    done = pause(options_of(ctx).moderator().db, name, mail=mail)
+    echo(" ".join([f"Game {name} is paused.", *mails_line(mail, done.mailed)]))
 
 
 @app.command("resume")
@@ -704,8 +713,9 @@ def resume_command(
     from pbem.gamemaster import resume
 
     moderator = options_of(ctx).moderator()
-    done = resume(moderator.db, name, mail=gm_mail(ctx), board=moderator.board)
-    echo(f"Game {name} is running again. Mails queued: {done.mailed}.")
+    mail = gm_mail(ctx)
+    done = resume(moderator.db, name, mail=mail, board=moderator.board)
+    echo(" ".join([f"Game {name} is running again.", *mails_line(mail, done.mailed)]))
     for d in done.deadlines:
         echo(f"  {d.player} ({d.kind}): deadline {gm_when(d.due)}")
 
@@ -724,7 +734,11 @@ def resend_command(
     from pbem.gamemaster import resend
 
     moderator = options_of(ctx).moderator()
-    done = resend(moderator.db, name, to, mail=gm_mail(ctx), board=moderator.board)
+    mail = gm_mail(ctx)
+    if not mail.moderator_address:
+        fail("no mail is configured: nothing can be sent. Give a configuration with [moderator] address and [smtp] "
+             "(pbem --config FILE resend ...); every seat's mail then carries its reply token.")
+    done = resend(moderator.db, name, to, mail=mail, board=moderator.board)
     for player, kind in done.mails:
         echo(f"Queued the {kind} for {player} again.")
     echo(f"Mails queued: {len(done.mails)}.")

@@ -19,7 +19,10 @@ never silently ignored):
                  ``pbem.store.settings.DEFAULT_DEADLINE_HOURS``), ``default`` (hours for every kind not
                  named), ``reminder_hours`` (a list: remind that many hours before a deadline)
 ``[limits]``     ``max_message_bytes`` (larger mail is not read; the sender is told),
-                 ``replies_per_sender_per_hour`` (direct replies to one address; 0: never reply)
+                 ``replies_per_sender_per_hour`` and ``replies_per_sender_per_day`` (direct replies to a
+                 player's mail; 0: never reply), ``replies_to_strangers_per_hour`` (all replies to mail
+                 without a seat's token, together) and ``replies_per_domain_per_hour`` (those to one
+                 domain): see ``pbem.mailflow.inbound`` for who is charged what
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
@@ -57,7 +60,8 @@ SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "li
 MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
 DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)
-LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour")
+LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_sender_per_day",
+              "replies_to_strangers_per_hour", "replies_per_domain_per_hour")
 
 
 def accepted_keys() -> dict[str, tuple[str, ...]]:
@@ -92,6 +96,9 @@ class DeadlineSettings:
 class Limits:
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     replies_per_sender_per_hour: int = DEFAULT_REPLIES_PER_SENDER_PER_HOUR
+    replies_per_sender_per_day: int = 40
+    replies_to_strangers_per_hour: int = 20
+    replies_per_domain_per_hour: int = 5
 
 
 @dataclass(frozen=True)
@@ -309,6 +316,6 @@ def _limits(section: Mapping[str, Any], where: str) -> Limits:
     _reject_unknown(section, "limits", LIMIT_KEYS, where)
     size = _number(section.get("max_message_bytes", DEFAULT_MAX_MESSAGE_BYTES), "max_message_bytes", "limits",
                    where, integer=True)
-    replies = _number(section.get("replies_per_sender_per_hour", DEFAULT_REPLIES_PER_SENDER_PER_HOUR),
-                      "replies_per_sender_per_hour", "limits", where, integer=True, zero=True)
-    return Limits(size, replies)
+    counts = {key: _number(section.get(key, getattr(Limits, key)), key, "limits", where, integer=True, zero=True)
+              for key in LIMIT_KEYS if key != "max_message_bytes"}
+    return Limits(size, **counts)

@@ -7,9 +7,10 @@ reminders hang on pending decisions").
   the latest logged action that answered a decision (DONATE and STANDING orders,
   which a player may give at any time, do not restart anyone's clock), else the
   game's creation. The game master restarts the clock of the whole game with
-  ``undo``, ``replace`` and ``resume`` (``pbem.gamemaster``): each queues a
-  notice to every seat whose outbox purpose is in :data:`CLOCK_PURPOSES`, and
-  the newest such notice counts as a start too. So a resumed game gets its full
+  ``undo``, ``replace`` and ``resume`` (``pbem.gamemaster``): each stores the
+  time in ``GameSettings.clock_reset`` (and, with mail, queues a notice to
+  every seat whose outbox purpose is in :data:`CLOCK_PURPOSES`, which older
+  games were read from), and the newest restart counts as a start too. So a resumed game gets its full
   deadline again, and an undone move does not leave a long-expired deadline.
 - ``due`` = clock start + ``settings.deadline_hours[kind]`` (a kind missing from
   the settings, or with 0 hours or fewer, has no deadline). A reminder is due
@@ -141,8 +142,11 @@ def decision_since(session: Session, game: GameRow) -> datetime:
         select(func.max(OutboxRow.created)).where(OutboxRow.game_id == game.id,
                                                   OutboxRow.purpose.in_(CLOCK_PURPOSES))  # type: ignore[attr-defined]
     ).one()
-    if reset is not None:
+    if reset is not None:  # games from before clock_reset was stored: their notices tell
         start = max(start, utc(reset))
+    stored = load_settings(session, game).clock_reset
+    if stored is not None:
+        start = max(start, utc(stored))
     return start
 
 

@@ -74,6 +74,7 @@ from pbem.deadlines import Deadline, deadlines, decision_since, utc
 from pbem.errors import BadSetup, ConcurrentUpdate, PbemError, StoreError, UnknownPlayer
 from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of, list_id_for, message_id_for, token_address
+from pbem.mailflow.outgoing import seat_token
 from pbem.moderator import EMAIL, PLAYER_NAME  # the same rules as for a new game
 from pbem.narrate import narrate
 from pbem.orders import AppliedOrder, MessageLine, OrderError, format_action, split_message
@@ -236,9 +237,12 @@ def _queue(session: Session, game: GameRow, version: int, recipient: str, purpos
     makes the Message-ID (purpose plus a time stamp). ``created`` is ``now``,
     the command's clock, which the deadline clock reads (CLOCK_PURPOSES).
     """
+    if mail.moderator_address is None:
+        return False  # no mail configured: the command's work stands, nothing is queued (see MailContext)
     message_id = message_id_for(game.name, version, recipient, key, domain=mail.domain)
     if _exists(session, message_id):
         return False
+    headers = _with_reply_to(session, game, recipient, headers, mail.moderator_address)
     row = queue_mail(session, QueuedMail(recipient=recipient, purpose=purpose, message_id=message_id,
                                          subject=subject, body=body, game_id=game.id, version=version,
                                          headers=headers))
@@ -246,6 +250,24 @@ def _queue(session: Session, game: GameRow, version: int, recipient: str, purpos
     session.add(row)
     session.flush()
     return True
+
+
+def _with_reply_to(session: Session, game: GameRow, recipient: str, headers: dict[str, Any],
+                   moderator_address: str) -> dict[str, Any]:
+    """A mail to a seat carries the seat's token address, as every mail to a player does: Reply just works."""
+    if headers.get("reply_to"):
+        return headers
+    seat = next((s for s in _seats(session, game) if s.email.strip().lower() == recipient.strip().lower()), None)
+    if seat is None:  # the game master, a player who left
+        return headers
+    return {**headers, "reply_to": token_address(moderator_address, seat_token(session, seat, moderator_address))}
+
+
+def _restart_clock(session: Session, game: GameRow, settings: GameSettings, moment: datetime) -> GameSettings:
+    """Deadlines count from ``moment`` (undo, replace, resume; read by ``pbem.deadlines.decision_since``)."""
+    settings = dc_replace(settings, clock_reset=moment)
+    save_settings(session, game, settings)
+    return settings
 
 
 def note_block(title: str, paragraphs: Sequence[str]) -> str:
@@ -631,7 +653,7 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
         dropped = {p: lines for p, lines in waiting.items() if p not in kept}
         if dropped:
             waiting_store.save_waiting(session, game, kept, state.version)
-        settings = load_settings(session, game)
+        settings = _restart_clock(session, game, load_settings(session, game), moment)
         order = format_action(board, last.action)
         count = 0
         for seat in _seats(session, game):
@@ -726,7 +748,7 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
         state = store.replay_game(session, game, board)
         store.save_snapshot(session, game, state)
         token = issue_token(session, seat) if new_email.lower() != old_email.strip().lower() else None
-        settings = load_settings(session, game)
+        settings = _restart_clock(session, game, load_settings(session, game), moment)
         count = _mail_replacement(session, game, state, settings, mail, moment, seat, old_name, old_email, token)
         log.info("%s: %s <%s> takes over seat %d from %s", name, new_name, new_email, seat.seat + 1, old_name)
         return Replaced(name, old_name, new_name, new_email, seat.seat + 1, token, state, count)
@@ -831,8 +853,7 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
         settings = load_settings(session, game)
         if not settings.paused:
             raise GameMasterError(f"game {name!r} is not paused")
-        settings = dc_replace(settings, paused=False)
-        save_settings(session, game, settings)
+        settings = _restart_clock(session, game, dc_replace(settings, paused=False), moment)
         state = store.load_state(session, game, board)
         dues = tuple(deadlines(state, settings, moment))
         lines = [f"{d.player}: {decision_words(state, d.decision)}, by {_when(d.due)}"  # type: ignore[arg-type]

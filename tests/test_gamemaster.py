@@ -345,7 +345,7 @@ def test_resend_queues_the_current_report_and_prompt_with_new_ids(mod: Moderator
     assert "Russia placed its marker on Investor." in " ".join(report.body.split())  # the last message's events
     (prompt,) = [r for r in rows if r.headers.get("decision")]
     assert prompt.recipient == "bob@example.org" and prompt.subject.endswith("(sent again)")
-    again = gamemaster.resend(mod.db, "demo", "BOB", now=datetime.now(UTC) + timedelta(seconds=1))
+    again = gamemaster.resend(mod.db, "demo", "BOB", mail=MAIL, now=datetime.now(UTC) + timedelta(seconds=1))
     assert sorted(again.mails) == [("bob", "prompt"), ("bob", "report")]
     assert len(mails(mod, purpose="resend")) == 5
     with pytest.raises(UnknownPlayer):
@@ -373,8 +373,17 @@ def url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'cli.db'}"
 
 
-def cli(runner: CliRunner, url: str, *args: str, input: str | None = None):  # type: ignore[no-untyped-def]
-    return runner.invoke(app, ["--database", url, *args], input=input)
+def cli(runner: CliRunner, url: str, *args: str, input: str | None = None,  # type: ignore[no-untyped-def]
+        config: Path | None = None):
+    return runner.invoke(app, ["--database", url, *(["--config", str(config)] if config else []), *args],
+                         input=input)
+
+
+def mail_config(tmp_path: Path) -> Path:
+    """A configuration with mail: the game master's commands queue mail and say so."""
+    path = tmp_path / "pbem.toml"
+    path.write_text('[moderator]\naddress = "pbem@games.example"\n[smtp]\nhost = "127.0.0.1"\n')
+    return path
 
 
 def cli_game(runner: CliRunner, url: str) -> None:
@@ -399,9 +408,10 @@ def age(url: str, hours: float, name: str = "demo") -> None:
     db.dispose()
 
 
-def test_cli_game_show_force_and_undo(runner: CliRunner, url: str) -> None:
+def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Path) -> None:
     cli_game(runner, url)
-    result = cli(runner, url, "force", "demo", "--as", "ann", "-", input="RONDEL investor\n")
+    config = mail_config(tmp_path)
+    result = cli(runner, url, "force", "demo", "--as", "ann", "-", input="RONDEL investor\n", config=config)
     assert result.exit_code == 0, result.output
     assert "Game demo, orders for ann given by the game master: version 0 -> 1." in result.stdout
     assert "line 1: RONDEL investor" in result.stdout and "Mails queued: 3." in result.stdout
@@ -421,7 +431,7 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str) -> None:
     result = cli(runner, url, "force", "demo", "--as", "ann", "RONDEL taxation")
     assert result.exit_code == 1 and "REFUSED line 1: RONDEL taxation" in result.stdout
 
-    result = cli(runner, url, "undo", "demo")
+    result = cli(runner, url, "undo", "demo", config=config)
     assert result.exit_code == 0, result.output
     assert "Game demo: undid move 1 (ann: RONDEL investor); back at version 0." in result.stdout
     assert "Mails queued: 3." in result.stdout  # two undo notices and ann's prompt
@@ -431,9 +441,10 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str) -> None:
     assert result.exit_code == 2 and result.stderr.startswith("error: no game named 'nope'")
 
 
-def test_cli_replace_pause_resume_resend(runner: CliRunner, url: str) -> None:
+def test_cli_replace_pause_resume_resend(runner: CliRunner, url: str, tmp_path: Path) -> None:
     cli_game(runner, url)
-    result = cli(runner, url, "replace", "demo", "bob", "cleo", "--email", "cleo@example.org")
+    config = mail_config(tmp_path)
+    result = cli(runner, url, "replace", "demo", "bob", "cleo", "--email", "cleo@example.org", config=config)
     assert result.exit_code == 0, result.output
     assert "cleo <cleo@example.org> takes over seat 2 from bob; a new reply token was issued" in result.stdout
     result = cli(runner, url, "replace", "demo", "bob", "dan", "--email", "dan@example.org")
@@ -441,19 +452,19 @@ def test_cli_replace_pause_resume_resend(runner: CliRunner, url: str) -> None:
     result = cli(runner, url, "replace", "demo", "cleo", "dan")
     assert result.exit_code == 2  # --email is required
 
-    result = cli(runner, url, "pause", "demo")
+    result = cli(runner, url, "pause", "demo", config=config)
     assert result.exit_code == 0 and "Game demo is paused. Mails queued: 2." in result.stdout
     assert "PAUSED" in cli(runner, url, "game", "show", "demo").stdout
     result = cli(runner, url, "pause", "demo")
     assert result.exit_code == 2 and "error: game 'demo' is paused already" in result.stderr
-    result = cli(runner, url, "resume", "demo")
+    result = cli(runner, url, "resume", "demo", config=config)
     assert result.exit_code == 0 and "Game demo is running again." in result.stdout
     assert "  ann (rondel): deadline " in result.stdout
 
-    result = cli(runner, url, "resend", "demo", "--to", "cleo")
+    result = cli(runner, url, "resend", "demo", "--to", "cleo", config=config)
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == ["Queued the report for cleo again.", "Mails queued: 1."]
-    result = cli(runner, url, "resend", "demo")
+    result = cli(runner, url, "resend", "demo", config=config)
     assert "Queued the prompt for ann again." in result.stdout and "Mails queued: 3." in result.stdout
 
 

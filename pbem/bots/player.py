@@ -8,7 +8,9 @@ The loop is the I/O around :mod:`pbem.bots.strategy`:
 2. sort it per seat (the ``Reply-To`` token address: one bot may sit in
    several games): the latest report is kept as what the bot knows, a game
    end closes the seat, a prompt (``X-PBEM-Decision``) newer than the last
-   one answered is answered, never a report that asks nothing;
+   one answered is answered, never a report that asks nothing; a mail about
+   an earlier move than the latest report (an undo) starts a new line of
+   play, whose prompts are answered again;
 3. an error reply (an order was refused): if some lines of the message stood,
    the game moved and the moderator prompts again, so the bot waits for that
    prompt; if nothing stood, it answers again from the error's ``Legal now``,
@@ -174,10 +176,25 @@ class BotPlayer:
             latest[key] = ("error", None, mail)
             return
         game, version = banner_of(text)
+        if version is not None and version < seat.report_version:
+            self._line_of_play_went_back(seat, version)
         if version is not None and version >= seat.report_version and "\nNATIONS\n" in text:
             seat.report = text  # parsed only when the bot decides
             seat.report_version = version
             seat.game = seat.game or game
+
+    def _line_of_play_went_back(self, seat: Seat, version: int) -> None:
+        """A mail about an earlier move than the latest report: the game master took moves back (undo).
+
+        The prompts from ``version`` on belong to a new line of play: forget
+        the answers given to them, so the prompt of a move taken back is
+        answered again (a reminder or resend of the same position, without an
+        undo, still is not).
+        """
+        if seat.answered_version is not None and seat.answered_version >= version:
+            seat.answered_version = version - 1
+        seat.report_version = version
+        seat.report = None
 
     # --- answering ---------------------------------------------------------------------------
 

@@ -208,8 +208,17 @@ def _banner(lines: list[str]) -> tuple[str | None, str | None, int | None, int |
 
 
 def banner_of(text: str) -> tuple[str | None, int | None]:
-    """(game, version) from the banner of a moderator's mail, reading its first lines only."""
-    game, _, _, version = _banner(text[:600].replace("\r\n", "\n").split("\n"))
+    """(game, version) from the banner of a moderator's mail, reading its first lines only.
+
+    A game master's notice (an undo, a pause) puts a short note above the
+    report: then the banner is the first one after the note's rule line.
+    """
+    text = text.replace("\r\n", "\n")
+    game, _, _, version = _banner(text[:600].split("\n"))
+    if game is None:
+        rule = text.find("\n=====")
+        if rule >= 0:
+            game, _, _, version = _banner(text[rule + 1:rule + 601].split("\n"))
     return game, version
 
 

@@ -27,7 +27,7 @@ from email.utils import format_datetime
 from typing import NamedTuple
 
 from pbem.mail.errors import OutboundError
-from pbem.mail.inbound import TOKEN_PATTERN, InboundMessage
+from pbem.mail.inbound import LOOP_HEADER, TOKEN_PATTERN, InboundMessage
 from pbem.mail.wrap import wrap_text
 
 DECISION_HEADER = "X-PBEM-Decision"
@@ -109,6 +109,7 @@ def build_message(mail: OutgoingMail) -> EmailMessage:
         message["Auto-Submitted"] = mail.auto_submitted
         # Exchange/Outlook: send no out-of-office or read receipt back to us (one less loop to guard).
         message["X-Auto-Response-Suppress"] = "All"
+        message[LOOP_HEADER] = mail.from_address  # ours: never answered by a moderator (pbem.mail.inbound)
         if mail.decision:
             message[DECISION_HEADER] = mail.decision
         body = wrap_text(mail.body.replace("\r\n", "\n").replace("\r", "\n"))  # at most 78 columns

@@ -24,8 +24,7 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
     now = now or datetime.now(UTC)
     with moderator.transaction() as session:
         game, created = moderator.create_game_in(session, name, setup)
-        composer = MailComposer(session, identity, now,
-                                replies_per_hour=config.limits.replies_per_sender_per_hour)
+        composer = MailComposer(session, identity, now)
         first = seats(session, game)[0]
         settings = GameSettings(deadline_hours=dict(config.deadlines.hours),
                                 reminder_hours=tuple(config.deadlines.reminder_hours),

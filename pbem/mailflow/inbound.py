@@ -23,9 +23,25 @@
    to the sender answering its report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP;
    ``pbem.queries.answer``, against the state after the orders).
 
-Direct replies (3-6 and error replies) are rate-limited per recipient address
-(``[limits] replies_per_sender_per_hour``); a suppressed reply is noted in
-the record's reason. Reports and prompts are not: they go out once per move.
+Direct replies (3-6, error replies, answers to questions) are counted in
+budgets (``pbem.store.inbound.Budget``), so that nobody can make the
+moderator mail a third party, nor silence a seat:
+
+* a reply to mail that carried a seat's token from the seat's address is
+  the seat's own budget (``[limits] replies_per_sender_per_hour`` and
+  ``replies_per_sender_per_day``): mail without that token never spends it;
+* a reply to mail without a seat's token (no token, an unknown token, too
+  big) is a stranger's: three a day per address, at most
+  ``replies_per_domain_per_hour`` to one domain and
+  ``replies_to_strangers_per_hour`` in all, and one reply, ever, to an
+  address that holds no seat (a forged sender must not make us a spammer);
+* the warning to a seat that another address used its token: one a day.
+
+A mail whose From is not exactly one mailbox (two From headers, two
+addresses, none) has no author to trust: with a seat's token it is
+``spoofed`` (the seat is told, at its own address); without one it is not
+answered at all. A suppressed reply is noted in the record's reason.
+Reports and prompts are not counted: they go out once per move.
 
 The record (``inbound_messages``), the mailbox position (``mailbox_state``),
 the log entries, the snapshot and the outbox rows are written in the one
@@ -60,10 +76,13 @@ from pbem.render import render_error, render_prompt, render_report
 from pbem.store import GameRow, GameStatus, SeatRow, load_log, load_state, seats
 from pbem.store.inbound import InboundOutcome, InboundRow, advance_position, find_message, normalise_key, \
     record_message
-from pbem.store.tokens import seat_for_token
+from pbem.store.inbound import Budget
+from pbem.store.tokens import has_played, seat_for_token
 
 log = logging.getLogger("pbem.mailflow")
 
+SPOOF_NOTICES_PER_DAY = 1  # warnings to a seat that mail from another address carried its token
+STRANGER_REPLIES_PER_DAY = 3  # replies to one address for mail without a seat's token (an unknown responder)
 DUPLICATE = "duplicate"
 FAILED = "failed"
 PROCESSED = "processed"
@@ -192,8 +211,7 @@ class _Handler:
         self.oversize = oversize
         self.size = size
         self.now = now
-        self.compose = MailComposer(session, identity, now, cause=self.tag,
-                                    replies_per_hour=config.limits.replies_per_sender_per_hour)
+        self.compose = MailComposer(session, identity, now, cause=self.tag)
         self.game: GameRow | None = None
         self.seat: SeatRow | None = None
         self.notes: list[str] = []
@@ -212,6 +230,8 @@ class _Handler:
         if self.oversize:
             return self.too_big()
         token = message.token
+        if message.sender_problem is not None and not token:  # no author to answer: answering is backscatter
+            return self.outcome(InboundOutcome.NO_TOKEN, f"no reply token; {message.sender_problem}: not answered")
         if not token:
             return self.stranger(InboundOutcome.NO_TOKEN, "no reply token in the address or the text")
         seat = seat_for_token(self.session, token)
@@ -220,7 +240,7 @@ class _Handler:
         game = self.session.get(GameRow, seat.game_id)
         assert game is not None
         self.game, self.seat = game, seat
-        if (message.sender or "").lower() != seat.email.strip().lower():
+        if message.sender_problem is not None or (message.sender or "").lower() != seat.email.strip().lower():
             return self.spoofed(token)
         if game.status == GameStatus.FINISHED:
             return self.notice(InboundOutcome.FINISHED, token, "the game is over", "The game is over",
@@ -252,25 +272,47 @@ class _Handler:
 
     # --- answers without orders -----------------------------------------------------------------
 
-    def _allowed(self, address: str, purpose: str) -> bool:
-        if self.compose.may_reply(address, purpose):
+    def _allowed(self, budgets: tuple[Budget, ...], purpose: str) -> bool:
+        if self.compose.may_reply(budgets, purpose):
             return True
-        self.notes.append(f"reply to {address} suppressed (rate limit)")
+        self.notes.append(f"reply to {budgets[0].key.partition(':')[2]} suppressed (rate limit)")
         return False
+
+    def _seat_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
+        """A reply to mail that carried this seat's token, from its address: the seat's own budget."""
+        limits = self.config.limits
+        return (Budget(f"seat:{seat.email}", limits.replies_per_sender_per_hour, limits.replies_per_sender_per_day),)
+
+    def _spoof_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
+        """A warning to the seat about mail from another address: one a day, so a forger cannot flood it."""
+        return (Budget(f"spoofed:{seat.email}", per_day=SPOOF_NOTICES_PER_DAY),)
+
+    def _stranger_budget(self, address: str) -> tuple[Budget, ...]:
+        """A reply to mail without a seat's token: never the seat's budget (see the module docstring)."""
+        limits = self.config.limits
+        budgets = [Budget(f"stranger:{address}", per_day=STRANGER_REPLIES_PER_DAY),
+                   Budget(f"domain:{address.rpartition('@')[2]}", per_hour=limits.replies_per_domain_per_hour),
+                   Budget("strangers", per_hour=limits.replies_to_strangers_per_hour)]
+        if not has_played(self.session, address):
+            budgets.append(Budget(f"once:{address}", ever=1))
+        return tuple(budgets)
 
     def too_big(self) -> Outcome:
         message = self.message
         limit = self.config.limits.max_message_bytes
         reason = f"{self.size} bytes, above the limit of {limit}"
-        sender = message.sender
-        if sender and self._allowed(sender, "oversize"):
+        sender = message.sender if message.sender_problem is None else None
+        token = message.token
+        seat = seat_for_token(self.session, token) if token and sender else None
+        if seat is not None and seat.email.strip().lower() != sender:
+            seat = None
+        budgets = self._seat_budget(seat) if seat is not None else self._stranger_budget(sender) if sender else ()
+        if sender and self._allowed(budgets, "oversize"):
             body = (f"Your message \"{message.subject}\" is {_size(self.size)}; the moderator reads messages of "
                     f"at most {_size(limit)}, so it was not read and nothing changed.\n\n"
                     "Please send your orders again as plain text, without attachments or pictures, by "
                     "replying to the latest mail of your game.\n")
-            token = message.token
-            seat = seat_for_token(self.session, token) if token else None
-            if seat is not None and seat.email.strip().lower() == sender:
+            if seat is not None:
                 game = self.session.get(GameRow, seat.game_id)
                 assert game is not None
                 self.game, self.seat = game, seat
@@ -288,7 +330,7 @@ class _Handler:
         """No usable token: one short reply to the sender telling how to reply."""
         message = self.message
         sender = message.sender
-        if sender and self._allowed(sender, outcome):
+        if sender and self._allowed(self._stranger_budget(sender), outcome):
             if outcome == InboundOutcome.NO_TOKEN:
                 what = "carried no reply token"
             else:
@@ -313,7 +355,7 @@ class _Handler:
         assert game is not None and seat is not None
         sender = message.sender or "(no address)"
         reason = f"sent from {sender}, not from the seat's address {seat.email}"
-        if self._allowed(seat.email, "spoofed"):
+        if self._allowed(self._spoof_budget(seat), "spoofed"):
             body = (f"Game {game.name}: a message carrying your reply token arrived from {sender}, which is "
                     f"not your address ({seat.email}). It was ignored: nothing changed.\n\n"
                     f"Its subject was: \"{message.subject}\".\n\n"
@@ -327,7 +369,7 @@ class _Handler:
     def notice(self, outcome: str, token: str, reason: str, title: str, text: str) -> Outcome:
         game, seat, message = self.game, self.seat, self.message
         assert game is not None and seat is not None
-        if self._allowed(seat.email, outcome):
+        if self._allowed(self._seat_budget(seat), outcome):
             self.compose.to_seat(game, seat, purpose=outcome, key=f"{outcome}:{self.tag}", version=0,
                                  subject=reply_subject(message.subject, f"[{game.name}] {title}"),
                                  body=text + "\n", known_token=token, reply_to_message=message,
@@ -344,7 +386,7 @@ class _Handler:
         self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
         changed = result.version != result.version_before
         if result.refusal is not None:
-            if self._allowed(seat.email, "error"):
+            if self._allowed(self._seat_budget(seat), "error"):
                 self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=result.version,
                                      subject=reply_subject(message.subject, f"[{game.name}] Your orders"),
                                      body=error_body(result, seat.name, game.name), reply_to_message=message,
@@ -376,7 +418,7 @@ class _Handler:
         Answered by ``pbem.queries.answer`` against the state the orders left;
         without that module, the sender's report and prompt stand in.
         """
-        if not self._allowed(seat.email, "query"):
+        if not self._allowed(self._seat_budget(seat), "query"):
             return
         settings = self.compose.settings(game)
         try:

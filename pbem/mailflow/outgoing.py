@@ -60,7 +60,7 @@ from pbem.moderator import SubmitResult
 from pbem.render import render_error, render_game_end, render_prompt, render_report, render_welcome
 from pbem.render.views import decision_words
 from pbem.store import GameRow, SeatRow, seats
-from pbem.store.inbound import take_reply
+from pbem.store.inbound import Budget, take_reply
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 from pbem.store.settings import GameSettings, load_settings, save_settings
 from pbem.store.tokens import SeatTokenRow, hash_token, issue_token
@@ -104,6 +104,39 @@ def status_words(state: GameState) -> str:
     if state.turn is None:
         return "setting up"
     return f"round {state.round}, {state.board.name(state.turn.nation)} to play"
+
+
+def seat_token(session: Session, seat: SeatRow, moderator_address: str, known: str | None = None) -> str:
+    """The seat's current token in plaintext (see the module docstring); issued when none is at hand.
+
+    ``known`` is a token the caller has (the player's own mail carried it);
+    else the newest mail to the seat that carries the current one gives it.
+    """
+    row = session.exec(select(SeatTokenRow).where(SeatTokenRow.seat_id == seat.id)).first()
+    token = None
+    if row is not None:
+        candidates = itertools.chain([known] if known else [], _tokens_in_outbox(session, seat, moderator_address))
+        token = next((c.strip().lower() for c in candidates if c and hash_token(c) == row.token_hash), None)
+    return token if token is not None else issue_token(session, seat)
+
+
+def _tokens_in_outbox(session: Session, seat: SeatRow, moderator_address: str) -> Iterator[str]:
+    """Tokens in the Reply-To of the mails to the seat, newest first (read in pages, lazily)."""
+    before: int | None = None
+    while True:
+        query = select(OutboxRow.id, OutboxRow.headers).where(
+            OutboxRow.game_id == seat.game_id, OutboxRow.recipient == seat.email)
+        if before is not None:
+            query = query.where(OutboxRow.id < before)
+        rows = session.exec(query.order_by(OutboxRow.id.desc()).limit(TOKEN_SEARCH_DEPTH)).all()  # type: ignore[union-attr]
+        for row_id, headers in rows:
+            before = row_id
+            reply_to = (headers or {}).get("reply_to")
+            token = token_of_address(reply_to, moderator_address) if reply_to else None
+            if token:
+                yield token
+        if len(rows) < TOKEN_SEARCH_DEPTH:
+            return
 
 
 def reply_subject(subject: str, fallback: str) -> str:
@@ -159,8 +192,7 @@ class MailComposer:
     """Queues the moderator's mail in one session (one transaction); see the module docstring.
 
     ``now`` stamps every mail (its Date, when it is due) and counts the
-    replies per sender; ``replies_per_hour`` is ``[limits]
-    replies_per_sender_per_hour``.
+    direct replies in their budgets (``may_reply``).
 
     ``cause`` names what the mail is about (the inbound message's tag, a
     game-master command and its time …) and goes into the Message-IDs of the
@@ -171,14 +203,12 @@ class MailComposer:
     ``key`` arguments make the Message-ID of a single mail unique the same way.
     """
 
-    def __init__(self, session: Session, moderator: ModeratorSettings, now: datetime, *,
-                 replies_per_hour: int = 10, cause: str = "") -> None:
+    def __init__(self, session: Session, moderator: ModeratorSettings, now: datetime, *, cause: str = "") -> None:
         if now.tzinfo is None:
             raise ValueError("the composer's clock must be timezone-aware")
         self.session = session
         self.moderator = moderator
         self.now = now
-        self.replies_per_hour = replies_per_hour
         self.cause = cause
         self.queued: list[Queued] = []
         self._tokens: dict[int, str] = {}
@@ -189,35 +219,9 @@ class MailComposer:
     def token_for(self, seat: SeatRow, known: str | None = None) -> str:
         """The seat's current token in plaintext (see the module docstring); issued when none is at hand."""
         assert seat.id is not None
-        if seat.id in self._tokens:
-            return self._tokens[seat.id]
-        row = self.session.exec(select(SeatTokenRow).where(SeatTokenRow.seat_id == seat.id)).first()
-        token = None
-        if row is not None:
-            candidates = itertools.chain([known] if known else [], self._tokens_in_outbox(seat))
-            token = next((c.strip().lower() for c in candidates if c and hash_token(c) == row.token_hash), None)
-        if token is None:
-            token = issue_token(self.session, seat)
-        self._tokens[seat.id] = token
-        return token
-
-    def _tokens_in_outbox(self, seat: SeatRow) -> Iterator[str]:
-        """Tokens in the Reply-To of the mails to the seat, newest first (read in pages, lazily)."""
-        before: int | None = None
-        while True:
-            query = select(OutboxRow.id, OutboxRow.headers).where(
-                OutboxRow.game_id == seat.game_id, OutboxRow.recipient == seat.email)
-            if before is not None:
-                query = query.where(OutboxRow.id < before)
-            rows = self.session.exec(query.order_by(OutboxRow.id.desc()).limit(TOKEN_SEARCH_DEPTH)).all()  # type: ignore[union-attr]
-            for row_id, headers in rows:
-                before = row_id
-                reply_to = (headers or {}).get("reply_to")
-                token = token_of_address(reply_to, self.moderator.address) if reply_to else None
-                if token:
-                    yield token
-            if len(rows) < TOKEN_SEARCH_DEPTH:
-                return
+        if seat.id not in self._tokens:
+            self._tokens[seat.id] = seat_token(self.session, seat, self.moderator.address, known)
+        return self._tokens[seat.id]
 
     def settings(self, game: GameRow) -> GameSettings:
         assert game.id is not None
@@ -310,9 +314,9 @@ class MailComposer:
             subject=subject, body=body, game=game, version=version, reply_to=None, threading=threading,
             decision=None, auto_submitted=AUTO_REPLIED if reply_to_message is not None else AUTO_GENERATED)
 
-    def may_reply(self, address: str, purpose: str) -> bool:
-        """Whether a direct reply to ``address`` is within the rate limit; counts it if so."""
-        return take_reply(self.session, address, purpose, self.now, self.replies_per_hour)
+    def may_reply(self, budgets: tuple[Budget, ...], purpose: str) -> bool:
+        """Whether a direct reply fits every one of ``budgets``; counts it in each if so."""
+        return take_reply(self.session, budgets, purpose, self.now)
 
     # --- the game's mails ---------------------------------------------------------------------
 

@@ -159,24 +159,58 @@ def advance_position(session: Session, mailbox: str, uidvalidity: int, uid: int,
     session.flush()
 
 
-# --- replies per sender -------------------------------------------------------------------------
+# --- reply budgets -------------------------------------------------------------------------------
 
 
-def replies_since(session: Session, address: str, since: datetime) -> int:
-    return session.exec(select(func.count(SenderReplyRow.id)).where(
-        SenderReplyRow.address == address.strip().lower(), SenderReplyRow.sent >= since)).one()
+@dataclass(frozen=True)
+class Budget:
+    """One count of direct replies and its limits: each ``None`` limit is no limit.
 
-
-def take_reply(session: Session, address: str, purpose: str, now: datetime, per_hour: int) -> bool:
-    """Whether one more direct reply to ``address`` is allowed now; if so it is counted.
-
-    Rows older than a day are pruned on the way (they no longer count).
+    ``key`` names what is counted (``sender_replies.address``): a seat's
+    address, a stranger's, a domain, all strangers together (see
+    ``pbem.mailflow.inbound``). Counts within the hour and the day are kept
+    a day; a budget with an ``ever`` limit is kept for good (the "one reply,
+    ever, to an address that never played" rule), so its key must not be
+    shared with a budget of another kind.
     """
-    address = address.strip().lower()
-    if replies_since(session, address, now - timedelta(hours=1)) >= per_hour:
+
+    key: str
+    per_hour: int | None = None
+    per_day: int | None = None
+    ever: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", self.key.strip().lower()[:320])
+
+
+def replies_since(session: Session, key: str, since: datetime | None) -> int:
+    query = select(func.count(SenderReplyRow.id)).where(SenderReplyRow.address == key.strip().lower())
+    if since is not None:
+        query = query.where(SenderReplyRow.sent >= since)
+    return session.exec(query).one()
+
+
+def _has_room(session: Session, budget: Budget, now: datetime) -> bool:
+    for limit, since in ((budget.per_hour, now - timedelta(hours=1)), (budget.per_day, now - timedelta(days=1)),
+                         (budget.ever, None)):
+        if limit is not None and replies_since(session, budget.key, since) >= limit:
+            return False
+    return True
+
+
+def take_reply(session: Session, budgets: tuple[Budget, ...], purpose: str, now: datetime) -> bool:
+    """Whether one more direct reply fits every budget; if so it is counted in each.
+
+    A reply is sent only when all its budgets have room, and then charges
+    all of them. Rows older than a day are pruned on the way, except those of
+    budgets kept for good.
+    """
+    if not all(_has_room(session, budget, now) for budget in budgets):
         return False
-    session.exec(delete(SenderReplyRow).where(  # type: ignore[call-overload]
-        SenderReplyRow.address == address, SenderReplyRow.sent < now - timedelta(days=1)))
-    session.add(SenderReplyRow(address=address, purpose=purpose[:64], sent=now))
+    for budget in budgets:
+        if budget.ever is None:
+            session.exec(delete(SenderReplyRow).where(  # type: ignore[call-overload]
+                SenderReplyRow.address == budget.key, SenderReplyRow.sent < now - timedelta(days=1)))
+        session.add(SenderReplyRow(address=budget.key, purpose=purpose[:64], sent=now))
     session.flush()
     return True

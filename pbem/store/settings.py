@@ -31,6 +31,7 @@ class GameSettings:
     deadline_hours: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_DEADLINE_HOURS))
     reminder_hours: tuple[float, ...] = DEFAULT_REMINDER_HOURS
     thread_root: str = ""  # Message-ID of the game's first mail: every later mail threads under it
+    clock_reset: datetime | None = None  # undo, replace and resume restart every deadline from here
 
 
 class GameSettingsRow(SQLModel, table=True):
@@ -44,6 +45,7 @@ class GameSettingsRow(SQLModel, table=True):
     deadline_hours: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     reminder_hours: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     thread_root: str = Field(default="", sa_column=Column(String(255), nullable=False))
+    clock_reset: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -54,7 +56,8 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
     hours = dict(DEFAULT_DEADLINE_HOURS)
     hours.update({k: float(v) for k, v in row.deadline_hours.items()})
     return GameSettings(row.open_cash, row.paused, hours,
-                        tuple(float(h) for h in row.reminder_hours) or DEFAULT_REMINDER_HOURS, row.thread_root)
+                        tuple(float(h) for h in row.reminder_hours) or DEFAULT_REMINDER_HOURS, row.thread_root,
+                        row.clock_reset)
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
@@ -66,6 +69,7 @@ def save_settings(session: Session, game: GameRow, settings: GameSettings) -> No
     row.deadline_hours = dict(settings.deadline_hours)
     row.reminder_hours = list(settings.reminder_hours)
     row.thread_root = settings.thread_root
+    row.clock_reset = settings.clock_reset
     row.changed = utcnow()
     session.add(row)
     session.flush()

@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from datetime import datetime
 
-from sqlalchemy import Column, DateTime, ForeignKey, Integer, String
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, func
 from sqlmodel import Field, Session, SQLModel, select
 
 from pbem.store.models import SeatRow, utcnow
@@ -55,3 +55,9 @@ def issue_token(session: Session, seat: SeatRow) -> str:
 def seat_for_token(session: Session, token: str) -> SeatRow | None:
     row = session.exec(select(SeatTokenRow).where(SeatTokenRow.token_hash == hash_token(token))).first()
     return None if row is None else session.get(SeatRow, row.seat_id)
+
+
+def has_played(session: Session, address: str) -> bool:
+    """Whether ``address`` holds a seat in some game (the moderator has good reason to write to it)."""
+    address = address.strip().lower()
+    return session.exec(select(SeatRow.id).where(func.lower(SeatRow.email) == address).limit(1)).first() is not None
