@@ -447,7 +447,7 @@ def order(
 def state(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The game.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the whole state as JSON (design/STATE.md).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole state as JSON (docs/state-json.md).")] = False,
 ) -> None:
     """Print where a game stands: a short summary, or the full state as JSON."""
     current = options_of(ctx).moderator().state(name)

@@ -1,6 +1,6 @@
 """HELP: the order language explained to players, with examples taken from the board.
 
-``help_text(None)`` lists every order of design/ORDERS.md, grouped as the
+``help_text(None)`` lists every order of the language (docs/orders.md), grouped as the
 document groups them (the nation's turn, the maneuver, answers out of turn,
 at any time), each with its meaning in one line and an example ready to copy.
 ``help_text("army")`` explains one order in full: its form, its meaning,

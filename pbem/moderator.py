@@ -8,7 +8,7 @@ line by the order layer; every applied action goes to the log in the same
 transaction as the snapshot, so a message is recorded whole or not at all.
 The engine stays pure; the store stays dumb; this module joins them.
 
-Waiting lines (design/ORDERS.md, "Maneuver"): when a maneuver move raises a
+Waiting lines (docs/orders.md, "The maneuver"): when a maneuver move raises a
 question to another player, the rest of the message is stored
 (``pbem.store.waiting``) and the sender is told whom it waits for. Every
 later message that makes such a player the one the game waits for again (the

@@ -1,4 +1,4 @@
-"""The public state of a game as JSON, exactly as shared/design/STATE.md says.
+"""The public state of a game as JSON, exactly as docs/state-json.md describes it.
 
 The keys of STATE.md are a contract: more may be added, none renamed. Pending
 decisions carry their options as canonical order text (what a player would

@@ -1,4 +1,4 @@
-"""The order language: email text into engine actions and back (see design/ORDERS.md).
+"""The order language: email text into engine actions and back (players' guide: docs/orders.md).
 
 Layers, each in its own module: ``names`` (typed names to board ids),
 ``message`` (a mail body into order lines), ``keywords`` and ``parse`` (one

@@ -2,7 +2,7 @@
 
 When a maneuver move raises a question to another government (canal passage,
 a battle declaration), the lines after it wait and are applied once the
-question is answered (design/ORDERS.md, "Maneuver"). They are moderator
+question is answered (docs/orders.md, "The maneuver"). They are moderator
 state, not game state: the game is still its setup plus its log. One row per
 game and player; ``lines`` is a list of ``[line number, text]`` as the player
 wrote them (possibly empty: then only the end of the message waits, which
