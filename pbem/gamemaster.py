@@ -74,12 +74,13 @@ from pbem.deadlines import Deadline, deadlines, decision_since, utc
 from pbem.errors import BadSetup, ConcurrentUpdate, PbemError, StoreError, UnknownPlayer
 from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of, list_id_for, message_id_for, token_address
-from pbem.mailflow.outgoing import seat_token
+from pbem.mailflow.binding import move_subject
+from pbem.mailflow.outgoing import prompt_subject, seat_token
 from pbem.moderator import EMAIL, PLAYER_NAME  # the same rules as for a new game
 from pbem.narrate import narrate
 from pbem.orders import AppliedOrder, MessageLine, OrderError, format_action, split_message
 from pbem.render import render_prompt, render_report, render_welcome
-from pbem.render.text import wrap
+from pbem.render.text import note_block, wrap
 from pbem.render.views import decision_words, turn_line
 from pbem.store import GameRow, GameStatus, SeatRow
 from pbem.store import waiting as waiting_store
@@ -270,12 +271,6 @@ def _restart_clock(session: Session, game: GameRow, settings: GameSettings, mome
     return settings
 
 
-def note_block(title: str, paragraphs: Sequence[str]) -> str:
-    """A headed block of wrapped paragraphs put above a report or prompt (ASCII, 78 columns)."""
-    head = f"{title.upper()}\n{'-' * len(title)}\n"
-    return head + "\n\n".join(wrap(p, 2) for p in paragraphs if p) + "\n\n"
-
-
 def _deciders(state: GameState) -> list[str]:
     seen: list[str] = []
     for decision in pending(state):
@@ -302,7 +297,7 @@ def _queue_prompts(session: Session, game: GameRow, state: GameState, settings: 
             continue
         decision = next(d for d in pending(state) if d.player == player)
         body = (note_block("Note from the moderator", note) if note else "") + prompt
-        subject = f"[{game.name}] Your decision: {decision_words(state, decision)}{subject_suffix}"
+        subject = prompt_subject(game.name, state, decision, subject_suffix)
         if _queue(session, game, state.version, _email(session, game, player), purpose,
                   f"prompt:{tag}:{_stamp(now)}", subject, body,
                   _headers(game, settings, mail, decision.kind.value), mail, now):
@@ -323,7 +318,7 @@ def _queue_reports(session: Session, game: GameRow, state: GameState, events: Se
         body = (note_block(title, paragraphs) if paragraphs else "") + render_report(
             state, seat.name, events, game=game.name, open_cash=settings.open_cash)
         if _queue(session, game, state.version, seat.email, purpose, f"report:{tag}:{_stamp(now)}",
-                  subject or f"[{game.name}] Report after move {state.version}", body,
+                  subject or move_subject(game.name, state.version, "report"), body,
                   _headers(game, settings, mail), mail, now):
             count += 1
     return count
@@ -453,7 +448,7 @@ def remind(session: Session, game: GameRow, state: GameState, deadline: Deadline
             f"(about {hours:g} hours from this reminder). {then}"]
     prompt = render_prompt(state, deadline.player, game=game.name, deadline=deadline.due) or ""
     return _queue(session, game, state.version, email, "reminder", key,
-                  f"[{game.name}] Reminder: {words}, due {_when(deadline.due)}",
+                  move_subject(game.name, state.version, f"reminder: please {words} by {_when(deadline.due)}"),
                   note_block("Reminder", note) + prompt,
                   _headers(game, settings, mail, deadline.kind), mail, now)
 
@@ -670,7 +665,7 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
             body = note_block("Move undone", paragraphs) + render_report(
                 state, seat.name, (), game=name, open_cash=settings.open_cash)
             if _queue(session, game, state.version, seat.email, "undo", f"undo:{_stamp(moment)}",
-                      f"[{name}] Move {last.version + 1} undone by the game master", body,
+                      move_subject(name, state.version, f"move {last.version + 1} taken back by the game master"), body,
                       _headers(game, settings, mail), mail, moment):
                 count += 1
         count += _queue_prompts(session, game, state, settings, mail, moment, moment, "undo")
@@ -837,7 +832,8 @@ def pause(db: Database, name: str, *, mail: MailContext | None = None, now: date
                 f"The game master has paused game {name}. Orders are not taken and deadlines stand still "
                 "until the game is resumed; you will get a mail then."])
             if _queue(session, game, version, seat.email, "pause", f"pause:{_stamp(moment)}",
-                      f"[{name}] Game paused", body, _headers(game, settings, mail), mail, moment):
+                      move_subject(name, version, "game paused"), body, _headers(game, settings, mail), mail,
+                      moment):
                 count += 1
         return PauseChange(name, True, (), count)
 
@@ -866,7 +862,7 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
             body = note_block("Game resumed", paragraphs) + render_report(
                 state, seat.name, (), game=name, open_cash=settings.open_cash)
             if _queue(session, game, state.version, seat.email, "resume", f"resume:{_stamp(moment)}",
-                      f"[{name}] Game resumed", body, _headers(game, settings, mail), mail, moment):
+                      move_subject(name, state.version, "game resumed"), body, _headers(game, settings, mail), mail, moment):
                 count += 1
         count += _queue_prompts(session, game, state, settings, mail, moment, moment, "resume")
         return PauseChange(name, False, dues, count)
@@ -918,7 +914,7 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
             if only is not None and seat.name != only:
                 continue
             if _queue_reports(session, game, state, events, settings, mail, moment, "resend", "resend",
-                              "Sent again", note, subject=f"[{name}] Report after move {state.version} (sent again)",
+                              "Sent again", note, subject=move_subject(name, state.version, "report (sent again)"),
                               only=seat.name):
                 mails.append((seat.name, "report"))
         since = decision_since(session, game)

@@ -170,7 +170,7 @@ def test_a_reminder_is_queued_once_even_when_the_tick_runs_twice(db_url: str) ->
         assert mail.recipient == "ann@example.org" and mail.version == 0
         assert mail.headers["decision"] == "rondel"
         assert mail.message_id.endswith("@games.example>")
-        assert mail.subject.startswith("[demo] Reminder: choose a rondel space for Russia, due ")
+        assert mail.subject.startswith("[demo] Move 0: reminder: please choose a rondel space for Russia by ")
         assert "REMINDER" in mail.body and "Please answer by" in mail.body
         assert "the game master is asked to step in" in mail.body  # a rondel decision has no default
         assert "Your options:" in mail.body  # the prompt itself follows

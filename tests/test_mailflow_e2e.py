@@ -120,7 +120,7 @@ def test_the_first_rounds_played_entirely_by_mail(table: Table, dovecot: Dovecot
         now = t.state()
         assert now.version > version
         new = smtpd.received[before:]
-        reports = [r for r in new if "] Move " in r.message["Subject"]]
+        reports = [r for r in new if "] Move " in r.message["Subject"] and r.message["X-PBEM-Decision"] is None]
         assert sorted(PLAYER_OF[r.rcpt_tos[0]] for r in reports) == ["ann", "bob"]  # one report to every seat
         deciders = {d.player: d.kind.value for d in pending(now)}
         for item in new:

@@ -139,6 +139,19 @@ def message_id_for(game: str, version: int, recipient: str, purpose: str, *, dom
     return f"<pbem.{_slug(game)}.{version}.{digest}@{_domain(domain)}>"
 
 
+def move_of_message_id(message_id: str, game: str, *, domain: str) -> int | None:
+    """The state version (move) of one of our Message-IDs about ``game`` (:func:`message_id_for`), else None.
+
+    Read back from a player's ``In-Reply-To``/``References``: it tells which
+    move the mail they answer was written at. An id of another game, another
+    domain or not of our making gives None.
+    """
+    match = re.fullmatch(r"<pbem\.([A-Za-z0-9_-]+)\.(\d+)\.[0-9a-f]{16}@([^<>@\s]+)>", message_id.strip())
+    if match is None or match.group(1) != _slug(game) or match.group(3).lower() != _domain(domain):
+        return None
+    return int(match.group(2))
+
+
 def game_thread_id(game: str, *, domain: str) -> str:
     """The id every mail of ``game`` refers to, so that mail clients thread a game's mail together.
 

@@ -67,16 +67,20 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlmodel import Session
 
 from pbem.config import Config, ModeratorSettings
+from engine.decisions import pending
+from engine.model import GameState
 from pbem.errors import ConcurrentUpdate, PbemError
 from pbem.mail import InboundError, InboundMessage, parse_message
+from pbem.mailflow.binding import Binding, Verdict, answered_move, judge, move_subject, only_questions
 from pbem.mailflow.crash import crash_point
 from pbem.mailflow.outgoing import MailComposer, decision_kind, error_body, key_tag, reply_subject
 from pbem.moderator import Moderator
+from pbem.orders import split_orders
 from pbem.render import render_error, render_prompt, render_report
-from pbem.store import GameRow, GameStatus, SeatRow, load_log, load_state, seats
-from pbem.store.inbound import InboundOutcome, InboundRow, advance_position, find_message, normalise_key, \
+from pbem.render.text import note_block
+from pbem.store import GameRow, GameStatus, SeatRow, game_setup, load_log, load_state, seats
+from pbem.store.inbound import Budget, InboundOutcome, InboundRow, advance_position, find_message, normalise_key, \
     record_message
-from pbem.store.inbound import Budget
 from pbem.store.tokens import has_played, seat_for_token
 
 log = logging.getLogger("pbem.mailflow")
@@ -382,6 +386,9 @@ class _Handler:
         game, seat, message = self.game, self.seat, self.message
         assert game is not None and seat is not None
         before = load_state(self.session, game, self.moderator.board)
+        binding = self.binding(game, seat, before)
+        if binding.verdict is Verdict.STALE and not only_questions(message.body):
+            return self.stale(game, seat, token, before, binding)
         result = self.moderator.submit_in(self.session, game, seat.name, message.body, state=before)
         self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
         changed = result.version != result.version_before
@@ -402,6 +409,8 @@ class _Handler:
                                      decision=decision_kind(result.state, part.player))
         if changed:
             self.compose.turn_mail(game, before, result)
+            if binding.verdict is Verdict.SAME_DECISION:
+                self.applied_late(game, seat, binding, result.version_before)
         if result.queries:
             self.answer_queries(game, seat, result)
         if result.refusal is not None:
@@ -411,6 +420,50 @@ class _Handler:
         else:
             outcome, reason = InboundOutcome.APPLIED, f"{len(result.applied)} line(s) applied"
         return self.outcome(outcome, reason, version_before=result.version_before, version=result.version)
+
+    # --- which move a mail answers (pbem.mailflow.binding) ------------------------------------
+
+    def binding(self, game: GameRow, seat: SeatRow, now: GameState) -> Binding:
+        welcomes = frozenset({self.compose.settings(game).thread_root, self.compose.welcome_id(game, seat.email)})
+        move = answered_move(self.message, game.name, self.identity.domain, welcomes)
+        if move is None or move == now.version:  # the common case: no log to read
+            return Binding(move, Verdict.CURRENT)
+        return judge(self.moderator.board, game_setup(game), load_log(self.session, game), now, seat.name, move)
+
+    def stale(self, game: GameRow, seat: SeatRow, token: str, now: GameState, binding: Binding) -> Outcome:
+        """Orders written for a position that is gone: nothing applied, the player told what is asked now."""
+        assert binding.move is not None
+        lines = split_orders(self.message.body).orders
+        gone = "the game master has since taken moves back" if binding.move > now.version else \
+            "the game has moved on since"
+        paragraphs = [f"You answered the mail of move {binding.move}, and {gone}: the game is at move "
+                      f"{now.version}. Your orders were not applied; nothing changed.",
+                      "Not applied: " + "; ".join(f"line {line.number}: {line.text}" for line in lines) + ".",
+                      "If they still fit, send them again in reply to this mail."]
+        prompt = render_prompt(now, seat.name, game=game.name)
+        if prompt is None:
+            waiting = ", ".join(sorted({d.player for d in pending(now)})) or "nobody"
+            paragraphs.append(f"You have nothing to decide now; the game waits for {waiting}.")
+        if self._allowed(self._seat_budget(seat), "stale"):
+            self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=now.version,
+                                 subject=move_subject(game.name, now.version, "your orders were not applied"),
+                                 body=note_block("Your orders were not applied", paragraphs) + (prompt or ""),
+                                 known_token=token, reply_to_message=self.message,
+                                 decision=decision_kind(now, seat.name), auto_submitted="auto-replied")
+        return self.outcome(InboundOutcome.STALE, f"answered move {binding.move}, the game is at move "
+                            f"{now.version}: nothing applied", version_before=now.version, version=now.version)
+
+    def applied_late(self, game: GameRow, seat: SeatRow, binding: Binding, at: int) -> None:
+        """Orders of an earlier move applied to the same, still open, decision: the player is told where."""
+        if not self._allowed(self._seat_budget(seat), "applied_late"):
+            return
+        text = (f"Your orders answered the mail of move {binding.move}. Only other players moved since, and the "
+                f"decision you answered was still open, so they were applied at move {at}; the report "
+                "tells what they did.")
+        self.compose.to_seat(game, seat, purpose="applied_late", key=f"applied_late:{self.tag}", version=at,
+                             subject=move_subject(game.name, at, "your orders were applied"),
+                             body=note_block("Your orders were applied", [text]), reply_to_message=self.message,
+                             auto_submitted="auto-replied")
 
     def answer_queries(self, game: GameRow, seat: SeatRow, result) -> None:  # type: ignore[no-untyped-def]
         """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), in one reply.

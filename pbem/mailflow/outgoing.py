@@ -56,6 +56,7 @@ from pbem.mail import (
     token_address,
     token_of_address,
 )
+from pbem.mailflow.binding import move_subject
 from pbem.moderator import SubmitResult
 from pbem.render import render_error, render_game_end, render_prompt, render_report, render_welcome
 from pbem.render.views import decision_words
@@ -137,6 +138,11 @@ def _tokens_in_outbox(session: Session, seat: SeatRow, moderator_address: str) -
                 yield token
         if len(rows) < TOKEN_SEARCH_DEPTH:
             return
+
+
+def prompt_subject(game: str, state: GameState, decision: Decision, suffix: str = "") -> str:
+    """'[g1] Move 16: please choose a rondel space for Russia': the move, then what is asked."""
+    return move_subject(game, state.version, f"please {decision_words(state, decision)}{suffix}")
 
 
 def reply_subject(subject: str, fallback: str) -> str:
@@ -347,7 +353,7 @@ class MailComposer:
         settings = self.settings(game)
         body = render_report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash)
         self.to_seat(game, seat, purpose=purpose, version=state.version,
-                     subject=f"[{game.name}] Move {state.version}: {status_words(state)}", body=body)
+                     subject=move_subject(game.name, state.version, status_words(state)), body=body)
 
     def prompt(self, game: GameRow, state: GameState, seat: SeatRow, purpose: str = "prompt") -> bool:
         """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
@@ -360,7 +366,7 @@ class MailComposer:
         if body is None:
             return False
         self.to_seat(game, seat, purpose=purpose, version=state.version,
-                     subject=f"[{game.name}] Your decision: {decision_words(state, decisions[0])}", body=body,
+                     subject=prompt_subject(game.name, state, decisions[0]), body=body,
                      decision=decisions[0].kind.value)
         return True
 

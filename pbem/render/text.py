@@ -129,3 +129,9 @@ def pair(left: str, right: str, indent: int = 4, column: int = 36, width: int = 
                              break_on_hyphens=False)
     return head + "\n" + textwrap.fill(right, width=width, initial_indent=hang, subsequent_indent=hang,
                                        break_on_hyphens=False)
+
+
+def note_block(title: str, paragraphs: Iterable[str]) -> str:
+    """A headed block of wrapped paragraphs put above a report or prompt (ASCII, 78 columns)."""
+    head = f"{title.upper()}\n{'-' * len(title)}\n"
+    return head + "\n\n".join(wrap(p, 2) for p in paragraphs if p) + "\n\n"

@@ -42,6 +42,7 @@ class InboundOutcome:
     SPOOFED = "spoofed"  # a seat's token from another address than the seat's
     PAUSED = "paused"  # the game is paused: nothing applied
     FINISHED = "finished"  # the game is over: nothing applied
+    STALE = "stale"  # orders for a position that is gone (pbem.mailflow.binding): nothing applied
     UNREADABLE = "unreadable"  # not a mail at all (moved to the failed folder)
 
     FAILED_FOLDER = frozenset({UNREADABLE})
