@@ -101,6 +101,7 @@ class _Narrator:
         self.nation: str | None = None  # whose turn it is, as far as the events tell
         self.money: list[MoneyMoved] = []  # money waiting to be folded into the next sentence
         self.lines: list[str] = []
+        self.fighting: tuple[str, str] | None = None  # (nation, region) that just chose to fight a newcomer
 
     def sees(self, player: str) -> bool:
         """Whether the reader may see a secret of ``player`` (a standing order)."""
@@ -262,10 +263,18 @@ class _Narrator:
                     text += " by rail"
                 text += f", {stance.value}." if stance else "."
             case Battle(region, attacker, attacker_kind, defender, defender_kind):
-                text = (f"Battle in {board.name(region)}: {self.name(attacker)} attacked {self.name(defender)}; "
+                # R-BATTLE-1: a nation that chose to fight a newcomer is the engine's "attacker", but the
+                # newcomer came to it: it fought, it did not attack.
+                if self.fighting == (attacker, region):
+                    what = f"fought {self.possessive(defender)} arriving {defender_kind.value}"
+                else:
+                    what = f"attacked {self.name(defender)}"
+                text = (f"Battle in {board.name(region)}: {self.name(attacker)} {what}; "
                         f"{self.name(attacker)} lost {_units(1, attacker_kind)}, "
                         f"{self.name(defender)} lost {_units(1, defender_kind)}.")
+                self.fighting = None
             case FightAnswered(player, nation, region, fight, standing):
+                self.fighting = (nation, region) if fight else None
                 how = " (standing order)" if standing and self.sees(player) else ""
                 text = (f"{player} ({self.name(nation)}) chose to fight in {board.name(region)}{how}." if fight
                         else f"{player} ({self.name(nation)}) did not fight in {board.name(region)}{how}.")

@@ -150,7 +150,7 @@ def status_text(state: GameState, player: str, *, game: str = "", open_cash: boo
                             plural(row.fleets, "fleet"), plural(row.flags, "flag")])
         rondel = f"rondel on {row.rondel}" if row.rondel != "-" else "not on the rondel yet"
         lines += _lines(wrap(f"You govern {row.name}: treasury {row.treasury}, {row.power} power points "
-                             f"(x{row.multiplier}), {rondel}, {units}.", indent=2, first=0))
+                             f"(score multiplier x{row.multiplier}), {rondel}, {units}.", indent=2, first=0))
     if not state.governed_by(player):
         lines.append("You govern no nation.")
     power = sorted(board.nation_ids, key=lambda n: (-state.nations[n].power, board.nation_ids.index(n)))
@@ -239,8 +239,8 @@ class HistoryEntry:
     """One accepted action as HISTORY tells it.
 
     ``version`` is the state version the action was made against, i.e. its
-    place in the log (the first action of a game is v0; the state after it
-    is "after move 1").
+    place in the log: the first action of a game is move 1, and the state
+    after it is "after move 1", as reports say.
     """
 
     version: int
@@ -250,7 +250,7 @@ class HistoryEntry:
 
     @property
     def line(self) -> str:
-        return f"v{self.version} {self.player}: {self.order}"
+        return f"move {self.version + 1}, {self.player}: {self.order}"
 
 
 def _visible(entry: LogEntry, viewer: str | None) -> bool:

@@ -11,6 +11,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from mailflowkit import NOW, Table, config_for
+
 from pbem import gamemaster
 from pbem.bots.player import BotPlayer
 from pbem.mail import build_message

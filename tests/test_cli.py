@@ -75,7 +75,7 @@ def test_game_new_prints_the_setup(runner: CliRunner, url: str, count: int) -> N
     assert "Governments: Russia ann" in out
     assert "cash 2;" in out
     assert re.search(r"Investor card: \w+", out)
-    assert "Waiting for ann (rondel for Russia), in turn; options:" in out
+    assert "Waiting for ann (rondel for Russia); options:" in out
     assert "RONDEL investor" in out
     data = state_of(runner, url)
     assert list(data["players"]) == [p.split(":")[0] for p in PLAYERS[:count]]
@@ -110,11 +110,11 @@ def test_order_prints_what_happened_and_what_is_pending(runner: CliRunner, url: 
     result = run(runner, url, "order", "demo", "--as", "ann", "RONDEL investor")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "version 0 -> 1" in out
+    assert "move 0 -> 1" in out
     assert "line 1: RONDEL investor" in out
     assert "Russia placed its marker on Investor." in out
     assert "bob received 2 with the investor card." in out
-    assert "Waiting for bob (investment), out of turn; options:" in out
+    assert "Waiting for bob (investment); options:" in out
     assert re.search(r"BUY Russia 4\s+\(cost 4\)", out)
     assert "default if no answer: PASS" in out
     result = run(runner, url, "order", "demo", "--as", "bob", "BUY russia 4")
@@ -132,7 +132,7 @@ def test_several_lines_and_a_refusal(runner: CliRunner, url: str) -> None:
     assert "line 1: DONATE 1 TO russia" in out and "ann donated 1 to Russia." in out
     assert "REFUSED line 2: RONDEL nowhere" in out
     assert "reason:" in out
-    assert "legal now:" in out and "RONDEL investor" in out
+    assert "Legal now:" in out and "RONDEL investor" in out
     assert "not applied:\n    line 2: RONDEL nowhere\n    line 3: RONDEL investor" in out
     assert "Traceback" not in result.output
     assert state_of(runner, url)["version"] == 1
@@ -161,7 +161,7 @@ def test_status_query_prints_the_summary(runner: CliRunner, url: str) -> None:
     new_demo(runner, url)
     result = run(runner, url, "order", "demo", "--as", "ann", "STATUS")
     assert result.exit_code == 0, result.output
-    assert "Game demo: version 0, round 1, Russia to play." in result.stdout
+    assert "Game demo: move 0, round 1, Russia to play." in result.stdout
 
 
 # --- state ---------------------------------------------------------------------------------------
@@ -212,7 +212,7 @@ def test_state_summary(runner: CliRunner, url: str) -> None:
     result = run(runner, url, "state", "demo")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Game demo: version 0, round 1, Russia to play." in out
+    assert "Game demo: move 0, round 1, Russia to play." in out
     assert re.search(r"Russia\s+government ann", out)
     assert re.search(r"ann\s+cash\s+2", out)
     assert "Waiting for ann (rondel for Russia)" in out
@@ -425,7 +425,7 @@ def suez_demo(runner: CliRunner, url: str) -> None:
     for player, text in SUEZ_OPENING:
         result = run(runner, url, "order", "demo", "--as", player, text)
         assert result.exit_code == 0, result.output
-    assert "Waiting for ann (maneuver for Europe), in turn; options:" in result.stdout
+    assert "Waiting for ann (maneuver for Europe); options:" in result.stdout
     assert "FLEET Rome TO Mediterranean Sea" in result.stdout
 
 
@@ -437,7 +437,7 @@ def test_order_with_maneuver_orders_waits_for_the_canal_answer(runner: CliRunner
     assert "line 1: FLEET Rome TO Mediterranean Sea\n  Europe moved a fleet from Rome to Mediterranean Sea." in out
     assert ("waiting for bob (India: allow Europe's fleet through the Suez canal?) \u2014 these lines will be "
             "applied once answered:\n    line 3: ARMY Paris TO Mumbai HOSTILE") in out
-    assert "Waiting for bob (canal for India), out of turn; options:" in out
+    assert "Waiting for bob (canal for India); options:" in out
     assert "default if no answer: ALLOW" in out
 
     result = run(runner, url, "order", "demo", "--as", "bob", "ALLOW; NO FIGHT; ALLOW")
@@ -449,7 +449,7 @@ def test_order_with_maneuver_orders_waits_for_the_canal_answer(runner: CliRunner
     assert ("Europe moved an army from Paris to Mumbai by convoy via Mediterranean Sea and Indian Ocean through "
             "the Suez canal, hostile.") in out
     assert "end of message: DONE" in out
-    assert "Waiting for bob (rondel for Russia), in turn" in out
+    assert "Waiting for bob (rondel for Russia)" in out
     data = state_of(runner, url)
     assert data["nations"]["europe"]["hostile"] == {"mumbai": 1}
 
@@ -464,7 +464,7 @@ def test_order_deny_refuses_the_waiting_line(runner: CliRunner, url: str) -> Non
     assert "Waiting orders of ann resumed:\n  REFUSED line 3: ARMY Paris TO Mumbai HOSTILE" in out
     assert "reason: The army in Paris cannot reach Mumbai" in out
     assert "ann is asked to continue." in out
-    assert "Waiting for ann (maneuver for Europe), in turn; options:" in out
+    assert "Waiting for ann (maneuver for Europe); options:" in out
     result = run(runner, url, "order", "demo", "--as", "ann", "fleet med to north atlantic")
     assert result.exit_code == 0, result.output
     assert "line 1: fleet med to north atlantic\n  Europe moved a fleet from Mediterranean Sea to North Atlantic." in result.stdout

@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from mailflowkit import NOW, Table, config_for
+
 from pbem.mailflow import process_message
 from pbem.orders import MessageLine, apply_message, split_orders
 from pbem.store import Database

@@ -159,7 +159,7 @@ def test_undo_restores_the_previous_state_exactly_and_tells_everyone(db_url: str
             assert "The game master has undone move 2: bob's BUY Russia 4." in text
             assert "The game stands again as after move 1." in text
             assert "Taken back: bob bought Russia 4." in text
-            assert r.subject == "[demo] Move 2 undone by the game master"
+            assert r.subject == "[demo] Move 1: move 2 taken back by the game master"
         (prompt,) = mails(mod, purpose="prompt")
         assert prompt.recipient == "bob@example.org" and prompt.headers["decision"] == "investment"
         # bob decides again, at the same version: a new report is a new mail, not the undone one
@@ -413,16 +413,16 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Pat
     config = mail_config(tmp_path)
     result = cli(runner, url, "force", "demo", "--as", "ann", "-", input="RONDEL investor\n", config=config)
     assert result.exit_code == 0, result.output
-    assert "Game demo, orders for ann given by the game master: version 0 -> 1." in result.stdout
+    assert "Game demo, orders for ann given by the game master: move 0 -> 1." in result.stdout
     assert "line 1: RONDEL investor" in result.stdout and "Mails queued: 3." in result.stdout
     assert "Waiting for bob (investment" in result.stdout
 
     result = cli(runner, url, "game", "show", "demo")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Game demo: active, version 1, created " in out
+    assert "Game demo: active, move 1, created " in out
     assert "  1. ann <ann@example.org>  governs Russia, India, USA" in out
-    assert "  bob: invest with the investor card (investment, out of turn)" in out
+    assert "  bob: invest with the investor card (investment)" in out
     assert "then the game takes PASS" in out
     assert "     1  ann  RONDEL investor  (" in out
     assert "Outbox: 3 queued." in out
@@ -433,7 +433,7 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Pat
 
     result = cli(runner, url, "undo", "demo", config=config)
     assert result.exit_code == 0, result.output
-    assert "Game demo: undid move 1 (ann: RONDEL investor); back at version 0." in result.stdout
+    assert "Game demo: undid move 1 (ann: RONDEL investor); back at move 0." in result.stdout
     assert "Mails queued: 3." in result.stdout  # two undo notices and ann's prompt
     result = cli(runner, url, "undo", "demo")
     assert result.exit_code == 2 and "error: game 'demo' has no moves to undo" in result.stderr

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
+
 from pbem.mail import build_message, parse_message
 from pbem.mail.inbound import LOOP_HEADER
 from pbem.mailflow import outgoing_mail, process_message

@@ -91,10 +91,10 @@ def test_status_at_the_start() -> None:
         "  - ann: choose a rondel space for Russia (that is you: OPTIONS lists every",
         "    choice)",
         "You (ann): cash 2; bonds Russia 9, China 2, Brazil 9, Europe 2 (interest 10).",
-        "You govern Russia: treasury 11, 0 power points (x0), not on the rondel yet, 2",
-        "  factories, 0 armies, 0 fleets and 0 flags.",
-        "You govern Brazil: treasury 11, 0 power points (x0), not on the rondel yet, 2",
-        "  factories, 0 armies, 0 fleets and 0 flags.",
+        "You govern Russia: treasury 11, 0 power points (score multiplier x0), not on",
+        "  the rondel yet, 2 factories, 0 armies, 0 fleets and 0 flags.",
+        "You govern Brazil: treasury 11, 0 power points (score multiplier x0), not on",
+        "  the rondel yet, 2 factories, 0 armies, 0 fleets and 0 flags.",
         "Power points: Russia 0, China 0, India 0, Brazil 0, USA 0, Europe 0.",
     ]
 
@@ -108,8 +108,8 @@ def test_status_mid_game_names_roles_and_keeps_cash_secret() -> None:
     assert lines[3] == "Round 2: Russia's turn (ann), maneuvering."
     assert lines[5] == "  - ann: move Russia's fleets and armies"
     assert "You (bob): cash " in text and "you hold the investor card" in text.replace("\n", " ")
-    assert "You govern China: treasury 9, 0 power points (x0), rondel on Import, 2" in lines
-    assert "  factories, 1 army, 1 fleet and 0 flags." in lines
+    assert "You govern China: treasury 9, 0 power points (score multiplier x0), rondel on" in lines
+    assert "  Import, 2 factories, 1 army, 1 fleet and 0 flags." in lines
     assert "Cash:" not in text
     assert text.count("ann") == 2  # whose turn, and whom the game waits for: never ann's cash
 
@@ -265,19 +265,19 @@ def test_history_tells_the_last_moves_with_their_events() -> None:
         "-------------------------",
         'Game "atlas", round 2, after move 9.',
         "",
-        "v6 cat: RONDEL taxation",
+        "move 7, cat: RONDEL taxation",
         "    - USA placed its marker on Taxation.",
         "    - USA collected 4 in taxes (2 factories, 0 flags).",
         "    - USA gained no power points (still 0).",
         "    - Round 1: Europe's turn.",
         "",
-        "v7 bob: RONDEL taxation",
+        "move 8, bob: RONDEL taxation",
         "    - Europe placed its marker on Taxation.",
         "    - Europe collected 4 in taxes (2 factories, 0 flags).",
         "    - Europe gained no power points (still 0).",
         "    - Round 2: Russia's turn.",
         "",
-        "v8 ann: RONDEL maneuver_2",
+        "move 9, ann: RONDEL maneuver_2",
         "    - Russia moved to Maneuver (2 spaces).",
     ]
 
@@ -290,7 +290,7 @@ def test_history_default_count_and_empty_game() -> None:
         "Russia imported an army in Moscow, a fleet in Vladivostok and an army in Novosibirsk (paid 3).",
         "Round 1: China's turn.",
     ))
-    assert entries[1].line == "v1 ann: IMPORT army Moscow, fleet Vladivostok, army Novosibirsk"
+    assert entries[1].line == "move 2, ann: IMPORT army Moscow, fleet Vladivostok, army Novosibirsk"
     empty = answer(start(), "ann", Query(QueryKind.HISTORY), log=[])
     assert "Nothing has been played yet." in empty
     assert "not available" in answer(start(), "ann", Query(QueryKind.HISTORY), log=None)

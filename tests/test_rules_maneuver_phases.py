@@ -10,7 +10,15 @@ from __future__ import annotations
 from engine.actions import ArmyMove, Attack, FleetMove
 from engine.events import Battle
 from engine.model import UnitKind
-from tests.helpers import maneuver_turn, one, options, play, refused, standard_game, with_units
+from tests.helpers import (
+    maneuver_turn,
+    one,
+    options,
+    play,
+    refused,
+    standard_game,
+    with_units,
+)
 
 ARMY, FLEET = UnitKind.ARMY, UnitKind.FLEET
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from mailflowkit import NOW, Table, config_for
+
 from pbem.mailflow import process_message
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow

@@ -11,8 +11,8 @@ from email import message_from_bytes
 from pathlib import Path
 
 import pytest
-
 from mailflowkit import NOW, Table, config_for, raw_mail
+
 from pbem import gamemaster
 from pbem.mail import build_message
 from pbem.mail.wrap import wrap_text

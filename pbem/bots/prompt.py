@@ -27,7 +27,7 @@ _MONEY_RE = re.compile(r"You have (?P<cash>\d+) in cash")
 _TREASURY_RE = re.compile(r"the treasury of (?P<nation>[A-Za-z ]+?) holds (?P<amount>\d+)")
 _LIMIT_RE = re.compile(r"up to (?P<limit>\d+)")
 _NATION_ROW_RE = re.compile(
-    r"^[> ] (?P<name>\S+)\s+(?P<gov>\S+)\s+(?P<treasury>\d+)\s+(?P<power>\d+) x(?P<mult>\d+)\s+(?P<rondel>\S+)"
+    r"^[> ] (?P<name>\S+)\s+(?P<gov>\S+)\s+(?P<treasury>\d+)\s+(?P<power>\d+) \(x(?P<mult>\d+)\)\s+(?P<rondel>\S+)"
     r"\s+(?P<fact>\d+)\s+(?P<army>\d+)\s+(?P<fleet>\d+)\s+(?P<flags>\d+)\s*$")
 _CASH_RE = re.compile(r"^\s*Your cash: (?P<cash>\d+)\.")
 

@@ -72,6 +72,7 @@ def _logging(level: str) -> None:
         fail(f"--log-level must be one of DEBUG, INFO, WARNING, ERROR, not {level!r}")
     logging.basicConfig(level=value, format=LOG_FORMAT, stream=sys.stderr, force=True)
     logging.getLogger("imapclient").setLevel(max(value, logging.WARNING))  # its protocol log is too chatty
+    logging.getLogger("alembic").setLevel(max(value, logging.WARNING))  # "Context impl SQLiteImpl" … at every start
 
 
 def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None):  # type: ignore[no-untyped-def]
@@ -91,6 +92,17 @@ def _warn_if_exposed(config: Config, database: Path | None) -> None:
     paths = [p for p in (database, config.maildir.path if config.maildir is not None else None) if p is not None]
     for warning in exposure_warnings(paths):
         logging.getLogger("pbem").warning(warning)
+
+
+class _ErrorsLogged(logging.Handler):
+    """Counts the errors logged during a pass, so that ``pbem poll`` does not print them a second time."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
 @handled
@@ -120,20 +132,23 @@ def run_command(
 @handled
 def poll_command(
     ctx: typer.Context,
-    once: Annotated[bool, typer.Option("--once", help="Process the inbox once, deliver the outbox once, exit.")]
-    = False,
+    once: Annotated[bool, typer.Option("--once", help="One pass, then exit: the default (accepted for cron lines "
+                                                      "that give it).")] = True,
     log_level: Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
     = "WARNING",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing when all went well.")] = False,
 ) -> None:
-    """For cron: read the inbox once, answer what came, deliver the outbox once, exit (needs --once)."""
+    """For cron: read the inbox once, answer what came, check deadlines, deliver the outbox once, exit."""
     from pbem.mailflow.daemon import poll_once
 
-    if not once:
-        fail("pbem poll needs --once (for cron); `pbem run` keeps running and reads mail as it arrives")
     config = _config(ctx)
     _logging(log_level)
-    report = poll_once(_flow(ctx, config))
+    errors = _ErrorsLogged()
+    logging.getLogger().addHandler(errors)
+    try:
+        report = poll_once(_flow(ctx, config))
+    finally:
+        logging.getLogger().removeHandler(errors)
     inbox = report.inbox
     if inbox is not None and (not quiet or inbox.handled or inbox.failed):
         counts: dict[str, int] = {}
@@ -146,8 +161,9 @@ def poll_command(
     if not quiet or out.sent or out.failed or out.retried or out.unavailable:
         typer.echo(f"outbox: {out.sent} sent, {out.failed} failed, {out.retried + out.waiting} waiting"
                    + (f" (SMTP unavailable: {out.unavailable})" if out.unavailable else ""))
-    for problem in report.problems:
-        typer.echo(f"error: {problem}", err=True)
+    if not errors.count:  # each problem is logged where it happens: say it here only if the log did not
+        for problem in report.problems:
+            typer.echo(f"error: {problem}", err=True)
     if not report.ok:
         raise typer.Exit(EXIT_UNAVAILABLE)
 

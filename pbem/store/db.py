@@ -1,6 +1,7 @@
 """Opening a database by URL: SQLite (the embedded default) or PostgreSQL, nothing else to configure."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,8 +32,8 @@ def safe_url(url: str | URL) -> str:
     """The URL with any password masked, fit for messages and logs."""
     try:
         return (url if isinstance(url, URL) else make_url(url)).render_as_string(hide_password=True)
-    except ArgumentError:
-        return "<unparsable URL>"
+    except ArgumentError:  # not a URL: repeat what was given, a password-looking part masked
+        return re.sub(r"(://[^:/@]*:)[^@]*@", r"\1***@", str(url))
 
 
 def _first_line(exc: BaseException) -> str:

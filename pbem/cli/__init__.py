@@ -1,0 +1,69 @@
+"""The game master's command line (Typer): this package holds its commands, one module per group.
+
+    pbem game new NAME --player NAME:EMAIL ... [--deal NATION=PLAYER ...] [--seed N] [--variant V ...]
+    pbem game list
+    pbem order NAME --as PLAYER "TEXT"     (TEXT "-" reads standard input)
+    pbem state NAME [--json]
+    pbem board NAME                        the ASCII world board, as players get it
+    pbem report NAME --for PLAYER          that player's turn report (and prompt, if they must decide)
+    pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.mailflow)
+    pbem poll                              for cron: the inbox once, the outbox once
+    pbem check                             can we reach the IMAP and SMTP servers of the config?
+    pbem game show NAME                    seats, whose turn, deadlines, waiting lines, last moves, outbox
+    pbem force NAME --as PLAYER "TEXT"     orders for a player by the game master (mailed like any move)
+    pbem undo NAME                         take back the last move and tell everyone
+    pbem replace NAME OLD NEW --email E    a new player takes a seat
+    pbem pause NAME / pbem resume NAME     stop / restart a game (deadlines count again from the resume)
+    pbem resend NAME [--to PLAYER]         queue the current report and prompt again
+    pbem deadlines tick                    reminders, passive defaults and alerts that are due, once
+    pbem demo [--players N] [--seed S] [--humans NAME ...] [--dir DIR]
+                                           a whole game by email on this machine: hub, moderator, bots
+    pbem mailhub --root DIR [--port N]     a local mail hub: SMTP on loopback, one Maildir per address
+    pbem bot --maildir DIR --smtp HOST:PORT --address ADDR [--strategy S] [--seed N]
+                                           a bot player answering its prompts by mail
+    pbem mail reply --dir DIR --as NAME ["ORDERS"]
+                                           a person's answer in a demo game (no ORDERS: show the prompt)
+
+Global options ``--database URL`` and ``--config FILE`` come before the
+command. Exit codes: 0 done, 1 an order was refused, 2 a usage or setup error
+(unknown game, bad ``--player``, bad deal, unreachable database). Tracebacks
+never show local variables, so a database password cannot leak into a log.
+"""
+from __future__ import annotations
+
+import typer
+
+from pbem.cli import demo, master, play  # noqa: F401  (their commands register on the apps)
+from pbem.cli.base import EXIT_ERROR, EXIT_REFUSED, Options, app, game_app
+from pbem.cli.style import plain_commands
+from pbem.mailflow.commands import register as _register_mail_commands
+
+_register_mail_commands(app)  # pbem run, pbem poll, pbem check
+
+__all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app", "main"]
+
+
+# --- how `pbem --help` reads: commands in panels, in the order of use; plain placeholders -------------------
+
+PANELS: dict[str, tuple[str, ...]] = {
+    "Play and inspect": ("game", "order", "state", "board", "report"),
+    "Game master": ("force", "undo", "replace", "pause", "resume", "resend"),
+    "Mail server": ("run", "poll", "check", "deadlines"),
+    "Demo": ("demo", "mail", "mailhub", "bot"),
+}
+_ORDER = [name for names in PANELS.values() for name in names]
+
+
+def _arrange_help(typer_app: typer.Typer) -> None:
+    panel_of = {name: panel for panel, names in PANELS.items() for name in names}
+    for item in [*typer_app.registered_commands, *typer_app.registered_groups]:
+        item.rich_help_panel = panel_of[item.name or ""]
+    typer_app.registered_commands.sort(key=lambda info: _ORDER.index(info.name or ""))
+    plain_commands(typer_app)
+
+
+_arrange_help(app)
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,149 @@
+"""The CLI's frame: the Typer apps, the global options, error handling and the parsing of arguments."""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+from engine.errors import EngineError
+from engine.model import Variant
+from pbem.cli.style import PlainGroup
+from pbem.config import database_url
+from pbem.errors import BadSetup, PbemError
+from pbem.moderator import Moderator
+from pbem.store import Database
+
+EXIT_REFUSED = 1
+EXIT_ERROR = 2
+
+app = typer.Typer(
+    name="pbem",
+    help="Play-by-email moderator for Imperial 2030: the game master's tools.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    cls=PlainGroup,
+)
+game_app = typer.Typer(help="Create, list and show games.", no_args_is_help=True, pretty_exceptions_show_locals=False,
+                       cls=PlainGroup)
+app.add_typer(game_app, name="game")
+
+
+# --- global options and error handling ------------------------------------------------------
+
+
+@dataclass
+class Options:
+    """The global options, resolved lazily: a command that needs no database opens none."""
+
+    database: str | None = None
+    config: Path | None = None
+    _moderator: Moderator | None = field(default=None, repr=False)
+
+    def moderator(self) -> Moderator:
+        if self._moderator is None:
+            self._moderator = Moderator(Database(database_url(self.database, self.config)))
+        return self._moderator
+
+    def close(self) -> None:
+        if self._moderator is not None:
+            self._moderator.db.dispose()
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"pbem {version('pbem')}")
+        except PackageNotFoundError:  # run from a checkout that was never installed
+            typer.echo("pbem (not installed: pip install -e .)")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    database: Annotated[
+        str | None,
+        typer.Option("--database", metavar="URL", show_default=False,
+                     help="Database URL, e.g. sqlite:///./pbem.db or postgresql+psycopg://user@host/db "
+                          "(default: $PBEM_DATABASE_URL, else the url of the config file's database table, "
+                          "else sqlite:///./pbem.db)"),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option("--config", metavar="FILE", show_default=False,
+                     help="TOML configuration file (default: $PBEM_CONFIG)."),
+    ] = None,
+    version: Annotated[
+        bool, typer.Option("--version", is_eager=True, callback=_print_version, help="Print pbem's version and exit."),
+    ] = False,
+) -> None:
+    options = Options(database, config)
+    ctx.obj = options
+    ctx.call_on_close(options.close)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handled(command: F) -> F:
+    """Print the moderator layer's errors as one clear line on stderr and exit 2, without a traceback."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except (PbemError, EngineError) as exc:
+            fail(str(exc))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(EXIT_ERROR)
+
+
+def options_of(ctx: typer.Context) -> Options:
+    obj = ctx.find_object(Options)
+    return obj if obj is not None else Options()
+
+
+# --- parsing the game master's arguments -------------------------------------------------------
+
+
+def parse_variant(text: str) -> Variant:
+    """A rule variant by name; a bad one is refused repeating it, with the names that exist."""
+    try:
+        return Variant(text.strip().lower())
+    except ValueError:
+        raise BadSetup(f"--variant {text!r} is no variant; the variants are "
+                       + ", ".join(v.value for v in Variant)) from None
+
+
+def parse_player(text: str) -> tuple[str, str]:
+    name, sep, email = text.partition(":")
+    if not sep or not name.strip() or not email.strip():
+        raise BadSetup(f"--player must be NAME:EMAIL (e.g. ann:ann@example.org), not {text!r}")
+    return name.strip(), email.strip()
+
+
+def parse_deal(text: str) -> tuple[str, str]:
+    nation, sep, player = text.partition("=")
+    if not sep or not nation.strip() or not player.strip():
+        raise BadSetup(f"--deal must be NATION=PLAYER (e.g. russia=ann), not {text!r}")
+    return nation.strip(), player.strip()
+
+
+
+# --- rendering ----------------------------------------------------------------------------------
+
+
+def echo(text: str = "") -> None:
+    typer.echo(text)

@@ -1,0 +1,199 @@
+"""The embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from pbem.cli.base import EXIT_REFUSED, app, echo, fail, handled
+from pbem.cli.style import PlainGroup
+from pbem.errors import BadSetup
+
+# --- the embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply ------------------------------
+# (pbem.mailhub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
+
+mail_app = typer.Typer(help="Mail from the command line: answer a demo game's prompt as a player.", cls=PlainGroup,
+                       no_args_is_help=True, pretty_exceptions_show_locals=False)
+app.add_typer(mail_app, name="mail")
+
+
+def parse_hostport(text: str, what: str = "--smtp") -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BadSetup(f"{what} must be HOST:PORT (e.g. 127.0.0.1:2525), not {text!r}")
+    return host.strip("[]"), int(port)
+
+
+@app.command("mailhub")
+@handled
+def mailhub_command(
+    root: Annotated[Path, typer.Option("--root", metavar="DIR", help="Where the Maildirs go: DIR/<address>/.")],
+    host: Annotated[str, typer.Option("--host", help="Loopback address to listen on (only loopback).")]
+    = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="SMTP port (0: any free port).")] = 2525,
+    fsync: Annotated[bool, typer.Option("--fsync/--no-fsync", help="Sync each delivered mail to disk.")] = True,
+) -> None:
+    """A local mail hub: SMTP in on loopback, each recipient's mail into a Maildir ROOT/<address>/."""
+    import signal
+
+    from pbem.mailhub import MailHub, MailHubError
+
+    try:
+        hub = MailHub(root, host, port, fsync=fsync)
+        hub.start()
+    except MailHubError as exc:
+        fail(str(exc))
+    echo(f"pbem mailhub: SMTP on {hub.host}:{hub.port}, delivering into {hub.root}/<address>/ "
+         "(plus-addresses to their base address). Ctrl-C stops it.")
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        while hub.running:
+            hub.wait_delivered(hub.delivered + 1, 1.0)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        hub.stop()
+    echo(f"pbem mailhub stopped; {hub.delivered} mail(s) delivered.")
+
+
+@app.command("bot")
+@handled
+def bot_command(
+    maildir: Annotated[Path, typer.Option("--maildir", metavar="DIR", help="The bot's Maildir (its mail arrives here).")],
+    smtp: Annotated[str, typer.Option("--smtp", metavar="HOST:PORT", help="Where to send replies (the hub).")],
+    address: Annotated[str, typer.Option("--address", metavar="ADDR", help="The bot's e-mail address.")],
+    strategy: Annotated[str, typer.Option("--strategy", help="random or sensible.")] = "random",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bot's choices.")] = 0,
+    once: Annotated[bool, typer.Option("--once", help="Answer what is there now and exit.")] = False,
+) -> None:
+    """A bot player: answers every prompt in its Maildir with a legal order, by SMTP; never answers reports."""
+    import signal
+    import threading
+
+    from pbem.bots import STRATEGIES, BotPlayer
+
+    if strategy not in STRATEGIES:
+        raise BadSetup(f"--strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    bot = BotPlayer(address, maildir, parse_hostport(smtp), strategy=strategy, seed=seed)
+    if once:
+        try:
+            sent = bot.step()
+        finally:
+            bot.close()
+        echo(f"{bot.name}: {sent} repl{'y' if sent == 1 else 'ies'} sent.")
+        return
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: Any) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    echo(f"pbem bot {bot.name} <{bot.address}> ({strategy}, seed {seed}) reads {maildir}, replies via {smtp}.")
+    try:
+        bot.run(stop, idle=0.5)
+    finally:
+        bot.close()
+    echo(f"{bot.name}: {bot.stats.replies} replies sent, {bot.stats.read} mails read.")
+
+
+@app.command("demo")
+@handled
+def demo_command(
+    players: Annotated[int, typer.Option("--players", min=2, max=6, help="Seats in the game (2 to 6).")] = 4,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deal and of the bots.")] = 1,
+    humans: Annotated[
+        list[str] | None,
+        typer.Option("--humans", metavar="NAME", show_default=False,
+                     help="A seat for a person instead of a bot (repeatable, or NAME,NAME): they answer with "
+                          "'pbem mail reply --dir DIR --as NAME' or a mail client pointed at the hub."),
+    ] = None,
+    directory: Annotated[
+        Path | None,
+        typer.Option("--dir", metavar="DIR", show_default=False,
+                     help="Where the database, the mail and the config go (default: a new temporary directory)."),
+    ] = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="The bots' strategy: random or sensible.")]
+    = "sensible",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The hub's SMTP port (0: any free).")] = 0,
+    timeout: Annotated[
+        float | None,
+        typer.Option("--timeout", metavar="SECONDS", show_default=False,
+                     help="Give up after this long (default: 20 minutes; no limit with --humans)."),
+    ] = None,
+) -> None:
+    """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
+    import sys
+
+    from pbem.bots import STRATEGIES
+    from pbem.demo import DemoOptions, main_text
+
+    if strategy not in STRATEGIES:
+        raise BadSetup(f"--strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    names = tuple(n.strip() for text in humans or () for n in text.split(",") if n.strip())
+    if len(names) > 6:
+        raise BadSetup("at most 6 seats")
+    options = DemoOptions(players=max(players, len(names)), seed=seed, humans=names, directory=directory,
+                          strategy=strategy, port=port, timeout=timeout)
+    try:
+        result = main_text(options, sys.stdout)
+    except ValueError as exc:
+        fail(str(exc))
+    if not result.finished:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@mail_app.command("reply")
+@handled
+def mail_reply_command(
+    directory: Annotated[Path, typer.Option("--dir", metavar="DIR", help="The demo's directory.")],
+    as_player: Annotated[str, typer.Option("--as", metavar="NAME", help="Whose seat answers.")],
+    text: Annotated[
+        str | None,
+        typer.Argument(metavar="ORDERS", show_default=False,
+                       help="The orders, one per line or ';'-separated ('-' reads stdin); "
+                            "without them, the latest prompt is shown."),
+    ] = None,
+) -> None:
+    """Answer the latest prompt of a seat of a demo game, through the demo's mail hub (like hitting Reply)."""
+    import smtplib
+
+    from pbem.bots.mailio import latest_mail, reply_message
+    from pbem.demo import load_demo
+    from pbem.mailhub import mailbox_name
+
+    try:
+        demo = load_demo(directory)
+    except ValueError as exc:
+        fail(str(exc))
+    seat = next((p for p in demo["players"] if p["name"].casefold() == as_player.strip().casefold()), None)
+    if seat is None:
+        fail(f"{as_player!r} has no seat in the demo; seats: {', '.join(p['name'] for p in demo['players'])}")
+    maildir = Path(demo["mail"]) / (mailbox_name(seat["address"]) or seat["address"])
+    prompt = latest_mail(maildir, asking=True)
+    if text is None:
+        if prompt is None:
+            echo(f"No prompt for {seat['name']} yet in {maildir}.")
+            return
+        echo(f"Latest prompt for {seat['name']} ({prompt.subject}):")
+        echo(prompt.body.rstrip("\n"))
+        return
+    if text == "-":
+        text = typer.get_text_stream("stdin").read()
+    original = prompt or latest_mail(maildir, asking=False)
+    if original is None or not original.reply_to:
+        fail(f"no mail of the moderator in {maildir} to reply to yet")
+    message = reply_message(original, seat["address"], text.replace(";", "\n"), from_name=seat["name"])
+    try:
+        with smtplib.SMTP(demo["smtp_host"], int(demo["smtp_port"]), local_hostname="localhost",
+                          timeout=30) as smtp:
+            smtp.send_message(message)
+    except OSError as exc:
+        fail(f"the demo's mail hub at {demo['smtp_host']}:{demo['smtp_port']} does not answer ({exc}); "
+             "is pbem demo still running?")
+    echo(f"Sent to the moderator as {seat['name']} <{seat['address']}>, in reply to \"{original.subject}\".")

@@ -1,0 +1,225 @@
+"""Playing and looking without mail: game new/list, order, state, board, report."""
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from engine.events import Event
+from engine.game import apply
+from engine.model import GameState, Variant
+from engine.setup import new_game
+from pbem import store
+from pbem.cli.base import (
+    EXIT_REFUSED,
+    app,
+    echo,
+    game_app,
+    handled,
+    options_of,
+    parse_deal,
+    parse_player,
+    parse_variant,
+)
+from pbem.cli.lines import new_game_lines, submit_lines, summary_lines
+from pbem.config import load_config
+from pbem.errors import BadSetup, UnknownPlayer
+from pbem.moderator import Moderator
+from pbem.render import render_board, render_prompt, render_report
+from pbem.statejson import state_json
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+@game_app.command("new")
+@handled
+def game_new(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Name of the new game (letters, digits, '.', '_', '-').")],
+    player: Annotated[
+        list[str],
+        typer.Option("--player", metavar="NAME:EMAIL", show_default=False,
+                     help="A player, repeated 2 to 6 times; the order is the seating order."),
+    ],
+    deal: Annotated[
+        list[str] | None,
+        typer.Option("--deal", metavar="NATION=PLAYER", show_default=False,
+                     help="Fix a flag card (repeatable); cards not fixed are dealt from the seed."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", min=0, show_default=False,
+                     help="Seed of the deal (default: a random one, stored with the game)."),
+    ] = None,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", metavar="VARIANT", show_default=False,
+                     help="Rule variant, repeatable: " + ", ".join(v.value for v in Variant) + "."),
+    ] = None,
+    start_player: Annotated[
+        str | None,
+        typer.Option("--start-player", metavar="NAME", show_default=False,
+                     help="Expert variant: who is offered the first bond (default: drawn from the seed)."),
+    ] = None,
+) -> None:
+    """Create a game and print its setup: seats, flag cards, governments, cash and who decides first."""
+    players = [parse_player(p) for p in player]
+    fixed = [parse_deal(d) for d in deal or ()]
+    variants = [parse_variant(v) for v in variant or ()]
+    options = options_of(ctx)
+    config = load_config(options.config)
+    if not config.mail_enabled:  # no [moderator] and [smtp]: a game played through the CLI
+        game = options.moderator().create_game(name, players, fixed, seed, variants, start_player)
+        for line in new_game_lines(game):
+            echo(line)
+        return
+    from pbem.mailflow import create_game_with_mail
+
+    moderator = options.moderator()
+    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player)
+    game, queued = create_game_with_mail(moderator, config, name, setup)
+    for line in new_game_lines(game):
+        echo(line)
+    welcomed = [q.recipient for q in queued if q.purpose == "welcome"]
+    echo(f"Mail: welcome mails with each seat's reply token queued for {', '.join(welcomed)}"
+         f" ({len(queued)} mail(s)); `pbem run` or `pbem poll --once` delivers them.")
+
+
+@game_app.command("list")
+@handled
+def game_list(ctx: typer.Context) -> None:
+    """List the games in the database."""
+    games = options_of(ctx).moderator().list_games()
+    if not games:
+        echo("No games yet. Create one with: pbem game new NAME --player NAME:EMAIL --player NAME:EMAIL")
+        return
+    width = max(4, *(len(g.name) for g in games))
+    echo(f"{'NAME':<{width}}  {'STATUS':<8}  {'MOVE':>7}  PLAYERS")
+    for g in games:
+        echo(f"{g.name:<{width}}  {g.status:<8}  {g.version:>7}  {', '.join(g.players)}")
+
+
+@app.command("order")
+@handled
+def order(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    text: Annotated[str, typer.Argument(help="The orders, one per line (or ';'-separated); '-' reads stdin.")],
+    as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player giving the orders.")],
+) -> None:
+    """Apply a player's orders, as if they came by mail; print what happened and what is pending next."""
+    from pbem.gamemaster import GamePaused, refuse_if_paused
+
+    if text == "-":
+        text = typer.get_text_stream("stdin").read()
+    try:
+        result = options_of(ctx).moderator().submit(name, as_player, text, guard=refuse_if_paused)
+    except GamePaused:
+        echo(f"Game {name} is paused by the game master: nothing was applied. Orders are taken again after "
+             f"`pbem resume {name}`; the game master's `pbem force` works while it is paused.")
+        raise typer.Exit(EXIT_REFUSED) from None
+    for line in submit_lines(name, result):
+        echo(line)
+    if result.refusal is not None:
+        raise typer.Exit(EXIT_REFUSED)
+
+
+@app.command("state")
+@handled
+def state(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole state as JSON (docs/state-json.md).")] = False,
+) -> None:
+    """Print where a game stands: a short summary, or the full state as JSON."""
+    current = options_of(ctx).moderator().state(name)
+    if as_json:
+        echo(json.dumps(state_json(name, current), indent=2, ensure_ascii=False))
+    else:
+        for line in summary_lines(name, current):
+            echo(line)
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+
+def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[GameState, list[Event], int]:
+    """The game now, and the events of its log from move ``since`` on (with the setup's when 0).
+
+    Without ``since``: the events of the last message, i.e. of the last run of
+    log entries by one player (what every player's last report told), or the
+    setup's while nothing has been played.
+    """
+    moderator.state(name)  # unknown game, unreachable database: the moderator's clear errors
+    with moderator.db.transaction() as session:
+        game = store.find_game(session, name)
+        setup = store.game_setup(game)
+        log = store.load_log(session, game)
+    with_setup = since == 0 if since is not None else not log
+    if since is None:
+        since = len(log)
+        while since > 0 and log[since - 1].player == log[-1].player:
+            since -= 1
+    if since > len(log):
+        raise BadSetup(f"--since {since}: game {name!r} has only {len(log)} moves")
+    state, setup_events = new_game(moderator.board, setup)
+    events: list[Event] = list(setup_events) if with_setup else []
+    for entry in log:
+        state, new = apply(state, entry.player, entry.action)
+        if entry.version >= since:
+            events.extend(new)
+    return state, events, since
+
+
+def resolve_player(state: GameState, name: str, text: str) -> str:
+    """A player of the game by name, ignoring case."""
+    for player in state.seating:
+        if player.casefold() == text.strip().casefold():
+            return player
+    raise UnknownPlayer(f"{text!r} is not a player of game {name!r}; players: {', '.join(state.seating)}")
+
+
+@app.command("board")
+@handled
+def board(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+) -> None:
+    """Print the ASCII world board of a game, as players get it by mail."""
+    current = options_of(ctx).moderator().state(name)
+    typer.echo(render_board(current, game=name), nl=False)
+
+
+@app.command("report")
+@handled
+def report(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    for_player: Annotated[str, typer.Option("--for", metavar="PLAYER", help="The player whose report to print.")],
+    since: Annotated[
+        int | None,
+        typer.Option("--since", metavar="MOVE", min=0, show_default=False,
+                     help="Tell what happened from this move on (0: from the setup) "
+                          "(default: the last message's moves)."),
+    ] = None,
+    open_cash: Annotated[
+        bool, typer.Option("--open-cash", help="Show every player's cash (the game option open_cash).")
+    ] = False,
+    with_board: Annotated[
+        bool, typer.Option("--board/--no-board", help="Include the world board in the report.")
+    ] = True,
+    deadline: Annotated[
+        str | None,
+        typer.Option("--deadline", metavar="TEXT", show_default=False,
+                     help="Deadline shown in the prompt, e.g. 'Friday 2030-05-03 18:00 UTC'."),
+    ] = None,
+) -> None:
+    """Print a player's turn report, and the prompt when that player must decide, as mailed."""
+    current, events, _ = game_history(options_of(ctx).moderator(), name, since)
+    player = resolve_player(current, name, for_player)
+    typer.echo(render_report(current, player, events, game=name, open_cash=open_cash, board=with_board), nl=False)
+    prompt = render_prompt(current, player, game=name, deadline=deadline)
+    if prompt is not None:
+        typer.echo()
+        typer.echo(prompt, nl=False)

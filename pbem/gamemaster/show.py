@@ -1,0 +1,115 @@
+"""`pbem game show`: seats, whose turn, deadlines, waiting lines, the last moves, the outbox."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func
+from sqlmodel import select
+
+from engine.board import Board, default_board
+from engine.decisions import pending
+from engine.serialize import entry_from_json
+from pbem import store
+from pbem.deadlines import deadlines, decision_since, utc
+from pbem.orders import format_action
+from pbem.render.views import decision_words, turn_line
+from pbem.store import waiting as waiting_store
+from pbem.store.models import ActionRow
+from pbem.store.outbox import OutboxRow
+from pbem.store.settings import GameSettings, load_settings
+from pbem.store.tokens import SeatTokenRow
+
+if TYPE_CHECKING:
+    from pbem.store import Database
+from pbem.gamemaster.common import RECENT_ACTIONS, _seats, _transaction
+
+log = logging.getLogger("pbem.gamemaster")
+
+# --- game show ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int  # 1-based, clockwise
+    name: str
+    email: str
+    governs: tuple[str, ...]  # nation names
+    token: bool  # a reply token was issued
+
+
+@dataclass(frozen=True)
+class PendingView:
+    player: str
+    nation: str | None  # nation name
+    kind: str
+    what: str  # 'choose a rondel space for Russia'
+    out_of_turn: bool
+    default: str | None  # the order taken on expiry; None: the game master is alerted
+    since: datetime
+    due: datetime | None
+    reminders: tuple[datetime, ...]
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    version: int  # made against this version: it is move version + 1
+    player: str
+    order: str
+    applied: datetime
+
+
+@dataclass(frozen=True)
+class GameView:
+    name: str
+    status: str
+    paused: bool
+    version: int
+    created: datetime
+    turn: str  # 'Round 2: Russia's turn (ann), choosing a rondel space.'
+    seats: tuple[SeatView, ...]
+    pending: tuple[PendingView, ...]
+    waiting: Mapping[str, tuple[tuple[int, str], ...]]
+    recent: tuple[LoggedAction, ...]  # the last actions, newest first
+    outbox: Mapping[str, int]  # status -> number of mails
+    settings: GameSettings
+
+
+def game_show(db: Database, name: str, *, board: Board | None = None) -> GameView:
+    """Everything the game master wants to see about one game, read in one transaction."""
+    board = board or default_board()
+    with _transaction(db) as session:
+        game = store.find_game(session, name)
+        state = store.load_state(session, game, board)
+        settings = load_settings(session, game)
+        since = decision_since(session, game)
+        seats = _seats(session, game)
+        tokens = set(session.exec(select(SeatTokenRow.seat_id).where(
+            SeatTokenRow.seat_id.in_([s.id for s in seats]))).all())  # type: ignore[attr-defined]
+        waiting = waiting_store.load_waiting(session, game)
+        rows = session.exec(select(ActionRow).where(ActionRow.game_id == game.id)
+                            .order_by(ActionRow.version.desc()).limit(RECENT_ACTIONS)).all()  # type: ignore[attr-defined]
+        recent = []
+        for row in rows:
+            entry = entry_from_json({"player": row.player, "version": row.version, "action": row.action})
+            recent.append(LoggedAction(row.version, row.player, format_action(board, entry.action), utc(row.applied)))
+        counts = dict(session.exec(select(OutboxRow.status, func.count(OutboxRow.id))
+                                   .where(OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
+        status, created = game.status, utc(game.created)
+    dues = {(d.player, d.kind): d for d in deadlines(state, settings, since)}
+    views = []
+    for decision in pending(state):
+        d = dues.get((decision.player, decision.kind.value))
+        views.append(PendingView(
+            decision.player, board.name(decision.nation) if decision.nation else None, decision.kind.value,
+            decision_words(state, decision), decision.out_of_turn,
+            format_action(board, decision.default) if decision.default is not None else None,
+            since, d.due if d else None, tuple(d.reminders) if d else ()))
+    seat_views = tuple(SeatView(s.seat + 1, s.name, s.email,
+                                tuple(board.name(n) for n in state.governed_by(s.name)), s.id in tokens)
+                       for s in seats)
+    return GameView(name, status, settings.paused, state.version, created, turn_line(state), seat_views,
+                    tuple(views), waiting, tuple(recent), counts, settings)

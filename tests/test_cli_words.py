@@ -1,0 +1,103 @@
+"""The CLI reads like a person wrote it: plain placeholders, grouped commands, errors that repeat the input."""
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from pbem.cli import PANELS, app
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def root_logging_restored():  # type: ignore[no-untyped-def]
+    """`pbem poll` sets up logging on the CliRunner's stderr, which is closed after the call: undo it."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    yield
+    root.handlers[:] = handlers
+    root.setLevel(level)
+
+
+
+
+def all_commands() -> list[list[str]]:
+    """Every command path of the CLI: ['game', 'new'], ['order'], ..."""
+    root = typer.main.get_command(app)
+    paths: list[list[str]] = [[]]
+    for name, command in root.commands.items():  # type: ignore[attr-defined]
+        sub = getattr(command, "commands", None)
+        paths += [[name, s] for s in sub] if sub else [[name]]
+    return paths
+
+
+@pytest.mark.parametrize("path", all_commands(), ids=lambda p: " ".join(p) or "pbem")
+def test_help_shows_plain_placeholders(path: list[str]) -> None:
+    result = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert not re.search(r"<(?:bool|str|int|float|path|list)[^>]*>", text), text
+    assert not re.search(r"\{[a-z_]+\}", text), text  # no {name} in the usage line
+    assert " ." not in text.replace("...", ""), text  # no space before a full stop (a swallowed [default])
+
+
+def test_version() -> None:
+    from importlib.metadata import version
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"pbem {version('pbem')}"
+
+
+def test_commands_are_grouped_in_panels_in_the_order_of_use() -> None:
+    text = runner.invoke(app, ["--help"], env={"COLUMNS": "100"}).output
+    positions = [text.index(panel) for panel in PANELS]
+    assert positions == sorted(positions)
+    assert text.index(" order ") < text.index(" state ") < text.index(" force ") < text.index(" run ")
+
+
+def test_game_says_what_it_holds() -> None:
+    assert "Create, list and show games." in runner.invoke(app, ["--help"], env={"COLUMNS": "100"}).output
+
+
+def test_a_bad_variant_is_refused_repeating_it(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["--database", f"sqlite:///{tmp_path / 'db'}", "game", "new", "g1", "--player",
+                                 "a:a@x.org", "--player", "b:b@x.org", "--variant", "bogus"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("error: --variant 'bogus' is no variant; the variants are expert, "
+                                     "no_investor_card, tax_increase_bonus")
+
+
+def test_a_bad_database_url_is_repeated_as_given() -> None:
+    result = runner.invoke(app, ["--database", "garbage", "game", "list"])
+    assert result.exit_code == 2 and "not a database URL: 'garbage'" in result.stderr
+
+
+def test_a_bad_database_url_never_shows_its_password() -> None:
+    result = runner.invoke(app, ["--database", "not a url://me:secret@host", "game", "list"])
+    assert "secret" not in result.output
+
+
+def mail_config(tmp_path: Path) -> Path:
+    path = tmp_path / "pbem.toml"
+    path.write_text(f'[moderator]\naddress = "pbem@games.test"\n[imap]\nhost = "127.0.0.1"\nport = 9\n'
+                    'security = "none"\nusername = "u"\npassword = "p"\ntimeout = 2\n'
+                    '[smtp]\nhost = "127.0.0.1"\nport = 9\nsecurity = "none"\ntimeout = 2\n'
+                    f'[database]\nurl = "sqlite:///{tmp_path / "pbem.db"}"\n')
+    return path
+
+
+def test_poll_does_one_pass_without_once_and_tells_an_error_once(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["--config", str(mail_config(tmp_path)), "poll"])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.count("cannot connect to the IMAP server 127.0.0.1:9") == 1, result.stderr
+    assert runner.invoke(app, ["--config", str(mail_config(tmp_path)), "poll", "--once"]).exit_code == 1
+
+
+def test_starting_the_moderator_prints_no_migration_chatter(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["--config", str(mail_config(tmp_path)), "poll", "--log-level", "INFO"])
+    assert "alembic" not in result.stderr.lower() and "Context impl" not in result.stderr
