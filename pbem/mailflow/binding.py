@@ -95,9 +95,8 @@ def judge(board: Board, setup: GameSetup, log: list[LogEntry], now: GameState, p
         return Binding(move, Verdict.CURRENT)
     if move > current:  # the game master took moves back since
         return Binding(move, Verdict.STALE)
-    then = replay(board, setup, log[:move])
-    if _first_decision_key(then, player) is None or _first_decision_key(then, player) != \
-            _first_decision_key(now, player):
+    asked = _first_decision_key(replay(board, setup, log[:move]), player)
+    if asked is None or asked != _first_decision_key(now, player):
         return Binding(move, Verdict.STALE)
     if any(entry.player == player and not isinstance(entry.action, ANYTIME) for entry in log[move:]):
         return Binding(move, Verdict.STALE)
