@@ -1,7 +1,6 @@
 """The CLI reads like a person wrote it: plain placeholders, grouped commands, errors that repeat the input."""
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
 
@@ -12,16 +11,6 @@ from typer.testing import CliRunner
 from pbem.cli import PANELS, app
 
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def root_logging_restored():  # type: ignore[no-untyped-def]
-    """`pbem poll` sets up logging on the CliRunner's stderr, which is closed after the call: undo it."""
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 

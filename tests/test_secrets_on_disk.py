@@ -4,7 +4,6 @@ Each test runs under the common umask 022, which would make new files 0644 and f
 """
 from __future__ import annotations
 
-import logging
 import os
 import smtplib
 import stat
@@ -21,16 +20,6 @@ from pbem.mail.maildir import MaildirInbox
 from pbem.mailhub import MailHub
 from pbem.private import exposure_warnings
 from pbem.store import Database
-
-
-@pytest.fixture(autouse=True)
-def root_logging_restored():  # type: ignore[no-untyped-def]
-    """`pbem poll` sets up logging on the CliRunner's stderr, which is closed after the call: undo it."""
-    root = logging.getLogger()
-    handlers, level = root.handlers[:], root.level
-    yield
-    root.handlers[:] = handlers
-    root.setLevel(level)
 
 
 @pytest.fixture(autouse=True)
