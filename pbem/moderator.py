@@ -29,10 +29,10 @@ from typing import Any
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlmodel import Session
 
+from engine.actions import Action, ArmyMove, FleetMove, Import, Produce
 from engine.board import Board, default_board
 from engine.board_validation import normalise_name
 from engine.decisions import Decision, DecisionKind, pending
-from engine.actions import Action, ArmyMove, FleetMove, Import, Produce
 from engine.events import Event, FlagCardDealt, NationSkipped, TurnStarted, UnitsPlaced
 from engine.game import LogEntry, waiting_for
 from engine.model import GameSetup, GameState, ManeuverStep, Seat, Variant
@@ -444,7 +444,12 @@ class Moderator:
             return store.load_state(session, store.find_game(session, name), self.board)
 
     def state_json(self, name: str) -> dict[str, Any]:
-        return state_json(name, self.state(name))
+        return state_json(name, self.state(name), self.kind(name))
+
+    def kind(self, name: str) -> str:
+        """Which game ``name`` is (a kind name of ``pbem.games``)."""
+        with self._transaction() as session:
+            return store.find_game(session, name).kind
 
     def verify(self, name: str) -> GameState:
         """Replay the whole log (ignoring snapshots), refresh the snapshot and return the state."""

@@ -59,13 +59,14 @@ def _swiss_bank(state: GameState, player: str) -> bool:
     return not isinstance(state.step, SetupBondsStep) and state.has_swiss_bank(player)
 
 
-def state_json(name: str, state: GameState) -> dict[str, Any]:
-    """The STATE.md object for game ``name``."""
+def state_json(name: str, state: GameState, kind: str = "imperial2030") -> dict[str, Any]:
+    """The state object for game ``name`` (docs/state-json.md); ``kind`` is the game's kind."""
     board = state.board
     finished = state.finished
     scores = state.scores or {}
     return {
         "game": name,
+        "kind": kind,
         "version": state.version,
         "finished": finished,
         "turn": _turn(state),

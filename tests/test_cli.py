@@ -21,7 +21,7 @@ PLAYERS = ["ann:ann@example.org", "bob:bob@example.org", "cy:cy@example.org",
            "dee:dee@example.org", "eve:eve@example.org", "fay:fay@example.org"]
 
 # The keys of shared/design/STATE.md, which is a contract.
-STATE_KEYS = {"game", "version", "finished", "turn", "pending", "investor_card", "nations", "players"}
+STATE_KEYS = {"game", "kind", "version", "finished", "turn", "pending", "investor_card", "nations", "players"}
 TURN_KEYS = {"round", "nation"}
 PENDING_KEYS = {"player", "nation", "kind", "options", "default"}
 NATION_KEYS = {"government", "treasury", "power", "rondel", "factories", "flags", "armies", "fleets", "hostile"}
@@ -99,7 +99,7 @@ def test_game_list(runner: CliRunner, url: str) -> None:
     new_demo(runner, url)
     run(runner, url, "order", "demo", "--as", "ann", "RONDEL taxation")
     out = run(runner, url, "game", "list").stdout
-    assert re.search(r"demo\s+active\s+1\s+ann, bob", out)
+    assert re.search(r"demo\s+imperial2030\s+active\s+1\s+ann, bob", out)
 
 
 # --- order ----------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ from sqlalchemy import create_engine, inspect, text
 from sqlmodel import SQLModel
 
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
+from engine.decisions import pending
+from pbem.orders import legal_orders
 from pbem.store import Database, find_game, list_games
 from pbem.store import migrate
 from pbem.store.models import GameRow, SeatRow
@@ -138,3 +140,36 @@ def test_postgres_migrates_under_a_lock_from_two_openers(postgres_url: str) -> N
 def test_every_table_is_in_the_initial_revision(name: str) -> None:
     source = (migrate.SCRIPT_LOCATION / "versions" / "0001_initial_schema.py").read_text()
     assert f'"{name}"' in source
+
+
+def test_games_stored_before_kinds_become_imperial2030_and_play_on(db_url: str) -> None:  # noqa: F811
+    """Revision 0003 adds games.kind: a database at 0002 with a game in it opens, migrates, and the game
+    is an Imperial 2030 game that takes orders as before (SQLite and PostgreSQL)."""
+    from pbem.moderator import Moderator
+
+    db = Database(db_url)
+    Moderator(db).create_game("old", [("ann", "ann@example.org"), ("bob", "bob@example.org")],
+                              deal=[("russia", "ann")], seed=1)
+    first = Moderator(db).state("old")
+    player = pending(first)[0].player
+    assert Moderator(db).submit("old", player, legal_orders(first, player)[0]).ok
+    migrate.downgrade(db.engine, "0002")
+    assert "kind" not in {c["name"] for c in inspect(db.engine).get_columns("games")}
+    db.dispose()
+    reopened = Database(db_url)  # opening migrates to the newest revision
+    try:
+        moderator = Moderator(reopened)
+        assert [(g.name, g.kind) for g in list_games_of(reopened)] == [("old", "imperial2030")]
+        assert moderator.kind("old") == "imperial2030" and moderator.state_json("old")["kind"] == "imperial2030"
+        state = moderator.state("old")
+        assert state.version == 1  # the move stored before replays
+        decider = pending(state)[0].player
+        assert moderator.submit("old", decider, legal_orders(state, decider)[0]).ok
+        assert moderator.state("old").version == 2
+    finally:
+        reopened.dispose()
+
+
+def list_games_of(db: Database) -> list:  # type: ignore[type-arg]
+    with db.transaction() as session:
+        return list_games(session)

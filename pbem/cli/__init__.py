@@ -46,7 +46,7 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 # --- how `pbem --help` reads: commands in panels, in the order of use; plain placeholders -------------------
 
 PANELS: dict[str, tuple[str, ...]] = {
-    "Play and inspect": ("game", "order", "state", "board", "report"),
+    "Play and inspect": ("game", "order", "state", "board", "report", "kinds"),
     "Game master": ("force", "undo", "replace", "pause", "resume", "resend"),
     "Mail server": ("run", "poll", "check", "deadlines"),
     "Demo": ("demo", "mail", "mailhub", "bot"),

@@ -25,6 +25,7 @@ from pbem.cli.base import (
 from pbem.cli.lines import new_game_lines, submit_lines, summary_lines
 from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
+from pbem.games import DEFAULT_KIND, KINDS, kind_named
 from pbem.moderator import Moderator
 from pbem.render import render_board, render_prompt, render_report
 from pbem.statejson import state_json
@@ -62,8 +63,12 @@ def game_new(
         typer.Option("--start-player", metavar="NAME", show_default=False,
                      help="Expert variant: who is offered the first bond (default: drawn from the seed)."),
     ] = None,
+    kind: Annotated[
+        str, typer.Option("--kind", metavar="KIND", help="Which game: see `pbem kinds`.")
+    ] = DEFAULT_KIND,
 ) -> None:
     """Create a game and print its setup: seats, flag cards, governments, cash and who decides first."""
+    kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
     players = [parse_player(p) for p in player]
     fixed = [parse_deal(d) for d in deal or ()]
     variants = [parse_variant(v) for v in variant or ()]
@@ -95,9 +100,17 @@ def game_list(ctx: typer.Context) -> None:
         echo("No games yet. Create one with: pbem game new NAME --player NAME:EMAIL --player NAME:EMAIL")
         return
     width = max(4, *(len(g.name) for g in games))
-    echo(f"{'NAME':<{width}}  {'STATUS':<8}  {'MOVE':>7}  PLAYERS")
+    echo(f"{'NAME':<{width}}  {'KIND':<14}  {'STATUS':<8}  {'MOVE':>7}  PLAYERS")
     for g in games:
-        echo(f"{g.name:<{width}}  {g.status:<8}  {g.version:>7}  {', '.join(g.players)}")
+        echo(f"{g.name:<{width}}  {g.kind:<14}  {g.status:<8}  {g.version:>7}  {', '.join(g.players)}")
+
+
+@app.command("kinds")
+@handled
+def kinds_command() -> None:
+    """List the games this moderator can run, with their player counts and variants."""
+    for kind in KINDS.values():
+        echo(f"{kind.name:<14}  {kind.title}, {kind.players} players; variants: {', '.join(kind.variants) or '-'}")
 
 
 @app.command("order")
@@ -135,7 +148,8 @@ def state(
     """Print where a game stands: a short summary, or the full state as JSON."""
     current = options_of(ctx).moderator().state(name)
     if as_json:
-        echo(json.dumps(state_json(name, current), indent=2, ensure_ascii=False))
+        kind = options_of(ctx).moderator().kind(name)
+        echo(json.dumps(state_json(name, current, kind), indent=2, ensure_ascii=False))
     else:
         for line in summary_lines(name, current):
             echo(line)

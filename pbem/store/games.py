@@ -33,6 +33,7 @@ class GameInfo:
     version: int
     players: tuple[str, ...]
     created: datetime
+    kind: str = "imperial2030"
 
 
 # --- games and seats ---------------------------------------------------------------
@@ -89,7 +90,7 @@ def list_games(session: Session) -> list[GameInfo]:
     result = []
     for game in session.exec(select(GameRow).order_by(GameRow.name)).all():
         names = tuple(s.name for s in seats(session, game))
-        result.append(GameInfo(game.name, game.status, versions.get(game.id, 0), names, game.created))
+        result.append(GameInfo(game.name, game.status, versions.get(game.id, 0), names, game.created, game.kind))
     return result
 
 

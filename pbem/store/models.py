@@ -34,6 +34,8 @@ class GameRow(SQLModel, table=True):
     setup: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     status: str = Field(default=GameStatus.ACTIVE, sa_column=Column(String(16), nullable=False))
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+    kind: str = Field(default="imperial2030",  # which game it is: a name of the registry pbem.games
+                      sa_column=Column(String(40), nullable=False, server_default="imperial2030"))
 
 
 class SeatRow(SQLModel, table=True):

@@ -23,10 +23,16 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("game_settings") as batch:
-        batch.add_column(sa.Column("clock_reset", sa.DateTime(timezone=True), nullable=True))
+    if "clock_reset" in {c["name"] for c in sa.inspect(op.get_bind()).get_columns("game_settings")}:
+        return  # a database adopted from the models (revision 0001) has it already
+    op.add_column("game_settings", sa.Column("clock_reset", sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("game_settings") as batch:
-        batch.drop_column("clock_reset")
+    # Never batch mode here: SQLite would rebuild the table, and dropping the old one deletes, by
+    # ON DELETE CASCADE, every row that refers to it (seats, the action log ...). SQLite >= 3.35
+    # drops a column in place.
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE game_settings DROP COLUMN clock_reset")
+    else:
+        op.drop_column("game_settings", "clock_reset")
