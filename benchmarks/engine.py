@@ -3,7 +3,7 @@
 Prints the median time of one ``apply``, the median time to list every legal
 order of every unit at the start of a maneuver (``maneuver_options``, what a
 player's OPTIONS shows), and, last, ``games per second: N``.
-Each game is played by the random legal player (engine.randomplay) until a
+Each game is played by the random legal player (engine.imperial2030.randomplay) until a
 nation reaches 25 power points, with a cap of 5000 actions per game (stated in
 the output; a capped game counts as played). Usage:
 
@@ -20,12 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.board import default_board  # noqa: E402
-from engine.decisions import maneuver_options  # noqa: E402
-from engine.game import apply  # noqa: E402
-from engine.model import GameSetup, GameState, ManeuverStep, Seat  # noqa: E402
-from engine.randomplay import random_move  # noqa: E402
-from engine.setup import new_game  # noqa: E402
+from engine.imperial2030.board import default_board  # noqa: E402
+from engine.imperial2030.decisions import maneuver_options  # noqa: E402
+from engine.imperial2030.game import apply  # noqa: E402
+from engine.imperial2030.model import GameSetup, GameState, ManeuverStep, Seat  # noqa: E402
+from engine.imperial2030.randomplay import random_move  # noqa: E402
+from engine.imperial2030.setup import new_game  # noqa: E402
 
 CAP = 5000
 

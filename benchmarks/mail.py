@@ -62,8 +62,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from sqlalchemy import func  # noqa: E402
 from sqlmodel import select  # noqa: E402
 
-from engine.decisions import pending  # noqa: E402
-from engine.game import replay  # noqa: E402
+from engine.imperial2030.decisions import pending  # noqa: E402
+from engine.imperial2030.game import replay  # noqa: E402
 from mailflowkit import PLAYERS, Table, raw_mail  # noqa: E402
 from mailservers import DOVECOT_SEARCH_PATH, DovecotServer, RecordingHandler, _controller, free_port  # noqa: E402
 from pbem.config import load_config  # noqa: E402

@@ -177,7 +177,7 @@ def main() -> None:
     print(f"mails per second: {mails / elapsed:.1f}")
     print(f"moderator peak memory: {peak / (1024 * 1024):.1f} MiB (peak resident set of the pbem run process)")
     if args.verify:
-        from engine.serialize import state_to_json
+        from engine.imperial2030.serialize import state_to_json
 
         bad = [g for g in games if state_to_json(moderator.verify(g)) != state_to_json(moderator.state(g))]
         print("replay: every game's state equals the replay of its log" if not bad

@@ -1,5 +1,5 @@
-"""Imperial 2030 rules engine: pure rules, no I/O beyond loading the board data.
+"""Pure rules engines, one package per game, and what they share (``engine.core``).
 
-The public surface is re-exported here so that callers never reach into
-submodules: ``new_game``, ``apply``, ``pending``, ``replay`` and the types they use.
+No module under ``engine`` does I/O beyond loading its own map data, and none
+imports the moderator (``pbem``). ``engine.core`` imports no game.
 """

@@ -51,10 +51,10 @@ from sqlalchemy import func
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
-from engine.actions import ANYTIME
-from engine.board import Board, default_board
-from engine.decisions import Decision, pending
-from engine.model import GameState
+from engine.imperial2030.actions import ANYTIME
+from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.model import GameState
 from pbem.errors import PbemError, StoreError
 from pbem.store.models import ActionRow, GameRow, GameStatus
 from pbem.store.outbox import OutboxRow

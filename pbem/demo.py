@@ -39,9 +39,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.decisions import pending
-from engine.model import GameState
-from engine.scoring import final_scores
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.model import GameState
+from engine.imperial2030.scoring import final_scores
 from pbem.bots.player import BotPlayer, BotPool
 from pbem.mail.maildir import MaildirInbox
 from pbem.mail.settings import MaildirSettings
@@ -363,7 +363,7 @@ class Demo:
         inbound = self._inbound_counts()
         try:
             replayed = self.moderator.verify(self.options.game)
-            from engine.serialize import state_to_json
+            from engine.imperial2030.serialize import state_to_json
 
             matches = state_to_json(replayed) == state_to_json(state)
         except Exception:  # noqa: BLE001 - reported as a mismatch

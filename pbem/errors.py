@@ -1,6 +1,6 @@
 """The one exception hierarchy of the moderator layer (store, config, moderator, CLI).
 
-Engine refusals stay engine exceptions (``engine.errors``); an order that is
+Engine refusals stay engine exceptions (``engine.imperial2030.errors``); an order that is
 refused is not an exception here but part of a ``SubmitResult``. What is raised
 here are the game master's mistakes and the storage's troubles, each with a
 message fit to print as it is.

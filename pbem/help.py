@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from engine.board import Board, CityKind, default_board
+from engine.imperial2030.board import Board, CityKind, default_board
 from pbem.orders.errors import OrderSyntaxError
 from pbem.orders.format import canal_name
 from pbem.orders.keywords import SPEC_BY_KEYWORD, SPECS, Keyword, read_keyword

@@ -29,14 +29,14 @@ from typing import Any
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlmodel import Session
 
-from engine.actions import Action, ArmyMove, FleetMove, Import, Produce
-from engine.board import Board, default_board
-from engine.board_validation import normalise_name
-from engine.decisions import Decision, DecisionKind, pending
-from engine.events import Event, FlagCardDealt, NationSkipped, TurnStarted, UnitsPlaced
-from engine.game import LogEntry, waiting_for
-from engine.model import GameSetup, GameState, ManeuverStep, Seat, Variant
-from engine.setup import SetupError, new_game
+from engine.imperial2030.actions import Action, ArmyMove, FleetMove, Import, Produce
+from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.board_validation import normalise_name
+from engine.imperial2030.decisions import Decision, DecisionKind, pending
+from engine.imperial2030.events import Event, FlagCardDealt, NationSkipped, TurnStarted, UnitsPlaced
+from engine.imperial2030.game import LogEntry, waiting_for
+from engine.imperial2030.model import GameSetup, GameState, ManeuverStep, Seat, Variant
+from engine.imperial2030.setup import SetupError, new_game
 from pbem import orders, store
 from pbem.errors import BadSetup, ConcurrentUpdate, StoreError, UnknownPlayer
 from pbem.narrate import narrate

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.board import Board
-from engine.events import (
+from engine.imperial2030.board import Board
+from engine.imperial2030.events import (
     AccountKind,
     ArmyMoved,
     Battle,
@@ -45,7 +45,7 @@ from engine.events import (
     TurnStarted,
     UnitsPlaced,
 )
-from engine.model import StandingKind, StandingOrder, UnitKind
+from engine.imperial2030.model import StandingKind, StandingOrder, UnitKind
 
 # Money told by the sentence of the typed event that follows it.
 _FOLDED = {Reason.RONDEL, Reason.BOND, Reason.UPGRADE, Reason.FACTORY, Reason.IMPORT,

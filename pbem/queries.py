@@ -32,15 +32,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from engine.actions import Action, ArmyMove, ClearStanding, FleetMove, Import, Produce, SetStanding
-from engine.board import Board
-from engine.errors import EngineError
-from engine.events import Event, NationSkipped, TurnStarted, UnitsPlaced
-from engine.game import LogEntry
-from engine.game import apply as engine_apply
-from engine.model import GameSetup, GameState
-from engine.scoring import final_scores
-from engine.setup import new_game
+from engine.imperial2030.actions import Action, ArmyMove, ClearStanding, FleetMove, Import, Produce, SetStanding
+from engine.imperial2030.board import Board
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.events import Event, NationSkipped, TurnStarted, UnitsPlaced
+from engine.imperial2030.game import LogEntry
+from engine.imperial2030.game import apply as engine_apply
+from engine.imperial2030.model import GameSetup, GameState
+from engine.imperial2030.scoring import final_scores
+from engine.imperial2030.setup import new_game
 from pbem.help import help_text
 from pbem.narrate import narrate
 from pbem.orders import QueryKind, format_action, held

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import Action
-from engine.board import Board
-from engine.decisions import Decision, pending
-from engine.model import GameState, SetupBondsStep, TurnInfo
+from engine.imperial2030.actions import Action
+from engine.imperial2030.board import Board
+from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.model import GameState, SetupBondsStep, TurnInfo
 from pbem.orders import format_action
 
 STATE_KEYS = ("game", "version", "finished", "turn", "pending", "investor_card", "nations", "players")

@@ -9,7 +9,7 @@ A rules test reads like the rule it checks:
 ``position`` edits a *clone* of the state directly (treasury, power, rondel
 marker, factories, hostile armies, ...), so a test can start from any position
 a rulebook example describes; the engine is then driven only through
-``engine.game.apply`` like a real game.
+``engine.imperial2030.game.apply`` like a real game.
 
 Seats and the standard fixed deal (R-SETUP-6), used unless a test says otherwise:
 
@@ -26,14 +26,14 @@ from typing import Any, TypeVar
 
 import pytest
 
-from engine.actions import Action, ChooseSpace
-from engine.board import Board, default_board
-from engine.decisions import Decision, pending
-from engine.errors import IllegalAction
-from engine.events import AccountKind, Event, MoneyMoved, Reason
-from engine.game import apply, waiting_for
-from engine.model import Bond, GameSetup, GameState, RondelStep, Seat, TurnInfo, Variant
-from engine.setup import new_game
+from engine.imperial2030.actions import Action, ChooseSpace
+from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.events import AccountKind, Event, MoneyMoved, Reason
+from engine.imperial2030.game import apply, waiting_for
+from engine.imperial2030.model import Bond, GameSetup, GameState, RondelStep, Seat, TurnInfo, Variant
+from engine.imperial2030.setup import new_game
 
 BOARD: Board = default_board()
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlmodel import select
 
-from engine.decisions import pending
-from engine.model import GameState
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.model import GameState
 from pbem.config import Config, parse_config
 from pbem.mail import token_of_address
 from pbem.mailflow import create_game_with_mail

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.board import DEFAULT_MAP, Board, CityKind, RegionKind, SpaceAction, board_from_data, load_board
-from engine.board_validation import normalise_name
-from engine.errors import BoardError
+from engine.imperial2030.board import DEFAULT_MAP, Board, CityKind, RegionKind, SpaceAction, board_from_data, load_board
+from engine.imperial2030.board_validation import normalise_name
+from engine.imperial2030.errors import BoardError
 
 SHARED_BOARD = Path("/work/shared/data/imperial2030-board.json")
 if not SHARED_BOARD.exists():  # the repo may sit next to shared/ rather than under /work
@@ -71,7 +71,7 @@ def _alias_lookup(board: Board) -> dict[str, str]:
 
 def test_shipped_map_loads():
     """The default map loads and validates; default_board() gives the same facts."""
-    from engine.board import default_board
+    from engine.imperial2030.board import default_board
 
     board = default_board()
     assert isinstance(board, Board)

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.actions import ChooseSpace, FleetMove
-from engine.board import default_board
-from engine.decisions import pending
-from engine.model import GameSetup, GameState, Seat, Variant
-from engine.setup import new_game
+from engine.imperial2030.actions import ChooseSpace, FleetMove
+from engine.imperial2030.board import default_board
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
+from engine.imperial2030.setup import new_game
 from pbem.bots import BotPlayer, decide, decide_after_refusal, parse_prompt, parse_refusal, parse_report
 from pbem.bots.mailio import latest_mail, read_mail, reply_message
 from pbem.bots.prompt import is_error_mail, split_option
@@ -410,8 +410,8 @@ def test_replying_like_a_mail_client(tmp_path: Path) -> None:
 
 def test_random_answers_stay_legal_in_random_positions() -> None:
     """Random play through prompts from many positions of a random game (the engine's own random player)."""
-    from engine.game import apply
-    from engine.randomplay import random_move
+    from engine.imperial2030.game import apply
+    from engine.imperial2030.randomplay import random_move
 
     board = default_board()
     state, _ = new_game(board, GameSetup(tuple(Seat(f"p{i}") for i in range(5)), 11))

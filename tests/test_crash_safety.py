@@ -17,7 +17,7 @@ what must hold after any crash:
   reference log (the same mails handed to ``process_message`` in order, in a
   database of its own, no crash), versions 0, 1, 2 … without gap or repeat;
   each mail recorded once, with the reference outcome;
-* the state equals the replay of the log (``engine.game.replay`` of the setup
+* the state equals the replay of the log (``engine.imperial2030.game.replay`` of the setup
   and the log == the stored state == the reference state);
 * every mail the outbox holds is the reference's (each queued once) and was
   delivered at least once: its Message-ID was seen by aiosmtpd; a mail is seen
@@ -58,9 +58,9 @@ from sqlmodel import select
 from dbfixtures import postgres_url  # noqa: F401  (fixture)
 from mailflowkit import PLAYERS, Table, config_for, raw_mail
 from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
-from engine.decisions import pending
-from engine.game import LogEntry, replay
-from engine.model import GameState
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.game import LogEntry, replay
+from engine.imperial2030.model import GameState
 from pbem.config import load_config
 from pbem.mailflow import MailFlow, PollReport, deadline_task, poll_once, process_message
 from pbem.mailflow.crash import ENV, EXIT_CODE

@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import update
 
 from dbfixtures import db_url  # noqa: F401  (fixture)
-from engine.actions import Done, Fight, ForceStop, Pass, Passage, Produce
-from engine.decisions import Decision, DecisionKind, pending
-from engine.serialize import state_to_json
+from engine.imperial2030.actions import Done, Fight, ForceStop, Pass, Passage, Produce
+from engine.imperial2030.decisions import Decision, DecisionKind, pending
+from engine.imperial2030.serialize import state_to_json
 from helpers import standard_game
 from pbem import deadlines as deadlines_module
 from pbem import store

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.serialize import state_to_json
+from engine.imperial2030.serialize import state_to_json
 from pbem import store
 from pbem.bots import decide
 from pbem.bots.mailio import latest_mail

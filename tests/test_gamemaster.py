@@ -11,9 +11,9 @@ from sqlmodel import select
 from typer.testing import CliRunner
 
 from dbfixtures import db_url  # noqa: F401  (fixture)
-from engine.decisions import DecisionKind, pending
-from engine.game import replay
-from engine.serialize import state_to_json
+from engine.imperial2030.decisions import DecisionKind, pending
+from engine.imperial2030.game import replay
+from engine.imperial2030.serialize import state_to_json
 from pbem import gamemaster, store
 from pbem.cli import app
 from pbem.deadlines import decision_since, tick

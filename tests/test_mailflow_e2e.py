@@ -28,7 +28,7 @@ from mailservers import (  # noqa: F401  (fixtures)
     free_port,
     smtpd,
 )
-from engine.decisions import pending
+from engine.imperial2030.decisions import pending
 from pbem.config import Config
 from pbem.mailflow import MailFlow, poll_once, process_message
 from pbem.orders import apply_message, legal_orders

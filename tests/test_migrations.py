@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, inspect, text
 from sqlmodel import SQLModel
 
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
-from engine.decisions import pending
+from engine.imperial2030.decisions import pending
 from pbem.orders import legal_orders
 from pbem.store import Database, find_game, list_games
 from pbem.store import migrate

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from dbfixtures import db_url  # noqa: F401  (fixture)
-from engine.actions import BuyBond, ChooseSpace, Donate
-from engine.board import default_board
-from engine.decisions import DecisionKind, pending
-from engine.game import replay, waiting_for
-from engine.model import Variant
-from engine.randomplay import random_move
-from engine.serialize import state_to_json
+from engine.imperial2030.actions import BuyBond, ChooseSpace, Donate
+from engine.imperial2030.board import default_board
+from engine.imperial2030.decisions import DecisionKind, pending
+from engine.imperial2030.game import replay, waiting_for
+from engine.imperial2030.model import Variant
+from engine.imperial2030.randomplay import random_move
+from engine.imperial2030.serialize import state_to_json
 from pbem import store
 from pbem.errors import BadSetup, GameExists, GameNotFound, UnknownPlayer
 from pbem.moderator import Moderator
@@ -303,7 +303,7 @@ def test_importing_nothing_is_told(mod: Moderator) -> None:
 
 
 def test_narration_folds_money_into_sentences() -> None:
-    from engine.events import (BANK, BondBought, GameEnded, GovernmentChanged, MoneyMoved, PowerGained, Reason,
+    from engine.imperial2030.events import (BANK, BondBought, GameEnded, GovernmentChanged, MoneyMoved, PowerGained, Reason,
                                RondelMoved, TaxCollected, cash, treasury)
     from pbem.narrate import narrate
 

@@ -2,7 +2,7 @@
 
 The central property: every option the engine offers, written in canonical
 text, reads back as the very same action in the same position. Random legal
-games (engine.randomplay) drive it, so new engine options are covered without
+games (engine.imperial2030.randomplay) drive it, so new engine options are covered without
 new tests.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import (
+from engine.imperial2030.actions import (
     ArmyMove,
     Attack,
     BuildFactory,
@@ -34,14 +34,14 @@ from engine.actions import (
     SetStanding,
     UpgradeBond,
 )
-from engine.board import default_board
-from engine.decisions import DecisionKind, pending
-from engine.errors import IllegalAction
-from engine.game import apply
-from engine.model import ForceStopStep, GameSetup, GameState, InvestStep, ManeuverStep, Seat, Stance, StandingKind, \
+from engine.imperial2030.board import default_board
+from engine.imperial2030.decisions import DecisionKind, pending
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.game import apply
+from engine.imperial2030.model import ForceStopStep, GameSetup, GameState, InvestStep, ManeuverStep, Seat, Stance, StandingKind, \
     StandingOrder, UnitKind, Variant
-from engine.randomplay import random_move
-from engine.setup import new_game
+from engine.imperial2030.randomplay import random_move
+from engine.imperial2030.setup import new_game
 from pbem.orders import (
     AmbiguousName,
     IllegalOrder,
@@ -502,7 +502,7 @@ class TestApplyMessage:
             assert result.error is not None, text
 
     def test_game_over_is_refused(self, start: GameState) -> None:
-        from engine.model import FinishedStep
+        from engine.imperial2030.model import FinishedStep
 
         over = start.clone()
         over.step = FinishedStep("test")
@@ -757,7 +757,7 @@ class TestManeuverFormat:
 def test_maneuver_canal_and_battle_options_read_back() -> None:
     """Random games until maneuver, canal and battle questions were all met: every option reads back,
     and so does every convoy forced with VIA and every move with an attack."""
-    from engine.movement import army_routes
+    from engine.imperial2030.movement import army_routes
 
     seen: set[DecisionKind] = set()
     for seed in range(1, 41):

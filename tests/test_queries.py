@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import ArmyMove, ChooseSpace, SetStanding
-from engine.board import default_board
-from engine.decisions import pending
-from engine.game import LogEntry, apply
-from engine.model import FinishedStep, GameSetup, GameState, Seat, Stance, StandingKind, Variant
-from engine.randomplay import random_move
-from engine.setup import new_game
+from engine.imperial2030.actions import ArmyMove, ChooseSpace, SetStanding
+from engine.imperial2030.board import default_board
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.game import LogEntry, apply
+from engine.imperial2030.model import FinishedStep, GameSetup, GameState, Seat, Stance, StandingKind, Variant
+from engine.imperial2030.randomplay import random_move
+from engine.imperial2030.setup import new_game
 from pbem.help import Group, help_text, order_help, resolve_topic, topics
 from pbem.orders import Query, QueryKind, apply_message, format_action, parse_line, parse_order
 from pbem.orders.errors import BadName, OrderSyntaxError

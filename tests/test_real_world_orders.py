@@ -28,8 +28,8 @@ from typing import Any
 
 import pytest
 
-from engine.board import default_board
-from engine.model import GameState
+from engine.imperial2030.board import default_board
+from engine.imperial2030.model import GameState
 from pbem.orders import MessageResult, apply_message, format_action
 from pbem.render import problems, render_error
 from tests.test_orders import battle_question, canal_question, suez_position, three_players

@@ -23,13 +23,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import ArmyMove, ChooseSpace, Done, Fight, FleetMove
-from engine.decisions import pending
-from engine.game import apply
-from engine.model import GameSetup, GameState, Seat, Variant
-from engine.randomplay import random_move
-from engine.scoring import final_scores
-from engine.setup import new_game
+from engine.imperial2030.actions import ArmyMove, ChooseSpace, Done, Fight, FleetMove
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.game import apply
+from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
+from engine.imperial2030.randomplay import random_move
+from engine.imperial2030.scoring import final_scores
+from engine.imperial2030.setup import new_game
 from pbem.narrate import narrate
 from pbem.orders import apply_message, parse_order
 from pbem.render import (
@@ -472,8 +472,8 @@ def test_prompt_examples_are_accepted_and_options_parse(position: str) -> None:
 
 
 def test_standing_orders_stay_secret_in_reports() -> None:
-    from engine.actions import SetStanding
-    from engine.model import StandingKind, StandingOrder
+    from engine.imperial2030.actions import SetStanding
+    from engine.imperial2030.model import StandingKind, StandingOrder
 
     state = start()[0]
     state, events = apply(state, "Cleo", SetStanding(StandingOrder(StandingKind.NO_FIGHT, "russia")))

@@ -3,7 +3,7 @@
 R-DECIDE-3 (standing orders) is not implemented yet and not tested here.
 Contract checked throughout: an illegal action raises ``IllegalAction`` with a reason and
 a non-empty ``legal`` list; an action by a player with nothing to decide raises
-``NotYourDecision`` naming whom the game waits for; ``engine.decisions.pending`` lists the
+``NotYourDecision`` naming whom the game waits for; ``engine.imperial2030.decisions.pending`` lists the
 decider, the kind, every option and the default.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from engine.actions import (
+from engine.imperial2030.actions import (
     BuildFactory,
     BuyBond,
     ChooseSpace,
@@ -23,11 +23,11 @@ from engine.actions import (
     Produce,
     UpgradeBond,
 )
-from engine.decisions import DecisionKind, decisions_for, pending
-from engine.errors import IllegalAction, NotYourDecision
-from engine.game import apply, waiting_for
-from engine.model import UnitKind, Variant
-from engine.randomplay import random_move
+from engine.imperial2030.decisions import DecisionKind, decisions_for, pending
+from engine.imperial2030.errors import IllegalAction, NotYourDecision
+from engine.imperial2030.game import apply, waiting_for
+from engine.imperial2030.model import UnitKind, Variant
+from engine.imperial2030.randomplay import random_move
 from tests.helpers import (
     BOARD,
     FACTORY,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import BuildFactory, BuyBond, ChooseSpace, Donate, Import, ImportUnit, Pass, Produce
-from engine.decisions import DecisionKind
-from engine.errors import IllegalAction
-from engine.events import FactoryBuilt, NothingDone, Reason, UnitsPlaced
-from engine.model import UnitKind
+from engine.imperial2030.actions import BuildFactory, BuyBond, ChooseSpace, Donate, Import, ImportUnit, Pass, Produce
+from engine.imperial2030.decisions import DecisionKind
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.events import FactoryBuilt, NothingDone, Reason, UnitsPlaced
+from engine.imperial2030.model import UnitKind
 from tests.helpers import (
     FACTORY,
     IMPORT,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import BuyBond, ChooseSpace, ForceStop, Pass, UpgradeBond
-from engine.decisions import DecisionKind
-from engine.events import (
+from engine.imperial2030.actions import BuyBond, ChooseSpace, ForceStop, Pass, UpgradeBond
+from engine.imperial2030.decisions import DecisionKind
+from engine.imperial2030.events import (
     BondBought,
     BondUpgraded,
     GovernmentChanged,
@@ -15,7 +15,7 @@ from engine.events import (
     MoneyMoved,
     Reason,
 )
-from engine.model import Bond, ForceStopStep, InvestStep, RondelStep
+from engine.imperial2030.model import Bond, ForceStopStep, InvestStep, RondelStep
 from tests.helpers import (
     IMPORT,
     INVESTOR,

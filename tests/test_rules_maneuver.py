@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.actions import ArmyMove, Attack, DestroyFactory, Done, FleetMove, Passage, SetStanding
-from engine.decisions import DecisionKind
-from engine.errors import IllegalAction, NotYourDecision
-from engine.events import ArmyMoved, FlagPlaced, FleetMoved, PassageAnswered, TurnStarted
-from engine.model import ManeuverStep, RondelStep, Stance, StandingKind, StandingOrder
+from engine.imperial2030.actions import ArmyMove, Attack, DestroyFactory, Done, FleetMove, Passage, SetStanding
+from engine.imperial2030.decisions import DecisionKind
+from engine.imperial2030.errors import IllegalAction, NotYourDecision
+from engine.imperial2030.events import ArmyMoved, FlagPlaced, FleetMoved, PassageAnswered, TurnStarted
+from engine.imperial2030.model import ManeuverStep, RondelStep, Stance, StandingKind, StandingOrder
 from tests.helpers import (
     BOARD,
     MANEUVER_2,
@@ -298,7 +298,7 @@ def test_r_move_2_r_decide_3_a_standing_answer_for_another_canal_or_nation_does_
 
 
 def test_r_move_2_the_more_specific_standing_answer_wins():
-    """R-DECIDE-3 (engine/standing.py): "DENY" in general but "ALLOW europe" — Europe passes."""
+    """R-DECIDE-3 (engine/imperial2030/standing.py): "DENY" in general but "ALLOW europe" — Europe passes."""
     state = suez_example()
     state, _ = play(state, SetStanding(StandingOrder(StandingKind.ALLOW, "europe")), "Eva")
     state, _ = play(state, SetStanding(StandingOrder(StandingKind.DENY)), "Eva")

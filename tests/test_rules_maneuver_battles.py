@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import ArmyMove, Attack, ClearStanding, Done, FleetMove, Fight, ForceStop, SetStanding
-from engine.decisions import DecisionKind
-from engine.errors import NotYourDecision
-from engine.events import ArmyMoved, Battle, FightAnswered, FleetMoved, ForceStopAnswered, RondelMoved
-from engine.model import ForceStopStep, ManeuverStep, Stance, StandingKind, StandingOrder, UnitKind
+from engine.imperial2030.actions import ArmyMove, Attack, ClearStanding, Done, FleetMove, Fight, ForceStop, SetStanding
+from engine.imperial2030.decisions import DecisionKind
+from engine.imperial2030.errors import NotYourDecision
+from engine.imperial2030.events import ArmyMoved, Battle, FightAnswered, FleetMoved, ForceStopAnswered, RondelMoved
+from engine.imperial2030.model import ForceStopStep, ManeuverStep, Stance, StandingKind, StandingOrder, UnitKind
 from tests.helpers import (
     FACTORY,
     IMPORT,
@@ -220,7 +220,7 @@ def test_r_battle_1_r_decide_3_standing_no_fight_answers_and_the_next_nation_is_
 
 
 def test_r_decide_3_standing_fight_narrowed_to_a_nation_beats_a_general_no_fight():
-    """R-DECIDE-3 (engine/standing.py): the most specific standing answer wins — "never fight"
+    """R-DECIDE-3 (engine/imperial2030/standing.py): the most specific standing answer wins — "never fight"
     but "fight Europe": Dan fights Europe."""
     state = caribbean_example()
     state, _ = play(state, SetStanding(StandingOrder(StandingKind.FIGHT, "europe")), "Dan")

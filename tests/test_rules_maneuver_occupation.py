@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import ArmyMove, BuildFactory, DestroyFactory, Done, FleetMove, Fight, Import, ImportUnit, Produce
-from engine.decisions import DecisionKind
-from engine.events import ArmyMoved, Battle, FactoryDestroyed, FlagPlaced, FlagRemoved, TaxCollected
-from engine.model import Stance, UnitKind
+from engine.imperial2030.actions import ArmyMove, BuildFactory, DestroyFactory, Done, FleetMove, Fight, Import, ImportUnit, Produce
+from engine.imperial2030.decisions import DecisionKind
+from engine.imperial2030.events import ArmyMoved, Battle, FactoryDestroyed, FlagPlaced, FlagRemoved, TaxCollected
+from engine.imperial2030.model import Stance, UnitKind
 from tests.helpers import (
     BOARD,
     FACTORY,

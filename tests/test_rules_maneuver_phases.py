@@ -7,9 +7,9 @@ attack in place begins the armies' step.
 """
 from __future__ import annotations
 
-from engine.actions import ArmyMove, Attack, FleetMove
-from engine.events import Battle
-from engine.model import UnitKind
+from engine.imperial2030.actions import ArmyMove, Attack, FleetMove
+from engine.imperial2030.events import Battle
+from engine.imperial2030.model import UnitKind
 from tests.helpers import (
     maneuver_turn,
     one,

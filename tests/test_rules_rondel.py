@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import ChooseSpace, Donate, ForceStop, Import, ImportUnit, Pass, Produce
-from engine.board import SpaceAction
-from engine.decisions import DecisionKind
-from engine.errors import EngineError, IllegalAction, NotYourDecision
-from engine.events import (
+from engine.imperial2030.actions import ChooseSpace, Donate, ForceStop, Import, ImportUnit, Pass, Produce
+from engine.imperial2030.board import SpaceAction
+from engine.imperial2030.decisions import DecisionKind
+from engine.imperial2030.errors import EngineError, IllegalAction, NotYourDecision
+from engine.imperial2030.events import (
     ForceStopAnswered,
     InvestorCardPassed,
     MoneyMoved,
@@ -17,7 +17,7 @@ from engine.events import (
     TurnStarted,
     UnitsPlaced,
 )
-from engine.model import ForceStopStep, InvestStep, RondelStep, UnitKind
+from engine.imperial2030.model import ForceStopStep, InvestStep, RondelStep, UnitKind
 from tests.helpers import (
     BOARD,
     FACTORY,

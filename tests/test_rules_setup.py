@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import BuyBond, Pass
-from engine.board import CityKind
-from engine.errors import NotYourDecision
-from engine.events import BondBought, FlagCardDealt, NationSkipped, Reason, TurnStarted
-from engine.model import Bond, RondelStep, SetupBondsStep, Variant
-from engine.setup import SetupError
+from engine.imperial2030.actions import BuyBond, Pass
+from engine.imperial2030.board import CityKind
+from engine.imperial2030.errors import NotYourDecision
+from engine.imperial2030.events import BondBought, FlagCardDealt, NationSkipped, Reason, TurnStarted
+from engine.imperial2030.model import Bond, RondelStep, SetupBondsStep, Variant
+from engine.imperial2030.setup import SetupError
 from tests.helpers import (
     BOARD,
     NAMES,

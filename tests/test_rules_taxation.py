@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.events import AccountKind, MoneyMoved, PowerGained, Reason, TaxCollected
-from engine.model import InvestStep, Variant
+from engine.imperial2030.events import AccountKind, MoneyMoved, PowerGained, Reason, TaxCollected
+from engine.imperial2030.model import InvestStep, Variant
 from tests.helpers import (
     MANEUVER_1,
     NEUTRAL_LAND,

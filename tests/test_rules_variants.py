@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import BuyBond, ForceStop, Pass, UpgradeBond
-from engine.decisions import DecisionKind
-from engine.errors import NotYourDecision
-from engine.events import GovernmentChanged, InvestorCardPassed, Reason
-from engine.model import ForceStopStep, InvestStep, RondelStep, SetupBondsStep, Variant
+from engine.imperial2030.actions import BuyBond, ForceStop, Pass, UpgradeBond
+from engine.imperial2030.decisions import DecisionKind
+from engine.imperial2030.errors import NotYourDecision
+from engine.imperial2030.events import GovernmentChanged, InvestorCardPassed, Reason
+from engine.imperial2030.model import ForceStopStep, InvestStep, RondelStep, SetupBondsStep, Variant
 from tests.helpers import (
     FACTORY,
     IMPORT,

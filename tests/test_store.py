@@ -12,13 +12,13 @@ import pytest
 from sqlmodel import select
 
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
-from engine.actions import ChooseSpace, Donate, Pass
-from engine.board import default_board
-from engine.game import LogEntry, apply, replay
-from engine.model import GameSetup, GameState, Seat, Variant
-from engine.randomplay import random_move
-from engine.serialize import setup_to_json, state_to_json
-from engine.setup import new_game
+from engine.imperial2030.actions import ChooseSpace, Donate, Pass
+from engine.imperial2030.board import default_board
+from engine.imperial2030.game import LogEntry, apply, replay
+from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
+from engine.imperial2030.randomplay import random_move
+from engine.imperial2030.serialize import setup_to_json, state_to_json
+from engine.imperial2030.setup import new_game
 from pbem.errors import ConcurrentUpdate, GameExists, GameNotFound, StoreError
 from pbem.store import (
     ActionRow,

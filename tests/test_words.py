@@ -9,8 +9,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from engine.actions import ArmyMove, Fight
-from engine.model import Stance
+from engine.imperial2030.actions import ArmyMove, Fight
+from engine.imperial2030.model import Stance
 from pbem.cli import app
 from pbem.narrate import narrate
 from pbem.orders import Query, QueryKind
@@ -104,7 +104,7 @@ def test_r_battle_1_a_mover_who_attacks_attacked() -> None:
 
 
 def test_prompt_subjects_read_as_a_sentence() -> None:
-    from engine.decisions import pending
+    from engine.imperial2030.decisions import pending
     from pbem.mailflow.outgoing import prompt_subject
 
     state = standard_game()

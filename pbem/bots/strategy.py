@@ -8,7 +8,7 @@ Two strategies:
 ``random``
     seeded random play among the listed options (imports and production
     combine a random number of single options, maneuvers move a random set of
-    units and end with ``DONE``), like ``engine.randomplay`` but from the text.
+    units and end with ``DONE``), like ``engine.imperial2030.randomplay`` but from the text.
 ``sensible``
     a simple player that finishes games: it taxes when its income (2 per
     factory, 1 per flag) reaches a column that gains power, builds factories
@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.board import Board, default_board
+from engine.imperial2030.board import Board, default_board
 from pbem.bots.prompt import (
     NationRow,
     Option,

@@ -9,8 +9,8 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from engine.errors import EngineError
-from engine.model import Variant
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.model import Variant
 from pbem.cli.style import PlainGroup
 from pbem.config import database_url
 from pbem.errors import BadSetup, PbemError

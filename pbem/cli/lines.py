@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.board import Board
-from engine.decisions import Decision, pending
-from engine.model import GameState
+from engine.imperial2030.board import Board
+from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.model import GameState
 from pbem.moderator import (
     AppliedLine,
     NewGame,

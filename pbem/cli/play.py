@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
-from engine.events import Event
-from engine.game import apply
-from engine.model import GameState, Variant
-from engine.setup import new_game
+from engine.imperial2030.events import Event
+from engine.imperial2030.game import apply
+from engine.imperial2030.model import GameState, Variant
+from engine.imperial2030.setup import new_game
 from pbem import store
 from pbem.cli.base import (
     EXIT_REFUSED,

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING
 from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
-from engine.board import Board, default_board
-from engine.errors import EngineError
-from engine.events import Event
-from engine.game import LogEntry, apply, replay
-from engine.model import GameSetup, GameState, Seat
-from engine.serialize import setup_to_json
-from engine.setup import new_game
+from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.events import Event
+from engine.imperial2030.game import LogEntry, apply, replay
+from engine.imperial2030.model import GameSetup, GameState, Seat
+from engine.imperial2030.serialize import setup_to_json
+from engine.imperial2030.setup import new_game
 from pbem import orders, store
 from pbem.deadlines import Deadline, deadlines, decision_since, utc
 from pbem.errors import BadSetup, ConcurrentUpdate, StoreError

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlmodel import Session, select
 
-from engine.decisions import pending
-from engine.events import Event
-from engine.model import GameState
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.events import Event
+from engine.imperial2030.model import GameState
 from pbem import store
 from pbem.deadlines import deadlines, utc
 from pbem.errors import ConcurrentUpdate, PbemError, StoreError, UnknownPlayer

@@ -9,10 +9,10 @@ from datetime import datetime
 from sqlalchemy import update
 from sqlmodel import Session
 
-from engine.board import Board
-from engine.events import Event
-from engine.game import LogEntry
-from engine.model import GameState
+from engine.imperial2030.board import Board
+from engine.imperial2030.events import Event
+from engine.imperial2030.game import LogEntry
+from engine.imperial2030.model import GameState
 from pbem import orders, store
 from pbem.deadlines import Deadline
 from pbem.errors import StoreError

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func
 from sqlmodel import select
 
-from engine.board import Board, default_board
-from engine.decisions import pending
-from engine.serialize import entry_from_json
+from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.serialize import entry_from_json
 from pbem import store
 from pbem.deadlines import deadlines, decision_since, utc
 from pbem.orders import format_action

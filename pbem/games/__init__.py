@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.model import Variant
+from engine.imperial2030.model import Variant
 from pbem.errors import PbemError
 
 DEFAULT_KIND = "imperial2030"

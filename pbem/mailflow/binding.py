@@ -34,11 +34,11 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.actions import ANYTIME
-from engine.board import Board
-from engine.decisions import Decision, decisions_for
-from engine.game import LogEntry, replay
-from engine.model import GameSetup, GameState
+from engine.imperial2030.actions import ANYTIME
+from engine.imperial2030.board import Board
+from engine.imperial2030.decisions import Decision, decisions_for
+from engine.imperial2030.game import LogEntry, replay
+from engine.imperial2030.model import GameSetup, GameState
 from pbem.mail import InboundMessage
 from pbem.mail.outbound import move_of_message_id
 from pbem.orders import split_orders

@@ -18,7 +18,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from engine.errors import EngineError
+from engine.imperial2030.errors import EngineError
 from pbem.config import Config, load_config
 from pbem.errors import ConfigError, PbemError
 from pbem.private import exposure_warnings

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from engine.model import GameSetup
+from engine.imperial2030.model import GameSetup
 from pbem.config import Config
 from pbem.mailflow.outgoing import MailComposer, Queued
 from pbem.moderator import Moderator, NewGame

@@ -67,8 +67,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, Operation
 from sqlmodel import Session
 
 from pbem.config import Config, ModeratorSettings
-from engine.decisions import pending
-from engine.model import GameState
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.model import GameState
 from pbem.errors import ConcurrentUpdate, PbemError
 from pbem.mail import InboundError, InboundMessage, parse_message
 from pbem.mailflow.binding import Binding, Verdict, answered_move, judge, move_subject, only_questions

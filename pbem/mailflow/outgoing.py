@@ -41,9 +41,9 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from engine.decisions import Decision, decisions_for, pending
-from engine.events import Event
-from engine.model import GameState
+from engine.imperial2030.decisions import Decision, decisions_for, pending
+from engine.imperial2030.events import Event
+from engine.imperial2030.model import GameState
 from pbem.config import ModeratorSettings
 from pbem.mail import (
     InboundMessage,

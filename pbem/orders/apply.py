@@ -43,13 +43,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.actions import Action, ArmyMove, Attack, DestroyFactory, Done, FleetMove
-from engine.decisions import Decision, pending
-from engine.errors import EngineError
-from engine.events import Event
-from engine.game import apply as engine_apply
-from engine.game import waiting_for
-from engine.model import GameState, ManeuverStep
+from engine.imperial2030.actions import Action, ArmyMove, Attack, DestroyFactory, Done, FleetMove
+from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.events import Event
+from engine.imperial2030.game import apply as engine_apply
+from engine.imperial2030.game import waiting_for
+from engine.imperial2030.model import GameState, ManeuverStep
 from pbem.orders.errors import OrderError
 from pbem.orders.legal import refusal
 from pbem.orders.message import MessageLine, split_orders
@@ -140,7 +140,7 @@ class Exchange:
 
 
 def apply_action(state: GameState, player: str, action: Action) -> tuple[GameState, list[Event]]:
-    """``engine.game.apply`` with its refusals turned into order errors."""
+    """``engine.imperial2030.game.apply`` with its refusals turned into order errors."""
     try:
         return engine_apply(state, player, action)
     except EngineError as exc:  # every refusal of the engine, not only IllegalAction, is a refusal, not a crash

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.errors import IllegalAction, NotYourDecision
+from engine.imperial2030.errors import IllegalAction, NotYourDecision
 
 
 class OrderError(Exception):

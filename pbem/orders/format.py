@@ -12,7 +12,7 @@ name (``STANDING ALLOW Europe Suez``).
 """
 from __future__ import annotations
 
-from engine.actions import (
+from engine.imperial2030.actions import (
     Action,
     ArmyMove,
     Attack,
@@ -33,8 +33,8 @@ from engine.actions import (
     SetStanding,
     UpgradeBond,
 )
-from engine.board import Board
-from engine.model import StandingKind, StandingOrder
+from engine.imperial2030.board import Board
+from engine.imperial2030.model import StandingKind, StandingOrder
 from pbem.orders.keywords import Keyword
 
 NOTHING = "nothing"  # "PRODUCE nothing": distinct from "PRODUCE", which means every factory

@@ -6,10 +6,10 @@ back into a reply.
 """
 from __future__ import annotations
 
-from engine.decisions import DecisionKind, decisions_for
-from engine.errors import EngineError, IllegalAction, NotYourDecision
-from engine.game import waiting_for
-from engine.model import GameState
+from engine.imperial2030.decisions import DecisionKind, decisions_for
+from engine.imperial2030.errors import EngineError, IllegalAction, NotYourDecision
+from engine.imperial2030.game import waiting_for
+from engine.imperial2030.model import GameState
 from pbem.orders.errors import IllegalOrder, NotYourTurn, OrderError
 from pbem.orders.format import format_action
 from pbem.orders.keywords import Keyword

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.actions import (
+from engine.imperial2030.actions import (
     Action,
     ArmyMove,
     Attack,
@@ -49,13 +49,13 @@ from engine.actions import (
     SetStanding,
     UpgradeBond,
 )
-from engine.board import Board
-from engine.decisions import decisions_for
-from engine.errors import EngineError
-from engine.game import apply as engine_apply
-from engine.game import waiting_for
-from engine.model import GameState, ManeuverStep, Stance, StandingKind, StandingOrder, UnitKind
-from engine.movement import army_routes, fleet_destinations
+from engine.imperial2030.board import Board
+from engine.imperial2030.decisions import decisions_for
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.game import apply as engine_apply
+from engine.imperial2030.game import waiting_for
+from engine.imperial2030.model import GameState, ManeuverStep, Stance, StandingKind, StandingOrder, UnitKind
+from engine.imperial2030.movement import army_routes, fleet_destinations
 from pbem.orders.errors import BadName, IllegalOrder, NotYourTurn, OrderError, OrderSyntaxError, UnsupportedOrder
 from pbem.orders.format import CLEAR, NOTHING, STANDING_KEYWORDS
 from pbem.orders.keywords import SPEC_BY_KEYWORD, Keyword, KeywordSpec, Role, read_keyword

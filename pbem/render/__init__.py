@@ -23,8 +23,8 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from engine.events import Event
-from engine.model import GameState
+from engine.imperial2030.events import Event
+from engine.imperial2030.model import GameState
 from pbem.render.art import ArtError
 from pbem.render.board import check_board_art, check_rondel_art, draw_board, draw_rondel, region_tokens
 from pbem.render.env import RenderError, render

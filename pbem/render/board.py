@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.board import Board, CityKind
-from engine.model import GameState
+from engine.imperial2030.board import Board, CityKind
+from engine.imperial2030.model import GameState
 from pbem.render.art import Art, ArtError, FilledPanel, check_art, fill_panel, load_art
 
 BOARD_ART = ("maps", "imperial2030-board.txt")

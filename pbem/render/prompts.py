@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.actions import (
+from engine.imperial2030.actions import (
     Action,
     ArmyMove,
     Attack,
@@ -25,11 +25,11 @@ from engine.actions import (
     Produce,
     UpgradeBond,
 )
-from engine.board import Board
-from engine.decisions import Decision, DecisionKind, decisions_for
-from engine.errors import EngineError
-from engine.game import apply
-from engine.model import ForceStopStep, GameState, InvestMode, InvestStep, ManeuverStep, Stance
+from engine.imperial2030.board import Board
+from engine.imperial2030.decisions import Decision, DecisionKind, decisions_for
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.game import apply
+from engine.imperial2030.model import ForceStopStep, GameState, InvestMode, InvestStep, ManeuverStep, Stance
 from pbem.render.text import join_words, plural
 from pbem.render.views import _canal_name, _check_player, _possessive, decision_words, order_text
 
@@ -408,7 +408,7 @@ def _canal_on(board: Board, a: str, b: str) -> str | None:
 def _army_routes(state: GameState, nation: str, origin: str) -> dict[str, Any]:
     """The engine's route to each destination (how the army would go), or nothing if it cannot tell."""
     try:
-        from engine.movement import army_routes
+        from engine.imperial2030.movement import army_routes
 
         return dict(army_routes(state, nation, state.step, origin))  # type: ignore[arg-type]
     except (ImportError, AttributeError, TypeError, KeyError, ValueError, EngineError):
@@ -417,8 +417,8 @@ def _army_routes(state: GameState, nation: str, origin: str) -> dict[str, Any]:
 
 def _movable_armies(state: GameState, nation: str, origin: str) -> int:
     try:
-        from engine.model import UnitKind
-        from engine.movement import movable
+        from engine.imperial2030.model import UnitKind
+        from engine.imperial2030.movement import movable
 
         return int(movable(state, nation, state.step, UnitKind.ARMY, origin))  # type: ignore[arg-type]
     except (ImportError, AttributeError, TypeError, KeyError, ValueError, EngineError):

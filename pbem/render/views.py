@@ -11,12 +11,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.actions import Action
-from engine.board import Board
-from engine.decisions import Decision, DecisionKind, pending
-from engine.describe import describe
-from engine.events import Event, GameEnded
-from engine.model import (
+from engine.imperial2030.actions import Action
+from engine.imperial2030.board import Board
+from engine.imperial2030.decisions import Decision, DecisionKind, pending
+from engine.imperial2030.describe import describe
+from engine.imperial2030.events import Event, GameEnded
+from engine.imperial2030.model import (
     ActionStep,
     FinishedStep,
     ForceStopStep,
@@ -27,7 +27,7 @@ from engine.model import (
     RondelStep,
     SetupBondsStep,
 )
-from engine.scoring import final_scores, player_score
+from engine.imperial2030.scoring import final_scores, player_score
 from pbem.narrate import narrate
 from pbem.orders import format_action
 from pbem.render.board import FACTORY_MARK, DrawnBoard, draw_board, draw_rondel, nation_codes

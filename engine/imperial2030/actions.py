@@ -9,8 +9,8 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar
 
-from engine.errors import EngineError
-from engine.model import Stance, StandingKind, StandingOrder, UnitKind
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.model import Stance, StandingKind, StandingOrder, UnitKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.board import (
+from engine.imperial2030.board import (
     Board,
     BondTier,
     CityKind,
@@ -18,7 +18,7 @@ from engine.board import (
     TaxColumn,
     UnitLimit,
 )
-from engine.errors import BoardError
+from engine.imperial2030.errors import BoardError
 
 
 def parse_tables(t: dict[str, Any]) -> Tables:

@@ -10,12 +10,12 @@ import random
 
 from dataclasses import replace
 
-from engine.actions import Action, ArmyMove, Attack, DestroyFactory, Done, Donate, FleetMove, Import, Pass, Produce
-from engine.decisions import Decision, DecisionKind, pending, stances
-from engine.economy import supply_left, unit_for
-from engine.maneuver import attacker_kind, destroyable
-from engine.model import GameState, ManeuverStep, UnitKind
-from engine.movement import fleet_destinations, movable, reachable
+from engine.imperial2030.actions import Action, ArmyMove, Attack, DestroyFactory, Done, Donate, FleetMove, Import, Pass, Produce
+from engine.imperial2030.decisions import Decision, DecisionKind, pending, stances
+from engine.imperial2030.economy import supply_left, unit_for
+from engine.imperial2030.maneuver import attacker_kind, destroyable
+from engine.imperial2030.model import GameState, ManeuverStep, UnitKind
+from engine.imperial2030.movement import fleet_destinations, movable, reachable
 
 
 def random_action(state: GameState, decision: Decision, rng: random.Random) -> Action:

@@ -1,7 +1,7 @@
 """Final scores and the tie-break (R-END-2..4)."""
 from __future__ import annotations
 
-from engine.model import GameState
+from engine.imperial2030.model import GameState
 
 
 def player_score(state: GameState, player: str) -> int:

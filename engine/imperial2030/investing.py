@@ -1,12 +1,12 @@
 """Investments, governments and the investor card (R-INVEST-3..8, R-NOCARD-1, R-SETUP-7)."""
 from __future__ import annotations
 
-from engine.actions import Action, BuyBond, Pass, UpgradeBond
-from engine.describe import describe
-from engine.errors import IllegalAction
-from engine.events import BondBought, BondUpgraded, Event, GovernmentChanged, InvestmentPassed, Reason, cash, treasury
-from engine.ledger import transfer
-from engine.model import Bond, GameState
+from engine.imperial2030.actions import Action, BuyBond, Pass, UpgradeBond
+from engine.imperial2030.describe import describe
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.events import BondBought, BondUpgraded, Event, GovernmentChanged, InvestmentPassed, Reason, cash, treasury
+from engine.imperial2030.ledger import transfer
+from engine.imperial2030.model import Bond, GameState
 
 
 def investment_options(state: GameState, player: str, nation: str | None) -> tuple[BuyBond | UpgradeBond, ...]:

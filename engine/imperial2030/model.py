@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from engine.board import Board, SpaceAction
+from engine.core.seats import Seat
+from engine.imperial2030.board import Board, SpaceAction
 
 
 class Variant(StrEnum):
@@ -49,14 +50,6 @@ class StandingOrder:
     kind: StandingKind
     nation: str | None = None
     canal: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """A player at the table, in seating (clockwise) order."""
-
-    name: str
-    email: str = ""
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,15 @@
 """Starting a game: the standard deal (R-SETUP-1..6) and the expert bond selection (R-SETUP-7)."""
 from __future__ import annotations
 
-import random
-
-from engine.actions import Action, BuyBond, Pass
-from engine.board import Board, CityKind
-from engine.errors import EngineError, IllegalAction
-from engine.events import BANK, BondBought, Event, FlagCardDealt, GovernmentChanged, InvestmentPassed, Reason, cash, treasury
-from engine.flow import begin_next_turn
-from engine.investing import settle_governments
-from engine.ledger import transfer
-from engine.model import Bond, GameSetup, GameState, NationState, PlayerState, SetupBondsStep, Variant
+from engine.core.rng import seeded
+from engine.imperial2030.actions import Action, BuyBond, Pass
+from engine.imperial2030.board import Board, CityKind
+from engine.imperial2030.errors import EngineError, IllegalAction
+from engine.imperial2030.events import BANK, BondBought, Event, FlagCardDealt, GovernmentChanged, InvestmentPassed, Reason, cash, treasury
+from engine.imperial2030.flow import begin_next_turn
+from engine.imperial2030.investing import settle_governments
+from engine.imperial2030.ledger import transfer
+from engine.imperial2030.model import Bond, GameSetup, GameState, NationState, PlayerState, SetupBondsStep, Variant
 
 
 class SetupError(EngineError):
@@ -32,7 +31,7 @@ def new_game(board: Board, setup: GameSetup) -> tuple[GameState, list[Event]]:
     for seat in setup.players:
         transfer(state, events, BANK, cash(seat.name), money, Reason.STARTING_CASH)
     if setup.has(Variant.EXPERT):
-        start = setup.start_player or random.Random(setup.seed).choice(setup.player_names)
+        start = setup.start_player or seeded(setup.seed).choice(setup.player_names)
         if start not in state.players:
             raise SetupError(f"start player {start!r} is not at the table")
         _offer_setup_bonds(state, 0, start, events)
@@ -84,7 +83,7 @@ def deal_cards(state: GameState) -> dict[str, tuple[str, ...]]:
         if player in dealt and dealt[player] != group:
             raise SetupError(f"deal: {player} would hold more than one card (group)")
         dealt[player] = group
-    rng = random.Random(state.setup.seed)
+    rng = seeded(state.setup.seed)
     free = [g for g in groups if g not in dealt.values()]
     rng.shuffle(free)
     for player in state.seating:
@@ -182,4 +181,4 @@ def answer_setup_bond(state: GameState, player: str, action: Action, events: lis
 
 
 def _start_player(state: GameState) -> str:
-    return state.setup.start_player or random.Random(state.setup.seed).choice(state.setup.player_names)
+    return state.setup.start_player or seeded(state.setup.seed).choice(state.setup.player_names)

@@ -7,11 +7,11 @@ arrive, fight or turn back. The government gives its next order after that.
 """
 from __future__ import annotations
 
-from engine.actions import Action, ArmyMove, Attack, DestroyFactory, Done, FleetMove, Fight, Passage
-from engine.describe import describe
-from engine.economy import hostile_in
-from engine.errors import IllegalAction
-from engine.events import (
+from engine.imperial2030.actions import Action, ArmyMove, Attack, DestroyFactory, Done, FleetMove, Fight, Passage
+from engine.imperial2030.describe import describe
+from engine.imperial2030.economy import hostile_in
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.events import (
     ArmyMoved,
     Battle,
     Event,
@@ -22,8 +22,8 @@ from engine.events import (
     FlagRemoved,
     PassageAnswered,
 )
-from engine.model import Entry, GameState, ManeuverStep, Stance, StandingKind, UnitKind
-from engine.movement import (
+from engine.imperial2030.model import Entry, GameState, ManeuverStep, Stance, StandingKind, UnitKind
+from engine.imperial2030.movement import (
     Route,
     route_to,
     canal_controller,
@@ -33,7 +33,7 @@ from engine.movement import (
     movable,
     rail_reach,
 )
-from engine.standing import standing_answer
+from engine.imperial2030.standing import standing_answer
 
 
 #: R-MOVE-1/3, the head of section 5: why a fleet may not move or attack once the armies have begun.
@@ -94,7 +94,7 @@ def maneuver_order(state: GameState, action: Action, events: list[Event]) -> boo
 
 
 def _refuse(state: GameState, reason: str) -> None:
-    from engine.decisions import maneuver_options  # late import: decisions builds on this module
+    from engine.imperial2030.decisions import maneuver_options  # late import: decisions builds on this module
 
     raise IllegalAction(reason, [describe(state.board, o.action) for o in maneuver_options(state)])
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.actions import (
+from engine.imperial2030.actions import (
     Action,
     ArmyMove,
     Attack,
@@ -29,13 +29,13 @@ from engine.actions import (
     Produce,
     UpgradeBond,
 )
-from engine.board import SpaceAction
-from engine.economy import factory_sites, import_choices, producing_factories
-from engine.flow import rondel_choices
-from engine.investing import investment_options
-from engine.maneuver import attacker_kind, destroyable, fight_choices, protected_factory
-from engine.movement import army_routes, canal_controller, fleet_destinations, movable
-from engine.model import (
+from engine.imperial2030.board import SpaceAction
+from engine.imperial2030.economy import factory_sites, import_choices, producing_factories
+from engine.imperial2030.flow import rondel_choices
+from engine.imperial2030.investing import investment_options
+from engine.imperial2030.maneuver import attacker_kind, destroyable, fight_choices, protected_factory
+from engine.imperial2030.movement import army_routes, canal_controller, fleet_destinations, movable
+from engine.imperial2030.model import (
     ActionStep,
     FinishedStep,
     ForceStopStep,
@@ -47,7 +47,7 @@ from engine.model import (
     Stance,
     UnitKind,
 )
-from engine.setup import setup_bond_options
+from engine.imperial2030.setup import setup_bond_options
 
 
 class DecisionKind(StrEnum):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.board import SpaceAction
-from engine.errors import IllegalAction
-from engine.events import (
+from engine.imperial2030.board import SpaceAction
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.events import (
     BANK,
     Event,
     ForceStopAnswered,
@@ -22,7 +22,7 @@ from engine.events import (
     TurnStarted,
     cash,
 )
-from engine.economy import (
+from engine.imperial2030.economy import (
     can_pay_interest_in_full,
     can_stop_on_investor,
     collect_taxes,
@@ -31,11 +31,11 @@ from engine.economy import (
     pay_interest,
     producing_factories,
 )
-from engine.investing import can_invest, settle_governments
-from engine.ledger import transfer
-from engine.maneuver import place_flags
-from engine.standing import standing_answer
-from engine.model import (
+from engine.imperial2030.investing import can_invest, settle_governments
+from engine.imperial2030.ledger import transfer
+from engine.imperial2030.maneuver import place_flags
+from engine.imperial2030.standing import standing_answer
+from engine.imperial2030.model import (
     ActionStep,
     FinishedStep,
     ForceStopStep,
@@ -49,7 +49,7 @@ from engine.model import (
     TurnInfo,
     Variant,
 )
-from engine.scoring import final_scores
+from engine.imperial2030.scoring import final_scores
 
 
 # --- turns ----------------------------------------------------------------------

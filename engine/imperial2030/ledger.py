@@ -6,9 +6,9 @@ the events alone (R-PIECE-4).
 """
 from __future__ import annotations
 
-from engine.errors import EngineError
-from engine.events import Account, AccountKind, Event, MoneyMoved, Reason
-from engine.model import GameState
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.events import Account, AccountKind, Event, MoneyMoved, Reason
+from engine.imperial2030.model import GameState
 
 
 def balance(state: GameState, account: Account) -> int | None:

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from engine.board import Board
-from engine.economy import blocked_provinces
-from engine.model import GameState, ManeuverStep, UnitKind
+from engine.imperial2030.board import Board
+from engine.imperial2030.economy import blocked_provinces
+from engine.imperial2030.model import GameState, ManeuverStep, UnitKind
 
 
 class RouteKind(StrEnum):

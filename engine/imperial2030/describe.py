@@ -5,7 +5,7 @@ words to tell a player what is legal instead, without depending on that layer.
 """
 from __future__ import annotations
 
-from engine.actions import (
+from engine.imperial2030.actions import (
     Action,
     ArmyMove,
     Attack,
@@ -26,7 +26,7 @@ from engine.actions import (
     Produce,
     UpgradeBond,
 )
-from engine.board import Board
+from engine.imperial2030.board import Board
 
 
 def describe(board: Board, action: Action) -> str:

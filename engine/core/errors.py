@@ -1,18 +1,14 @@
-"""The engine's one exception hierarchy.
+"""The exception hierarchy every game's engine raises.
 
 Every refusal carries a plain-words reason and, where it makes sense, what is
 legal instead, so that the order layer can answer a player without knowing the
-rules itself.
+rules itself. A game adds its own subclasses (a board fault, a bad log).
 """
 from __future__ import annotations
 
 
 class EngineError(Exception):
-    """Base of every error the engine raises."""
-
-
-class BoardError(EngineError):
-    """The board data is wrong: the message names the file, the entry and the fault."""
+    """Base of every error an engine raises."""
 
 
 class IllegalAction(EngineError):

@@ -5,11 +5,11 @@ decisions and refusals) and the code that carries out a validated choice.
 """
 from __future__ import annotations
 
-from engine.actions import BuildFactory, Import, ImportUnit, Produce
-from engine.board import CityKind
-from engine.describe import describe
-from engine.errors import IllegalAction
-from engine.events import (
+from engine.imperial2030.actions import BuildFactory, Import, ImportUnit, Produce
+from engine.imperial2030.board import CityKind
+from engine.imperial2030.describe import describe
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.events import (
     BANK,
     Event,
     FactoryBuilt,
@@ -20,8 +20,8 @@ from engine.events import (
     cash,
     treasury,
 )
-from engine.ledger import transfer
-from engine.model import GameState, UnitKind, Variant
+from engine.imperial2030.ledger import transfer
+from engine.imperial2030.model import GameState, UnitKind, Variant
 
 # --- occupation ---------------------------------------------------------------
 

@@ -14,9 +14,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from engine.errors import BoardError
+from engine.imperial2030.errors import BoardError
 
-DEFAULT_MAP = Path(__file__).resolve().parent.parent / "maps" / "imperial2030.json"
+DEFAULT_MAP = Path(__file__).resolve().parent.parent.parent / "maps" / "imperial2030.json"
 
 
 class RegionKind(StrEnum):
@@ -280,7 +280,7 @@ def default_board() -> Board:
 
 def board_from_data(data: dict[str, Any]) -> Board:
     """Build a Board from parsed map data, validating every reference."""
-    from engine.board_validation import validate_board, parse_tables
+    from engine.imperial2030.board_validation import validate_board, parse_tables
 
     where = "map"  # the entry being read, so that a missing key names it
     try:

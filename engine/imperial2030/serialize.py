@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import action_from_json, action_to_json
-from engine.board import Board, SpaceAction
-from engine.errors import EngineError
-from engine.game import LogEntry
-from engine.model import (
+from engine.imperial2030.actions import action_from_json, action_to_json
+from engine.imperial2030.board import Board, SpaceAction
+from engine.imperial2030.errors import EngineError
+from engine.imperial2030.game import LogEntry
+from engine.imperial2030.model import (
     ActionStep,
     Entry,
     ManeuverStep,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.model import Stance, StandingOrder, UnitKind
+from engine.imperial2030.model import Stance, StandingOrder, UnitKind
 
 
 class AccountKind(StrEnum):

@@ -6,9 +6,9 @@ specific ones the latest.
 """
 from __future__ import annotations
 
-from engine.errors import IllegalAction
-from engine.events import Event, StandingChanged
-from engine.model import GameState, StandingKind, StandingOrder
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.events import Event, StandingChanged
+from engine.imperial2030.model import GameState, StandingKind, StandingOrder
 
 FAMILIES = (
     (StandingKind.FIGHT, StandingKind.NO_FIGHT),

@@ -6,9 +6,9 @@ with the events in the order they happened.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from engine.core.log import LogEntry
 
-from engine.actions import (
+from engine.imperial2030.actions import (
     Action,
     BuildFactory,
     ChooseSpace,
@@ -20,18 +20,18 @@ from engine.actions import (
     Produce,
     SetStanding,
 )
-from engine.board import Board, SpaceAction
-from engine.decisions import Decision, pending
-from engine.describe import describe
-from engine.economy import build_factory, import_units, produce
-from engine.errors import GameFinished, IllegalAction, NotYourDecision
-from engine.events import Event, NothingDone, Reason, cash, treasury
-from engine.flow import after_action, answer_force_stop, choose_space, move_cost, next_investor
-from engine.investing import invest
-from engine.ledger import transfer
-from engine.maneuver import answer_question, maneuver_order
-from engine.standing import clear_standing, set_standing
-from engine.model import (
+from engine.imperial2030.board import Board, SpaceAction
+from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.describe import describe
+from engine.imperial2030.economy import build_factory, import_units, produce
+from engine.imperial2030.errors import GameFinished, IllegalAction, NotYourDecision
+from engine.imperial2030.events import Event, NothingDone, Reason, cash, treasury
+from engine.imperial2030.flow import after_action, answer_force_stop, choose_space, move_cost, next_investor
+from engine.imperial2030.investing import invest
+from engine.imperial2030.ledger import transfer
+from engine.imperial2030.maneuver import answer_question, maneuver_order
+from engine.imperial2030.standing import clear_standing, set_standing
+from engine.imperial2030.model import (
     ActionStep,
     FinishedStep,
     ForceStopStep,
@@ -42,16 +42,7 @@ from engine.model import (
     RondelStep,
     SetupBondsStep,
 )
-from engine.setup import answer_setup_bond, new_game
-
-
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One accepted action and the state version it was made against."""
-
-    player: str
-    action: Action
-    version: int
+from engine.imperial2030.setup import answer_setup_bond, new_game
 
 
 def waiting_for(state: GameState) -> tuple[str, ...]:
