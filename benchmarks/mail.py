@@ -59,16 +59,22 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from mailflowkit import PLAYERS, Table, raw_mail  # noqa: E402
+from mailservers import (  # noqa: E402
+    DOVECOT_SEARCH_PATH,
+    DovecotServer,
+    RecordingHandler,
+    _controller,
+    free_port,
+)
 from sqlalchemy import func  # noqa: E402
 from sqlmodel import select  # noqa: E402
 
 from engine.imperial2030.decisions import pending  # noqa: E402
 from engine.imperial2030.game import replay  # noqa: E402
-from mailflowkit import PLAYERS, Table, raw_mail  # noqa: E402
-from mailservers import DOVECOT_SEARCH_PATH, DovecotServer, RecordingHandler, _controller, free_port  # noqa: E402
 from pbem.config import load_config  # noqa: E402
+from pbem.games.imperial2030.orders import apply_message, legal_orders  # noqa: E402
 from pbem.mail import token_of_address  # noqa: E402
-from pbem.orders import apply_message, legal_orders  # noqa: E402
 from pbem.store import Database, find_game, load_log, load_state  # noqa: E402
 from pbem.store.games import game_setup  # noqa: E402
 from pbem.store.inbound import InboundRow  # noqa: E402

@@ -44,8 +44,15 @@ from typing import Any
 
 from pbem.errors import ConfigError
 from pbem.mail.errors import MailConfigError
-from pbem.mail.settings import IMAP_KEYS, MAILDIR_KEYS, SMTP_KEYS, ImapSettings, SmtpSettings, imap_settings, \
-    smtp_settings
+from pbem.mail.settings import (
+    IMAP_KEYS,
+    MAILDIR_KEYS,
+    SMTP_KEYS,
+    ImapSettings,
+    SmtpSettings,
+    imap_settings,
+    smtp_settings,
+)
 from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS
 
 DEFAULT_DATABASE_URL = "sqlite:///./pbem.db"

@@ -27,7 +27,7 @@ on every active, unpaused game, one transaction per game:
 - on expiry, a decision with a passive default takes it: the canonical order
   text of ``decision.default`` is applied as the deciding player through the
   order layer, exactly as if it had come by mail (so waiting lines of the
-  maneuvering government resume, pbem.orders.apply_exchange), logged in the
+  maneuvering government resume, pbem.games.imperial2030.orders.apply_exchange), logged in the
   same transaction, with reports to every seat telling "no answer by the
   deadline: PASS" and prompts to whoever must decide next. **Decision**: the
   passive default is taken for every decision that has one, not only the
@@ -237,7 +237,9 @@ def tick(
     database hiccup) is listed in ``errors`` and tried again at the next tick;
     the others go on. ``games`` limits the tick to those games (by name).
     """
-    from pbem import gamemaster  # the game master's machinery (applying orders, queueing mail) lives there
+    from pbem import (
+        gamemaster,  # the game master's machinery (applying orders, queueing mail) lives there
+    )
 
     now = utc(now or datetime.now(UTC))
     board = board or default_board()

@@ -16,7 +16,7 @@ answer) resumes their lines in the same transaction; the outcome is reported
 in ``SubmitResult.resumed``. While a player's lines wait, their further
 orders are refused as out of turn (DONATE, STANDING and queries excepted)
 and the waiting lines are kept. A player's message ends their maneuver (an
-implicit DONE) under the rules told in ``pbem.orders.apply``.
+implicit DONE) under the rules told in ``pbem.games.imperial2030.orders.apply``.
 """
 from __future__ import annotations
 
@@ -33,15 +33,27 @@ from engine.imperial2030.actions import Action, ArmyMove, FleetMove, Import, Pro
 from engine.imperial2030.board import Board, default_board
 from engine.imperial2030.board_validation import normalise_name
 from engine.imperial2030.decisions import Decision, DecisionKind, pending
-from engine.imperial2030.events import Event, FlagCardDealt, NationSkipped, TurnStarted, UnitsPlaced
+from engine.imperial2030.events import (
+    Event,
+    FlagCardDealt,
+    NationSkipped,
+    TurnStarted,
+    UnitsPlaced,
+)
 from engine.imperial2030.game import LogEntry, waiting_for
 from engine.imperial2030.model import GameSetup, GameState, ManeuverStep, Seat, Variant
 from engine.imperial2030.setup import SetupError, new_game
-from pbem import orders, store
+from pbem import store
 from pbem.errors import BadSetup, ConcurrentUpdate, StoreError, UnknownPlayer
-from pbem.narrate import narrate
-from pbem.orders import MessageLine, MessageResult, format_action, split_orders
-from pbem.statejson import state_json
+from pbem.games.imperial2030 import orders
+from pbem.games.imperial2030.narrate import narrate
+from pbem.games.imperial2030.orders import (
+    MessageLine,
+    MessageResult,
+    format_action,
+    split_orders,
+)
+from pbem.games.imperial2030.statejson import state_json
 from pbem.store import Database, GameInfo, GameRow, GameStatus
 from pbem.store import waiting as waiting_store
 

@@ -32,7 +32,15 @@ from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.events import AccountKind, Event, MoneyMoved, Reason
 from engine.imperial2030.game import apply, waiting_for
-from engine.imperial2030.model import Bond, GameSetup, GameState, RondelStep, Seat, TurnInfo, Variant
+from engine.imperial2030.model import (
+    Bond,
+    GameSetup,
+    GameState,
+    RondelStep,
+    Seat,
+    TurnInfo,
+    Variant,
+)
 from engine.imperial2030.setup import new_game
 
 BOARD: Board = default_board()

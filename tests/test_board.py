@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from engine.imperial2030.board import DEFAULT_MAP, Board, CityKind, RegionKind, SpaceAction, board_from_data, load_board
+from engine.imperial2030.board import (
+    DEFAULT_MAP,
+    Board,
+    CityKind,
+    RegionKind,
+    SpaceAction,
+    board_from_data,
+    load_board,
+)
 from engine.imperial2030.board_validation import normalise_name
 from engine.imperial2030.errors import BoardError
 

@@ -22,17 +22,28 @@ from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.setup import new_game
-from pbem.bots import BotPlayer, decide, decide_after_refusal, parse_prompt, parse_refusal, parse_report
+from pbem.bots import (
+    BotPlayer,
+    decide,
+    decide_after_refusal,
+    parse_prompt,
+    parse_refusal,
+    parse_report,
+)
 from pbem.bots.mailio import latest_mail, read_mail, reply_message
-from pbem.bots.prompt import is_error_mail, split_option
-from pbem.bots.strategy import STRATEGIES, BotError
+from pbem.games.imperial2030.bot.reading import is_error_mail, split_option
+from pbem.games.imperial2030.bot.strategy import STRATEGIES, BotError
+from pbem.games.imperial2030.orders import apply_exchange, legal_orders, split_message
+from pbem.games.imperial2030.reports import (
+    render_error,
+    render_game_end,
+    render_prompt,
+    render_report,
+)
 from pbem.mail import OutgoingMail, build_message
 from pbem.moderator import _run_orders
-from pbem.orders import apply_exchange, legal_orders, split_message
-from pbem.render import render_error, render_game_end, render_prompt, render_report
 from tests.helpers import new, play, standard_game, swiss_bank, turn_of
 from tests.test_render import GOLDEN, busy, russia_maneuvers, start
-
 
 # --- the positions of the golden prompts ------------------------------------------------------------
 

@@ -52,20 +52,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import func
-from sqlmodel import select
-
 from dbfixtures import postgres_url  # noqa: F401  (fixture)
 from mailflowkit import PLAYERS, Table, config_for, raw_mail
 from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
+from sqlalchemy import func
+from sqlmodel import select
+
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.game import LogEntry, replay
 from engine.imperial2030.model import GameState
 from pbem.config import load_config
-from pbem.mailflow import MailFlow, PollReport, deadline_task, poll_once, process_message
+from pbem.games.imperial2030.orders import apply_message, legal_orders
+from pbem.mailflow import (
+    MailFlow,
+    PollReport,
+    deadline_task,
+    poll_once,
+    process_message,
+)
 from pbem.mailflow.crash import ENV, EXIT_CODE
 from pbem.moderator import Moderator
-from pbem.orders import apply_message, legal_orders
 from pbem.store import Database, find_game, load_log, load_state
 from pbem.store.games import game_setup
 from pbem.store.inbound import InboundRow

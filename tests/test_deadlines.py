@@ -10,13 +10,16 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import update
-
 from dbfixtures import db_url  # noqa: F401  (fixture)
+from helpers import standard_game
+from sqlalchemy import update
+from test_moderator import PLAYERS, suez_game
+from test_orders import SUEZ_MOVE
+from test_rules_decisions import force_question, investment_question
+
 from engine.imperial2030.actions import Done, Fight, ForceStop, Pass, Passage, Produce
 from engine.imperial2030.decisions import Decision, DecisionKind, pending
 from engine.imperial2030.serialize import state_to_json
-from helpers import standard_game
 from pbem import deadlines as deadlines_module
 from pbem import store
 from pbem.deadlines import CLOCK_PURPOSES, Deadline, deadlines, decision_since, tick
@@ -25,10 +28,12 @@ from pbem.render.text import problems
 from pbem.store import Database
 from pbem.store.models import ActionRow
 from pbem.store.outbox import OutboxRow, mail_for_game
-from pbem.store.settings import DEFAULT_DEADLINE_HOURS, GameSettings, load_settings, save_settings
-from test_moderator import PLAYERS, suez_game
-from test_orders import SUEZ_MOVE
-from test_rules_decisions import force_question, investment_question
+from pbem.store.settings import (
+    DEFAULT_DEADLINE_HOURS,
+    GameSettings,
+    load_settings,
+    save_settings,
+)
 
 GM = "gm@example.org"
 MODERATOR = "pbem@games.example"
@@ -119,7 +124,7 @@ def test_no_deadline_for_a_kind_without_hours_a_finished_game_or_a_naive_clock()
 def test_real_positions_for_the_out_of_turn_questions() -> None:
     from test_orders import suez_position
 
-    from pbem.orders import apply_message
+    from pbem.games.imperial2030.orders import apply_message
 
     canal = apply_message(suez_position(), "ann", SUEZ_MOVE, end_maneuver=True).state
     (d,) = deadlines(canal, GameSettings(), T0)

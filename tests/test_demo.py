@@ -33,7 +33,14 @@ from pbem import store
 from pbem.bots import decide
 from pbem.bots.mailio import latest_mail
 from pbem.cli import app
-from pbem.demo import MODERATOR, Demo, DemoOptions, ProgressLine, Progress, summary_lines
+from pbem.demo import (
+    MODERATOR,
+    Demo,
+    DemoOptions,
+    Progress,
+    ProgressLine,
+    summary_lines,
+)
 from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.inbound import InboundRow

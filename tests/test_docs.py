@@ -31,7 +31,7 @@ def test_the_readme_and_the_docs_index_link_every_page(page: str) -> None:
 
 
 def test_every_order_keyword_is_documented_for_players() -> None:
-    from pbem.orders.keywords import SPECS
+    from pbem.games.imperial2030.orders.keywords import SPECS
 
     text = (ROOT / "docs" / "orders.md").read_text(encoding="utf-8")
     missing = [spec.keyword.text for spec in SPECS if f"`{spec.keyword.text}" not in text]

@@ -6,11 +6,13 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from dbfixtures import db_url  # noqa: F401  (fixture)
 from sqlalchemy import update
 from sqlmodel import select
+from test_moderator import PLAYERS, suez_game
+from test_orders import SUEZ_MOVE
 from typer.testing import CliRunner
 
-from dbfixtures import db_url  # noqa: F401  (fixture)
 from engine.imperial2030.decisions import DecisionKind, pending
 from engine.imperial2030.game import replay
 from engine.imperial2030.serialize import state_to_json
@@ -19,16 +21,14 @@ from pbem.cli import app
 from pbem.deadlines import decision_since, tick
 from pbem.errors import BadSetup, GameNotFound, UnknownPlayer
 from pbem.gamemaster import GameMasterError, GamePaused, MailContext, NothingToUndo
+from pbem.games.imperial2030.statejson import state_json
 from pbem.moderator import Moderator
-from pbem.statejson import state_json
 from pbem.store import Database
 from pbem.store import waiting as waiting_store
 from pbem.store.models import ActionRow, GameRow, SnapshotRow
 from pbem.store.outbox import OutboxRow, mail_for_game
 from pbem.store.settings import load_settings
 from pbem.store.tokens import issue_token, seat_for_token
-from test_moderator import PLAYERS, suez_game
-from test_orders import SUEZ_MOVE
 
 MAIL = MailContext.make(moderator_address="pbem@games.example", game_master="gm@example.org")
 

@@ -5,8 +5,15 @@ import threading
 import time
 
 import pytest
+from mailservers import (  # noqa: F401
+    DovecotAccount,
+    dovecot,
+    dovecot_server,
+    dovecot_tls,
+    dovecot_tls_server,
+    tls_files,
+)
 
-from mailservers import DovecotAccount, dovecot, dovecot_server, dovecot_tls, dovecot_tls_server, tls_files  # noqa: F401
 from pbem.mail import (
     ImapInbox,
     MailboxError,

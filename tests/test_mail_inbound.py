@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from pbem.games.imperial2030.orders.message import split_message
 from pbem.mail import InboundError, InboundMessage, parse_message, token_of_address
-from pbem.orders.message import split_message
 
 MODERATOR = "pbem@games.example"
 TOKEN = "k7dq2m9x"
@@ -351,7 +351,7 @@ def test_truncated_and_broken_messages_never_raise_anything_else() -> None:
     "RONDEL investor\n\n-----Original Message-----\nFrom: pbem@games.example\nSent: today\nSubject: x\n\nRONDEL taxation\n",
 ])
 def test_the_body_gives_the_order_splitter_only_the_players_orders(body: str) -> None:
-    """The contract with pbem.orders.split_message: quotes, attributions and Outlook history are gone."""
+    """The contract with pbem.games.imperial2030.orders.split_message: quotes, attributions and Outlook history are gone."""
     message = parse_message(raw(PLAIN, body))
     assert [line.text for line in split_message(message.body)] == ["RONDEL investor"]
 

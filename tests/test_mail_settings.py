@@ -6,7 +6,14 @@ import tomllib
 import pytest
 
 from pbem.errors import ConfigError
-from pbem.mail import ImapSettings, MailConfigError, Security, SmtpSettings, imap_settings, smtp_settings
+from pbem.mail import (
+    ImapSettings,
+    MailConfigError,
+    Security,
+    SmtpSettings,
+    imap_settings,
+    smtp_settings,
+)
 
 CONFIG = tomllib.loads('''
 [imap]

@@ -8,7 +8,6 @@ from email.message import EmailMessage
 
 import pytest
 from aiosmtpd.controller import Controller
-
 from mailservers import (  # noqa: F401  (fixtures)
     SMTP_PASSWORD,
     SMTP_USER,
@@ -19,6 +18,7 @@ from mailservers import (  # noqa: F401  (fixtures)
     smtpd_tls,
     tls_files,
 )
+
 from pbem.mail import (
     DECISION_HEADER,
     OutgoingMail,

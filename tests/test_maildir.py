@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from pbem.mail import MailboxError, MailboxPosition, MaildirInbox, MaildirSettings, maildir_settings
+from pbem.mail import (
+    MailboxError,
+    MailboxPosition,
+    MaildirInbox,
+    MaildirSettings,
+    maildir_settings,
+)
 from pbem.mail.errors import MailConfigError
 from pbem.mail.maildir import INDEX_NAME, folder_dirname, make_maildir, message_key
 

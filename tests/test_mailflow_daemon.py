@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
-
 from mailflowkit import Table
 from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
+from typer.testing import CliRunner
+
 from pbem.cli import app
 from pbem.config import load_config
 from pbem.mail import MailboxError

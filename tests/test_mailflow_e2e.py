@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlmodel import select
-
 from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
 from mailservers import (  # noqa: F401  (fixtures)
     DovecotAccount,
@@ -28,10 +26,12 @@ from mailservers import (  # noqa: F401  (fixtures)
     free_port,
     smtpd,
 )
+from sqlmodel import select
+
 from engine.imperial2030.decisions import pending
 from pbem.config import Config
+from pbem.games.imperial2030.orders import apply_message, legal_orders
 from pbem.mailflow import MailFlow, poll_once, process_message
-from pbem.orders import apply_message, legal_orders
 from pbem.store import Database, find_game, replay_game
 from pbem.store.inbound import MailboxStateRow
 from pbem.store.outbox import OutboxRow

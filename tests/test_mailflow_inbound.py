@@ -10,10 +10,10 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from sqlmodel import select
-
 from dbfixtures import db_url  # noqa: F401  (fixtures)
 from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
+from sqlmodel import select
+
 from pbem.mail import build_message, parse_message
 from pbem.mailflow import MailComposer, MessageFailed, outgoing_mail, process_message
 from pbem.moderator import Moderator
@@ -366,8 +366,9 @@ def test_the_flow_on_both_databases(db_url: str) -> None:  # noqa: F811
 
 
 def test_the_game_end_goes_to_every_seat_instead_of_the_report(tmp_path: Path) -> None:
-    from pbem.moderator import SubmitResult
     from test_render import finished
+
+    from pbem.moderator import SubmitResult
 
     state, events = finished()
     db = Database(f"sqlite:///{tmp_path / 'end.db'}")

@@ -10,14 +10,13 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from sqlalchemy import create_engine, inspect, text
 from sqlmodel import SQLModel
 
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from engine.imperial2030.decisions import pending
-from pbem.orders import legal_orders
-from pbem.store import Database, find_game, list_games
-from pbem.store import migrate
+from pbem.games.imperial2030.orders import legal_orders
+from pbem.store import Database, find_game, list_games, migrate
 from pbem.store.models import GameRow, SeatRow
 
 EXPECTED_TABLES = {

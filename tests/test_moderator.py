@@ -1,6 +1,6 @@
 """The moderator: creating games, applying order messages in one transaction, telling the state.
 
-The order text goes through the real order layer (``pbem.orders``); what the
+The order text goes through the real order layer (``pbem.games.imperial2030.orders``); what the
 moderator adds is the log, the narration, the refusal with what was not
 applied, and "whom the game waits for".
 """
@@ -11,8 +11,8 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from dbfixtures import db_url  # noqa: F401  (fixture)
+
 from engine.imperial2030.actions import BuyBond, ChooseSpace, Donate
 from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import DecisionKind, pending
@@ -22,9 +22,9 @@ from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.serialize import state_to_json
 from pbem import store
 from pbem.errors import BadSetup, GameExists, GameNotFound, UnknownPlayer
+from pbem.games.imperial2030.orders import format_action
+from pbem.games.imperial2030.statejson import state_json
 from pbem.moderator import Moderator
-from pbem.orders import format_action
-from pbem.statejson import state_json
 from pbem.store import Database
 
 BOARD = default_board()
@@ -303,9 +303,20 @@ def test_importing_nothing_is_told(mod: Moderator) -> None:
 
 
 def test_narration_folds_money_into_sentences() -> None:
-    from engine.imperial2030.events import (BANK, BondBought, GameEnded, GovernmentChanged, MoneyMoved, PowerGained, Reason,
-                               RondelMoved, TaxCollected, cash, treasury)
-    from pbem.narrate import narrate
+    from engine.imperial2030.events import (
+        BANK,
+        BondBought,
+        GameEnded,
+        GovernmentChanged,
+        MoneyMoved,
+        PowerGained,
+        Reason,
+        RondelMoved,
+        TaxCollected,
+        cash,
+        treasury,
+    )
+    from pbem.games.imperial2030.narrate import narrate
 
     events = [
         MoneyMoved(cash("anton"), BANK, 1, Reason.RONDEL),

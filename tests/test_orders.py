@@ -38,11 +38,22 @@ from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import DecisionKind, pending
 from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.game import apply
-from engine.imperial2030.model import ForceStopStep, GameSetup, GameState, InvestStep, ManeuverStep, Seat, Stance, StandingKind, \
-    StandingOrder, UnitKind, Variant
+from engine.imperial2030.model import (
+    ForceStopStep,
+    GameSetup,
+    GameState,
+    InvestStep,
+    ManeuverStep,
+    Seat,
+    Stance,
+    StandingKind,
+    StandingOrder,
+    UnitKind,
+    Variant,
+)
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.setup import new_game
-from pbem.orders import (
+from pbem.games.imperial2030.orders import (
     AmbiguousName,
     IllegalOrder,
     MessageLine,
@@ -331,7 +342,7 @@ class TestParse:
             parse_order(start, "ann", "STATUS")  # a report request is no action
         # the maneuver orders are supported now: read here, refused by the engine (Russia chooses a space)
         assert parse_order(start, "ann", "FLEET Rome TO Mediterranean Sea") == FleetMove("rome", "mediterraneansea")
-        from pbem.orders.keywords import SPECS, Role
+        from pbem.games.imperial2030.orders.keywords import SPECS, Role
 
         assert [s.keyword for s in SPECS if s.role is Role.UNSUPPORTED] == []  # no UnsupportedOrder any more
         result = apply_message(start, "ann", "FLEET Rome TO Mediterranean Sea")

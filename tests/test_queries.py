@@ -1,4 +1,4 @@
-"""Answers to report requests (pbem.queries) and the HELP texts (pbem.help).
+"""Answers to report requests (pbem.games.imperial2030.queries) and the HELP texts (pbem.games.imperial2030.help).
 
 Fixed positions get exact assertions on the lines that matter; every answer
 keeps to the mail limits (ASCII, at most 78 columns); a property test plays
@@ -18,15 +18,43 @@ from engine.imperial2030.actions import ArmyMove, ChooseSpace, SetStanding
 from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.game import LogEntry, apply
-from engine.imperial2030.model import FinishedStep, GameSetup, GameState, Seat, Stance, StandingKind, Variant
+from engine.imperial2030.model import (
+    FinishedStep,
+    GameSetup,
+    GameState,
+    Seat,
+    Stance,
+    StandingKind,
+    Variant,
+)
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.setup import new_game
-from pbem.help import Group, help_text, order_help, resolve_topic, topics
-from pbem.orders import Query, QueryKind, apply_message, format_action, parse_line, parse_order
-from pbem.orders.errors import BadName, OrderSyntaxError
-from pbem.orders.keywords import MIN_PREFIX, SPECS, Keyword
-from pbem.queries import DEFAULT_HISTORY, MAX_HISTORY, HistoryEntry, answer, history_entries, option_orders, \
-    options_text
+from pbem.games.imperial2030.help import (
+    Group,
+    help_text,
+    order_help,
+    resolve_topic,
+    topics,
+)
+from pbem.games.imperial2030.orders import (
+    Query,
+    QueryKind,
+    apply_message,
+    format_action,
+    parse_line,
+    parse_order,
+)
+from pbem.games.imperial2030.orders.errors import BadName, OrderSyntaxError
+from pbem.games.imperial2030.orders.keywords import MIN_PREFIX, SPECS, Keyword
+from pbem.games.imperial2030.queries import (
+    DEFAULT_HISTORY,
+    MAX_HISTORY,
+    HistoryEntry,
+    answer,
+    history_entries,
+    option_orders,
+    options_text,
+)
 from pbem.render import problems
 from tests.helpers import standard_game, swiss_bank, turn_of
 from tests.test_orders import battle_question, canal_question, suez_position

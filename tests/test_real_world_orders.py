@@ -1,7 +1,7 @@
 """Real-world order texts, as players type them in mail clients, and the exact reply each gets.
 
 Each row is one message body sent by one player in a fixed position, and
-what ``pbem.orders.apply_message`` makes of it: the lines applied (as
+what ``pbem.games.imperial2030.orders.apply_message`` makes of it: the lines applied (as
 canonical orders, with their line numbers), the report requests found, or
 the refused line with its number, the kind of refusal, the reason word for
 word and the "did you mean" suggestions, and the numbers of the lines not
@@ -30,9 +30,15 @@ import pytest
 
 from engine.imperial2030.board import default_board
 from engine.imperial2030.model import GameState
-from pbem.orders import MessageResult, apply_message, format_action
-from pbem.render import problems, render_error
-from tests.test_orders import battle_question, canal_question, suez_position, three_players
+from pbem.games.imperial2030.orders import MessageResult, apply_message, format_action
+from pbem.games.imperial2030.reports import render_error
+from pbem.render import problems
+from tests.test_orders import (
+    battle_question,
+    canal_question,
+    suez_position,
+    three_players,
+)
 
 BOARD = default_board()
 

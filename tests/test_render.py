@@ -30,12 +30,12 @@ from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.scoring import final_scores
 from engine.imperial2030.setup import new_game
-from pbem.narrate import narrate
-from pbem.orders import apply_message, parse_order
-from pbem.render import (
+from pbem.games.imperial2030.board import board_art, draw_board, nation_codes
+from pbem.games.imperial2030.narrate import narrate
+from pbem.games.imperial2030.orders import apply_message, parse_order
+from pbem.games.imperial2030.reports import (
     check_board_art,
     check_rondel_art,
-    problems,
     prompt_view,
     region_tokens,
     render_board,
@@ -46,10 +46,19 @@ from pbem.render import (
     render_rondel,
     render_welcome,
 )
+from pbem.render import problems
 from pbem.render.art import ArtError, check_art, fill_panel, parse_art
-from pbem.render.board import board_art, draw_board, nation_codes
 from pbem.render.text import asciify, finish, pair, wrap
-from tests.helpers import BOARD, NAMES, new, play, standard_game, swiss_bank, turn_of, with_bonds
+from tests.helpers import (
+    BOARD,
+    NAMES,
+    new,
+    play,
+    standard_game,
+    swiss_bank,
+    turn_of,
+    with_bonds,
+)
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REGENERATE = os.environ.get("PBEM_REGEN_GOLDEN") == "1"

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine.imperial2030.actions import BuildFactory, BuyBond, ChooseSpace, Donate, Import, ImportUnit, Pass, Produce
+from engine.imperial2030.actions import (
+    BuildFactory,
+    BuyBond,
+    ChooseSpace,
+    Donate,
+    Import,
+    ImportUnit,
+    Pass,
+    Produce,
+)
 from engine.imperial2030.decisions import DecisionKind
 from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.events import FactoryBuilt, NothingDone, Reason, UnitsPlaced

@@ -4,9 +4,14 @@ from __future__ import annotations
 import pytest
 
 from engine.imperial2030.actions import ChooseSpace, Donate
-from engine.imperial2030.errors import GameFinished
-from engine.imperial2030.events import GameEnded, InvestorCardPassed, PowerGained, Reason
 from engine.imperial2030.decisions import pending
+from engine.imperial2030.errors import GameFinished
+from engine.imperial2030.events import (
+    GameEnded,
+    InvestorCardPassed,
+    PowerGained,
+    Reason,
+)
 from engine.imperial2030.model import Bond, FinishedStep
 from engine.imperial2030.scoring import final_scores, player_score
 from tests.helpers import (

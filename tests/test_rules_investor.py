@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine.imperial2030.actions import BuyBond, ChooseSpace, ForceStop, Pass, UpgradeBond
+from engine.imperial2030.actions import (
+    BuyBond,
+    ChooseSpace,
+    ForceStop,
+    Pass,
+    UpgradeBond,
+)
 from engine.imperial2030.decisions import DecisionKind
 from engine.imperial2030.events import (
     BondBought,

@@ -17,11 +17,31 @@ from pathlib import Path
 
 import pytest
 
-from engine.imperial2030.actions import ArmyMove, Attack, DestroyFactory, Done, FleetMove, Passage, SetStanding
+from engine.imperial2030.actions import (
+    ArmyMove,
+    Attack,
+    DestroyFactory,
+    Done,
+    FleetMove,
+    Passage,
+    SetStanding,
+)
 from engine.imperial2030.decisions import DecisionKind
 from engine.imperial2030.errors import IllegalAction, NotYourDecision
-from engine.imperial2030.events import ArmyMoved, FlagPlaced, FleetMoved, PassageAnswered, TurnStarted
-from engine.imperial2030.model import ManeuverStep, RondelStep, Stance, StandingKind, StandingOrder
+from engine.imperial2030.events import (
+    ArmyMoved,
+    FlagPlaced,
+    FleetMoved,
+    PassageAnswered,
+    TurnStarted,
+)
+from engine.imperial2030.model import (
+    ManeuverStep,
+    RondelStep,
+    Stance,
+    StandingKind,
+    StandingOrder,
+)
 from tests.helpers import (
     BOARD,
     MANEUVER_2,

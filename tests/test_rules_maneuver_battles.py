@@ -9,11 +9,34 @@ from __future__ import annotations
 
 import pytest
 
-from engine.imperial2030.actions import ArmyMove, Attack, ClearStanding, Done, FleetMove, Fight, ForceStop, SetStanding
+from engine.imperial2030.actions import (
+    ArmyMove,
+    Attack,
+    ClearStanding,
+    Done,
+    Fight,
+    FleetMove,
+    ForceStop,
+    SetStanding,
+)
 from engine.imperial2030.decisions import DecisionKind
 from engine.imperial2030.errors import NotYourDecision
-from engine.imperial2030.events import ArmyMoved, Battle, FightAnswered, FleetMoved, ForceStopAnswered, RondelMoved
-from engine.imperial2030.model import ForceStopStep, ManeuverStep, Stance, StandingKind, StandingOrder, UnitKind
+from engine.imperial2030.events import (
+    ArmyMoved,
+    Battle,
+    FightAnswered,
+    FleetMoved,
+    ForceStopAnswered,
+    RondelMoved,
+)
+from engine.imperial2030.model import (
+    ForceStopStep,
+    ManeuverStep,
+    Stance,
+    StandingKind,
+    StandingOrder,
+    UnitKind,
+)
 from tests.helpers import (
     FACTORY,
     IMPORT,

@@ -8,9 +8,26 @@ from __future__ import annotations
 
 import pytest
 
-from engine.imperial2030.actions import ArmyMove, BuildFactory, DestroyFactory, Done, FleetMove, Fight, Import, ImportUnit, Produce
+from engine.imperial2030.actions import (
+    ArmyMove,
+    BuildFactory,
+    DestroyFactory,
+    Done,
+    Fight,
+    FleetMove,
+    Import,
+    ImportUnit,
+    Produce,
+)
 from engine.imperial2030.decisions import DecisionKind
-from engine.imperial2030.events import ArmyMoved, Battle, FactoryDestroyed, FlagPlaced, FlagRemoved, TaxCollected
+from engine.imperial2030.events import (
+    ArmyMoved,
+    Battle,
+    FactoryDestroyed,
+    FlagPlaced,
+    FlagRemoved,
+    TaxCollected,
+)
 from engine.imperial2030.model import Stance, UnitKind
 from tests.helpers import (
     BOARD,

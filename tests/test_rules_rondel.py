@@ -3,7 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.imperial2030.actions import ChooseSpace, Donate, ForceStop, Import, ImportUnit, Pass, Produce
+from engine.imperial2030.actions import (
+    ChooseSpace,
+    Donate,
+    ForceStop,
+    Import,
+    ImportUnit,
+    Pass,
+    Produce,
+)
 from engine.imperial2030.board import SpaceAction
 from engine.imperial2030.decisions import DecisionKind
 from engine.imperial2030.errors import EngineError, IllegalAction, NotYourDecision

@@ -10,7 +10,13 @@ import pytest
 from engine.imperial2030.actions import BuyBond, Pass
 from engine.imperial2030.board import CityKind
 from engine.imperial2030.errors import NotYourDecision
-from engine.imperial2030.events import BondBought, FlagCardDealt, NationSkipped, Reason, TurnStarted
+from engine.imperial2030.events import (
+    BondBought,
+    FlagCardDealt,
+    NationSkipped,
+    Reason,
+    TurnStarted,
+)
 from engine.imperial2030.model import Bond, RondelStep, SetupBondsStep, Variant
 from engine.imperial2030.setup import SetupError
 from tests.helpers import (

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from engine.imperial2030.events import AccountKind, MoneyMoved, PowerGained, Reason, TaxCollected
+from engine.imperial2030.events import (
+    AccountKind,
+    MoneyMoved,
+    PowerGained,
+    Reason,
+    TaxCollected,
+)
 from engine.imperial2030.model import InvestStep, Variant
 from tests.helpers import (
     MANEUVER_1,
     NEUTRAL_LAND,
     TAXATION,
-    hostile_army,
     friendly_army,
+    hostile_army,
     move_to,
     one,
     paid,

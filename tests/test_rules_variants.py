@@ -11,7 +11,13 @@ from engine.imperial2030.actions import BuyBond, ForceStop, Pass, UpgradeBond
 from engine.imperial2030.decisions import DecisionKind
 from engine.imperial2030.errors import NotYourDecision
 from engine.imperial2030.events import GovernmentChanged, InvestorCardPassed, Reason
-from engine.imperial2030.model import ForceStopStep, InvestStep, RondelStep, SetupBondsStep, Variant
+from engine.imperial2030.model import (
+    ForceStopStep,
+    InvestStep,
+    RondelStep,
+    SetupBondsStep,
+    Variant,
+)
 from tests.helpers import (
     FACTORY,
     IMPORT,

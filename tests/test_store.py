@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from sqlmodel import select
 
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from engine.imperial2030.actions import ChooseSpace, Donate, Pass
 from engine.imperial2030.board import default_board
 from engine.imperial2030.game import LogEntry, apply, replay

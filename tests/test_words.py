@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 from engine.imperial2030.actions import ArmyMove, Fight
 from engine.imperial2030.model import Stance
 from pbem.cli import app
-from pbem.narrate import narrate
-from pbem.orders import Query, QueryKind
-from pbem.queries import answer
-from pbem.render import render_report
+from pbem.games.imperial2030.narrate import narrate
+from pbem.games.imperial2030.orders import Query, QueryKind
+from pbem.games.imperial2030.queries import answer
+from pbem.games.imperial2030.reports import render_report
 from tests.helpers import (
     maneuver_turn,
     play,

@@ -280,7 +280,7 @@ def default_board() -> Board:
 
 def board_from_data(data: dict[str, Any]) -> Board:
     """Build a Board from parsed map data, validating every reference."""
-    from engine.imperial2030.board_validation import validate_board, parse_tables
+    from engine.imperial2030.board_validation import parse_tables, validate_board
 
     where = "map"  # the entry being read, so that a missing key names it
     try:

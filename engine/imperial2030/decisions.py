@@ -30,11 +30,19 @@ from engine.imperial2030.actions import (
     UpgradeBond,
 )
 from engine.imperial2030.board import SpaceAction
-from engine.imperial2030.economy import factory_sites, import_choices, producing_factories
+from engine.imperial2030.economy import (
+    factory_sites,
+    import_choices,
+    producing_factories,
+)
 from engine.imperial2030.flow import rondel_choices
 from engine.imperial2030.investing import investment_options
-from engine.imperial2030.maneuver import attacker_kind, destroyable, fight_choices, protected_factory
-from engine.imperial2030.movement import army_routes, canal_controller, fleet_destinations, movable
+from engine.imperial2030.maneuver import (
+    attacker_kind,
+    destroyable,
+    fight_choices,
+    protected_factory,
+)
 from engine.imperial2030.model import (
     ActionStep,
     FinishedStep,
@@ -46,6 +54,12 @@ from engine.imperial2030.model import (
     SetupBondsStep,
     Stance,
     UnitKind,
+)
+from engine.imperial2030.movement import (
+    army_routes,
+    canal_controller,
+    fleet_destinations,
+    movable,
 )
 from engine.imperial2030.setup import setup_bond_options
 

@@ -8,6 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.imperial2030.board import SpaceAction
+from engine.imperial2030.economy import (
+    can_pay_interest_in_full,
+    can_stop_on_investor,
+    collect_taxes,
+    factory_sites,
+    import_choices,
+    pay_interest,
+    producing_factories,
+)
 from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.events import (
     BANK,
@@ -22,19 +31,9 @@ from engine.imperial2030.events import (
     TurnStarted,
     cash,
 )
-from engine.imperial2030.economy import (
-    can_pay_interest_in_full,
-    can_stop_on_investor,
-    collect_taxes,
-    factory_sites,
-    import_choices,
-    pay_interest,
-    producing_factories,
-)
 from engine.imperial2030.investing import can_invest, settle_governments
 from engine.imperial2030.ledger import transfer
 from engine.imperial2030.maneuver import place_flags
-from engine.imperial2030.standing import standing_answer
 from engine.imperial2030.model import (
     ActionStep,
     FinishedStep,
@@ -50,7 +49,7 @@ from engine.imperial2030.model import (
     Variant,
 )
 from engine.imperial2030.scoring import final_scores
-
+from engine.imperial2030.standing import standing_answer
 
 # --- turns ----------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ with the events in the order they happened.
 from __future__ import annotations
 
 from engine.core.log import LogEntry
-
 from engine.imperial2030.actions import (
     Action,
     BuildFactory,
@@ -26,11 +25,16 @@ from engine.imperial2030.describe import describe
 from engine.imperial2030.economy import build_factory, import_units, produce
 from engine.imperial2030.errors import GameFinished, IllegalAction, NotYourDecision
 from engine.imperial2030.events import Event, NothingDone, Reason, cash, treasury
-from engine.imperial2030.flow import after_action, answer_force_stop, choose_space, move_cost, next_investor
+from engine.imperial2030.flow import (
+    after_action,
+    answer_force_stop,
+    choose_space,
+    move_cost,
+    next_investor,
+)
 from engine.imperial2030.investing import invest
 from engine.imperial2030.ledger import transfer
 from engine.imperial2030.maneuver import answer_question, maneuver_order
-from engine.imperial2030.standing import clear_standing, set_standing
 from engine.imperial2030.model import (
     ActionStep,
     FinishedStep,
@@ -43,6 +47,7 @@ from engine.imperial2030.model import (
     SetupBondsStep,
 )
 from engine.imperial2030.setup import answer_setup_bond, new_game
+from engine.imperial2030.standing import clear_standing, set_standing
 
 
 def waiting_for(state: GameState) -> tuple[str, ...]:

@@ -4,7 +4,16 @@ from __future__ import annotations
 from engine.imperial2030.actions import Action, BuyBond, Pass, UpgradeBond
 from engine.imperial2030.describe import describe
 from engine.imperial2030.errors import IllegalAction
-from engine.imperial2030.events import BondBought, BondUpgraded, Event, GovernmentChanged, InvestmentPassed, Reason, cash, treasury
+from engine.imperial2030.events import (
+    BondBought,
+    BondUpgraded,
+    Event,
+    GovernmentChanged,
+    InvestmentPassed,
+    Reason,
+    cash,
+    treasury,
+)
 from engine.imperial2030.ledger import transfer
 from engine.imperial2030.model import Bond, GameState
 

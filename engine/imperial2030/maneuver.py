@@ -7,7 +7,16 @@ arrive, fight or turn back. The government gives its next order after that.
 """
 from __future__ import annotations
 
-from engine.imperial2030.actions import Action, ArmyMove, Attack, DestroyFactory, Done, FleetMove, Fight, Passage
+from engine.imperial2030.actions import (
+    Action,
+    ArmyMove,
+    Attack,
+    DestroyFactory,
+    Done,
+    Fight,
+    FleetMove,
+    Passage,
+)
 from engine.imperial2030.describe import describe
 from engine.imperial2030.economy import hostile_in
 from engine.imperial2030.errors import IllegalAction
@@ -17,24 +26,30 @@ from engine.imperial2030.events import (
     Event,
     FactoryDestroyed,
     FightAnswered,
-    FleetMoved,
     FlagPlaced,
     FlagRemoved,
+    FleetMoved,
     PassageAnswered,
 )
-from engine.imperial2030.model import Entry, GameState, ManeuverStep, Stance, StandingKind, UnitKind
+from engine.imperial2030.model import (
+    Entry,
+    GameState,
+    ManeuverStep,
+    Stance,
+    StandingKind,
+    UnitKind,
+)
 from engine.imperial2030.movement import (
     Route,
-    route_to,
     canal_controller,
     canal_needs_permission,
     fleet_destinations,
     forced_route,
     movable,
     rail_reach,
+    route_to,
 )
 from engine.imperial2030.standing import standing_answer
-
 
 #: R-MOVE-1/3, the head of section 5: why a fleet may not move or attack once the armies have begun.
 FLEETS_FIRST = ("Three steps in order: fleets, then armies, then flags. Fleets move and attack before armies, "
@@ -94,7 +109,9 @@ def maneuver_order(state: GameState, action: Action, events: list[Event]) -> boo
 
 
 def _refuse(state: GameState, reason: str) -> None:
-    from engine.imperial2030.decisions import maneuver_options  # late import: decisions builds on this module
+    from engine.imperial2030.decisions import (
+        maneuver_options,  # late import: decisions builds on this module
+    )
 
     raise IllegalAction(reason, [describe(state.board, o.action) for o in maneuver_options(state)])
 

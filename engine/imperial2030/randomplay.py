@@ -7,10 +7,20 @@ games exercise every path the rules allow.
 from __future__ import annotations
 
 import random
-
 from dataclasses import replace
 
-from engine.imperial2030.actions import Action, ArmyMove, Attack, DestroyFactory, Done, Donate, FleetMove, Import, Pass, Produce
+from engine.imperial2030.actions import (
+    Action,
+    ArmyMove,
+    Attack,
+    DestroyFactory,
+    Donate,
+    Done,
+    FleetMove,
+    Import,
+    Pass,
+    Produce,
+)
 from engine.imperial2030.decisions import Decision, DecisionKind, pending, stances
 from engine.imperial2030.economy import supply_left, unit_for
 from engine.imperial2030.maneuver import attacker_kind, destroyable

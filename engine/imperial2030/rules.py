@@ -16,7 +16,12 @@ from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.events import Event
 from engine.imperial2030.game import apply
 from engine.imperial2030.model import GameSetup, GameState
-from engine.imperial2030.serialize import setup_from_json, setup_to_json, state_from_json, state_to_json
+from engine.imperial2030.serialize import (
+    setup_from_json,
+    setup_to_json,
+    state_from_json,
+    state_to_json,
+)
 from engine.imperial2030.setup import new_game
 
 

@@ -14,13 +14,8 @@ from engine.imperial2030.errors import EngineError
 from engine.imperial2030.game import LogEntry
 from engine.imperial2030.model import (
     ActionStep,
-    Entry,
-    ManeuverStep,
-    Stance,
-    StandingKind,
-    StandingOrder,
-    UnitKind,
     Bond,
+    Entry,
     FinishedStep,
     ForceStopStep,
     GameSetup,
@@ -28,13 +23,18 @@ from engine.imperial2030.model import (
     InvestMode,
     InvestSlot,
     InvestStep,
+    ManeuverStep,
     NationState,
     PlayerState,
     RondelStep,
     Seat,
     SetupBondsStep,
+    Stance,
+    StandingKind,
+    StandingOrder,
     Step,
     TurnInfo,
+    UnitKind,
     Variant,
 )
 

@@ -5,11 +5,29 @@ from engine.core.rng import seeded
 from engine.imperial2030.actions import Action, BuyBond, Pass
 from engine.imperial2030.board import Board, CityKind
 from engine.imperial2030.errors import EngineError, IllegalAction
-from engine.imperial2030.events import BANK, BondBought, Event, FlagCardDealt, GovernmentChanged, InvestmentPassed, Reason, cash, treasury
+from engine.imperial2030.events import (
+    BANK,
+    BondBought,
+    Event,
+    FlagCardDealt,
+    GovernmentChanged,
+    InvestmentPassed,
+    Reason,
+    cash,
+    treasury,
+)
 from engine.imperial2030.flow import begin_next_turn
 from engine.imperial2030.investing import settle_governments
 from engine.imperial2030.ledger import transfer
-from engine.imperial2030.model import Bond, GameSetup, GameState, NationState, PlayerState, SetupBondsStep, Variant
+from engine.imperial2030.model import (
+    Bond,
+    GameSetup,
+    GameState,
+    NationState,
+    PlayerState,
+    SetupBondsStep,
+    Variant,
+)
 
 
 class SetupError(EngineError):

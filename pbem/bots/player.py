@@ -1,6 +1,6 @@
 """A bot player's mail loop (``pbem bot``): read its Maildir, answer what asks it to decide, by SMTP.
 
-The loop is the I/O around :mod:`pbem.bots.strategy`:
+The loop is the I/O around :mod:`pbem.games.imperial2030.bot.strategy`:
 
 1. fetch the mail waiting in the bot's Maildir (:class:`pbem.mail.MaildirInbox`;
    handled mail is moved to its ``.processed`` folder, so a restarted bot
@@ -31,8 +31,13 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.bots.mailio import ReadMail, read_mail, reply_message
-from pbem.bots.prompt import banner_of, is_error_mail, parse_prompt
-from pbem.bots.strategy import STRATEGIES, BotError, decide, decide_after_refusal
+from pbem.games.imperial2030.bot.reading import banner_of, is_error_mail, parse_prompt
+from pbem.games.imperial2030.bot.strategy import (
+    STRATEGIES,
+    BotError,
+    decide,
+    decide_after_refusal,
+)
 from pbem.mail.maildir import MaildirInbox
 from pbem.mail.settings import MaildirSettings, Security, SmtpSettings
 from pbem.mail.smtp import SmtpSender

@@ -6,6 +6,8 @@ from typing import Any
 from engine.imperial2030.board import Board
 from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.model import GameState
+from pbem.games.imperial2030.orders import format_action, legal_orders
+from pbem.games.imperial2030.statejson import state_json
 from pbem.moderator import (
     AppliedLine,
     NewGame,
@@ -16,8 +18,6 @@ from pbem.moderator import (
     Waiting,
     describe_decision,
 )
-from pbem.orders import format_action, legal_orders
-from pbem.statejson import state_json
 
 
 def money(amount: int) -> str:

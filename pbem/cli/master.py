@@ -18,7 +18,7 @@ from pbem.cli.base import (
 from pbem.cli.lines import pending_lines, refusal_lines
 from pbem.cli.style import PlainGroup
 from pbem.config import load_config
-from pbem.narrate import narrate
+from pbem.games.imperial2030.narrate import narrate
 
 # --- the game master's commands: game show, force, undo, replace, pause, resume, resend, deadlines tick ---
 # (pbem.gamemaster and pbem.deadlines; every command is one transaction that also queues the mails it causes)

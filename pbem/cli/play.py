@@ -26,9 +26,9 @@ from pbem.cli.lines import new_game_lines, submit_lines, summary_lines
 from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
 from pbem.games import DEFAULT_KIND, KINDS, kind_named
+from pbem.games.imperial2030.reports import render_board, render_prompt, render_report
+from pbem.games.imperial2030.statejson import state_json
 from pbem.moderator import Moderator
-from pbem.render import render_board, render_prompt, render_report
-from pbem.statejson import state_json
 
 # --- commands ---------------------------------------------------------------------------------
 

@@ -18,17 +18,18 @@ from engine.imperial2030.game import LogEntry, apply, replay
 from engine.imperial2030.model import GameSetup, GameState, Seat
 from engine.imperial2030.serialize import setup_to_json
 from engine.imperial2030.setup import new_game
-from pbem import orders, store
+from pbem import store
 from pbem.deadlines import Deadline, deadlines, decision_since, utc
 from pbem.errors import BadSetup, ConcurrentUpdate, StoreError
+from pbem.games.imperial2030 import orders
+from pbem.games.imperial2030.narrate import narrate
+from pbem.games.imperial2030.orders import format_action
+from pbem.games.imperial2030.reports import render_report, render_welcome
+from pbem.games.imperial2030.views import decision_words
 from pbem.mail.outbound import token_address
 from pbem.mailflow.binding import move_subject
 from pbem.moderator import EMAIL, PLAYER_NAME  # the same rules as for a new game
-from pbem.narrate import narrate
-from pbem.orders import format_action
-from pbem.render import render_report, render_welcome
 from pbem.render.text import note_block
-from pbem.render.views import decision_words
 from pbem.store import GameRow, GameStatus, SeatRow
 from pbem.store import waiting as waiting_store
 from pbem.store.models import ActionRow, SnapshotRow

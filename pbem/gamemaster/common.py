@@ -18,11 +18,11 @@ from engine.imperial2030.model import GameState
 from pbem import store
 from pbem.deadlines import deadlines, utc
 from pbem.errors import ConcurrentUpdate, PbemError, StoreError, UnknownPlayer
+from pbem.games.imperial2030.reports import render_prompt, render_report
 from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of, list_id_for, message_id_for, token_address
 from pbem.mailflow.binding import move_subject
 from pbem.mailflow.outgoing import prompt_subject, seat_token
-from pbem.render import render_prompt, render_report
 from pbem.render.text import note_block
 from pbem.store import GameRow, SeatRow
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail

@@ -13,7 +13,7 @@ from engine.imperial2030.board import Board
 from engine.imperial2030.events import Event
 from engine.imperial2030.game import LogEntry
 from engine.imperial2030.model import GameState
-from pbem import orders, store
+from pbem import store
 from pbem.deadlines import Deadline
 from pbem.errors import StoreError
 from pbem.gamemaster.common import (
@@ -28,18 +28,19 @@ from pbem.gamemaster.common import (
     _stamp,
     _when,
 )
-from pbem.mail.outbound import message_id_for
-from pbem.mailflow.binding import move_subject
-from pbem.orders import (
+from pbem.games.imperial2030 import orders
+from pbem.games.imperial2030.orders import (
     AppliedOrder,
     MessageLine,
     OrderError,
     format_action,
     split_message,
 )
-from pbem.render import render_prompt
+from pbem.games.imperial2030.reports import render_prompt
+from pbem.games.imperial2030.views import decision_words
+from pbem.mail.outbound import message_id_for
+from pbem.mailflow.binding import move_subject
 from pbem.render.text import note_block
-from pbem.render.views import decision_words
 from pbem.store import GameRow, GameStatus
 from pbem.store import waiting as waiting_store
 from pbem.store.models import ActionRow

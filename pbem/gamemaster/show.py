@@ -15,8 +15,8 @@ from engine.imperial2030.decisions import pending
 from engine.imperial2030.serialize import entry_from_json
 from pbem import store
 from pbem.deadlines import deadlines, decision_since, utc
-from pbem.orders import format_action
-from pbem.render.views import decision_words, turn_line
+from pbem.games.imperial2030.orders import format_action
+from pbem.games.imperial2030.views import decision_words, turn_line
 from pbem.store import waiting as waiting_store
 from pbem.store.models import ActionRow
 from pbem.store.outbox import OutboxRow

@@ -24,8 +24,8 @@ from pbem.mail.errors import (
     TransientSendError,
 )
 from pbem.mail.imap import FetchedMessage, FetchResult, ImapInbox, MailboxPosition
-from pbem.mail.maildir import MaildirInbox
 from pbem.mail.inbound import InboundMessage, parse_message, token_of_address
+from pbem.mail.maildir import MaildirInbox
 from pbem.mail.outbound import (
     DECISION_HEADER,
     OutgoingMail,

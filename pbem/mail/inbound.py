@@ -10,7 +10,7 @@ set the mail aside with a reason. Only input that is not a mail at all raises
 :class:`~pbem.mail.errors.InboundError`.
 
 What is *not* done here: cutting the body into order lines (quotes,
-signatures, ``END``) is ``pbem.orders.split_message``; deciding whether the
+signatures, ``END``) is ``pbem.games.imperial2030.orders.split_message``; deciding whether the
 sender may play the seat of the token is the moderator's. This module knows no
 game rules.
 """

@@ -16,12 +16,29 @@ from __future__ import annotations
 from pbem.mailflow.check import CheckReport, check_mail
 from pbem.mailflow.crash import POINTS as CRASH_POINTS
 from pbem.mailflow.crash import crash_point
-from pbem.mailflow.daemon import Daemon, MailFlow, PassReport, PollReport, deadline_task, poll_once
+from pbem.mailflow.daemon import (
+    Daemon,
+    MailFlow,
+    PassReport,
+    PollReport,
+    deadline_task,
+    poll_once,
+)
 from pbem.mailflow.games import create_game_with_mail
-from pbem.mailflow.inbound import DatabaseUnavailable, MessageFailed, Outcome, process_message
+from pbem.mailflow.inbound import (
+    DatabaseUnavailable,
+    MessageFailed,
+    Outcome,
+    process_message,
+)
 from pbem.mailflow.mailbox import Mailbox
 from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due
-from pbem.mailflow.outgoing import MailComposer, Queued, decision_deadline, outgoing_mail
+from pbem.mailflow.outgoing import (
+    MailComposer,
+    Queued,
+    decision_deadline,
+    outgoing_mail,
+)
 
 __all__ = [
     "CRASH_POINTS",

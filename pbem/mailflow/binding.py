@@ -39,11 +39,11 @@ from engine.imperial2030.board import Board
 from engine.imperial2030.decisions import Decision, decisions_for
 from engine.imperial2030.game import LogEntry, replay
 from engine.imperial2030.model import GameSetup, GameState
+from pbem.games.imperial2030.orders import split_orders
+from pbem.games.imperial2030.orders.errors import OrderSyntaxError
+from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.mail import InboundMessage
 from pbem.mail.outbound import move_of_message_id
-from pbem.orders import split_orders
-from pbem.orders.errors import OrderSyntaxError
-from pbem.orders.keywords import Role, read_keyword
 
 #: ``[GAME] Move N: …``, the frame of every subject of a mail to a seat (``move_subject``).
 _SUBJECT_MOVE = re.compile(r"\[(?P<game>[^\]]+)\]\s*Move (?P<move>\d+):", re.IGNORECASE)

@@ -48,7 +48,12 @@ from sqlalchemy.exc import SQLAlchemyError
 from pbem.config import Config
 from pbem.mail import FetchedMessage, MailboxError, MailboxPosition, SmtpSender
 from pbem.mailflow.crash import crash_point
-from pbem.mailflow.inbound import DatabaseUnavailable, MessageFailed, Outcome, process_message
+from pbem.mailflow.inbound import (
+    DatabaseUnavailable,
+    MessageFailed,
+    Outcome,
+    process_message,
+)
 from pbem.mailflow.mailbox import Mailbox
 from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due, next_due
 from pbem.moderator import Moderator

@@ -21,7 +21,7 @@
    message resumed and who got refused), the report to every seat and the prompt to each player who
    must decide now when the game moved on (the game-end mail instead when it ended), and one reply
    to the sender answering its report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP;
-   ``pbem.queries.answer``, against the state after the orders).
+   ``pbem.games.imperial2030.queries.answer``, against the state after the orders).
 
 Direct replies (3-6, error replies, answers to questions) are counted in
 budgets (``pbem.store.inbound.Budget``), so that nobody can make the
@@ -63,24 +63,58 @@ import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy.exc import DBAPIError, IntegrityError, InterfaceError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    SQLAlchemyError,
+)
 from sqlmodel import Session
 
-from pbem.config import Config, ModeratorSettings
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.model import GameState
+from pbem.config import Config, ModeratorSettings
 from pbem.errors import ConcurrentUpdate, PbemError
+from pbem.games.imperial2030.orders import split_orders
+from pbem.games.imperial2030.reports import render_error, render_prompt, render_report
 from pbem.mail import InboundError, InboundMessage, parse_message
-from pbem.mailflow.binding import Binding, Verdict, answered_move, judge, move_subject, only_questions
+from pbem.mailflow.binding import (
+    Binding,
+    Verdict,
+    answered_move,
+    judge,
+    move_subject,
+    only_questions,
+)
 from pbem.mailflow.crash import crash_point
-from pbem.mailflow.outgoing import MailComposer, decision_kind, error_body, key_tag, reply_subject
+from pbem.mailflow.outgoing import (
+    MailComposer,
+    decision_kind,
+    error_body,
+    key_tag,
+    reply_subject,
+)
 from pbem.moderator import Moderator
-from pbem.orders import split_orders
-from pbem.render import render_error, render_prompt, render_report
 from pbem.render.text import note_block
-from pbem.store import GameRow, GameStatus, SeatRow, game_setup, load_log, load_state, seats
-from pbem.store.inbound import Budget, InboundOutcome, InboundRow, advance_position, find_message, normalise_key, \
-    record_message
+from pbem.store import (
+    GameRow,
+    GameStatus,
+    SeatRow,
+    game_setup,
+    load_log,
+    load_state,
+    seats,
+)
+from pbem.store.inbound import (
+    Budget,
+    InboundOutcome,
+    InboundRow,
+    advance_position,
+    find_message,
+    normalise_key,
+    record_message,
+)
 from pbem.store.tokens import has_played, seat_for_token
 
 log = logging.getLogger("pbem.mailflow")
@@ -468,14 +502,14 @@ class _Handler:
     def answer_queries(self, game: GameRow, seat: SeatRow, result) -> None:  # type: ignore[no-untyped-def]
         """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), in one reply.
 
-        Answered by ``pbem.queries.answer`` against the state the orders left;
+        Answered by ``pbem.games.imperial2030.queries.answer`` against the state the orders left;
         without that module, the sender's report and prompt stand in.
         """
         if not self._allowed(self._seat_budget(seat), "query"):
             return
         settings = self.compose.settings(game)
         try:
-            from pbem.queries import answer
+            from pbem.games.imperial2030.queries import answer
         except ImportError:  # pragma: no cover - the queries module ships with pbem
             answer = None
         if answer is not None:

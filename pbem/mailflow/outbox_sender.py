@@ -28,11 +28,24 @@ from datetime import UTC, datetime
 from sqlmodel import select
 
 from pbem.config import ModeratorSettings
-from pbem.mail import OutboundError, PermanentSendError, SmtpSender, TransientSendError, build_message
+from pbem.mail import (
+    OutboundError,
+    PermanentSendError,
+    SmtpSender,
+    TransientSendError,
+    build_message,
+)
 from pbem.mailflow.crash import crash_point
 from pbem.mailflow.outgoing import outgoing_mail
 from pbem.store.models import utcnow
-from pbem.store.outbox import OutboxRow, OutboxStatus, due_mail, mark_failed, mark_retry, mark_sent
+from pbem.store.outbox import (
+    OutboxRow,
+    OutboxStatus,
+    due_mail,
+    mark_failed,
+    mark_retry,
+    mark_sent,
+)
 
 log = logging.getLogger("pbem.mailflow.outbox")
 

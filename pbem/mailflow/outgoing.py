@@ -45,6 +45,14 @@ from engine.imperial2030.decisions import Decision, decisions_for, pending
 from engine.imperial2030.events import Event
 from engine.imperial2030.model import GameState
 from pbem.config import ModeratorSettings
+from pbem.games.imperial2030.reports import (
+    render_error,
+    render_game_end,
+    render_prompt,
+    render_report,
+    render_welcome,
+)
+from pbem.games.imperial2030.views import decision_words
 from pbem.mail import (
     InboundMessage,
     OutgoingMail,
@@ -58,8 +66,6 @@ from pbem.mail import (
 )
 from pbem.mailflow.binding import move_subject
 from pbem.moderator import SubmitResult
-from pbem.render import render_error, render_game_end, render_prompt, render_report, render_welcome
-from pbem.render.views import decision_words
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.inbound import Budget, take_reply
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail

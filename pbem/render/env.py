@@ -1,6 +1,6 @@
 """The Jinja2 environment: templates from the top-level ``templates`` package, text filters.
 
-Templates only format: they get view models (``pbem.render.views``) and lay
+Templates only format: they get view models (``pbem.games.imperial2030.views``) and lay
 them out with the filters below. ``render`` passes the result through
 ``text.finish`` (ASCII, at most 78 columns) unless ``strict`` asks to be told
 about any line the templates got wrong instead.
@@ -12,7 +12,16 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
-from pbem.render.text import MAX_WIDTH, asciify, bullet, clip, finish, pair, problems, wrap
+from pbem.render.text import (
+    MAX_WIDTH,
+    asciify,
+    bullet,
+    clip,
+    finish,
+    pair,
+    problems,
+    wrap,
+)
 
 TEMPLATE_PACKAGE = "templates"
 

@@ -8,7 +8,12 @@ from pathlib import Path
 
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    NoSuchModuleError,
+    OperationalError,
+    SQLAlchemyError,
+)
 from sqlmodel import Session, create_engine
 
 from pbem.errors import StoreError
@@ -87,7 +92,9 @@ class Database:
         self.migrate()
 
     def migrate(self, revision: str = "head") -> None:
-        from pbem.store.migrate import upgrade  # Alembic is loaded only by databases that migrate
+        from pbem.store.migrate import (
+            upgrade,  # Alembic is loaded only by databases that migrate
+        )
 
         try:
             upgrade(self.engine, revision)

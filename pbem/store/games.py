@@ -19,7 +19,13 @@ from engine.imperial2030.board import Board
 from engine.imperial2030.errors import EngineError
 from engine.imperial2030.game import LogEntry, apply, replay
 from engine.imperial2030.model import GameSetup, GameState
-from engine.imperial2030.serialize import entry_from_json, setup_from_json, setup_to_json, state_from_json, state_to_json
+from engine.imperial2030.serialize import (
+    entry_from_json,
+    setup_from_json,
+    setup_to_json,
+    state_from_json,
+    state_to_json,
+)
 from pbem.errors import ConcurrentUpdate, GameExists, GameNotFound, StoreError
 from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow
 

@@ -21,7 +21,18 @@ import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Index, Integer, String, Text, delete, func
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    delete,
+    func,
+)
 from sqlmodel import Field, Session, SQLModel, select
 
 from pbem.store.models import utcnow

@@ -18,7 +18,17 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, Engine, ForeignKey, Integer, String, UniqueConstraint, delete
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    delete,
+)
 from sqlmodel import Field, Session, SQLModel, select
 
 from pbem.store.models import GameRow, utcnow

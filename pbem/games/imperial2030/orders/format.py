@@ -35,7 +35,7 @@ from engine.imperial2030.actions import (
 )
 from engine.imperial2030.board import Board
 from engine.imperial2030.model import StandingKind, StandingOrder
-from pbem.orders.keywords import Keyword
+from pbem.games.imperial2030.orders.keywords import Keyword
 
 NOTHING = "nothing"  # "PRODUCE nothing": distinct from "PRODUCE", which means every factory
 TO = "TO"

@@ -43,17 +43,24 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from engine.imperial2030.actions import Action, ArmyMove, Attack, DestroyFactory, Done, FleetMove
+from engine.imperial2030.actions import (
+    Action,
+    ArmyMove,
+    Attack,
+    DestroyFactory,
+    Done,
+    FleetMove,
+)
 from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.errors import EngineError
 from engine.imperial2030.events import Event
 from engine.imperial2030.game import apply as engine_apply
 from engine.imperial2030.game import waiting_for
 from engine.imperial2030.model import GameState, ManeuverStep
-from pbem.orders.errors import OrderError
-from pbem.orders.legal import refusal
-from pbem.orders.message import MessageLine, split_orders
-from pbem.orders.parse import Query, parse_line, parse_order
+from pbem.games.imperial2030.orders.errors import OrderError
+from pbem.games.imperial2030.orders.legal import refusal
+from pbem.games.imperial2030.orders.message import MessageLine, split_orders
+from pbem.games.imperial2030.orders.parse import Query, parse_line, parse_order
 
 MANEUVER_ORDERS = (FleetMove, ArmyMove, Attack, DestroyFactory)
 IMPLICIT_DONE = "DONE"  # the text of the DONE added at the end of a message

@@ -15,8 +15,8 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pbem.orders.errors import OrderSyntaxError
-from pbem.orders.names import normalise
+from pbem.games.imperial2030.orders.errors import OrderSyntaxError
+from pbem.games.imperial2030.orders.names import normalise
 
 MIN_PREFIX = 3  # "ROND", "UPG": shorter prefixes of keywords are too easily a typo of another
 

@@ -28,7 +28,12 @@ from functools import lru_cache
 from engine.imperial2030.board import Board, SpaceAction
 from engine.imperial2030.board_validation import normalise_name
 from engine.imperial2030.model import UnitKind
-from pbem.orders.errors import AmbiguousName, BadName, OrderSyntaxError, UnknownName
+from pbem.games.imperial2030.orders.errors import (
+    AmbiguousName,
+    BadName,
+    OrderSyntaxError,
+    UnknownName,
+)
 
 MAX_LISTED = 12  # longer candidate lists are noise in an email; suggestions still point the way
 

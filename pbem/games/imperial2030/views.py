@@ -3,7 +3,7 @@
 Each ``*_view`` function reads a ``GameState`` (plus events, the reader and the
 options of the mail) and returns frozen dataclasses of plain strings and
 numbers. Nothing here writes text layout; nothing in ``templates/`` decides
-what is true. The prompt's view models are in ``pbem.render.prompts``.
+what is true. The prompt's view models are in ``pbem.games.imperial2030.prompts``.
 """
 from __future__ import annotations
 
@@ -28,9 +28,15 @@ from engine.imperial2030.model import (
     SetupBondsStep,
 )
 from engine.imperial2030.scoring import final_scores, player_score
-from pbem.narrate import narrate
-from pbem.orders import format_action
-from pbem.render.board import FACTORY_MARK, DrawnBoard, draw_board, draw_rondel, nation_codes
+from pbem.games.imperial2030.board import (
+    FACTORY_MARK,
+    DrawnBoard,
+    draw_board,
+    draw_rondel,
+    nation_codes,
+)
+from pbem.games.imperial2030.narrate import narrate
+from pbem.games.imperial2030.orders import format_action
 from pbem.render.text import clip, join_words
 
 NAME_WIDTH = 10  # player names longer than this are clipped in tables (never in sentences)
@@ -462,7 +468,7 @@ def error_view(state: GameState, reader: str, refusal: Any, *, game: str = "") -
     """The reply to a refused message.
 
     ``refusal`` is a moderator ``SubmitResult`` with a refusal, a
-    ``pbem.orders.MessageResult`` with an error, an ``OrderError``, or any
+    ``pbem.games.imperial2030.orders.MessageResult`` with an error, an ``OrderError``, or any
     object with the fields of the moderator's ``Refusal`` (reason,
     line_number, line, legal, suggestions, not_applied, kind). ``state`` is
     the state after the lines that stood.

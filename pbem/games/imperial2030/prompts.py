@@ -1,6 +1,6 @@
 """The prompt: what a player must decide now, every legal option with its cost, examples to copy.
 
-Like the rest of ``pbem.render.views`` this only builds view models; the
+Like the rest of ``pbem.games.imperial2030.views`` this only builds view models; the
 layout is ``templates/prompt.j2``. Examples are tried on the engine before
 they are offered, so a line copied from a prompt is never refused.
 """
@@ -29,9 +29,22 @@ from engine.imperial2030.board import Board
 from engine.imperial2030.decisions import Decision, DecisionKind, decisions_for
 from engine.imperial2030.errors import EngineError
 from engine.imperial2030.game import apply
-from engine.imperial2030.model import ForceStopStep, GameState, InvestMode, InvestStep, ManeuverStep, Stance
+from engine.imperial2030.model import (
+    ForceStopStep,
+    GameState,
+    InvestMode,
+    InvestStep,
+    ManeuverStep,
+    Stance,
+)
+from pbem.games.imperial2030.views import (
+    _canal_name,
+    _check_player,
+    _possessive,
+    decision_words,
+    order_text,
+)
 from pbem.render.text import join_words, plural
-from pbem.render.views import _canal_name, _check_player, _possessive, decision_words, order_text
 
 MAX_ORDER_COLUMN = 34  # options written longer than this put their details on the next line
 

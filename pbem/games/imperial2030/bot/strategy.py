@@ -1,6 +1,6 @@
 """How a bot decides: the text of a prompt in, the text of its answer out. Pure: no mail, no clock.
 
-:func:`decide` reads a prompt (``pbem.bots.prompt``) and returns the order
+:func:`decide` reads a prompt (``pbem.games.imperial2030.bot.reading``) and returns the order
 lines to mail back; :func:`decide_after_refusal` does the same for an error
 reply, choosing among its ``Legal now`` orders and avoiding what was refused.
 Two strategies:
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.imperial2030.board import Board, default_board
-from pbem.bots.prompt import (
+from pbem.games.imperial2030.bot.reading import (
     NationRow,
     Option,
     Prompt,

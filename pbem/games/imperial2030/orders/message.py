@@ -11,8 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pbem.orders.errors import OrderSyntaxError
-from pbem.orders.keywords import read_keyword
+from pbem.games.imperial2030.orders.errors import OrderSyntaxError
+from pbem.games.imperial2030.orders.keywords import read_keyword
 
 COMMENT = "#"
 QUOTE = ">"

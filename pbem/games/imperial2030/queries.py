@@ -1,6 +1,6 @@
 """Answers to the report requests of a message: STATUS, BOARD, OPTIONS, HISTORY [n], HELP [topic].
 
-A message may ask for reports among its orders (``pbem.orders.Query``); the
+A message may ask for reports among its orders (``pbem.games.imperial2030.orders.Query``); the
 moderator answers them after the orders, against the state the orders left.
 ``answer`` needs only what the moderator holds anyway: the state, the player,
 the query, the game's log (for HISTORY), the game's name and its settings::
@@ -22,7 +22,7 @@ a reply can hold several one after the other.
 - HISTORY [n]: the last n accepted actions (10 by default), each as
   ``vNN player: ORDER`` with what it did in sentences (``history_entries``).
   The log is replayed for it; another player's standing orders stay secret.
-- HELP [topic]: ``pbem.help.help_text``.
+- HELP [topic]: ``pbem.games.imperial2030.help.help_text``.
 """
 from __future__ import annotations
 
@@ -32,7 +32,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from engine.imperial2030.actions import Action, ArmyMove, ClearStanding, FleetMove, Import, Produce, SetStanding
+from engine.imperial2030.actions import (
+    Action,
+    ArmyMove,
+    ClearStanding,
+    FleetMove,
+    Import,
+    Produce,
+    SetStanding,
+)
 from engine.imperial2030.board import Board
 from engine.imperial2030.errors import EngineError
 from engine.imperial2030.events import Event, NationSkipped, TurnStarted, UnitsPlaced
@@ -41,13 +49,18 @@ from engine.imperial2030.game import apply as engine_apply
 from engine.imperial2030.model import GameSetup, GameState
 from engine.imperial2030.scoring import final_scores
 from engine.imperial2030.setup import new_game
-from pbem.help import help_text
-from pbem.narrate import narrate
-from pbem.orders import QueryKind, format_action, held
-from pbem.render import render_board
-from pbem.render.prompts import prompt_view
+from pbem.games.imperial2030.help import help_text
+from pbem.games.imperial2030.narrate import narrate
+from pbem.games.imperial2030.orders import QueryKind, format_action, held
+from pbem.games.imperial2030.prompts import prompt_view
+from pbem.games.imperial2030.reports import render_board
+from pbem.games.imperial2030.views import (
+    nation_rows,
+    player_rows,
+    turn_line,
+    waiting_list,
+)
 from pbem.render.text import MAX_WIDTH, bullet, finish, join_words, pair, plural, wrap
-from pbem.render.views import nation_rows, player_rows, turn_line, waiting_list
 
 __all__ = ["DEFAULT_HISTORY", "MAX_HISTORY", "OPTION_LINE", "HistoryEntry", "QueryLike", "answer",
            "history_entries", "history_text", "option_orders", "options_text", "status_text"]
@@ -58,7 +71,7 @@ OPTION_LINE = re.compile(r"^ {4}(?P<order>\S.*?)(?: {2,}.*)?$")  # an option of 
 
 
 class QueryLike(Protocol):
-    """``pbem.orders.Query`` or the moderator's record of one: a kind and its topic or count."""
+    """``pbem.games.imperial2030.orders.Query`` or the moderator's record of one: a kind and its topic or count."""
 
     @property
     def kind(self) -> str: ...

@@ -7,7 +7,7 @@ Tokens are short so that a region fits in a small slot of the art:
     ^EU      Europe's flag
     [A] [S]  a factory in this home province: armaments / shipyard
 
-The art lives in ``maps/imperial2030-board.txt`` and ``templates/rondel.txt``
+The art lives in ``maps/imperial2030-board.txt`` and ``templates/imperial2030/rondel.txt``
 (see ``pbem.render.art`` for the format).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from engine.imperial2030.model import GameState
 from pbem.render.art import Art, ArtError, FilledPanel, check_art, fill_panel, load_art
 
 BOARD_ART = ("maps", "imperial2030-board.txt")
-RONDEL_ART = ("templates", "rondel.txt")
+RONDEL_ART = ("templates", "imperial2030/rondel.txt")
 NATIONS_TABLE = "nations"
 REGIONS_TABLE = "regions"
 SPACES_TABLE = "spaces"

@@ -10,9 +10,9 @@ from engine.imperial2030.decisions import DecisionKind, decisions_for
 from engine.imperial2030.errors import EngineError, IllegalAction, NotYourDecision
 from engine.imperial2030.game import waiting_for
 from engine.imperial2030.model import GameState
-from pbem.orders.errors import IllegalOrder, NotYourTurn, OrderError
-from pbem.orders.format import format_action
-from pbem.orders.keywords import Keyword
+from pbem.games.imperial2030.orders.errors import IllegalOrder, NotYourTurn, OrderError
+from pbem.games.imperial2030.orders.format import format_action
+from pbem.games.imperial2030.orders.keywords import Keyword
 
 
 def legal_orders(state: GameState, player: str) -> tuple[str, ...]:

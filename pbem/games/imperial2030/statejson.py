@@ -12,7 +12,7 @@ from engine.imperial2030.actions import Action
 from engine.imperial2030.board import Board
 from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.model import GameState, SetupBondsStep, TurnInfo
-from pbem.orders import format_action
+from pbem.games.imperial2030.orders import format_action
 
 STATE_KEYS = ("game", "version", "finished", "turn", "pending", "investor_card", "nations", "players")
 NATION_KEYS = ("government", "treasury", "power", "rondel", "factories", "flags", "armies", "fleets", "hostile")

@@ -3,7 +3,7 @@
 Like python-chess's ``Board.parse_san``, parsing needs the position (which
 nation's turn it is, where its rondel marker stands, which decision the
 player has open) but never changes it: applying is a separate step
-(``pbem.orders.apply``). Parsing checks words and names, not rules; whether a
+(``pbem.games.imperial2030.orders.apply``). Parsing checks words and names, not rules; whether a
 readable order is legal is the engine's to say, in its own words.
 
 Maneuver names are read in context: the start of ``FLEET``/``ARMY`` among the
@@ -54,15 +54,46 @@ from engine.imperial2030.decisions import decisions_for
 from engine.imperial2030.errors import EngineError
 from engine.imperial2030.game import apply as engine_apply
 from engine.imperial2030.game import waiting_for
-from engine.imperial2030.model import GameState, ManeuverStep, Stance, StandingKind, StandingOrder, UnitKind
+from engine.imperial2030.model import (
+    GameState,
+    ManeuverStep,
+    Stance,
+    StandingKind,
+    StandingOrder,
+    UnitKind,
+)
 from engine.imperial2030.movement import army_routes, fleet_destinations
-from pbem.orders.errors import BadName, IllegalOrder, NotYourTurn, OrderError, OrderSyntaxError, UnsupportedOrder
-from pbem.orders.format import CLEAR, NOTHING, STANDING_KEYWORDS
-from pbem.orders.keywords import SPEC_BY_KEYWORD, Keyword, KeywordSpec, Role, read_keyword
-from pbem.orders.legal import legal_orders, refusal
-from pbem.orders.message import MessageLine, split_message
-from pbem.orders.names import is_canal, is_unit_kind, normalise, region_domain, resolve_canal, resolve_nation, \
-    resolve_preferring, resolve_region, resolve_space, resolve_unit_kind, sea_domain
+from pbem.games.imperial2030.orders.errors import (
+    BadName,
+    IllegalOrder,
+    NotYourTurn,
+    OrderError,
+    OrderSyntaxError,
+    UnsupportedOrder,
+)
+from pbem.games.imperial2030.orders.format import CLEAR, NOTHING, STANDING_KEYWORDS
+from pbem.games.imperial2030.orders.keywords import (
+    SPEC_BY_KEYWORD,
+    Keyword,
+    KeywordSpec,
+    Role,
+    read_keyword,
+)
+from pbem.games.imperial2030.orders.legal import legal_orders, refusal
+from pbem.games.imperial2030.orders.message import MessageLine, split_message
+from pbem.games.imperial2030.orders.names import (
+    is_canal,
+    is_unit_kind,
+    normalise,
+    region_domain,
+    resolve_canal,
+    resolve_nation,
+    resolve_preferring,
+    resolve_region,
+    resolve_space,
+    resolve_unit_kind,
+    sea_domain,
+)
 
 __all__ = ["MessageLine", "Query", "QueryKind", "keyword_usage", "parse_line", "parse_order", "split_message"]
 

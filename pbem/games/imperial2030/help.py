@@ -26,10 +26,15 @@ from enum import StrEnum
 from functools import lru_cache
 
 from engine.imperial2030.board import Board, CityKind, default_board
-from pbem.orders.errors import OrderSyntaxError
-from pbem.orders.format import canal_name
-from pbem.orders.keywords import SPEC_BY_KEYWORD, SPECS, Keyword, read_keyword
-from pbem.orders.names import normalise
+from pbem.games.imperial2030.orders.errors import OrderSyntaxError
+from pbem.games.imperial2030.orders.format import canal_name
+from pbem.games.imperial2030.orders.keywords import (
+    SPEC_BY_KEYWORD,
+    SPECS,
+    Keyword,
+    read_keyword,
+)
+from pbem.games.imperial2030.orders.names import normalise
 from pbem.render.text import MAX_WIDTH, finish, wrap
 
 __all__ = ["Group", "OrderHelp", "help_text", "order_help", "resolve_topic", "topics"]
