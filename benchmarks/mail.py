@@ -70,6 +70,7 @@ from mailservers import (  # noqa: E402
 from sqlalchemy import func  # noqa: E402
 from sqlmodel import select  # noqa: E402
 
+from engine.imperial2030.board import default_board  # noqa: E402
 from engine.imperial2030.decisions import pending  # noqa: E402
 from engine.imperial2030.game import replay  # noqa: E402
 from pbem.config import load_config  # noqa: E402
@@ -415,8 +416,8 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
                 replayed = 0
                 for table in tables:
                     game = find_game(session, table.name)
-                    state = load_state(session, game, table.moderator.board)
-                    replayed += replay(table.moderator.board, game_setup(game), load_log(session, game)) == state
+                    state = load_state(session, game)
+                    replayed += replay(default_board(), game_setup(game), load_log(session, game)) == state
             return {"orders": len(mails), "appended": appended, "handled": handled, "last": last,
                     "mails": len(new), "welcomes": welcomes, "outcomes": outcomes, "replayed": replayed}
         finally:

@@ -27,7 +27,7 @@ on every active, unpaused game, one transaction per game:
 - on expiry, a decision with a passive default takes it: the canonical order
   text of ``decision.default`` is applied as the deciding player through the
   order layer, exactly as if it had come by mail (so waiting lines of the
-  maneuvering government resume, pbem.games.imperial2030.orders.apply_exchange), logged in the
+  maneuvering government resume), logged in the
   same transaction, with reports to every seat telling "no answer by the
   deadline: PASS" and prompts to whoever must decide next. **Decision**: the
   passive default is taken for every decision that has one, not only the
@@ -45,17 +45,16 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
-from engine.imperial2030.actions import ANYTIME
-from engine.imperial2030.board import Board, default_board
-from engine.imperial2030.decisions import Decision, pending
-from engine.imperial2030.model import GameState
+from engine.core.decisions import Pending
+from engine.core.protocol import Rules
 from pbem.errors import PbemError, StoreError
+from pbem.games import DEFAULT_KIND, GameKind, UnknownKind, kind_of
 from pbem.store.models import ActionRow, GameRow, GameStatus
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import GameSettings, load_settings
@@ -67,8 +66,6 @@ log = logging.getLogger("pbem.deadlines")
 
 #: Outbox purposes of the game master's notices that restart the deadline clock of a game.
 CLOCK_PURPOSES = ("undo", "replace", "resume")
-#: Log entries that answer no decision (a player may give them at any time): they restart no clock.
-SIDE_ACTIONS = frozenset(cls.tag for cls in ANYTIME)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -81,12 +78,17 @@ class Deadline:
     due: datetime
     reminders: list[datetime] = field(default_factory=list)  # oldest first, each after ``since``
     since: datetime | None = None  # when the decision's clock started
-    decision: Decision | None = field(default=None, compare=False, repr=False)
+    pending: Pending | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def decision(self) -> Any:
+        """The game's own decision (``pending`` summarises it for the moderator)."""
+        return None if self.pending is None else self.pending.detail
 
     @property
     def passive(self) -> bool:
         """Whether the decision takes its default on expiry (else the game master is alerted)."""
-        return self.decision is not None and self.decision.default is not None
+        return self.pending is not None and self.pending.has_default
 
     def reminder_hours(self, moment: datetime) -> float:
         """How many hours before ``due`` the reminder at ``moment`` is."""
@@ -98,26 +100,28 @@ def utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def deadlines(state: GameState, settings: GameSettings, since: datetime) -> list[Deadline]:
+def deadlines(state: Any, settings: GameSettings, since: datetime,
+              rules: Rules[Any, Any, Any, Any] | None = None) -> list[Deadline]:
     """The deadline of every pending decision whose kind has one (pure: no clock, no database).
 
     ``since`` is when the decisions became pending (:func:`decision_since`).
     ``settings.paused`` is not looked at here: a paused game has deadlines, it
-    just does not act on them (:func:`tick` skips it).
+    just does not act on them (:func:`tick` skips it). ``rules`` are the
+    game's (by default those of the default kind).
     """
-    if state.finished:
+    rules = rules or kind_of(DEFAULT_KIND).rules
+    if rules.finished(state):
         return []
     start = utc(since)
     result = []
-    for decision in pending(state):
-        hours = settings.deadline_hours.get(decision.kind.value)
+    for decision in rules.pending(state):
+        hours = settings.deadline_hours.get(decision.kind)
         if hours is None or hours <= 0:
             continue
         due = start + timedelta(hours=float(hours))
         reminders = sorted({due - timedelta(hours=float(h)) for h in settings.reminder_hours
                             if 0 < float(h) < float(hours)})
-        result.append(Deadline(decision.player, decision.nation, decision.kind.value, due, reminders, start,
-                               decision))
+        result.append(Deadline(decision.player, decision.subject, decision.kind, due, reminders, start, decision))
     return result
 
 
@@ -127,12 +131,13 @@ def deadlines(state: GameState, settings: GameSettings, since: datetime) -> list
 def decision_since(session: Session, game: GameRow) -> datetime:
     """When the game's pending decisions became pending (see the module docstring)."""
     start = utc(game.created)
+    kind = _kind(game)
     rows = session.exec(
         select(ActionRow.applied, ActionRow.action).where(ActionRow.game_id == game.id)
         .order_by(ActionRow.version.desc()).limit(200)  # type: ignore[attr-defined]
     ).all()
     for applied, action in rows:
-        if (action or {}).get("type") not in SIDE_ACTIONS:
+        if not _side_action(kind, action):
             start = max(start, utc(applied))
             break
     else:
@@ -150,10 +155,26 @@ def decision_since(session: Session, game: GameRow) -> datetime:
     return start
 
 
-def game_deadlines(session: Session, game: GameRow, state: GameState,
+def _kind(game: GameRow) -> GameKind:
+    try:
+        return kind_of(game.kind)
+    except UnknownKind as exc:
+        raise StoreError(f"game {game.name!r}: {exc}") from None
+
+
+def _side_action(kind: GameKind, data: dict[str, Any] | None) -> bool:
+    """Whether a logged action answered no decision (a donation, a standing order): it restarts no clock."""
+    try:
+        return kind.is_side_action(kind.rules.action_from_json(data or {}))
+    except Exception:  # noqa: BLE001 - an unreadable row is no side action; replay reports it elsewhere
+        return False
+
+
+def game_deadlines(session: Session, game: GameRow, state: Any,
                    settings: GameSettings | None = None) -> list[Deadline]:
     """:func:`deadlines` of a stored game at its current clock."""
-    return deadlines(state, settings or load_settings(session, game), decision_since(session, game))
+    return deadlines(state, settings or load_settings(session, game), decision_since(session, game),
+                     _kind(game).rules)
 
 
 def _may_act(settings: GameSettings, since: datetime, now: datetime) -> bool:
@@ -228,7 +249,6 @@ def tick(
     mail_domain: str | None = None,
     moderator_address: str | None = None,
     game_master: str | None = None,
-    board: Board | None = None,
     games: Iterable[str] | None = None,
 ) -> TickReport:
     """Act on every due reminder and expired deadline of every active, unpaused game (see the module docstring).
@@ -242,7 +262,6 @@ def tick(
     )
 
     now = utc(now or datetime.now(UTC))
-    board = board or default_board()
     mail = gamemaster.MailContext.make(mail_domain=mail_domain, moderator_address=moderator_address,
                                        game_master=game_master)
     report = TickReport(now)
@@ -258,7 +277,7 @@ def tick(
     for name in names:
         try:
             with db.transaction() as session:
-                _tick_game(session, name, board, now, mail, report, gamemaster)
+                _tick_game(session, name, now, mail, report, gamemaster)
         except (PbemError, SQLAlchemyError) as exc:
             message = f"{name}: {getattr(exc, 'orig', None) or exc}"
             log.warning("deadline tick: %s", message)
@@ -269,7 +288,7 @@ def tick(
     return report
 
 
-def _tick_game(session: Session, name: str, board: Board, now: datetime, mail, report: TickReport,  # type: ignore[no-untyped-def]
+def _tick_game(session: Session, name: str, now: datetime, mail, report: TickReport,  # type: ignore[no-untyped-def]
                gamemaster) -> None:
     game = session.exec(select(GameRow).where(GameRow.name == name)).first()
     if game is None or game.status != GameStatus.ACTIVE:
@@ -284,13 +303,12 @@ def _tick_game(session: Session, name: str, board: Board, now: datetime, mail, r
         return
     from pbem import store
 
-    state = store.load_state(session, game, board)
-    for deadline in deadlines(state, settings, since):
+    state = store.load_state(session, game)
+    for deadline in deadlines(state, settings, since, _kind(game).rules):
         if now >= deadline.due:
             detail = "no game master address configured" if not mail.game_master else ""
             if deadline.passive:
-                applied, outcome = gamemaster.apply_default(session, game, board, state, deadline, settings, mail,
-                                                            now)
+                applied, outcome = gamemaster.apply_default(session, game, state, deadline, settings, mail, now)
                 if applied:
                     report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due, outcome))
                     log.info("%s: no answer from %s by %s: %s", name, deadline.player, _when(deadline.due),

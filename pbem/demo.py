@@ -39,10 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from engine.imperial2030.decisions import pending
-from engine.imperial2030.model import GameState
-from engine.imperial2030.scoring import final_scores
 from pbem.bots.player import BotPlayer, BotPool
+from pbem.games import DEFAULT_KIND, kind_named
 from pbem.mail.maildir import MaildirInbox
 from pbem.mail.settings import MaildirSettings
 from pbem.mailhub import MailHub, mailbox_name
@@ -68,13 +66,14 @@ class DemoOptions:
     timeout: float | None = None  # seconds; None: bots only -> 20 minutes, with humans -> no limit
     keep: bool = True  # keep a temporary directory after the demo (to read the mail)
     poll_interval: float = 0.01
+    kind: str = DEFAULT_KIND  # which game the bots play
 
 
 @dataclass
 class DemoResult:
     directory: Path
     game: str
-    state: GameState | None
+    state: Any
     finished: bool
     scores: tuple[tuple[str, int], ...]
     elapsed: float
@@ -89,6 +88,8 @@ class DemoResult:
     timed_out: bool = False
     messages: int = 0  # messages the moderator handled (its inbound records)
     players: tuple[tuple[str, str, bool], ...] = ()  # (name, address, human)
+    rounds: int = 0  # rounds played
+    ending: tuple[str, ...] = ()  # how the game ended, in the game's words
 
 
 @dataclass
@@ -100,6 +101,8 @@ class Progress:
     mails: int = 0
     waiting: str = ""
     finished: bool = False
+    goal: int = POWER_TO_WIN  # the score that ends the game
+    unit: str = "power"  # what the score counts
 
 
 def _player_table(count: int, humans: tuple[str, ...]) -> list[tuple[str, str, bool]]:
@@ -129,9 +132,11 @@ class Demo:
                  progress: Callable[[Progress], None] | None = None) -> None:
         from pbem.moderator import GAME_NAME
 
+        self.kind = kind_named(options.kind)
         total = max(options.players, len(options.humans))
-        if not 2 <= total <= 6:
-            raise ValueError(f"a game needs 2 to 6 players, not {total}")
+        if not self.kind.min_players <= total <= self.kind.max_players:
+            raise ValueError(f"{self.kind.title} needs {self.kind.min_players} to {self.kind.max_players} players, "
+                             f"not {total}")
         if not GAME_NAME.match(options.game):
             raise ValueError(f"bad game name {options.game!r}")
         self.options = options
@@ -214,8 +219,8 @@ class Demo:
         from pbem.mailflow import create_game_with_mail
 
         setup = self.moderator.make_setup(self.options.game, [(n, a) for n, a, _ in self.players], (),
-                                          self.options.seed, ())
-        create_game_with_mail(self.moderator, self.config, self.options.game, setup)
+                                          self.options.seed, (), kind=self.kind.name)
+        create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.name)
 
     # --- running --------------------------------------------------------------------------------
 
@@ -233,7 +238,7 @@ class Demo:
                 continue
             self.bots.append(BotPlayer(address, self.maildir_of(address), ("127.0.0.1", self.hub.port),
                                        strategy=self.options.strategy, seed=f"{self.options.seed}:{name}",
-                                       name=name))
+                                       name=name, bot=self.kind.bot))
         self.pool = BotPool(self.bots)
         self.started = time.monotonic()
         # Moderator, hub and bots share one interpreter; every SMTP round trip hands the GIL between two of
@@ -273,19 +278,18 @@ class Demo:
 
     # --- watching -------------------------------------------------------------------------------
 
-    def state(self) -> GameState:
+    def state(self) -> Any:
         return self.moderator.state(self.options.game)
 
     def snapshot(self) -> Progress:
         state = self.state()
-        board = state.board
-        leader = max(board.nation_ids, key=lambda n: (state.nations[n].power, -board.nation_ids.index(n)))
+        race = self.kind.race(state)
         waiting = ""
         if not state.finished:
-            deciders = sorted({d.player for d in pending(state)})
+            deciders = sorted({d.player for d in self.kind.rules.pending(state)})
             waiting = ", ".join(deciders)
-        return Progress(state.round, state.version, board.name(leader), state.nations[leader].power,
-                        self.hub.delivered if self.hub else 0, waiting, state.finished)
+        return Progress(race.round, state.version, race.leader, race.score, self.hub.delivered if self.hub else 0,
+                        waiting, state.finished, race.goal, race.unit)
 
     def _outbox_counts(self) -> dict[str, int]:
         from sqlalchemy import func
@@ -363,9 +367,7 @@ class Demo:
         inbound = self._inbound_counts()
         try:
             replayed = self.moderator.verify(self.options.game)
-            from engine.imperial2030.serialize import state_to_json
-
-            matches = state_to_json(replayed) == state_to_json(state)
+            matches = self.kind.rules.state_to_json(replayed) == self.kind.rules.state_to_json(state)
         except Exception:  # noqa: BLE001 - reported as a mismatch
             log.exception("replay failed")
             matches = False
@@ -373,12 +375,13 @@ class Demo:
             delivered_to = dict(self._deliveries)
         return DemoResult(
             directory=self.directory, game=self.options.game, state=state, finished=state.finished,
-            scores=final_scores(state) if state.finished else (), elapsed=time.monotonic() - self.started,
+            scores=self.kind.final_scores(state), elapsed=time.monotonic() - self.started,
             mails_delivered=self.hub.delivered if self.hub else 0, delivered_to=delivered_to,
             outbox_sent=outbox.get("sent", 0), outbox_queued=outbox.get("queued", 0),
             outbox_failed=outbox.get("failed", 0), inbound=inbound, bot_replies=sum(b.stats.replies for b in self.bots),
             replay_matches=matches, timed_out=timed_out, messages=sum(inbound.values()),
-            players=tuple(self.players))
+            players=tuple(self.players), rounds=self.kind.race(state).round,
+            ending=tuple(self.kind.end_lines(state)) if state.finished else ())
 
     def run(self) -> DemoResult:
         """Set up, play to the end, stop; the result (the directory is kept unless ``keep`` is off)."""
@@ -409,11 +412,11 @@ class ProgressLine:
         self._last_text = ""
 
     def __call__(self, progress: Progress) -> None:
-        filled = min(self.width, round(self.width * progress.power / POWER_TO_WIN))
+        filled = min(self.width, round(self.width * progress.power / max(1, progress.goal)))
         bar = "#" * filled + "-" * (self.width - filled)
         status = "game over" if progress.finished else f"waiting for {progress.waiting}"
         text = (f"[{bar}] round {progress.round:>2}, move {progress.version:>4} | {progress.leader} leads with "
-                f"{progress.power} power | {progress.mails} mails | {status}")
+                f"{progress.power} {progress.unit} | {progress.mails} mails | {status}")
         if self.tty:
             if text != self._last_text:
                 self.out.write("\r" + text[:119].ljust(min(119, max(len(text), len(self._last_text)))))
@@ -441,11 +444,9 @@ def summary_lines(result: DemoResult) -> list[str]:
     lines: list[str] = []
     state = result.state
     if result.finished and state is not None:
-        board = state.board
-        lines.append(f"Game {result.game} is over after {state.round} rounds and {state.version} moves "
+        lines.append(f"Game {result.game} is over after {result.rounds} rounds and {state.version} moves "
                      f"({result.elapsed:.1f} s).")
-        winner = max(board.nation_ids, key=lambda n: state.nations[n].power)
-        lines.append(f"{board.name(winner)} reached {state.nations[winner].power} power points.")
+        lines.extend(result.ending)
         lines.append("Final scores:")
         humans = {n for n, _, h in result.players if h}
         for rank, (player, score) in enumerate(result.scores, start=1):

@@ -88,7 +88,7 @@ class Table:
 
     def state(self) -> GameState:
         with self.db.transaction() as session:
-            return load_state(session, find_game(session, self.name), self.moderator.board)
+            return load_state(session, find_game(session, self.name))
 
     def log_length(self) -> int:
         with self.db.transaction() as session:

@@ -22,17 +22,22 @@ from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.setup import new_game
-from pbem.bots import (
-    BotPlayer,
-    decide,
-    decide_after_refusal,
+from pbem.bots import BotPlayer
+from pbem.bots.mailio import latest_mail, read_mail, reply_message
+from pbem.games.imperial2030.bot.reading import (
+    is_error_mail,
     parse_prompt,
     parse_refusal,
     parse_report,
+    split_option,
 )
-from pbem.bots.mailio import latest_mail, read_mail, reply_message
-from pbem.games.imperial2030.bot.reading import is_error_mail, split_option
-from pbem.games.imperial2030.bot.strategy import STRATEGIES, BotError
+from pbem.games.imperial2030.bot.strategy import (
+    STRATEGIES,
+    BotError,
+    decide,
+    decide_after_refusal,
+)
+from pbem.games.imperial2030.messages import run_message as _run_orders
 from pbem.games.imperial2030.orders import apply_exchange, legal_orders, split_message
 from pbem.games.imperial2030.reports import (
     render_error,
@@ -41,7 +46,6 @@ from pbem.games.imperial2030.reports import (
     render_report,
 )
 from pbem.mail import OutgoingMail, build_message
-from pbem.moderator import _run_orders
 from tests.helpers import new, play, standard_game, swiss_bank, turn_of
 from tests.test_render import GOLDEN, busy, russia_maneuvers, start
 
@@ -447,8 +451,9 @@ def test_random_answers_stay_legal_in_random_positions() -> None:
 
 
 def test_game_end_text_is_recognised() -> None:
-    from pbem.bots.player import _game_over
+    from pbem.games.imperial2030.bot.player import ImperialBot
 
+    _game_over = ImperialBot().game_over
     state, _ = new(("Anna", "Ben"))
     assert _game_over((GOLDEN / "game_end.txt").read_text())
     assert not _game_over(render_report(state, "Anna", (), game="g", board=False))

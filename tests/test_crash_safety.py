@@ -58,6 +58,7 @@ from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smt
 from sqlalchemy import func
 from sqlmodel import select
 
+from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.game import LogEntry, replay
 from engine.imperial2030.model import GameState
@@ -266,7 +267,7 @@ class Rig:
         of start-up): a new flow, a new IMAP connection, the deadline task as the command has it."""
         config = load_config(self.config, {})
         moderator = Moderator(self.db)
-        tasks = [t for t in (deadline_task(config, self.db, moderator.board),) if t is not None]
+        tasks = [t for t in (deadline_task(config, self.db),) if t is not None]
         return poll_once(MailFlow(config, self.db, moderator=moderator, tasks=tasks))
 
     def stop(self, process: subprocess.Popen[bytes], errors: Path) -> str:
@@ -355,8 +356,8 @@ class Rig:
         with self.db.transaction() as session:
             for name in GAMES:
                 game = find_game(session, name)
-                state = load_state(session, game, self.tables[name].moderator.board)
-                assert replay(self.tables[name].moderator.board, game_setup(game), load_log(session, game)) == state
+                state = load_state(session, game)
+                assert replay(default_board(), game_setup(game), load_log(session, game)) == state
                 assert state == reference.states[name], name
         # every mail queued once and delivered at least once
         rows = self.outbox()

@@ -17,6 +17,7 @@ from test_moderator import PLAYERS, suez_game
 from test_orders import SUEZ_MOVE
 from test_rules_decisions import force_question, investment_question
 
+from engine.imperial2030 import rules as imperial_rules
 from engine.imperial2030.actions import Done, Fight, ForceStop, Pass, Passage, Produce
 from engine.imperial2030.decisions import Decision, DecisionKind, pending
 from engine.imperial2030.serialize import state_to_json
@@ -73,7 +74,7 @@ def set_settings(mod: Moderator, name: str = "demo", **changes: object) -> None:
 
 
 def run(mod: Moderator, now: datetime, game_master: str | None = GM):  # type: ignore[no-untyped-def]
-    return tick(mod.db, now, moderator_address=MODERATOR, game_master=game_master, board=mod.board)
+    return tick(mod.db, now, moderator_address=MODERATOR, game_master=game_master)
 
 
 def assert_replays(mod: Moderator, name: str = "demo") -> None:
@@ -86,7 +87,7 @@ def assert_replays(mod: Moderator, name: str = "demo") -> None:
 @pytest.mark.parametrize("kind", list(DecisionKind))
 def test_each_kind_gets_its_own_hours_and_reminders(monkeypatch: pytest.MonkeyPatch, kind: DecisionKind) -> None:
     decision = Decision("Anna", "russia", kind, (), None)
-    monkeypatch.setattr(deadlines_module, "pending", lambda state: (decision,))
+    monkeypatch.setattr(imperial_rules, "pending", lambda state: (decision,))
     hours = {k.value: 10.0 + i for i, k in enumerate(DecisionKind)}
     settings = GameSettings(deadline_hours=hours, reminder_hours=(2.0, 5.0, 50.0))
     (d,) = deadlines(standard_game(), settings, T0)

@@ -30,7 +30,6 @@ from typer.testing import CliRunner
 
 from engine.imperial2030.serialize import state_to_json
 from pbem import store
-from pbem.bots import decide
 from pbem.bots.mailio import latest_mail
 from pbem.cli import app
 from pbem.demo import (
@@ -41,6 +40,7 @@ from pbem.demo import (
     ProgressLine,
     summary_lines,
 )
+from pbem.games.imperial2030.bot.strategy import decide
 from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.inbound import InboundRow
@@ -77,7 +77,7 @@ def check_demo(directory: Path, players: int) -> dict:
         with db.transaction() as session:
             game = store.find_game(session, "demo")
             assert game.status == store.GameStatus.FINISHED
-            replayed = store.replay_game(session, game, moderator.board)
+            replayed = store.replay_game(session, game)
             outbox = list(session.exec(store_select(OutboxRow)).all())
             inbound = list(session.exec(store_select(InboundRow)).all())
             seats = {s.email: s.name for s in store.seats(session, game)}

@@ -13,6 +13,7 @@ from test_moderator import PLAYERS, suez_game
 from test_orders import SUEZ_MOVE
 from typer.testing import CliRunner
 
+from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import DecisionKind, pending
 from engine.imperial2030.game import replay
 from engine.imperial2030.serialize import state_to_json
@@ -57,7 +58,7 @@ def log_of(mod: Moderator, name: str = "demo"):  # type: ignore[no-untyped-def]
 def replayed(mod: Moderator, name: str = "demo"):  # type: ignore[no-untyped-def]
     with mod.db.transaction() as session:
         game = store.find_game(session, name)
-        return replay(mod.board, store.game_setup(game), store.load_log(session, game))
+        return replay(default_board(), store.game_setup(game), store.load_log(session, game))
 
 
 def since(mod: Moderator, name: str = "demo") -> datetime:

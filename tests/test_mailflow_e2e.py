@@ -136,7 +136,7 @@ def test_the_first_rounds_played_entirely_by_mail(table: Table, dovecot: Dovecot
         assert moves < 40
     assert dovecot.uids("INBOX") == [] and len(dovecot.uids("processed")) == moves
     with t.db.transaction() as session:  # the stored state is the replay of the log
-        assert replay_game(session, find_game(session, "g1"), t.moderator.board) == t.state()
+        assert replay_game(session, find_game(session, "g1")) == t.state()
     assert all(r.status == "sent" for r in t.outbox())
 
 

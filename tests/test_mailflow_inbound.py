@@ -414,7 +414,7 @@ def test_a_version_played_again_after_an_undo_gets_new_mail(table: Table) -> Non
     with table.db.transaction() as session:  # what `pbem undo` does to the log
         game = find_game(session, "g1")
         session.exec(delete(ActionRow).where(ActionRow.game_id == game.id))
-        save_snapshot(session, game, replay_game(session, game, table.moderator.board))
+        save_snapshot(session, game, replay_game(session, game))
     before = len(table.outbox())
     outcome = process(table, table.mail_from("ann", "RONDEL factory\n"), uid=2)
     assert outcome.outcome == "applied" and outcome.version == 1

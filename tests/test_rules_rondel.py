@@ -14,7 +14,7 @@ from engine.imperial2030.actions import (
 )
 from engine.imperial2030.board import SpaceAction
 from engine.imperial2030.decisions import DecisionKind
-from engine.imperial2030.errors import EngineError, IllegalAction, NotYourDecision
+from engine.imperial2030.errors import IllegalAction, NotYourDecision
 from engine.imperial2030.events import (
     ForceStopAnswered,
     InvestorCardPassed,

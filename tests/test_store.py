@@ -75,7 +75,7 @@ def stored_game(db: Database, entries: list[LogEntry], *, name: str = "g1", batc
         with db.transaction() as session:
             game = find_game(session, name)
             append_actions(session, game, chunk)
-            state = load_state(session, game, BOARD)
+            state = load_state(session, game)
             save_snapshot(session, game, state)
 
 
@@ -101,7 +101,7 @@ def test_round_trip_setup_seats_and_log(db_url: str) -> None:
             (0, "ann", "ann@example.org"), (1, "bob", "bob@example.org"), (2, "cy", "cy@example.org")]
         assert load_log(session, game) == entries
         assert log_length(session, game) == len(entries)
-        assert state_data(load_state(session, game, BOARD)) == state_data(final)
+        assert state_data(load_state(session, game)) == state_data(final)
         info = list_games(session)
         assert [(g.name, g.status, g.version, g.players) for g in info] == [
             ("g1", "active", len(entries), ("ann", "bob", "cy"))]
@@ -118,7 +118,7 @@ def test_replay_equals_stored_snapshot(db_url: str) -> None:
         assert snapshot is not None and snapshot.version == len(entries)
         replayed = replay(BOARD, game_setup(game), load_log(session, game))
         assert snapshot.state == state_to_json(replayed)
-        assert state_data(replay_game(session, game, BOARD)) == state_data(final)
+        assert state_data(replay_game(session, game)) == state_data(final)
         # only the latest snapshot is kept
         assert len(session.exec(select(SnapshotRow).where(SnapshotRow.game_id == game.id)).all()) == 1
     db.dispose()
@@ -134,7 +134,7 @@ def test_load_state_continues_from_an_older_snapshot(tmp_path) -> None:
     with db.transaction() as session:
         game = find_game(session, "g1")
         assert latest_snapshot(session, game).version == 10
-        assert state_data(load_state(session, game, BOARD)) == state_data(final)
+        assert state_data(load_state(session, game)) == state_data(final)
 
 
 def test_a_broken_snapshot_is_ignored(tmp_path) -> None:
@@ -148,7 +148,7 @@ def test_a_broken_snapshot_is_ignored(tmp_path) -> None:
             snapshot.state = bad
             session.add(snapshot)
         with db.transaction() as session:
-            assert state_data(load_state(session, find_game(session, "g1"), BOARD)) == state_data(final)
+            assert state_data(load_state(session, find_game(session, "g1"))) == state_data(final)
 
 
 def test_a_log_that_does_not_replay_is_a_store_error(tmp_path) -> None:
@@ -158,7 +158,7 @@ def test_a_log_that_does_not_replay_is_a_store_error(tmp_path) -> None:
         game = find_game(session, "g1")
         session.add(ActionRow(game_id=game.id, version=0, player="cy", action={"type": "pass"}))
     with db.transaction() as session, pytest.raises(StoreError, match="does not replay"):
-        replay_game(session, find_game(session, "g1"), BOARD)
+        replay_game(session, find_game(session, "g1"))
 
 
 # --- two writers ---------------------------------------------------------------------------------

@@ -104,9 +104,10 @@ def test_r_battle_1_a_mover_who_attacks_attacked() -> None:
 
 
 def test_prompt_subjects_read_as_a_sentence() -> None:
-    from engine.imperial2030.decisions import pending
+    from pbem.games import kind_of
     from pbem.mailflow.outgoing import prompt_subject
 
     state = standard_game()
-    subject = prompt_subject("g1", state, pending(state)[0])
+    kind = kind_of("imperial2030")
+    subject = prompt_subject(kind, "g1", state, kind.rules.pending(state)[0])
     assert subject == "[g1] Move 0: please choose a rondel space for Russia"

@@ -13,7 +13,8 @@ to, and never tells it to anyone else before the round is complete.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,9 +22,11 @@ class Pending:
     """One decision the game waits for.
 
     ``kind`` is the game's decision name (also a deadline kind and the
-    ``X-PBEM-Decision`` header); ``subject`` what it is about in the game's
-    words ("Russia"), or None; ``has_default`` whether a passive default
-    exists for an expired deadline (otherwise the game master steps in).
+    ``X-PBEM-Decision`` header); ``subject`` the id of what it is about
+    ("russia"), or None; ``has_default`` whether a passive default exists for
+    an expired deadline (otherwise the game master steps in). ``detail`` is
+    the game's own decision, which the moderator only hands back to the game
+    (to word it, to take its default).
     """
 
     player: str
@@ -32,3 +35,5 @@ class Pending:
     has_default: bool = True
     sealed: bool = False
     answered: bool = False
+    out_of_turn: bool = False  # asked of a player outside the turn order (a question, an investment)
+    detail: Any = field(default=None, compare=False, repr=False)

@@ -8,9 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from engine.core.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from engine.core.protocol import Rules
 
 A = TypeVar("A")
+S = TypeVar("S")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,3 +34,14 @@ def check_versions(entries: Iterable[LogEntry[A]], start: int) -> None:
     for expected, entry in enumerate(entries, start):
         if entry.version != expected:
             raise ValueError(f"log entry made against version {entry.version}, expected {expected}")
+
+
+def replay(rules: Rules[S, T, A, Any], setup: S, log: Iterable[LogEntry[A]]) -> T:
+    """The state a log leads to; ``IllegalAction`` if any entry does not apply at its version."""
+    state, _ = rules.new_game(setup)
+    for entry in log:
+        if entry.version != rules.version(state):
+            raise IllegalAction(f"log entry made against version {entry.version}, "
+                                f"state is at {rules.version(state)}")
+        state, _ = rules.apply(state, entry.player, entry.action)
+    return state

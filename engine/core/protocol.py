@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, Protocol, TypeVar
 
 from engine.core.decisions import Pending
+from engine.core.seats import Seat
 
 SetupT = TypeVar("SetupT")
 StateT = TypeVar("StateT")
@@ -39,6 +40,23 @@ ActionT = TypeVar("ActionT")
 EventT = TypeVar("EventT")
 
 JsonObject = dict[str, Any]
+
+
+class State(Protocol):
+    """What the moderator may read of any game's state directly (the rest goes through ``Rules``).
+
+    ``version`` is the log position the state stands at, ``finished`` whether
+    the game is over, ``seating`` the players' names in seating order.
+    """
+
+    @property
+    def version(self) -> int: ...
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def seating(self) -> tuple[str, ...]: ...
 
 
 class Rules(Protocol[SetupT, StateT, ActionT, EventT]):
@@ -64,8 +82,16 @@ class Rules(Protocol[SetupT, StateT, ActionT, EventT]):
         """Whether the game is over."""
         ...
 
-    def players(self, setup: SetupT) -> tuple[str, ...]:
-        """The players' names in seating order."""
+    def setup_of(self, state: StateT) -> SetupT:
+        """The setup ``state`` was played from."""
+        ...
+
+    def renamed(self, setup: SetupT, old: str, new: str, email: str) -> SetupT:
+        """``setup`` with player ``old`` replaced by ``new`` at ``email`` in the same seat (a new player)."""
+        ...
+
+    def seats(self, setup: SetupT) -> tuple[Seat, ...]:
+        """The players with their addresses, in seating order."""
         ...
 
     def setup_to_json(self, setup: SetupT) -> JsonObject: ...

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from engine.core.decisions import Pending
 from engine.core.protocol import JsonObject
+from engine.core.seats import Seat
 from engine.imperial2030.actions import Action, action_from_json, action_to_json
 from engine.imperial2030.board import Board, default_board
 from engine.imperial2030.decisions import Decision, pending
@@ -27,9 +28,9 @@ from engine.imperial2030.setup import new_game
 
 def summary(board: Board, decision: Decision) -> Pending:
     """The moderator's summary of one of Imperial's decisions (its kind names a deadline kind)."""
-    return Pending(decision.player, decision.kind.value,
-                   board.name(decision.nation) if decision.nation else None,
-                   has_default=decision.default is not None)
+    return Pending(decision.player, decision.kind.value, decision.nation,
+                   has_default=decision.default is not None, out_of_turn=decision.out_of_turn,
+                   detail=decision)
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,23 @@ class ImperialRules:
     def finished(self, state: GameState) -> bool:
         return state.finished
 
-    def players(self, setup: GameSetup) -> tuple[str, ...]:
-        return setup.player_names
+    def setup_of(self, state: GameState) -> GameSetup:
+        return state.setup
+
+    def renamed(self, setup: GameSetup, old: str, new: str, email: str) -> GameSetup:
+        def rename(player: str | None) -> str | None:
+            return new if player == old else player
+
+        return GameSetup(
+            players=tuple(Seat(new, email) if s.name == old else s for s in setup.players),
+            seed=setup.seed,
+            variants=setup.variants,
+            deal=tuple((n, new if p == old else p) for n, p in setup.deal),
+            start_player=rename(setup.start_player),
+        )
+
+    def seats(self, setup: GameSetup) -> tuple[Seat, ...]:
+        return setup.players
 
     def setup_to_json(self, setup: GameSetup) -> JsonObject:
         return setup_to_json(setup)

@@ -1,6 +1,7 @@
 """A bot player's mail loop (``pbem bot``): read its Maildir, answer what asks it to decide, by SMTP.
 
-The loop is the I/O around :mod:`pbem.games.imperial2030.bot.strategy`:
+The loop is the I/O around the game's own bot (``GameKind.bot``, Imperial's in
+:mod:`pbem.games.imperial2030.bot`):
 
 1. fetch the mail waiting in the bot's Maildir (:class:`pbem.mail.MaildirInbox`;
    handled mail is moved to its ``.processed`` folder, so a restarted bot
@@ -31,13 +32,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbem.bots.mailio import ReadMail, read_mail, reply_message
-from pbem.games.imperial2030.bot.reading import banner_of, is_error_mail, parse_prompt
-from pbem.games.imperial2030.bot.strategy import (
-    STRATEGIES,
-    BotError,
-    decide,
-    decide_after_refusal,
-)
+from pbem.games import DEFAULT_KIND, Bot, kind_of
 from pbem.mail.maildir import MaildirInbox
 from pbem.mail.settings import MaildirSettings, Security, SmtpSettings
 from pbem.mail.smtp import SmtpSender
@@ -90,9 +85,11 @@ class BotPlayer:
         send: Callable[[EmailMessage], None] | None = None,
         poll_interval: float = 0.2,
         on_reply: Callable[[Seat, str], None] | None = None,
+        bot: Bot | None = None,
     ) -> None:
-        if strategy not in STRATEGIES:
-            raise ValueError(f"unknown strategy {strategy!r}; strategies: {', '.join(STRATEGIES)}")
+        self.bot = bot or kind_of(DEFAULT_KIND).bot
+        if strategy not in self.bot.strategies:
+            raise ValueError(f"unknown strategy {strategy!r}; strategies: {', '.join(self.bot.strategies)}")
         self.address = address.strip().lower()
         self.name = name or self.address.partition("@")[0]
         self.strategy = strategy
@@ -165,25 +162,25 @@ class BotPlayer:
             return
         seat = self.seats.setdefault(key, Seat(key))
         text = mail.body
-        if _game_over(text):
+        if self.bot.game_over(text):
             seat.finished = True
             return
-        prompt = parse_prompt(text) if mail.asks else None
-        if prompt is not None and prompt.decision is not None:
-            seat.game = seat.game or prompt.game
-            version = prompt.version
+        asked = self.bot.prompt_of(text) if mail.asks else None
+        if asked is not None:
+            game, version = asked
+            seat.game = seat.game or game
             if version is not None and seat.answered_version is not None and version <= seat.answered_version:
                 self.stats.skipped += 1  # answered already (a resend or a reminder of the same position)
                 return
             latest[key] = ("prompt", version, mail)
             return
-        if is_error_mail(text):
+        if self.bot.is_error(text):
             latest[key] = ("error", None, mail)
             return
-        game, version = banner_of(text)
+        game, version = self.bot.banner(text)
         if version is not None and version < seat.report_version:
             self._line_of_play_went_back(seat, version)
-        if version is not None and version >= seat.report_version and "\nNATIONS\n" in text:
+        if version is not None and version >= seat.report_version and self.bot.is_report(text):
             seat.report = text  # parsed only when the bot decides
             seat.report_version = version
             seat.game = seat.game or game
@@ -206,9 +203,8 @@ class BotPlayer:
     def _answer_prompt(self, seat: Seat, version: int | None, mail: ReadMail) -> int:
         seat.attempts = 0
         seat.avoid = set()
-        try:
-            answer = decide(mail.body, self.strategy, seed=self.seed, report_text=seat.report)
-        except BotError:
+        answer = self.bot.answer(mail.body, self.strategy, self.seed, seat.report)
+        if answer is None:
             return 0
         seat.answered_version = version
         seat.prompt = mail
@@ -216,15 +212,15 @@ class BotPlayer:
 
     def _answer_error(self, seat: Seat, mail: ReadMail) -> int:
         self.stats.errors += 1
-        if "\nAPPLIED (these stand)\n" in mail.body:
+        if self.bot.error_moved_on(mail.body):
             return 0  # the game moved: the moderator prompts again if we still decide
         if seat.attempts >= MAX_RETRIES:
             log.warning("%s: giving up on the decision after %d refusals", self.name, seat.attempts)
             return 0
         seat.attempts += 1
         previous = seat.prompt.body if seat.prompt is not None else None
-        answer = decide_after_refusal(mail.body, previous, self.strategy, seed=self.seed, report_text=seat.report,
-                                      avoid=sorted(seat.avoid), attempt=seat.attempts)
+        answer = self.bot.answer_refusal(mail.body, previous, self.strategy, self.seed, seat.report,
+                                         sorted(seat.avoid), seat.attempts)
         if answer is None:
             return 0
         self.stats.retries += 1
@@ -265,11 +261,6 @@ class BotPlayer:
     def finished(self) -> bool:
         """Whether every game this bot has a seat in is over (False before any mail came)."""
         return bool(self.seats) and all(seat.finished for seat in self.seats.values())
-
-
-def _game_over(text: str) -> bool:
-    head = text.lstrip().split("\n", 4)[:4]
-    return any(" - the game is over" in line for line in head)
 
 
 class BotPool:

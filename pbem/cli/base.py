@@ -9,11 +9,11 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from engine.imperial2030.errors import EngineError
-from engine.imperial2030.model import Variant
+from engine.core.errors import EngineError
 from pbem.cli.style import PlainGroup
 from pbem.config import database_url
 from pbem.errors import BadSetup, PbemError
+from pbem.games import GameKind
 from pbem.moderator import Moderator
 from pbem.store import Database
 
@@ -118,13 +118,12 @@ def options_of(ctx: typer.Context) -> Options:
 # --- parsing the game master's arguments -------------------------------------------------------
 
 
-def parse_variant(text: str) -> Variant:
-    """A rule variant by name; a bad one is refused repeating it, with the names that exist."""
-    try:
-        return Variant(text.strip().lower())
-    except ValueError:
-        raise BadSetup(f"--variant {text!r} is no variant; the variants are "
-                       + ", ".join(v.value for v in Variant)) from None
+def parse_variant(kind: GameKind, text: str) -> str:
+    """A rule variant of ``kind`` by name; a bad one is refused repeating it, with the names that exist."""
+    name = text.strip().lower()
+    if name not in kind.variants:
+        raise BadSetup(f"--variant {text!r} is no variant; the variants are " + ", ".join(kind.variants))
+    return name
 
 
 def parse_player(text: str) -> tuple[str, str]:

@@ -9,6 +9,7 @@ import typer
 from pbem.cli.base import EXIT_REFUSED, app, echo, fail, handled
 from pbem.cli.style import PlainGroup
 from pbem.errors import BadSetup
+from pbem.games import DEFAULT_KIND, kind_named
 
 # --- the embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply ------------------------------
 # (pbem.mailhub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
@@ -70,16 +71,20 @@ def bot_command(
     strategy: Annotated[str, typer.Option("--strategy", help="random or sensible.")] = "random",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bot's choices.")] = 0,
     once: Annotated[bool, typer.Option("--once", help="Answer what is there now and exit.")] = False,
+    kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The game the bot plays (`pbem kinds`).")]
+    = DEFAULT_KIND,
 ) -> None:
     """A bot player: answers every prompt in its Maildir with a legal order, by SMTP; never answers reports."""
     import signal
     import threading
 
-    from pbem.bots import STRATEGIES, BotPlayer
+    from pbem.bots import BotPlayer
 
-    if strategy not in STRATEGIES:
-        raise BadSetup(f"--strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
-    bot = BotPlayer(address, maildir, parse_hostport(smtp), strategy=strategy, seed=seed)
+    game_kind = kind_named(kind)
+    strategies = game_kind.bot.strategies
+    if strategy not in strategies:
+        raise BadSetup(f"--strategy must be one of {', '.join(strategies)}, not {strategy!r}")
+    bot = BotPlayer(address, maildir, parse_hostport(smtp), strategy=strategy, seed=seed, bot=game_kind.bot)
     if once:
         try:
             sent = bot.step()
@@ -105,7 +110,7 @@ def bot_command(
 @app.command("demo")
 @handled
 def demo_command(
-    players: Annotated[int, typer.Option("--players", min=2, max=6, help="Seats in the game (2 to 6).")] = 4,
+    players: Annotated[int, typer.Option("--players", min=2, max=6, help="Seats in the game (2 to 6 in Imperial 2030).")] = 4,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the deal and of the bots.")] = 1,
     humans: Annotated[
         list[str] | None,
@@ -126,20 +131,23 @@ def demo_command(
         typer.Option("--timeout", metavar="SECONDS", show_default=False,
                      help="Give up after this long (default: 20 minutes; no limit with --humans)."),
     ] = None,
+    kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The game to play (`pbem kinds`).")]
+    = DEFAULT_KIND,
 ) -> None:
     """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
     import sys
 
-    from pbem.bots import STRATEGIES
     from pbem.demo import DemoOptions, main_text
 
-    if strategy not in STRATEGIES:
-        raise BadSetup(f"--strategy must be one of {', '.join(STRATEGIES)}, not {strategy!r}")
+    game_kind = kind_named(kind)
+    strategies = game_kind.bot.strategies
+    if strategy not in strategies:
+        raise BadSetup(f"--strategy must be one of {', '.join(strategies)}, not {strategy!r}")
     names = tuple(n.strip() for text in humans or () for n in text.split(",") if n.strip())
-    if len(names) > 6:
-        raise BadSetup("at most 6 seats")
+    if len(names) > game_kind.max_players:
+        raise BadSetup(f"at most {game_kind.max_players} seats")
     options = DemoOptions(players=max(players, len(names)), seed=seed, humans=names, directory=directory,
-                          strategy=strategy, port=port, timeout=timeout)
+                          strategy=strategy, port=port, timeout=timeout, kind=game_kind.name)
     try:
         result = main_text(options, sys.stdout)
     except ValueError as exc:

@@ -15,10 +15,9 @@ from pbem.cli.base import (
     handled,
     options_of,
 )
-from pbem.cli.lines import pending_lines, refusal_lines
+from pbem.cli.lines import refusal_lines
 from pbem.cli.style import PlainGroup
 from pbem.config import load_config
-from pbem.games.imperial2030.narrate import narrate
 
 # --- the game master's commands: game show, force, undo, replace, pause, resume, resend, deadlines tick ---
 # (pbem.gamemaster and pbem.deadlines; every command is one transaction that also queues the mails it causes)
@@ -59,7 +58,7 @@ def game_show_command(
     echo(view.turn)
     echo("Seats (clockwise):")
     for seat in view.seats:
-        governs = f"  governs {', '.join(seat.governs)}" if seat.governs else ""
+        governs = f"  {view.holding_verb} {', '.join(seat.governs)}" if seat.governs else ""
         echo(f"  {seat.seat}. {seat.name} <{seat.email}>{governs}{'  [token]' if seat.token else ''}")
     if view.pending:
         echo("Pending:")
@@ -102,14 +101,15 @@ def force_command(
         text = typer.get_text_stream("stdin").read()
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
-    done = force(moderator.db, name, as_player, text, mail=mail, board=moderator.board)
+    done = force(moderator.db, name, as_player, text, mail=mail)
+    kind = moderator.kind_of(name)
     played = done.played
     echo(f"Game {name}, orders for {played.player} given by the game master: "
          f"move {played.version_before} -> {played.version}.")
     for item in played.applied:
         head = "end of message: DONE" if item.implicit else f"line {item.line.number}: {item.line.text}"
         echo(head if item.player == played.player else f"{item.player} (waiting lines): {head}")
-        for sentence in narrate(moderator.board, item.events) or ["(no effect)"]:
+        for sentence in kind.narrate(played.state, item.events) or ["(no effect)"]:
             echo(f"  {sentence}")
     if played.refusal is not None:
         for line in refusal_lines(played.refusal):
@@ -118,7 +118,7 @@ def force_command(
         echo(f"Waiting orders of {player}:")
         for line in refusal_lines(error):
             echo(f"  {line}")
-    for line in mails_line(mail, done.mailed) + pending_lines(played.state):
+    for line in mails_line(mail, done.mailed) + kind.pending_lines(played.state):
         echo(line)
     if played.refusal is not None:
         raise typer.Exit(EXIT_REFUSED)
@@ -135,12 +135,12 @@ def undo_command(
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
-    done = undo(moderator.db, name, mail=mail, board=moderator.board)
+    done = undo(moderator.db, name, mail=mail)
     echo(f"Game {name}: undid move {done.entry.version + 1} ({done.entry.player}: {done.order}); "
          f"back at move {done.version}.")
     for player, lines in done.dropped.items():
         echo(f"Dropped waiting lines of {player}: " + ("; ".join(t for _, t in lines) or "the end of a message"))
-    for line in mails_line(mail, done.mailed) + pending_lines(done.state):
+    for line in mails_line(mail, done.mailed) + moderator.kind_of(name).pending_lines(done.state):
         echo(line)
 
 
@@ -158,7 +158,7 @@ def replace_command(
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
-    done = replace(moderator.db, name, old, new, email, mail=mail, board=moderator.board)
+    done = replace(moderator.db, name, old, new, email, mail=mail)
     tokens = ("; a new reply token was issued and mailed to them" if done.token else "; the seat keeps its token")
     echo(f"Game {name}: {done.new} <{done.email}> takes over seat {done.seat} from {done.old}"
          + (tokens if mail.moderator_address else "") + ".")
@@ -191,7 +191,7 @@ def resume_command(
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
-    done = resume(moderator.db, name, mail=mail, board=moderator.board)
+    done = resume(moderator.db, name, mail=mail)
     echo(" ".join([f"Game {name} is running again.", *mails_line(mail, done.mailed)]))
     for d in done.deadlines:
         echo(f"  {d.player} ({d.kind}): deadline {gm_when(d.due)}")
@@ -215,7 +215,7 @@ def resend_command(
     if not mail.moderator_address:
         fail("no mail is configured: nothing can be sent. Give a configuration with [moderator] address and [smtp] "
              "(pbem --config FILE resend ...); every seat's mail then carries its reply token.")
-    done = resend(moderator.db, name, to, mail=mail, board=moderator.board)
+    done = resend(moderator.db, name, to, mail=mail)
     for player, kind in done.mails:
         echo(f"Queued the {kind} for {player} again.")
     echo(f"Mails queued: {len(done.mails)}.")
@@ -230,7 +230,7 @@ def deadlines_tick(ctx: typer.Context) -> None:
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
     report = tick(moderator.db, mail_domain=mail.domain, moderator_address=mail.moderator_address,
-                  game_master=mail.game_master, board=moderator.board)
+                  game_master=mail.game_master)
     for line in report.lines():
         echo(line)
     if report.errors:

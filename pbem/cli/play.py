@@ -2,14 +2,10 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from engine.imperial2030.events import Event
-from engine.imperial2030.game import apply
-from engine.imperial2030.model import GameState, Variant
-from engine.imperial2030.setup import new_game
 from pbem import store
 from pbem.cli.base import (
     EXIT_REFUSED,
@@ -22,12 +18,10 @@ from pbem.cli.base import (
     parse_player,
     parse_variant,
 )
-from pbem.cli.lines import new_game_lines, submit_lines, summary_lines
+from pbem.cli.lines import submit_lines
 from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
-from pbem.games import DEFAULT_KIND, KINDS, kind_named
-from pbem.games.imperial2030.reports import render_board, render_prompt, render_report
-from pbem.games.imperial2030.statejson import state_json
+from pbem.games import DEFAULT_KIND, KINDS, GameKind, kind_named
 from pbem.moderator import Moderator
 
 # --- commands ---------------------------------------------------------------------------------
@@ -56,7 +50,7 @@ def game_new(
     variant: Annotated[
         list[str] | None,
         typer.Option("--variant", metavar="VARIANT", show_default=False,
-                     help="Rule variant, repeatable: " + ", ".join(v.value for v in Variant) + "."),
+                     help="Rule variant, repeatable (each kind's variants: `pbem kinds`)."),
     ] = None,
     start_player: Annotated[
         str | None,
@@ -68,23 +62,24 @@ def game_new(
     ] = DEFAULT_KIND,
 ) -> None:
     """Create a game and print its setup: seats, flag cards, governments, cash and who decides first."""
-    kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
+    game_kind = kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
     players = [parse_player(p) for p in player]
     fixed = [parse_deal(d) for d in deal or ()]
-    variants = [parse_variant(v) for v in variant or ()]
+    variants = [parse_variant(game_kind, v) for v in variant or ()]
     options = options_of(ctx)
     config = load_config(options.config)
     if not config.mail_enabled:  # no [moderator] and [smtp]: a game played through the CLI
-        game = options.moderator().create_game(name, players, fixed, seed, variants, start_player)
-        for line in new_game_lines(game):
+        game = options.moderator().create_game(name, players, fixed, seed, variants, start_player,
+                                               kind=game_kind.name)
+        for line in game_kind.new_game_lines(game):
             echo(line)
         return
     from pbem.mailflow import create_game_with_mail
 
     moderator = options.moderator()
-    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player)
-    game, queued = create_game_with_mail(moderator, config, name, setup)
-    for line in new_game_lines(game):
+    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.name)
+    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.name)
+    for line in game_kind.new_game_lines(game):
         echo(line)
     welcomed = [q.recipient for q in queued if q.purpose == "welcome"]
     echo(f"Mail: welcome mails with each seat's reply token queued for {', '.join(welcomed)}"
@@ -110,7 +105,8 @@ def game_list(ctx: typer.Context) -> None:
 def kinds_command() -> None:
     """List the games this moderator can run, with their player counts and variants."""
     for kind in KINDS.values():
-        echo(f"{kind.name:<14}  {kind.title}, {kind.players} players; variants: {', '.join(kind.variants) or '-'}")
+        echo(f"{kind.name:<14}  {kind.title}, {kind.min_players}-{kind.max_players} players; "
+             f"variants: {', '.join(kind.variants) or '-'}")
 
 
 @app.command("order")
@@ -132,7 +128,7 @@ def order(
         echo(f"Game {name} is paused by the game master: nothing was applied. Orders are taken again after "
              f"`pbem resume {name}`; the game master's `pbem force` works while it is paused.")
         raise typer.Exit(EXIT_REFUSED) from None
-    for line in submit_lines(name, result):
+    for line in submit_lines(options_of(ctx).moderator().kind_of(name), name, result):
         echo(line)
     if result.refusal is not None:
         raise typer.Exit(EXIT_REFUSED)
@@ -146,19 +142,20 @@ def state(
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole state as JSON (docs/state-json.md).")] = False,
 ) -> None:
     """Print where a game stands: a short summary, or the full state as JSON."""
-    current = options_of(ctx).moderator().state(name)
+    moderator = options_of(ctx).moderator()
+    current = moderator.state(name)
+    game_kind = moderator.kind_of(name)
     if as_json:
-        kind = options_of(ctx).moderator().kind(name)
-        echo(json.dumps(state_json(name, current, kind), indent=2, ensure_ascii=False))
+        echo(json.dumps(game_kind.state_json(name, current), indent=2, ensure_ascii=False))
     else:
-        for line in summary_lines(name, current):
+        for line in game_kind.summary_lines(name, current):
             echo(line)
 
 
 # --- reports ------------------------------------------------------------------------------------
 
 
-def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[GameState, list[Event], int]:
+def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[Any, list[Any], int]:
     """The game now, and the events of its log from move ``since`` on (with the setup's when 0).
 
     Without ``since``: the events of the last message, i.e. of the last run of
@@ -166,6 +163,7 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[Ga
     setup's while nothing has been played.
     """
     moderator.state(name)  # unknown game, unreachable database: the moderator's clear errors
+    rules = moderator.kind_of(name).rules
     with moderator.db.transaction() as session:
         game = store.find_game(session, name)
         setup = store.game_setup(game)
@@ -177,21 +175,22 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[Ga
             since -= 1
     if since > len(log):
         raise BadSetup(f"--since {since}: game {name!r} has only {len(log)} moves")
-    state, setup_events = new_game(moderator.board, setup)
-    events: list[Event] = list(setup_events) if with_setup else []
+    state, setup_events = rules.new_game(setup)
+    events: list[Any] = list(setup_events) if with_setup else []
     for entry in log:
-        state, new = apply(state, entry.player, entry.action)
+        state, new = rules.apply(state, entry.player, entry.action)
         if entry.version >= since:
             events.extend(new)
     return state, events, since
 
 
-def resolve_player(state: GameState, name: str, text: str) -> str:
+def resolve_player(kind: GameKind, state: Any, name: str, text: str) -> str:
     """A player of the game by name, ignoring case."""
-    for player in state.seating:
+    seating = [seat.name for seat in kind.rules.seats(kind.rules.setup_of(state))]
+    for player in seating:
         if player.casefold() == text.strip().casefold():
             return player
-    raise UnknownPlayer(f"{text!r} is not a player of game {name!r}; players: {', '.join(state.seating)}")
+    raise UnknownPlayer(f"{text!r} is not a player of game {name!r}; players: {', '.join(seating)}")
 
 
 @app.command("board")
@@ -201,8 +200,9 @@ def board(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Print the ASCII world board of a game, as players get it by mail."""
-    current = options_of(ctx).moderator().state(name)
-    typer.echo(render_board(current, game=name), nl=False)
+    moderator = options_of(ctx).moderator()
+    current = moderator.state(name)
+    typer.echo(moderator.kind_of(name).board_text(current, game=name), nl=False)
 
 
 @app.command("report")
@@ -230,10 +230,12 @@ def report(
     ] = None,
 ) -> None:
     """Print a player's turn report, and the prompt when that player must decide, as mailed."""
-    current, events, _ = game_history(options_of(ctx).moderator(), name, since)
-    player = resolve_player(current, name, for_player)
-    typer.echo(render_report(current, player, events, game=name, open_cash=open_cash, board=with_board), nl=False)
-    prompt = render_prompt(current, player, game=name, deadline=deadline)
+    moderator = options_of(ctx).moderator()
+    current, events, _ = game_history(moderator, name, since)
+    game_kind = moderator.kind_of(name)
+    player = resolve_player(game_kind, current, name, for_player)
+    typer.echo(game_kind.report(current, player, events, game=name, open_cash=open_cash, board=with_board), nl=False)
+    prompt = game_kind.prompt(current, player, game=name, deadline=deadline)
     if prompt is not None:
         typer.echo()
         typer.echo(prompt, nl=False)

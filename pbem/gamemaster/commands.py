@@ -6,26 +6,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, update
 from sqlmodel import Session, select
 
-from engine.imperial2030.board import Board, default_board
-from engine.imperial2030.errors import EngineError
-from engine.imperial2030.events import Event
-from engine.imperial2030.game import LogEntry, apply, replay
-from engine.imperial2030.model import GameSetup, GameState, Seat
-from engine.imperial2030.serialize import setup_to_json
-from engine.imperial2030.setup import new_game
+from engine.core.errors import EngineError
+from engine.core.log import LogEntry, replay
 from pbem import store
-from pbem.deadlines import Deadline, deadlines, decision_since, utc
+from pbem.deadlines import Deadline, decision_since, game_deadlines, utc
 from pbem.errors import BadSetup, ConcurrentUpdate, StoreError
-from pbem.games.imperial2030 import orders
-from pbem.games.imperial2030.narrate import narrate
-from pbem.games.imperial2030.orders import format_action
-from pbem.games.imperial2030.reports import render_report, render_welcome
-from pbem.games.imperial2030.views import decision_words
+from pbem.games import GameKind, kind_of
 from pbem.mail.outbound import token_address
 from pbem.mailflow.binding import move_subject
 from pbem.moderator import EMAIL, PLAYER_NAME  # the same rules as for a new game
@@ -71,20 +62,19 @@ class Forced:
 
 
 def force(db: Database, name: str, player: str, text: str, *, mail: MailContext | None = None,
-          now: datetime | None = None, board: Board | None = None) -> Forced:
+          now: datetime | None = None) -> Forced:
     """Apply ``text`` as ``player``'s orders (see the module docstring); reports tell the game master gave them.
 
     Like a mailed message, the lines before a refused one stand; the refusal is
     in ``played.refusal``. Nothing is mailed when nothing was applied.
     """
     mail = mail or MailContext()
-    board = board or default_board()
     moment = utc(now or datetime.now(UTC))
 
     def once() -> Forced:
         with _transaction(db) as session:
             game = store.find_game(session, name)
-            played = play_in_session(session, game, board, player, text, moment)
+            played = play_in_session(session, game, player, text, moment)
             if not played.applied:
                 return Forced(played, 0)
             settings = load_settings(session, game)
@@ -101,9 +91,9 @@ def force(db: Database, name: str, player: str, text: str, *, mail: MailContext 
 @dataclass(frozen=True)
 class Undone:
     game: str
-    entry: LogEntry  # the action taken back
+    entry: LogEntry[Any]  # the action taken back
     order: str  # its canonical text
-    state: GameState  # the position now
+    state: Any  # the position now
     dropped: Mapping[str, tuple[tuple[int, str], ...]]  # waiting lines dropped with it
     mailed: int
 
@@ -112,21 +102,20 @@ class Undone:
         return self.state.version
 
 
-def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datetime | None = None,
-         board: Board | None = None) -> Undone:
+def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datetime | None = None) -> Undone:
     """Take back the last logged action (see the module docstring); ``NothingToUndo`` for an empty log."""
     mail = mail or MailContext()
-    board = board or default_board()
     moment = utc(now or datetime.now(UTC))
     with _transaction(db) as session:
         game = _locked_game(session, name)
+        kind = kind_of(game.kind)
         log_entries = store.load_log(session, game)
         if not log_entries:
             raise NothingToUndo(f"game {name!r} has no moves to undo")
         last = log_entries[-1]
         try:
-            state = replay(board, store.game_setup(game), log_entries[:-1])
-            _, events = apply(state, last.player, last.action)
+            state = replay(kind.rules, store.game_setup(game), log_entries[:-1])
+            _, events = kind.rules.apply(state, last.player, last.action)
         except EngineError as exc:
             raise StoreError(f"game {name!r}: the log does not replay: {exc}") from None
         session.exec(delete(ActionRow).where(ActionRow.game_id == game.id,  # type: ignore[call-overload]
@@ -142,25 +131,25 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
         since_rows = dict(session.exec(select(waiting_store.WaitingRow.player, waiting_store.WaitingRow.since)
                                        .where(waiting_store.WaitingRow.game_id == game.id)).all())
         kept = {p: lines for p, lines in waiting.items()
-                if since_rows.get(p, 0) <= state.version and orders.held(state, p)}
+                if since_rows.get(p, 0) <= state.version and kind.still_waiting(state, p)}
         dropped = {p: lines for p, lines in waiting.items() if p not in kept}
         if dropped:
             waiting_store.save_waiting(session, game, kept, state.version)
         settings = _restart_clock(session, game, load_settings(session, game), moment)
-        order = format_action(board, last.action)
+        order = kind.format_action(state, last.action)
         count = 0
         for seat in _seats(session, game):
             paragraphs = [f"The game master has undone move {last.version + 1}: {last.player}'s {order}. "
                           f"The game stands again as after move {state.version}."]
-            told = narrate(board, events, viewer=seat.name)
+            told = kind.narrate(state, events, viewer=seat.name)
             if told:
                 paragraphs.append("Taken back: " + " ".join(told))
             if seat.name in dropped:
                 paragraphs.append("Your orders that waited for an answer were dropped with it; please send "
                                   "them again if they still apply.")
-            if _deciders(state):
+            if _deciders(game, state):
                 paragraphs.append("Deadlines count from now.")
-            body = note_block("Move undone", paragraphs) + render_report(
+            body = note_block("Move undone", paragraphs) + kind.report(
                 state, seat.name, (), game=name, open_cash=settings.open_cash)
             if _queue(session, game, state.version, seat.email, "undo", f"undo:{_stamp(moment)}",
                       move_subject(name, state.version, f"move {last.version + 1} taken back by the game master"), body,
@@ -182,28 +171,14 @@ class Replaced:
     email: str
     seat: int  # 1-based
     token: str | None  # the new seat token, when one was issued (it exists nowhere else)
-    state: GameState
+    state: Any
     mailed: int
 
 
-def _renamed_setup(setup: GameSetup, old: str, new: str, email: str) -> GameSetup:
-    def rename(player: str | None) -> str | None:
-        return new if player == old else player
-
-    return GameSetup(
-        players=tuple(Seat(new, email) if s.name == old else s for s in setup.players),
-        seed=setup.seed,
-        variants=setup.variants,
-        deal=tuple((n, rename(p)) for n, p in setup.deal),  # type: ignore[misc]
-        start_player=rename(setup.start_player),
-    )
-
-
 def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
-            mail: MailContext | None = None, now: datetime | None = None, board: Board | None = None) -> Replaced:
+            mail: MailContext | None = None, now: datetime | None = None) -> Replaced:
     """A new player takes ``old``'s seat (see the module docstring for the token and what is renamed)."""
     mail = mail or MailContext()
-    board = board or default_board()
     moment = utc(now or datetime.now(UTC))
     new_name, new_email = new_name.strip(), new_email.strip()
     if not PLAYER_NAME.match(new_name):
@@ -226,8 +201,9 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
                 raise BadSetup(f"{new_email} is the address of {other.name}; each player needs an own address")
         if new_name == old_name and new_email == old_email:
             raise BadSetup(f"{old_name} <{old_email}> already holds that seat: nothing to change")
-        setup = _renamed_setup(store.game_setup(game), old_name, new_name, new_email)
-        game.setup = setup_to_json(setup)
+        rules = kind_of(game.kind).rules
+        setup = rules.renamed(store.game_setup(game), old_name, new_name, new_email)
+        game.setup = rules.setup_to_json(setup)
         session.add(game)
         seat.name, seat.email = new_name, new_email
         session.add(seat)
@@ -238,7 +214,7 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
                             waiting_store.WaitingRow.player == old_name).values(player=new_name))
         session.exec(delete(SnapshotRow).where(SnapshotRow.game_id == game.id))  # type: ignore[call-overload]
         session.flush()
-        state = store.replay_game(session, game, board)
+        state = store.replay_game(session, game)
         store.save_snapshot(session, game, state)
         token = issue_token(session, seat) if new_email.lower() != old_email.strip().lower() else None
         settings = _restart_clock(session, game, load_settings(session, game), moment)
@@ -247,14 +223,14 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
         return Replaced(name, old_name, new_name, new_email, seat.seat + 1, token, state, count)
 
 
-def _mail_replacement(session: Session, game: GameRow, state: GameState, settings: GameSettings,
+def _mail_replacement(session: Session, game: GameRow, state: Any, settings: GameSettings,
                       mail: MailContext, now: datetime, seat: SeatRow, old: str, old_email: str,
                       token: str | None) -> int:
     name, new = game.name, seat.name
-    governs = [state.board.name(n) for n in state.governed_by(new)]
-    what = f"{new} takes over seat {seat.seat + 1} from {old}" + (
-        f", with the government of {', '.join(governs)}" if governs else "") + "."
-    later = "Deadlines of the pending decisions count from now." if _deciders(state) else ""
+    kind = kind_of(game.kind)
+    holds = kind.holding_words(state, new)
+    what = f"{new} takes over seat {seat.seat + 1} from {old}" + (f", with {holds}" if holds else "") + "."
+    later = "Deadlines of the pending decisions count from now." if _deciders(game, state) else ""
     count = 0
     key = f"replace:{_stamp(now)}"
     reply_to = token_address(mail.moderator_address, token) if token and mail.moderator_address else None
@@ -262,7 +238,7 @@ def _mail_replacement(session: Session, game: GameRow, state: GameState, setting
     if token:
         paragraphs.append(f"Your secret reply token is {token}. Replies to the moderator's mails carry it; "
                           f"if a reply of yours does not, add this line to it: TOKEN {token}")
-    body = note_block("A seat for you", paragraphs) + render_welcome(
+    body = note_block("A seat for you", paragraphs) + kind.welcome(
         state, new, game=name, reply_to=reply_to, open_cash=settings.open_cash)
     if _queue(session, game, state.version, seat.email, "replace", key, f"[{name}] Welcome, {new}", body,
               _headers(game, settings, mail, reply_to=reply_to), mail, now):
@@ -271,8 +247,8 @@ def _mail_replacement(session: Session, game: GameRow, state: GameState, setting
         if other.id == seat.id:
             continue
         body = note_block("New player", [f"The game master has given {old}'s seat to another player: {what}",
-                                         later]) + render_report(state, other.name, (), game=name,
-                                                                 open_cash=settings.open_cash)
+                                         later]) + kind.report(state, other.name, (), game=name,
+                                                               open_cash=settings.open_cash)
         if _queue(session, game, state.version, other.email, "replace", key,
                   f"[{name}] {new} takes over from {old}", body, _headers(game, settings, mail), mail, now):
             count += 1
@@ -336,28 +312,27 @@ def pause(db: Database, name: str, *, mail: MailContext | None = None, now: date
         return PauseChange(name, True, (), count)
 
 
-def resume(db: Database, name: str, *, mail: MailContext | None = None, now: datetime | None = None,
-           board: Board | None = None) -> PauseChange:
+def resume(db: Database, name: str, *, mail: MailContext | None = None, now: datetime | None = None) -> PauseChange:
     """Resume a paused game: deadlines count from now (the resume notice restarts the clock)."""
     mail = mail or MailContext()
-    board = board or default_board()
     moment = utc(now or datetime.now(UTC))
     with _transaction(db) as session:
         game = _locked_game(session, name)
+        kind = kind_of(game.kind)
         settings = load_settings(session, game)
         if not settings.paused:
             raise GameMasterError(f"game {name!r} is not paused")
         settings = _restart_clock(session, game, dc_replace(settings, paused=False), moment)
-        state = store.load_state(session, game, board)
-        dues = tuple(deadlines(state, settings, moment))
-        lines = [f"{d.player}: {decision_words(state, d.decision)}, by {_when(d.due)}"  # type: ignore[arg-type]
-                 for d in dues]
+        state = store.load_state(session, game)
+        dues = tuple(game_deadlines(session, game, state, settings))
+        lines = [f"{d.player}: {kind.decision_words(state, d.pending)}, by {_when(d.due)}"
+                 for d in dues if d.pending is not None]
         count = 0
         for seat in _seats(session, game):
             paragraphs = [f"The game master has resumed game {name}: orders are taken again."]
             if lines:
                 paragraphs.append("Deadlines count from now: " + "; ".join(lines) + ".")
-            body = note_block("Game resumed", paragraphs) + render_report(
+            body = note_block("Game resumed", paragraphs) + kind.report(
                 state, seat.name, (), game=name, open_cash=settings.open_cash)
             if _queue(session, game, state.version, seat.email, "resume", f"resume:{_stamp(moment)}",
                       move_subject(name, state.version, "game resumed"), body, _headers(game, settings, mail), mail, moment):
@@ -376,33 +351,32 @@ class Resent:
     mails: tuple[tuple[str, str], ...]  # (player, purpose) of every mail queued
 
 
-def _last_message_events(board: Board, setup: GameSetup, entries: Sequence[LogEntry]) -> tuple[GameState,
-                                                                                                 list[Event]]:
+def _last_message_events(kind: GameKind, setup: Any, entries: Sequence[LogEntry[Any]]) -> tuple[Any, list[Any]]:
     """The state, and the events of the last run of log entries by one player (the setup's when none)."""
     start = len(entries)
     while start > 0 and entries[start - 1].player == entries[-1].player:
         start -= 1
-    state, setup_events = new_game(board, setup)
-    events: list[Event] = list(setup_events) if not entries else []
+    state, setup_events = kind.rules.new_game(setup)
+    events: list[Any] = list(setup_events) if not entries else []
     for entry in entries:
-        state, new = apply(state, entry.player, entry.action)
+        state, new = kind.rules.apply(state, entry.player, entry.action)
         if entry.version >= start:
             events.extend(new)
     return state, events
 
 
 def resend(db: Database, name: str, player: str | None = None, *, mail: MailContext | None = None,
-           now: datetime | None = None, board: Board | None = None) -> Resent:
+           now: datetime | None = None) -> Resent:
     """Queue the current report (and the prompt of a deciding player) again, for one seat or all."""
     mail = mail or MailContext()
-    board = board or default_board()
     moment = utc(now or datetime.now(UTC))
     with _transaction(db) as session:
         game = store.find_game(session, name)
         seats = _seats(session, game)
         only = _resolve([s.name for s in seats], player, name) if player is not None else None
         try:
-            state, events = _last_message_events(board, store.game_setup(game), store.load_log(session, game))
+            state, events = _last_message_events(kind_of(game.kind), store.game_setup(game),
+                                                 store.load_log(session, game))
         except EngineError as exc:
             raise StoreError(f"game {name!r}: the log does not replay: {exc}") from None
         settings = load_settings(session, game)
@@ -416,7 +390,7 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
                               only=seat.name):
                 mails.append((seat.name, "report"))
         since = decision_since(session, game)
-        for who in _deciders(state):
+        for who in _deciders(game, state):
             if only is not None and who != only:
                 continue
             if _queue_prompts(session, game, state, settings, mail, moment, since, "resend", note,

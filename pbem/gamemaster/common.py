@@ -12,13 +12,10 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlmodel import Session, select
 
-from engine.imperial2030.decisions import pending
-from engine.imperial2030.events import Event
-from engine.imperial2030.model import GameState
 from pbem import store
 from pbem.deadlines import deadlines, utc
 from pbem.errors import ConcurrentUpdate, PbemError, StoreError, UnknownPlayer
-from pbem.games.imperial2030.reports import render_prompt, render_report
+from pbem.games import kind_of
 from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of, list_id_for, message_id_for, token_address
 from pbem.mailflow.binding import move_subject
@@ -211,51 +208,53 @@ def _restart_clock(session: Session, game: GameRow, settings: GameSettings, mome
     return settings
 
 
-def _deciders(state: GameState) -> list[str]:
+def _deciders(game: GameRow, state: Any) -> list[str]:
     seen: list[str] = []
-    for decision in pending(state):
+    for decision in kind_of(game.kind).rules.pending(state):
         if decision.player not in seen:
             seen.append(decision.player)
     return seen
 
 
-def _due_by_player(state: GameState, settings: GameSettings, since: datetime) -> dict[str, datetime]:
-    return {d.player: d.due for d in deadlines(state, settings, since)}
+def _due_by_player(game: GameRow, state: Any, settings: GameSettings, since: datetime) -> dict[str, datetime]:
+    return {d.player: d.due for d in deadlines(state, settings, since, kind_of(game.kind).rules)}
 
 
-def _queue_prompts(session: Session, game: GameRow, state: GameState, settings: GameSettings, mail: MailContext,
+def _queue_prompts(session: Session, game: GameRow, state: Any, settings: GameSettings, mail: MailContext,
                    now: datetime, since: datetime, tag: str, note: Sequence[str] = (),
                    subject_suffix: str = "", only: str | None = None, purpose: str = "prompt") -> int:
     """A prompt to every deciding player (with the deadline counted from ``since``); the number queued."""
-    dues = _due_by_player(state, settings, since)
+    kind = kind_of(game.kind)
+    dues = _due_by_player(game, state, settings, since)
     count = 0
-    for player in _deciders(state):
+    for player in _deciders(game, state):
         if only is not None and player != only:
             continue
-        prompt = render_prompt(state, player, game=game.name, deadline=dues.get(player))
+        prompt = kind.prompt(state, player, game=game.name, deadline=dues.get(player))
         if prompt is None:
             continue
-        decision = next(d for d in pending(state) if d.player == player)
+        decision = next(d for d in kind.rules.pending(state) if d.player == player)
         body = (note_block("Note from the moderator", note) if note else "") + prompt
-        subject = prompt_subject(game.name, state, decision, subject_suffix)
+        subject = prompt_subject(kind, game.name, state, decision, subject_suffix)
         if _queue(session, game, state.version, _email(session, game, player), purpose,
                   f"prompt:{tag}:{_stamp(now)}", subject, body,
-                  _headers(game, settings, mail, decision.kind.value), mail, now):
+                  _headers(game, settings, mail, decision.kind), mail, now):
             count += 1
     return count
 
 
-def _queue_reports(session: Session, game: GameRow, state: GameState, events: Sequence[Event],
+def _queue_reports(session: Session, game: GameRow, state: Any, events: Sequence[Any],
                    settings: GameSettings, mail: MailContext, now: datetime, tag: str, purpose: str,
                    title: str, note: Sequence[str], private: Mapping[str, Sequence[str]] | None = None,
                    subject: str | None = None, only: str | None = None) -> int:
     """The report to every seat (or ``only`` one), under a note; the number queued."""
+    kind = kind_of(game.kind)
     count = 0
     for seat in _seats(session, game):
         if only is not None and seat.name != only:
             continue
         paragraphs = list(note) + list((private or {}).get(seat.name, ()))
-        body = (note_block(title, paragraphs) if paragraphs else "") + render_report(
+        body = (note_block(title, paragraphs) if paragraphs else "") + kind.report(
             state, seat.name, events, game=game.name, open_cash=settings.open_cash)
         if _queue(session, game, state.version, seat.email, purpose, f"report:{tag}:{_stamp(now)}",
                   subject or move_subject(game.name, state.version, "report"), body,

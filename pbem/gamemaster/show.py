@@ -10,13 +10,9 @@ from typing import TYPE_CHECKING
 from sqlalchemy import func
 from sqlmodel import select
 
-from engine.imperial2030.board import Board, default_board
-from engine.imperial2030.decisions import pending
-from engine.imperial2030.serialize import entry_from_json
 from pbem import store
 from pbem.deadlines import deadlines, decision_since, utc
-from pbem.games.imperial2030.orders import format_action
-from pbem.games.imperial2030.views import decision_words, turn_line
+from pbem.games import kind_of
 from pbem.store import waiting as waiting_store
 from pbem.store.models import ActionRow
 from pbem.store.outbox import OutboxRow
@@ -37,14 +33,14 @@ class SeatView:
     seat: int  # 1-based, clockwise
     name: str
     email: str
-    governs: tuple[str, ...]  # nation names
+    governs: tuple[str, ...]  # what the seat holds in the game's words (Imperial: the nations it governs)
     token: bool  # a reply token was issued
 
 
 @dataclass(frozen=True)
 class PendingView:
     player: str
-    nation: str | None  # nation name
+    nation: str | None  # what the decision is about, in the game's words (Imperial: the nation's name)
     kind: str
     what: str  # 'choose a rondel space for Russia'
     out_of_turn: bool
@@ -76,14 +72,15 @@ class GameView:
     recent: tuple[LoggedAction, ...]  # the last actions, newest first
     outbox: Mapping[str, int]  # status -> number of mails
     settings: GameSettings
+    holding_verb: str = "holds"  # how the game says a seat holds things: 'governs' (Imperial)
 
 
-def game_show(db: Database, name: str, *, board: Board | None = None) -> GameView:
+def game_show(db: Database, name: str) -> GameView:
     """Everything the game master wants to see about one game, read in one transaction."""
-    board = board or default_board()
     with _transaction(db) as session:
         game = store.find_game(session, name)
-        state = store.load_state(session, game, board)
+        kind = kind_of(game.kind)
+        state = store.load_state(session, game)
         settings = load_settings(session, game)
         since = decision_since(session, game)
         seats = _seats(session, game)
@@ -94,22 +91,21 @@ def game_show(db: Database, name: str, *, board: Board | None = None) -> GameVie
                             .order_by(ActionRow.version.desc()).limit(RECENT_ACTIONS)).all()  # type: ignore[attr-defined]
         recent = []
         for row in rows:
-            entry = entry_from_json({"player": row.player, "version": row.version, "action": row.action})
-            recent.append(LoggedAction(row.version, row.player, format_action(board, entry.action), utc(row.applied)))
+            action = kind.rules.action_from_json(row.action)
+            recent.append(LoggedAction(row.version, row.player, kind.format_action(state, action), utc(row.applied)))
         counts = dict(session.exec(select(OutboxRow.status, func.count(OutboxRow.id))
                                    .where(OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
         status, created = game.status, utc(game.created)
-    dues = {(d.player, d.kind): d for d in deadlines(state, settings, since)}
+    dues = {(d.player, d.kind): d for d in deadlines(state, settings, since, kind.rules)}
     views = []
-    for decision in pending(state):
-        d = dues.get((decision.player, decision.kind.value))
+    for decision in kind.rules.pending(state):
+        d = dues.get((decision.player, decision.kind))
         views.append(PendingView(
-            decision.player, board.name(decision.nation) if decision.nation else None, decision.kind.value,
-            decision_words(state, decision), decision.out_of_turn,
-            format_action(board, decision.default) if decision.default is not None else None,
+            decision.player, kind.subject_name(decision.subject), decision.kind,
+            kind.decision_words(state, decision), decision.out_of_turn, kind.default_order(state, decision),
             since, d.due if d else None, tuple(d.reminders) if d else ()))
-    seat_views = tuple(SeatView(s.seat + 1, s.name, s.email,
-                                tuple(board.name(n) for n in state.governed_by(s.name)), s.id in tokens)
+    seat_views = tuple(SeatView(s.seat + 1, s.name, s.email, kind.holdings(state, s.name), s.id in tokens)
                        for s in seats)
-    return GameView(name, status, settings.paused, state.version, created, turn_line(state), seat_views,
-                    tuple(views), waiting, tuple(recent), counts, settings)
+    return GameView(name, status, settings.paused, state.version, created, kind.turn_line(state), seat_views,
+                    tuple(views), waiting, tuple(recent), counts, settings,
+                    kind.holding_verb)

@@ -33,15 +33,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
-from engine.imperial2030.actions import ANYTIME
-from engine.imperial2030.board import Board
-from engine.imperial2030.decisions import Decision, decisions_for
-from engine.imperial2030.game import LogEntry, replay
-from engine.imperial2030.model import GameSetup, GameState
-from pbem.games.imperial2030.orders import split_orders
-from pbem.games.imperial2030.orders.errors import OrderSyntaxError
-from pbem.games.imperial2030.orders.keywords import Role, read_keyword
+from engine.core.log import LogEntry, replay
+from pbem.games import GameKind
 from pbem.mail import InboundMessage
 from pbem.mail.outbound import move_of_message_id
 
@@ -87,7 +82,7 @@ def answered_move(message: InboundMessage, game: str, domain: str, welcomes: fro
     return None
 
 
-def judge(board: Board, setup: GameSetup, log: list[LogEntry], now: GameState, player: str,
+def judge(kind: GameKind, setup: Any, log: list[LogEntry[Any]], now: Any, player: str,
           move: int | None) -> Binding:
     """Whether orders written at ``move`` may be applied to the position ``now`` (see the module docstring)."""
     current = len(log)
@@ -95,30 +90,16 @@ def judge(board: Board, setup: GameSetup, log: list[LogEntry], now: GameState, p
         return Binding(move, Verdict.CURRENT)
     if move > current:  # the game master took moves back since
         return Binding(move, Verdict.STALE)
-    asked = _first_decision_key(replay(board, setup, log[:move]), player)
-    if asked is None or asked != _first_decision_key(now, player):
+    asked = _first_decision_key(kind, replay(kind.rules, setup, log[:move]), player)
+    if asked is None or asked != _first_decision_key(kind, now, player):
         return Binding(move, Verdict.STALE)
-    if any(entry.player == player and not isinstance(entry.action, ANYTIME) for entry in log[move:]):
+    if any(entry.player == player and not kind.is_side_action(entry.action) for entry in log[move:]):
         return Binding(move, Verdict.STALE)
     return Binding(move, Verdict.SAME_DECISION)
 
 
-def _first_decision_key(state: GameState, player: str) -> tuple[str, str | None] | None:
+def _first_decision_key(kind: GameKind, state: Any, player: str) -> tuple[str, str | None] | None:
     if state.finished:
         return None
-    decisions: tuple[Decision, ...] = decisions_for(state, player)
-    return (decisions[0].kind.value, decisions[0].nation) if decisions else None
-
-
-def only_questions(body: str) -> bool:
-    """Whether every order of ``body`` is a question (STATUS, BOARD, OPTIONS, HISTORY, HELP)."""
-    lines = split_orders(body).orders
-    if not lines:
-        return False
-    for line in lines:
-        try:
-            if read_keyword(line.text).spec.role is not Role.QUERY:
-                return False
-        except OrderSyntaxError:
-            return False
-    return True
+    decisions = [d for d in kind.rules.pending(state) if d.player == player]
+    return (decisions[0].kind, decisions[0].subject) if decisions else None

@@ -18,7 +18,7 @@ from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 
-from engine.imperial2030.errors import EngineError
+from engine.core.errors import EngineError
 from pbem.config import Config, load_config
 from pbem.errors import ConfigError, PbemError
 from pbem.private import exposure_warnings
@@ -80,7 +80,7 @@ def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None): 
 
     moderator = options_of(ctx).moderator()
     _warn_if_exposed(config, moderator.db.sqlite_path)
-    tasks = [t for t in (deadline_task(config, moderator.db, moderator.board),) if t is not None]
+    tasks = [t for t in (deadline_task(config, moderator.db),) if t is not None]
     flow = MailFlow(config, moderator.db, moderator=moderator, tasks=tasks)
     if use_idle is False:
         flow.inbox_factory = default_inbox_factory(config, flow.ssl_context, use_idle=False)

@@ -432,7 +432,7 @@ def _close(inbox: Any) -> None:
         pass
 
 
-def deadline_task(config: Config, db: Any, board: Any = None) -> Task | None:
+def deadline_task(config: Config, db: Any) -> Task | None:
     """The deadline tick of ``pbem.deadlines`` as a periodic task (None when that module is not there)."""
     try:
         from pbem.deadlines import tick
@@ -442,7 +442,7 @@ def deadline_task(config: Config, db: Any, board: Any = None) -> Task | None:
 
     def deadlines(now: datetime) -> None:
         tick(db, now, mail_domain=moderator.domain, moderator_address=moderator.address,
-             game_master=moderator.game_master or None, board=board)
+             game_master=moderator.game_master or None)
 
     return deadlines
 

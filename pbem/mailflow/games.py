@@ -8,22 +8,23 @@ Used by ``pbem game new`` when the configuration has ``[moderator]`` and
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
-from engine.imperial2030.model import GameSetup
 from pbem.config import Config
+from pbem.games import DEFAULT_KIND
 from pbem.mailflow.outgoing import MailComposer, Queued
 from pbem.moderator import Moderator, NewGame
 from pbem.store import seats
 from pbem.store.settings import GameSettings, save_settings
 
 
-def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup: GameSetup,
-                          now: datetime | None = None) -> tuple[NewGame, list[Queued]]:
+def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup: Any,
+                          now: datetime | None = None, *, kind: str = DEFAULT_KIND) -> tuple[NewGame, list[Queued]]:
     """Store the game and queue every seat's welcome mail, in one transaction; the mails queued."""
     identity = config.require_moderator()
     now = now or datetime.now(UTC)
     with moderator.transaction() as session:
-        game, created = moderator.create_game_in(session, name, setup)
+        game, created = moderator.create_game_in(session, name, setup, kind=kind)
         composer = MailComposer(session, identity, now)
         first = seats(session, game)[0]
         settings = GameSettings(deadline_hours=dict(config.deadlines.hours),

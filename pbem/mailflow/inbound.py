@@ -21,7 +21,7 @@
    message resumed and who got refused), the report to every seat and the prompt to each player who
    must decide now when the game moved on (the game-end mail instead when it ended), and one reply
    to the sender answering its report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP;
-   ``pbem.games.imperial2030.queries.answer``, against the state after the orders).
+   the game kind's ``answer_query``, against the state after the orders).
 
 Direct replies (3-6, error replies, answers to questions) are counted in
 budgets (``pbem.store.inbound.Budget``), so that nobody can make the
@@ -62,6 +62,7 @@ import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy.exc import (
     DBAPIError,
@@ -72,12 +73,9 @@ from sqlalchemy.exc import (
 )
 from sqlmodel import Session
 
-from engine.imperial2030.decisions import pending
-from engine.imperial2030.model import GameState
 from pbem.config import Config, ModeratorSettings
 from pbem.errors import ConcurrentUpdate, PbemError
-from pbem.games.imperial2030.orders import split_orders
-from pbem.games.imperial2030.reports import render_error, render_prompt, render_report
+from pbem.games import kind_of
 from pbem.mail import InboundError, InboundMessage, parse_message
 from pbem.mailflow.binding import (
     Binding,
@@ -85,7 +83,6 @@ from pbem.mailflow.binding import (
     answered_move,
     judge,
     move_subject,
-    only_questions,
 )
 from pbem.mailflow.crash import crash_point
 from pbem.mailflow.outgoing import (
@@ -419,9 +416,10 @@ class _Handler:
     def orders(self, token: str) -> Outcome:
         game, seat, message = self.game, self.seat, self.message
         assert game is not None and seat is not None
-        before = load_state(self.session, game, self.moderator.board)
+        kind = kind_of(game.kind)
+        before = load_state(self.session, game)
         binding = self.binding(game, seat, before)
-        if binding.verdict is Verdict.STALE and not only_questions(message.body):
+        if binding.verdict is Verdict.STALE and not kind.queries_only(message.body):
             return self.stale(game, seat, token, before, binding)
         result = self.moderator.submit_in(self.session, game, seat.name, message.body, state=before)
         self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
@@ -430,8 +428,9 @@ class _Handler:
             if self._allowed(self._seat_budget(seat), "error"):
                 self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=result.version,
                                      subject=reply_subject(message.subject, f"[{game.name}] Your orders"),
-                                     body=error_body(result, seat.name, game.name), reply_to_message=message,
-                                     decision=decision_kind(result.state, seat.name), auto_submitted="auto-replied")
+                                     body=error_body(kind, result, seat.name, game.name), reply_to_message=message,
+                                     decision=decision_kind(kind, result.state, seat.name),
+                                     auto_submitted="auto-replied")
         table = {s.name: s for s in seats(self.session, game)}
         for part in result.resumed:
             other = table.get(part.player)
@@ -439,8 +438,8 @@ class _Handler:
                 self.compose.to_seat(game, other, purpose="error", key=f"error:{self.tag}:{part.player}",
                                      version=result.version,
                                      subject=f"[{game.name}] Your waiting orders were refused",
-                                     body=render_error(result.state, part.player, part.refusal, game=game.name),
-                                     decision=decision_kind(result.state, part.player))
+                                     body=kind.error(result.state, part.player, part.refusal, game=game.name),
+                                     decision=decision_kind(kind, result.state, part.player))
         if changed:
             self.compose.turn_mail(game, before, result)
             if binding.verdict is Verdict.SAME_DECISION:
@@ -457,33 +456,34 @@ class _Handler:
 
     # --- which move a mail answers (pbem.mailflow.binding) ------------------------------------
 
-    def binding(self, game: GameRow, seat: SeatRow, now: GameState) -> Binding:
+    def binding(self, game: GameRow, seat: SeatRow, now: Any) -> Binding:
         welcomes = frozenset({self.compose.settings(game).thread_root, self.compose.welcome_id(game, seat.email)})
         move = answered_move(self.message, game.name, self.identity.domain, welcomes)
         if move is None or move == now.version:  # the common case: no log to read
             return Binding(move, Verdict.CURRENT)
-        return judge(self.moderator.board, game_setup(game), load_log(self.session, game), now, seat.name, move)
+        return judge(kind_of(game.kind), game_setup(game), load_log(self.session, game), now, seat.name, move)
 
-    def stale(self, game: GameRow, seat: SeatRow, token: str, now: GameState, binding: Binding) -> Outcome:
+    def stale(self, game: GameRow, seat: SeatRow, token: str, now: Any, binding: Binding) -> Outcome:
         """Orders written for a position that is gone: nothing applied, the player told what is asked now."""
         assert binding.move is not None
-        lines = split_orders(self.message.body).orders
+        kind = kind_of(game.kind)
+        lines = kind.order_lines(self.message.body)
         gone = "the game master has since taken moves back" if binding.move > now.version else \
             "the game has moved on since"
         paragraphs = [f"You answered the mail of move {binding.move}, and {gone}: the game is at move "
                       f"{now.version}. Your orders were not applied; nothing changed.",
                       "Not applied: " + "; ".join(f"line {line.number}: {line.text}" for line in lines) + ".",
                       "If they still fit, send them again in reply to this mail."]
-        prompt = render_prompt(now, seat.name, game=game.name)
+        prompt = kind.prompt(now, seat.name, game=game.name)
         if prompt is None:
-            waiting = ", ".join(sorted({d.player for d in pending(now)})) or "nobody"
+            waiting = ", ".join(sorted({d.player for d in kind.rules.pending(now)})) or "nobody"
             paragraphs.append(f"You have nothing to decide now; the game waits for {waiting}.")
         if self._allowed(self._seat_budget(seat), "stale"):
             self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=now.version,
                                  subject=move_subject(game.name, now.version, "your orders were not applied"),
                                  body=note_block("Your orders were not applied", paragraphs) + (prompt or ""),
                                  known_token=token, reply_to_message=self.message,
-                                 decision=decision_kind(now, seat.name), auto_submitted="auto-replied")
+                                 decision=decision_kind(kind, now, seat.name), auto_submitted="auto-replied")
         return self.outcome(InboundOutcome.STALE, f"answered move {binding.move}, the game is at move "
                             f"{now.version}: nothing applied", version_before=now.version, version=now.version)
 
@@ -502,25 +502,15 @@ class _Handler:
     def answer_queries(self, game: GameRow, seat: SeatRow, result) -> None:  # type: ignore[no-untyped-def]
         """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), in one reply.
 
-        Answered by ``pbem.games.imperial2030.queries.answer`` against the state the orders left;
-        without that module, the sender's report and prompt stand in.
+        Answered by the game kind (``GameKind.answer_query``) against the state the orders left.
         """
         if not self._allowed(self._seat_budget(seat), "query"):
             return
         settings = self.compose.settings(game)
-        try:
-            from pbem.games.imperial2030.queries import answer
-        except ImportError:  # pragma: no cover - the queries module ships with pbem
-            answer = None
-        if answer is not None:
-            log_entries = load_log(self.session, game) if any(q.kind == "history" for q in result.queries) else None
-            body = "\n".join(answer(result.state, seat.name, query, log=log_entries, game=game.name,
-                                    open_cash=settings.open_cash) for query in result.queries)
-        else:
-            body = render_report(result.state, seat.name, (), game=game.name, open_cash=settings.open_cash)
-            prompt = render_prompt(result.state, seat.name, game=game.name)
-            if prompt:
-                body = body + "\n" + prompt
+        kind = kind_of(game.kind)
+        log_entries = load_log(self.session, game) if any(q.kind == "history" for q in result.queries) else None
+        body = "\n".join(kind.answer_query(result.state, seat.name, query, log=log_entries, game=game.name,
+                                           open_cash=settings.open_cash) for query in result.queries)
         self.compose.to_seat(game, seat, purpose="query", key=f"query:{self.tag}", version=result.version,
                              subject=reply_subject(self.message.subject, f"[{game.name}] Your questions"),
                              body=body, reply_to_message=self.message, auto_submitted="auto-replied")

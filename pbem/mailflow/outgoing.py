@@ -41,18 +41,9 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from engine.imperial2030.decisions import Decision, decisions_for, pending
-from engine.imperial2030.events import Event
-from engine.imperial2030.model import GameState
+from engine.core.decisions import Pending
 from pbem.config import ModeratorSettings
-from pbem.games.imperial2030.reports import (
-    render_error,
-    render_game_end,
-    render_prompt,
-    render_report,
-    render_welcome,
-)
-from pbem.games.imperial2030.views import decision_words
+from pbem.games import GameKind, kind_of
 from pbem.mail import (
     InboundMessage,
     OutgoingMail,
@@ -83,34 +74,30 @@ def key_tag(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def decision_deadline(settings: GameSettings, decision: Decision, since: datetime) -> datetime | None:
+def decision_deadline(settings: GameSettings, decision: Pending, since: datetime) -> datetime | None:
     """When ``decision``, pending since ``since``, expires: ``since`` + the game's hours for its kind.
 
     The same rule as ``pbem.deadlines`` (a kind without hours, or with 0 or
     fewer, has no deadline); the prompt mailed with the move that raised the
     decision shows it, counted from that move.
     """
-    hours = settings.deadline_hours.get(decision.kind.value)
+    hours = settings.deadline_hours.get(decision.kind)
     if hours is None or float(hours) <= 0:
         return None
     return since + timedelta(hours=float(hours))
 
 
-def decision_kind(state: GameState, player: str) -> str | None:
-    """The kind of the first decision ``player`` must take now (``X-PBEM-Decision``), or None."""
+def decisions_of(kind: GameKind, state: Any, player: str) -> tuple[Pending, ...]:
+    """The decisions ``player`` must take now, first first (none once the game is over)."""
     if state.finished:
-        return None
-    decisions = decisions_for(state, player)
-    return decisions[0].kind.value if decisions else None
+        return ()
+    return tuple(d for d in kind.rules.pending(state) if d.player == player)
 
 
-def status_words(state: GameState) -> str:
-    """A few words for a subject: 'round 2, Russia to play', 'setting up', 'game over'."""
-    if state.finished:
-        return "game over"
-    if state.turn is None:
-        return "setting up"
-    return f"round {state.round}, {state.board.name(state.turn.nation)} to play"
+def decision_kind(kind: GameKind, state: Any, player: str) -> str | None:
+    """The game's name of the first decision ``player`` must take now (``X-PBEM-Decision``), or None."""
+    decisions = decisions_of(kind, state, player)
+    return decisions[0].kind if decisions else None
 
 
 def seat_token(session: Session, seat: SeatRow, moderator_address: str, known: str | None = None) -> str:
@@ -146,9 +133,9 @@ def _tokens_in_outbox(session: Session, seat: SeatRow, moderator_address: str) -
             return
 
 
-def prompt_subject(game: str, state: GameState, decision: Decision, suffix: str = "") -> str:
+def prompt_subject(kind: GameKind, game: str, state: Any, decision: Pending, suffix: str = "") -> str:
     """'[g1] Move 16: please choose a rondel space for Russia': the move, then what is asked."""
-    return move_subject(game, state.version, f"please {decision_words(state, decision)}{suffix}")
+    return move_subject(game, state.version, f"please {kind.decision_words(state, decision)}{suffix}")
 
 
 def reply_subject(subject: str, fallback: str) -> str:
@@ -332,11 +319,11 @@ class MailComposer:
 
     # --- the game's mails ---------------------------------------------------------------------
 
-    def welcome(self, game: GameRow, state: GameState, seat: SeatRow, *, known_token: str | None = None) -> None:
+    def welcome(self, game: GameRow, state: Any, seat: SeatRow, *, known_token: str | None = None) -> None:
         """The welcome mail to one seat (its token in the Reply-To and in the text), and its prompt if it decides."""
         settings = self.settings(game)
         token = self.token_for(seat, known_token)
-        body = render_welcome(state, seat.name, game=game.name,
+        body = kind_of(game.kind).welcome(state, seat.name, game=game.name,
                               reply_to=token_address(self.moderator.address, token), open_cash=settings.open_cash)
         self._queue(
             recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
@@ -350,38 +337,40 @@ class MailComposer:
         own = self.welcome_id(game, recipient)
         return Threading(None, ()) if own == root else Threading(root, (root,))
 
-    def welcomes(self, game: GameRow, state: GameState) -> None:
+    def welcomes(self, game: GameRow, state: Any) -> None:
         for seat in seats(self.session, game):
             self.welcome(game, state, seat)
 
-    def report(self, game: GameRow, state: GameState, seat: SeatRow, events: Iterable[Event],
+    def report(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any],
                purpose: str = "report") -> None:
         settings = self.settings(game)
-        body = render_report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash)
+        kind = kind_of(game.kind)
+        body = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash)
         self.to_seat(game, seat, purpose=purpose, version=state.version,
-                     subject=move_subject(game.name, state.version, status_words(state)), body=body)
+                     subject=move_subject(game.name, state.version, kind.status_words(state)), body=body)
 
-    def prompt(self, game: GameRow, state: GameState, seat: SeatRow, purpose: str = "prompt") -> bool:
+    def prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str = "prompt") -> bool:
         """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
-        decisions = decisions_for(state, seat.name) if not state.finished else ()
+        kind = kind_of(game.kind)
+        decisions = decisions_of(kind, state, seat.name)
         if not decisions:
             return False
         settings = self.settings(game)
         deadline = decision_deadline(settings, decisions[0], self.now)
-        body = render_prompt(state, seat.name, game=game.name, deadline=deadline)
+        body = kind.prompt(state, seat.name, game=game.name, deadline=deadline)
         if body is None:
             return False
         self.to_seat(game, seat, purpose=purpose, version=state.version,
-                     subject=prompt_subject(game.name, state, decisions[0]), body=body,
-                     decision=decisions[0].kind.value)
+                     subject=prompt_subject(kind, game.name, state, decisions[0]), body=body,
+                     decision=decisions[0].kind)
         return True
 
-    def game_end(self, game: GameRow, state: GameState, seat: SeatRow, events: Iterable[Event]) -> None:
-        body = render_game_end(state, seat.name, list(events), game=game.name)
+    def game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any]) -> None:
+        body = kind_of(game.kind).game_end(state, seat.name, list(events), game=game.name)
         self.to_seat(game, seat, purpose="game_end", version=state.version,
                      subject=f"[{game.name}] Game over", body=body)
 
-    def turn_mail(self, game: GameRow, before: GameState, result: SubmitResult,
+    def turn_mail(self, game: GameRow, before: Any, result: SubmitResult,
                   also_prompt: Sequence[str] = ()) -> None:
         """After a message changed the game: the report (or the game end) to every seat, prompts to deciders.
 
@@ -392,6 +381,7 @@ class MailComposer:
             return
         state = result.state
         events = result.events
+        kind = kind_of(game.kind)
         players = list(state.seating)
         table = {seat.name: seat for seat in seats(self.session, game)}
         prompted = {result.player, *also_prompt, *(r.player for r in result.resumed)}
@@ -403,16 +393,14 @@ class MailComposer:
                 self.game_end(game, state, seat, events)
                 continue
             self.report(game, state, seat, events)
-            now_keys = _decision_keys(state, player)
-            if now_keys and (now_keys != _decision_keys(before, player) or player in prompted):
+            now_keys = _decision_keys(kind, state, player)
+            if now_keys and (now_keys != _decision_keys(kind, before, player) or player in prompted):
                 self.prompt(game, state, seat)
 
 
-def _decision_keys(state: GameState, player: str) -> tuple[tuple[str, str | None], ...]:
-    if state.finished:
-        return ()
-    return tuple((d.kind.value, d.nation) for d in pending(state) if d.player == player)
+def _decision_keys(kind: GameKind, state: Any, player: str) -> tuple[tuple[str, str | None], ...]:
+    return tuple((d.kind, d.subject) for d in decisions_of(kind, state, player))
 
 
-def error_body(result: SubmitResult, player: str, game: str) -> str:
-    return render_error(result.state, player, result, game=game)
+def error_body(kind: GameKind, result: SubmitResult, player: str, game: str) -> str:
+    return kind.error(result.state, player, result, game=game)

@@ -2,31 +2,26 @@
 
 The truth of a game is its setup plus its action log; ``load_state`` replays
 them, starting from the latest snapshot when one is usable and falling back to
-a full replay when it is not.
+a full replay when it is not. Setups, actions and states are the game's own
+values, turned to and from JSON by the rules of the game's kind
+(``rules_of``); nothing here knows any game.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete, func
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, select
 
-from engine.imperial2030.actions import action_to_json
-from engine.imperial2030.board import Board
-from engine.imperial2030.errors import EngineError
-from engine.imperial2030.game import LogEntry, apply, replay
-from engine.imperial2030.model import GameSetup, GameState
-from engine.imperial2030.serialize import (
-    entry_from_json,
-    setup_from_json,
-    setup_to_json,
-    state_from_json,
-    state_to_json,
-)
+from engine.core.errors import EngineError
+from engine.core.log import LogEntry, replay
+from engine.core.protocol import Rules
 from pbem.errors import ConcurrentUpdate, GameExists, GameNotFound, StoreError
+from pbem.games import DEFAULT_KIND, UnknownKind, kind_of
 from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow
 
 
@@ -42,21 +37,33 @@ class GameInfo:
     kind: str = "imperial2030"
 
 
+Anything = Any  # a game's own setup, action or state: opaque here
+
+
+def rules_of(game: GameRow) -> Rules[Any, Any, Any, Any]:
+    """The rules of the game's kind; ``StoreError`` when this moderator does not know the kind."""
+    try:
+        return kind_of(game.kind).rules
+    except UnknownKind as exc:
+        raise StoreError(f"game {game.name!r}: {exc}") from None
+
+
 # --- games and seats ---------------------------------------------------------------
 
 
-def create_game(session: Session, name: str, setup: GameSetup) -> GameRow:
+def create_game(session: Session, name: str, setup: Anything, kind: str = DEFAULT_KIND) -> GameRow:
     """Insert a game and its seats; ``GameExists`` if the name is taken (also by a concurrent writer)."""
     if session.exec(select(GameRow.id).where(GameRow.name == name)).first() is not None:
         raise GameExists(f"a game named {name!r} exists already")
-    game = GameRow(name=name, setup=setup_to_json(setup))
+    rules = kind_of(kind).rules
+    game = GameRow(name=name, kind=kind, setup=rules.setup_to_json(setup))
     session.add(game)
     try:
         session.flush()
     except IntegrityError:
         raise GameExists(f"a game named {name!r} exists already") from None
     assert game.id is not None
-    for index, seat in enumerate(setup.players):
+    for index, seat in enumerate(rules.seats(setup)):
         session.add(SeatRow(game_id=game.id, seat=index, name=seat.name, email=seat.email))
     session.flush()
     return game
@@ -75,9 +82,9 @@ def seats(session: Session, game: GameRow) -> list[SeatRow]:
     return list(session.exec(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all())
 
 
-def game_setup(game: GameRow) -> GameSetup:
+def game_setup(game: GameRow) -> Anything:
     try:
-        return setup_from_json(game.setup)
+        return rules_of(game).setup_from_json(game.setup)
     except EngineError as exc:
         raise StoreError(f"game {game.name!r}: stored setup is unreadable: {exc}") from None
 
@@ -108,20 +115,21 @@ def log_length(session: Session, game: GameRow) -> int:
     return session.exec(select(func.count(ActionRow.id)).where(ActionRow.game_id == game.id)).one()
 
 
-def load_log(session: Session, game: GameRow, since: int = 0) -> list[LogEntry]:
+def load_log(session: Session, game: GameRow, since: int = 0) -> list[LogEntry[Any]]:
     rows = session.exec(
         select(ActionRow).where(ActionRow.game_id == game.id, ActionRow.version >= since).order_by(ActionRow.version)
     ).all()
+    rules = rules_of(game)
     entries = []
     for row in rows:
         try:
-            entries.append(entry_from_json({"player": row.player, "version": row.version, "action": row.action}))
-        except EngineError as exc:
+            entries.append(LogEntry(row.player, rules.action_from_json(row.action), row.version))
+        except (EngineError, KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"game {game.name!r}: log entry {row.version} is unreadable: {exc}") from None
     return entries
 
 
-def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry]) -> None:
+def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry[Any]]) -> None:
     """Append entries to the log, which must continue it exactly.
 
     If another writer appended first, the unique (game, version) constraint (or
@@ -139,9 +147,10 @@ def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry])
                 f"game {name!r} changed meanwhile: the log is at version {expected}, "
                 f"the actions were made against version {entries[0].version}; nothing was written"
             )
+    rules = rules_of(game)
     for entry in entries:
         session.add(ActionRow(game_id=game.id, version=entry.version, player=entry.player,
-                              action=action_to_json(entry.action)))
+                              action=rules.action_to_json(entry.action)))
     try:
         session.flush()
     except IntegrityError:
@@ -163,22 +172,23 @@ def latest_snapshot(session: Session, game: GameRow) -> SnapshotRow | None:
     ).first()
 
 
-def save_snapshot(session: Session, game: GameRow, state: GameState) -> None:
+def save_snapshot(session: Session, game: GameRow, state: Anything) -> None:
     """Keep one snapshot per game: the given state's, replacing older ones."""
+    rules = rules_of(game)
     session.exec(delete(SnapshotRow).where(SnapshotRow.game_id == game.id))  # type: ignore[call-overload]
-    session.add(SnapshotRow(game_id=game.id, version=state.version, state=state_to_json(state)))
+    session.add(SnapshotRow(game_id=game.id, version=rules.version(state), state=rules.state_to_json(state)))
     session.flush()
 
 
-def replay_game(session: Session, game: GameRow, board: Board) -> GameState:
+def replay_game(session: Session, game: GameRow) -> Anything:
     """The state by full replay of setup and log: the truth."""
     try:
-        return replay(board, game_setup(game), load_log(session, game))
+        return replay(rules_of(game), game_setup(game), load_log(session, game))
     except EngineError as exc:
         raise StoreError(f"game {game.name!r}: the log does not replay: {exc}") from None
 
 
-def load_state(session: Session, game: GameRow, board: Board) -> GameState:
+def load_state(session: Session, game: GameRow) -> Anything:
     """The current state: the latest snapshot plus the log entries after it, else a full replay.
 
     A snapshot that cannot be read, belongs to another setup, or lies beyond the
@@ -187,14 +197,16 @@ def load_state(session: Session, game: GameRow, board: Board) -> GameState:
     snapshot = latest_snapshot(session, game)
     if snapshot is not None:
         try:
-            state = state_from_json(board, snapshot.state)
-            if state.version == snapshot.version and setup_to_json(state.setup) == game.setup:
+            rules = rules_of(game)
+            state = rules.state_from_json(snapshot.state)
+            if rules.version(state) == snapshot.version \
+                    and rules.setup_to_json(rules.setup_of(state)) == game.setup:
                 for entry in load_log(session, game, since=snapshot.version):
-                    if entry.version != state.version:
+                    if entry.version != rules.version(state):
                         raise StoreError("gap in the log")
-                    state, _ = apply(state, entry.player, entry.action)
-                if state.version == log_length(session, game):
+                    state, _ = rules.apply(state, entry.player, entry.action)
+                if rules.version(state) == log_length(session, game):
                     return state
-        except (EngineError, StoreError):
+        except (EngineError, StoreError, KeyError, TypeError, ValueError):
             pass
-    return replay_game(session, game, board)
+    return replay_game(session, game)

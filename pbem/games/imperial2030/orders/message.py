@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.keywords import read_keyword
+from pbem.games.results import MessageLine
 
 COMMENT = "#"
 QUOTE = ">"
@@ -43,17 +44,6 @@ _TRAILING = re.compile(r"\s*!+$")  # "DONE!": punctuation of a sentence, not of 
 _POLITE_END = re.compile(r"(?<=\S)[\s,]+(?:please|pls|plz|thanks|thank you|thx|ta)[\s.!]*$", re.IGNORECASE)
 # "STATUS?", "OPTIONS?": a question mark after a report request (but "RONDEL taxation?" is no order).
 _QUERY_QUESTION = re.compile(r"^(?:status|board|options|history|help)\b[^?]*\?+$", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class MessageLine:
-    """One order as written: its 1-based line number in the message and its text (trimmed)."""
-
-    number: int
-    text: str
-
-    def __str__(self) -> str:
-        return f"line {self.number}: {self.text}"
 
 
 def clean_line(raw: str) -> str:

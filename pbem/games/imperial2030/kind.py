@@ -1,0 +1,227 @@
+"""Imperial 2030 as the moderator sees it: the ``GameKind`` that joins its engine, order language and views."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from engine.core.decisions import Pending
+from engine.core.log import LogEntry
+from engine.imperial2030.actions import ANYTIME, Action
+from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.board_validation import normalise_name
+from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.events import Event, FlagCardDealt
+from engine.imperial2030.model import GameSetup, GameState, Variant
+from engine.imperial2030.rules import ImperialRules
+from engine.imperial2030.scoring import final_scores
+from pbem.errors import BadSetup
+from pbem.games.imperial2030 import queries, reports
+from pbem.games.imperial2030.bot.player import ImperialBot
+from pbem.games.imperial2030.lines import new_game_lines, pending_lines, summary_lines
+from pbem.games.imperial2030.messages import run_message
+from pbem.games.imperial2030.narrate import narrate
+from pbem.games.imperial2030.orders import (
+    format_action,
+    held,
+    legal_orders,
+    split_orders,
+)
+from pbem.games.imperial2030.orders.errors import OrderSyntaxError
+from pbem.games.imperial2030.orders.keywords import Role, read_keyword
+from pbem.games.imperial2030.statejson import state_json
+from pbem.games.imperial2030.views import decision_words, turn_line
+from pbem.games.kind import NewGame, Race, SetupChoices, resolve_player
+from pbem.games.results import MessageLine, MessageOutcome, Query, StoredLines
+
+OPTIONS = ("deal", "start_player")
+
+
+class ImperialNewGame(NewGame):
+    """A new Imperial game, which also tells whose flag cards were dealt to whom."""
+
+    @property
+    def flag_cards(self) -> dict[str, tuple[str, ...]]:
+        """Player -> nations whose flag card they hold (empty in the expert variant)."""
+        cards: dict[str, list[str]] = {p: [] for p in self.state.seating}
+        for event in self.events:
+            if isinstance(event, FlagCardDealt):
+                cards[event.player].append(event.nation)
+        return {p: tuple(n) for p, n in cards.items()}
+
+
+class Imperial2030:
+    """The ``GameKind`` of Imperial 2030 (2 to 6 players; variants ``expert`` and ``investor_first`` ...)."""
+
+    name = "imperial2030"
+    title = "Imperial 2030"
+    min_players = 2
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.board = board or default_board()
+        self.max_players = len(self.board.nation_ids)
+        self.variants = tuple(v.value for v in Variant)
+        self.rules = ImperialRules(self.board)
+        self.bot = ImperialBot()
+
+    # --- setup and orders ----------------------------------------------------------------
+
+    def make_setup(self, choices: SetupChoices) -> GameSetup:
+        names = tuple(s.name for s in choices.players)
+        unknown = sorted(set(choices.options) - set(OPTIONS))
+        if unknown:
+            raise BadSetup(f"{self.title} has no option {', '.join(unknown)}; its options: {', '.join(OPTIONS)}")
+        try:
+            chosen = frozenset(Variant(v) for v in choices.variants)
+        except ValueError as exc:
+            raise BadSetup(f"unknown variant: {exc}; variants: {', '.join(self.variants)}") from None
+        fixed = self._deal(choices.options.get("deal") or (), names)
+        if fixed and Variant.EXPERT in chosen:
+            raise BadSetup("the expert variant deals no flag cards: --deal does not apply")
+        start = None
+        start_player = choices.options.get("start_player")
+        if start_player is not None:
+            if Variant.EXPERT not in chosen:
+                raise BadSetup("--start-player only applies to the expert variant")
+            start = resolve_player(start_player, names, "start player", BadSetup)
+        return GameSetup(choices.players, choices.seed, chosen, fixed, start)
+
+    def _deal(self, deal: Iterable[tuple[str, str]], names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+        fixed: list[tuple[str, str]] = []
+        for nation_text, player_text in deal:
+            nation = self.resolve_nation(nation_text)
+            player = resolve_player(player_text, names, "deal", BadSetup)
+            if any(n == nation for n, _ in fixed):
+                raise BadSetup(f"deal: {self.board.name(nation)} is dealt twice")
+            fixed.append((nation, player))
+        return tuple(fixed)
+
+    def resolve_nation(self, text: str) -> str:
+        key = normalise_name(text)
+        for info in self.board.nations:
+            if key in {normalise_name(s) for s in (info.id, info.name, *info.aliases)}:
+                return info.id
+        known = ", ".join(info.id for info in self.board.nations)
+        raise BadSetup(f"deal: unknown nation {text!r}; nations: {known}")
+
+    def created(self, name: str, state: GameState, events: Sequence[Event]) -> ImperialNewGame:
+        return ImperialNewGame(name, state, tuple(events), tuple(narrate(self.board, events)), pending(state))
+
+    def run_message(self, state: GameState, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
+        return run_message(self.board, state, player, text, waiting)
+
+    def still_waiting(self, state: GameState, player: str) -> bool:
+        return held(state, player)
+
+    def is_side_action(self, action: Action) -> bool:
+        return isinstance(action, ANYTIME)
+
+    def queries_only(self, text: str) -> bool:
+        lines = split_orders(text).orders
+        if not lines:
+            return False
+        try:
+            return all(read_keyword(line.text).spec.role is Role.QUERY for line in lines)
+        except OrderSyntaxError:
+            return False
+
+    def order_lines(self, text: str) -> tuple[MessageLine, ...]:
+        return tuple(split_orders(text).orders)
+
+    def format_action(self, state: GameState, action: Action) -> str:
+        return format_action(self.board, action)
+
+    def default_order(self, state: GameState, decision: Pending) -> str | None:
+        default = _own(decision).default
+        return None if default is None else format_action(self.board, default)
+
+    # --- words and views -----------------------------------------------------------------
+
+    def narrate(self, state: GameState, events: Iterable[Event], viewer: str | None = None) -> list[str]:
+        return narrate(self.board, events, viewer=viewer)
+
+    def decision_words(self, state: GameState, decision: Pending) -> str:
+        return decision_words(state, _own(decision))
+
+    def subject_name(self, subject: str | None) -> str | None:
+        return self.board.name(subject) if subject else None
+
+    def status_words(self, state: GameState) -> str:
+        if state.finished:
+            return "game over"
+        if state.turn is None:
+            return "setting up"
+        return f"round {state.round}, {state.board.name(state.turn.nation)} to play"
+
+    def turn_line(self, state: GameState) -> str:
+        return turn_line(state)
+
+    holding_verb = "governs"
+
+    def holdings(self, state: GameState, player: str) -> tuple[str, ...]:
+        return tuple(self.board.name(n) for n in state.governed_by(player))
+
+    def holding_words(self, state: GameState, player: str) -> str:
+        names = self.holdings(state, player)
+        return f"the government of {', '.join(names)}" if names else ""
+
+    def report(self, state: GameState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
+               board: bool = True) -> str:
+        return reports.render_report(state, player, list(events), game=game, open_cash=open_cash, board=board)
+
+    def prompt(self, state: GameState, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
+        return reports.render_prompt(state, player, game=game, deadline=deadline)
+
+    def welcome(self, state: GameState, player: str, *, game: str, reply_to: str | None = None,
+                open_cash: bool = False) -> str:
+        return reports.render_welcome(state, player, game=game, reply_to=reply_to, open_cash=open_cash)
+
+    def error(self, state: GameState, player: str, refusal: Any, *, game: str) -> str:
+        return reports.render_error(state, player, refusal, game=game)
+
+    def game_end(self, state: GameState, player: str | None, events: Iterable[Event], *, game: str) -> str:
+        return reports.render_game_end(state, player, list(events), game=game)
+
+    def board_text(self, state: GameState, *, game: str) -> str:
+        return reports.render_board(state, game=game)
+
+    def answer_query(self, state: GameState, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None,
+                     game: str,
+                     open_cash: bool = False, deadline: datetime | str | None = None) -> str:
+        return queries.answer(state, player, query, log=log, game=game, open_cash=open_cash, deadline=deadline)
+
+    def state_json(self, name: str, state: GameState, viewer: str | None = None) -> dict[str, Any]:
+        return state_json(name, state, self.name)  # no hidden information: every player sees the same
+
+    def race(self, state: GameState) -> Race:
+        board = self.board
+        leader = max(board.nation_ids, key=lambda n: (state.nations[n].power, -board.nation_ids.index(n)))
+        return Race(state.round, board.name(leader), state.nations[leader].power, board.tables.power_max, "power")
+
+    def final_scores(self, state: GameState) -> tuple[tuple[str, int], ...]:
+        return tuple(final_scores(state)) if state.finished else ()
+
+    def end_lines(self, state: GameState) -> list[str]:
+        board = self.board
+        winner = max(board.nation_ids, key=lambda n: state.nations[n].power)
+        return [f"{board.name(winner)} reached {state.nations[winner].power} power points."]
+
+    def summary_lines(self, name: str, state: GameState) -> list[str]:
+        return summary_lines(name, state)
+
+    def pending_lines(self, state: GameState, *, options: bool = True) -> list[str]:
+        return pending_lines(state, options=options)
+
+    def legal_orders(self, state: GameState, player: str) -> list[str]:
+        return list(legal_orders(state, player))
+
+    def new_game_lines(self, created: NewGame) -> list[str]:
+        return new_game_lines(created)
+
+
+def _own(decision: Pending) -> Decision:
+    """Imperial's own decision behind a moderator's summary (``ImperialRules.pending`` puts it there)."""
+    own = decision.detail
+    if not isinstance(own, Decision):
+        raise TypeError(f"not a decision of Imperial 2030: {decision!r}")
+    return own

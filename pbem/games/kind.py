@@ -1,0 +1,256 @@
+"""The one interface between the moderator and a game: everything the moderator needs of a kind.
+
+The moderator core (store, mail flow, deadlines, game-master commands, CLI,
+demo) holds a game's setup, states, actions, events and decisions as opaque
+values and does everything with them through a ``GameKind``, found in the
+registry (``pbem.games.kind_of``) by the kind name stored with each game. A
+kind is written against this protocol and ``engine.core.Rules``; it never
+imports the moderator core.
+
+The contract, beyond ``engine.core.Rules`` (purity, sealed decisions, hidden
+information):
+
+- Every text a method returns is mail text: pure ASCII, no line wider than 78
+  columns (``pbem.render``).
+- Views are per reader. ``report``, ``prompt``, ``error``, ``welcome``,
+  ``game_end``, ``answer_query`` and ``state_json`` with a ``viewer`` show
+  what that player may see: no hidden information, and no other player's
+  sealed answer — nor whether it was given — before the sealed round is
+  complete. ``narrate`` tells events every player may read.
+- ``run_message`` never raises for a player's mistake: a refused line is a
+  ``Refusal`` naming the line, the reason and what is legal now, and the
+  lines before it stand.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from engine.core.decisions import Pending
+from engine.core.log import LogEntry
+from engine.core.protocol import Rules
+from engine.core.seats import Seat
+from pbem.games.results import MessageLine, MessageOutcome, Query, StoredLines
+
+
+@dataclass(frozen=True)
+class SetupChoices:
+    """What the game master chose for a new game, before the kind checks it.
+
+    ``options`` are the kind's own choices by name (Imperial: ``deal``,
+    ``start_player``); a kind refuses options it does not know, saying which
+    it knows.
+    """
+
+    players: tuple[Seat, ...]
+    seed: int
+    variants: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A game just created: its start position and what setting it up did."""
+
+    name: str
+    state: Any
+    events: tuple[Any, ...]
+    narration: tuple[str, ...]
+    pending: tuple[Any, ...] = ()  # the game's own pending decisions
+
+
+@dataclass(frozen=True)
+class Race:
+    """How near the game is to its end, for a progress line: who leads, with how much of what."""
+
+    round: int
+    leader: str
+    score: int
+    goal: int  # the score that ends the game (a bar fills up to it)
+    unit: str  # what the score counts: "power"
+
+
+class Bot(Protocol):
+    """A player program for this game: reads the moderator's mails as text, answers with order text.
+
+    The mail loop around it (``pbem.bots.BotPlayer``) is the same for every
+    game; ``strategies`` name its ways of choosing (``random`` at least).
+    """
+
+    strategies: tuple[str, ...]
+
+    def game_over(self, text: str) -> bool: ...
+
+    def prompt_of(self, text: str) -> tuple[str | None, int | None] | None:
+        """(game, move) of a mail that asks a decision; None for any other mail."""
+        ...
+
+    def is_error(self, text: str) -> bool: ...
+
+    def error_moved_on(self, text: str) -> bool:
+        """Whether a refusal came after lines that stood (the game moved: a new prompt follows)."""
+        ...
+
+    def banner(self, text: str) -> tuple[str | None, int | None]:
+        """(game, move) a mail is about, read from its first lines."""
+        ...
+
+    def is_report(self, text: str) -> bool: ...
+
+    def answer(self, prompt: str, strategy: str, seed: int | str, report: str | None) -> str | None:
+        """Orders answering a prompt; None when the bot cannot (the deadline decides then)."""
+        ...
+
+    def answer_refusal(self, error: str, prompt: str | None, strategy: str, seed: int | str, report: str | None,
+                       avoid: Sequence[str], attempt: int) -> str | None:
+        """Other orders after a refusal, avoiding those refused before; None to give up."""
+        ...
+
+
+class GameKind(Protocol):
+    """One game the moderator can run."""
+
+    name: str  # stored with each game: "imperial2030"
+    title: str  # "Imperial 2030"
+    min_players: int
+    max_players: int
+    variants: tuple[str, ...]
+    rules: Rules[Any, Any, Any, Any]
+
+    # --- setup and orders ----------------------------------------------------------------
+
+    def make_setup(self, choices: SetupChoices) -> Any:
+        """A setup for ``rules.new_game``; ``BadSetup`` naming what is wrong and what is allowed."""
+        ...
+
+    def created(self, name: str, state: Any, events: Sequence[Any]) -> NewGame:
+        """The new game as the CLI and the mail flow tell it (a kind may add what its setup dealt)."""
+        ...
+
+    def run_message(self, state: Any, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
+        """``player``'s message read against ``state``: what stands, what was refused, what waits."""
+        ...
+
+    def still_waiting(self, state: Any, player: str) -> bool:
+        """Whether ``player``'s held-back lines still wait in ``state`` (an undo keeps only those)."""
+        ...
+
+    def is_side_action(self, action: Any) -> bool:
+        """Whether an action may be taken at any time and answers no decision (a donation)."""
+        ...
+
+    def queries_only(self, text: str) -> bool:
+        """Whether a message holds report requests and nothing else (it is answered even when late)."""
+        ...
+
+    def order_lines(self, text: str) -> tuple[MessageLine, ...]:
+        """The lines of a message that are read as orders (quotes, signatures, greetings left out)."""
+        ...
+
+    def format_action(self, state: Any, action: Any) -> str:
+        """An action as order text, as a player would write it."""
+        ...
+
+    def default_order(self, state: Any, decision: Pending) -> str | None:
+        """The passive default of a pending decision as order text; None where the game master decides."""
+        ...
+
+    # --- words and views -----------------------------------------------------------------
+
+    def narrate(self, state: Any, events: Iterable[Any], viewer: str | None = None) -> list[str]:
+        """Events as sentences ``viewer`` may read (None: what every player may read)."""
+        ...
+
+    def decision_words(self, state: Any, decision: Pending) -> str:
+        """What a pending decision asks, in a few words: 'choose a rondel space for Russia'."""
+        ...
+
+    def subject_name(self, subject: str | None) -> str | None:
+        """The name of what a decision is about (``Pending.subject``), as players read it."""
+        ...
+
+    def status_words(self, state: Any) -> str:
+        """Where the game stands, for a mail subject: 'round 2, Russia to play', 'game over'."""
+        ...
+
+    def turn_line(self, state: Any) -> str:
+        """Where the game stands, in a sentence: 'Round 2: Russia's turn (ann), choosing a rondel space.'"""
+        ...
+
+    holding_verb: str  # how a seat holds things in this game: 'governs'
+
+    def holdings(self, state: Any, player: str) -> tuple[str, ...]:
+        """What ``player``'s seat holds, by name (Imperial: the nations they govern)."""
+        ...
+
+    def holding_words(self, state: Any, player: str) -> str:
+        """The same as a phrase for a notice: 'the government of Russia, China'; "" when nothing."""
+        ...
+
+    def report(self, state: Any, player: str, events: Iterable[Any], *, game: str, open_cash: bool = False,
+               board: bool = True) -> str: ...
+
+    def prompt(self, state: Any, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
+        """What ``player`` must decide now with every legal option; None when nothing is asked of them."""
+        ...
+
+    def welcome(self, state: Any, player: str, *, game: str, reply_to: str | None = None,
+                open_cash: bool = False) -> str: ...
+
+    def error(self, state: Any, player: str, refusal: Any, *, game: str) -> str: ...
+
+    def game_end(self, state: Any, player: str | None, events: Iterable[Any], *, game: str) -> str: ...
+
+    def board_text(self, state: Any, *, game: str) -> str:
+        """The whole board as text (``BOARD``, ``pbem board``)."""
+        ...
+
+    def answer_query(self, state: Any, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None, game: str,
+                     open_cash: bool = False, deadline: datetime | str | None = None) -> str: ...
+
+    def state_json(self, name: str, state: Any, viewer: str | None = None) -> dict[str, Any]:
+        """The state as JSON (docs/state-json.md); with ``viewer``, only what that player may see."""
+        ...
+
+    def race(self, state: Any) -> Race:
+        """Who leads and how near the end the game is (the demo's progress line)."""
+        ...
+
+    def final_scores(self, state: Any) -> tuple[tuple[str, int], ...]:
+        """(player, score), best first, once the game is over."""
+        ...
+
+    def end_lines(self, state: Any) -> list[str]:
+        """A sentence or two on how the game ended: 'Russia reached 25 power points.'"""
+        ...
+
+    def summary_lines(self, name: str, state: Any) -> list[str]:
+        """A short summary of the position for ``pbem state``."""
+        ...
+
+    def pending_lines(self, state: Any, *, options: bool = True) -> list[str]:
+        """Who must decide what next, for the CLI; ``options`` lists every legal order with it."""
+        ...
+
+    def legal_orders(self, state: Any, player: str) -> list[str]:
+        """Every order ``player`` may give now, as text to copy."""
+        ...
+
+    def new_game_lines(self, created: NewGame) -> list[str]:
+        """What ``pbem game new`` prints: seats, what was dealt, who decides first."""
+        ...
+
+    bot: Bot
+
+
+def resolve_player(text: str, names: Sequence[str], where: str, error: type[Exception]) -> str:
+    """A player name as typed, matched ignoring case; ``error`` naming the players otherwise."""
+    for name in names:
+        if name == text:
+            return name
+    matches = [name for name in names if name.casefold() == text.strip().casefold()]
+    if len(matches) == 1:
+        return matches[0]
+    raise error(f"{where}: {text!r} is not a player; players: {', '.join(names)}")
