@@ -59,7 +59,7 @@ DEFAULT_DATABASE_URL = "sqlite:///./pbem.db"
 ENV_DATABASE_URL = "PBEM_DATABASE_URL"
 ENV_CONFIG = "PBEM_CONFIG"
 
-DEFAULT_MODERATOR_NAME = "Imperial 2030 moderator"
+DEFAULT_MODERATOR_NAME = "Play-by-email moderator"
 DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024
 DEFAULT_REPLIES_PER_SENDER_PER_HOUR = 10
 
@@ -287,7 +287,7 @@ def _mail_section(data: Mapping[str, Any], name: str, parse: Any, env: Mapping[s
 
 
 def _maildir(section: Mapping[str, Any], source: Path | None) -> Any:
-    from pbem.mail.settings import maildir_settings  # type: ignore[attr-defined]
+    from pbem.mail.settings import maildir_settings
 
     return maildir_settings(section, base=source.parent if source is not None else None)
 

@@ -42,14 +42,15 @@ on every active, unpaused game, one transaction per game:
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from engine.core.decisions import Pending
 from engine.core.protocol import Rules
@@ -60,6 +61,7 @@ from pbem.store.outbox import OutboxRow
 from pbem.store.settings import GameSettings, load_settings
 
 if TYPE_CHECKING:
+    from pbem.gamemaster.common import MailContext
     from pbem.store import Database
 
 log = logging.getLogger("pbem.deadlines")
@@ -115,6 +117,8 @@ def deadlines(state: Any, settings: GameSettings, since: datetime,
     start = utc(since)
     result = []
     for decision in rules.pending(state):
+        if decision.answered:  # a sealed answer is in: nothing to remind of, no default to take
+            continue
         hours = settings.deadline_hours.get(decision.kind)
         if hours is None or hours <= 0:
             continue
@@ -133,8 +137,8 @@ def decision_since(session: Session, game: GameRow) -> datetime:
     start = utc(game.created)
     kind = _kind(game)
     rows = session.exec(
-        select(ActionRow.applied, ActionRow.action).where(ActionRow.game_id == game.id)
-        .order_by(ActionRow.version.desc()).limit(200)  # type: ignore[attr-defined]
+        select(ActionRow.applied, ActionRow.action).where(col(ActionRow.game_id) == game.id)
+        .order_by(col(ActionRow.version).desc()).limit(200)
     ).all()
     for applied, action in rows:
         if not _side_action(kind, action):
@@ -144,8 +148,8 @@ def decision_since(session: Session, game: GameRow) -> datetime:
         if rows:  # only side actions that far back: the oldest of them is a safe (late) start
             start = max(start, utc(rows[-1][0]))
     reset = session.exec(
-        select(func.max(OutboxRow.created)).where(OutboxRow.game_id == game.id,
-                                                  OutboxRow.purpose.in_(CLOCK_PURPOSES))  # type: ignore[attr-defined]
+        select(func.max(col(OutboxRow.created))).where(col(OutboxRow.game_id) == game.id,
+                                                  col(OutboxRow.purpose).in_(CLOCK_PURPOSES))
     ).one()
     if reset is not None:  # games from before clock_reset was stored: their notices tell
         start = max(start, utc(reset))
@@ -162,10 +166,10 @@ def _kind(game: GameRow) -> GameKind:
         raise StoreError(f"game {game.name!r}: {exc}") from None
 
 
-def _side_action(kind: GameKind, data: dict[str, Any] | None) -> bool:
+def _side_action(kind: GameKind, data: Mapping[str, Any] | None) -> bool:
     """Whether a logged action answered no decision (a donation, a standing order): it restarts no clock."""
     try:
-        return kind.is_side_action(kind.rules.action_from_json(data or {}))
+        return kind.is_side_action(kind.rules.action_from_json(dict(data or {})))
     except Exception:  # noqa: BLE001 - an unreadable row is no side action; replay reports it elsewhere
         return False
 
@@ -267,7 +271,7 @@ def tick(
     report = TickReport(now)
     try:
         with db.transaction() as session:
-            query = select(GameRow.name).where(GameRow.status == GameStatus.ACTIVE).order_by(GameRow.name)
+            query = select(GameRow.name).where(col(GameRow.status) == GameStatus.ACTIVE).order_by(col(GameRow.name))
             names = list(session.exec(query).all())
     except SQLAlchemyError as exc:
         raise StoreError(f"cannot read the games in {db.display_url}: {getattr(exc, 'orig', None) or exc}") from None
@@ -288,9 +292,9 @@ def tick(
     return report
 
 
-def _tick_game(session: Session, name: str, now: datetime, mail, report: TickReport,  # type: ignore[no-untyped-def]
-               gamemaster) -> None:
-    game = session.exec(select(GameRow).where(GameRow.name == name)).first()
+def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, report: TickReport,
+               gamemaster: ModuleType) -> None:
+    game = session.exec(select(GameRow).where(col(GameRow.name) == name)).first()
     if game is None or game.status != GameStatus.ACTIVE:
         return
     report.checked.append(name)

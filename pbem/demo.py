@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from sqlmodel import col
+
 from pbem.bots.player import BotPlayer, BotPool
 from pbem.games import DEFAULT_KIND, kind_named
 from pbem.mail.maildir import MaildirInbox
@@ -179,7 +181,7 @@ class Demo:
     def _config_data(self) -> dict[str, Any]:
         assert self.hub is not None
         return {
-            "moderator": {"address": MODERATOR, "name": "Imperial 2030 demo moderator"},
+            "moderator": {"address": MODERATOR, "name": f"{self.kind.title} demo moderator"},
             "database": {"url": self.database_url},
             "maildir": {"path": str(self.maildir_of(MODERATOR)), "poll_interval": self.options.poll_interval,
                         "fsync": False},
@@ -298,8 +300,8 @@ class Demo:
         from pbem.store.outbox import OutboxRow
 
         with self.db.transaction() as session:
-            rows = session.exec(select(OutboxRow.status, func.count(OutboxRow.id))
-                                .group_by(OutboxRow.status)).all()  # type: ignore[arg-type]
+            rows = session.exec(select(OutboxRow.status, func.count(col(OutboxRow.id)))
+                                .group_by(col(OutboxRow.status))).all()
         return {status: count for status, count in rows}
 
     def _inbound_counts(self) -> dict[str, int]:
@@ -309,8 +311,8 @@ class Demo:
         from pbem.store.inbound import InboundRow
 
         with self.db.transaction() as session:
-            rows = session.exec(select(InboundRow.outcome, func.count(InboundRow.id))
-                                .group_by(InboundRow.outcome)).all()  # type: ignore[arg-type]
+            rows = session.exec(select(InboundRow.outcome, func.count(col(InboundRow.id)))
+                                .group_by(col(InboundRow.outcome))).all()
         return {outcome: count for outcome, count in rows}
 
     def _quiet(self) -> bool:
@@ -510,7 +512,8 @@ def load_demo(directory: str | Path) -> dict[str, Any]:
     """What ``pbem mail reply`` needs to know about a demo: the hub's port, the players, the mail root."""
     path = Path(directory).expanduser() / STATE_FILE
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return data
     except FileNotFoundError:
         raise ValueError(f"{directory} holds no demo (no {STATE_FILE}); start one with: pbem demo --dir "
                          f"{directory}") from None

@@ -35,7 +35,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
 from types import TracebackType
@@ -82,7 +82,7 @@ def is_loopback_host(host: str) -> bool:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except socket.gaierror:
         return False
-    return bool(infos) and all(ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback for info in infos)
+    return bool(infos) and all(ipaddress.ip_address(str(info[4][0]).split("%")[0]).is_loopback for info in infos)
 
 
 class _Delivery:
@@ -167,7 +167,7 @@ class _Handler:
         if isinstance(content, str):
             content = content.encode("utf-8", "surrogateescape")
         try:
-            self.hub._deliver_all(session, envelope, bytes(content))
+            self.hub._deliver_all(session, envelope, bytes(content or b""))
         except OSError as exc:
             return f"451 4.3.0 cannot store the message now: {exc.strerror or exc}"
         return "250 2.0.0 delivered"
@@ -259,8 +259,8 @@ class MailHub:
             self._thread.join()
             self._thread = None
             self._loop = None
-            exc = failure[0]
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            error = failure[0]
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
             raise MailHubError(f"the mail hub cannot listen on {self.host}:{self.port}: {reason}") from None
         return self
 
@@ -297,7 +297,7 @@ class MailHub:
         if server is not None:
             try:
                 loop.run_until_complete(asyncio.wait_for(server.wait_closed(), 2))
-            except (asyncio.TimeoutError, RuntimeError):
+            except (TimeoutError, RuntimeError):
                 pass
         loop.close()
 
@@ -336,7 +336,7 @@ class MailHub:
 
     def _deliver_all(self, session: Session, envelope: Envelope, content: bytes) -> None:
         body = content.replace(b"\r\n", b"\n")
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         peer = session.peer[0] if isinstance(session.peer, tuple) and session.peer else "unknown"
         helo = session.host_name or "unknown"
         mail_from = envelope.mail_from or ""

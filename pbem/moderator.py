@@ -22,7 +22,8 @@ import re
 import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from types import TracebackType
+from typing import Any, Literal
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlmodel import Session
@@ -285,7 +286,7 @@ class Moderator:
 
     # --- plumbing ------------------------------------------------------------------------
 
-    def transaction(self):  # type: ignore[no-untyped-def]
+    def transaction(self) -> _Transaction:
         """``Database.transaction`` with the moderator's errors (busy -> ``ConcurrentUpdate``, else ``StoreError``)."""
         return _Transaction(self.db)
 
@@ -299,15 +300,17 @@ class _Transaction:
         self.db = db
         self.cm: Any = None
 
-    def __enter__(self):  # type: ignore[no-untyped-def]
+    def __enter__(self) -> Session:
         self.cm = self.db.transaction()
         try:
-            return self.cm.__enter__()
+            session: Session = self.cm.__enter__()
+            return session
         except SQLAlchemyError as exc:
             raise StoreError(f"cannot open database {self.db.display_url}: "
                              f"{getattr(exc, 'orig', None) or exc}") from None
 
-    def __exit__(self, kind, value, tb):  # type: ignore[no-untyped-def]
+    def __exit__(self, kind: type[BaseException] | None, value: BaseException | None,
+                 tb: TracebackType | None) -> Literal[False]:
         try:
             self.cm.__exit__(kind, value, tb)  # commits, or rolls back when the block raised
         except SQLAlchemyError as exc:

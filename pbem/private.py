@@ -15,6 +15,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO, Any
 
 FOLDER_MODE = 0o700
 FILE_MODE = 0o600
@@ -48,10 +49,10 @@ def create_private_file(path: Path) -> bool:
     return True
 
 
-def open_private(path: Path, mode: str = "wb"):  # type: ignore[no-untyped-def]
+def open_private(path: Path, mode: str = "wb") -> IO[Any]:
     """``open(path, mode)`` for writing a new file, created 0600 (a mail, an index)."""
     flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if "a" in mode else os.O_TRUNC)
-    return os.fdopen(os.open(path, flags, FILE_MODE), mode, **({} if "b" in mode else {"encoding": "utf-8"}))
+    return os.fdopen(os.open(path, flags, FILE_MODE), mode, encoding=None if "b" in mode else "utf-8")
 
 
 def readable_by_others(path: Path) -> bool:

@@ -188,8 +188,8 @@ Action = (
     | FleetMove | ArmyMove | Attack | DestroyFactory | Done | Fight | Passage | SetStanding | ClearStanding
 )
 
-ACTION_TYPES: dict[str, type] = {
-    cls.tag: cls  # type: ignore[attr-defined]
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.tag: cls
     for cls in (ChooseSpace, ForceStop, BuildFactory, Produce, Import, BuyBond, UpgradeBond, Pass, Donate,
                 FleetMove, ArmyMove, Attack, DestroyFactory, Done, Fight, Passage, SetStanding, ClearStanding)
 }
@@ -240,6 +240,7 @@ def action_from_json(data: dict[str, Any]) -> Action:
                 kwargs[name] = tuple(value)
             elif name in _ENUM_FIELDS:
                 kwargs[name] = _ENUM_FIELDS[name](value)
-        return cls(**kwargs)
+        action: Action = cls(**kwargs)
+        return action
     except (KeyError, TypeError, ValueError) as exc:
         raise ActionFormatError(f"not an action: {data!r} ({exc})") from None

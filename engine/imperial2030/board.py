@@ -338,5 +338,5 @@ def _enum(kind: type[StrEnum], value: str, where: str) -> Any:
     try:
         return kind(value)
     except ValueError:
-        allowed = ", ".join(m.value for m in kind)  # type: ignore[attr-defined]
+        allowed = ", ".join(str(m.value) for m in kind)
         raise BoardError(f"{where}: {value!r} is not one of {allowed}") from None

@@ -57,7 +57,7 @@ from engine.imperial2030.model import (
 )
 from engine.imperial2030.movement import (
     army_routes,
-    canal_controller,
+    asked_controller,
     fleet_destinations,
     movable,
 )
@@ -130,13 +130,13 @@ def _maneuver_decision(state: GameState, gov: str, nation: str, step: ManeuverSt
     if entry is None:
         return Decision(gov, nation, DecisionKind.MANEUVER, maneuver_options(state), Done())
     if entry.canals:
-        controller = canal_controller(state, entry.canals[0])
-        asked = state.nations[controller].government  # type: ignore[index]
-        return Decision(asked, controller, DecisionKind.CANAL,  # type: ignore[arg-type]
+        controller = asked_controller(state, entry.canals[0])
+        asked = state.governor(controller)
+        return Decision(asked, controller, DecisionKind.CANAL,
                         (Option(Passage(True)), Option(Passage(False))), Passage(True), out_of_turn=True)
     defender = entry.askers[0]
-    asked = state.nations[defender].government
-    return Decision(asked, defender, DecisionKind.BATTLE,  # type: ignore[arg-type]
+    asked = state.governor(defender)
+    return Decision(asked, defender, DecisionKind.BATTLE,
                     tuple(Option(a) for a in fight_choices(state, defender, entry)), Fight(False), out_of_turn=True)
 
 
@@ -174,9 +174,9 @@ def maneuver_options(state: GameState) -> tuple[Option, ...]:
 def stances(state: GameState, nation: str, dest: str) -> tuple[Stance | None, ...]:
     """The stances an army may take entering ``dest`` (R-HOSTILE-1/2)."""
     region = state.board.regions[dest]
-    if not region.is_home or region.nation == nation:
+    if not region.is_home or region.nation is None or region.nation == nation:
         return (None,)
-    if protected_factory(state, region.nation, dest):  # type: ignore[arg-type]
+    if protected_factory(state, region.nation, dest):
         return (Stance.FRIENDLY,)
     return (Stance.HOSTILE, Stance.FRIENDLY)
 

@@ -40,7 +40,7 @@ def describe(board: Board, action: Action) -> str:
         case Produce(None):
             return "produce in every factory"
         case Produce(provinces):
-            return "produce in " + (", ".join(board.name(p) for p in provinces) or "no factory")  # type: ignore[union-attr]
+            return "produce in " + (", ".join(board.name(p) for p in provinces or ()) or "no factory")
         case Import(units):
             if not units:
                 return "import nothing"

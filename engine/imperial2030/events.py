@@ -22,6 +22,13 @@ class Account:
     kind: AccountKind
     owner: str | None = None  # nation for a treasury, player for cash
 
+    @property
+    def holder(self) -> str:
+        """The nation or player owning a treasury or cash account (the bank has none)."""
+        if self.owner is None:
+            raise ValueError("the bank's account has no owner")
+        return self.owner
+
 
 BANK = Account(AccountKind.BANK)
 

@@ -194,7 +194,7 @@ def force_stop_askers(state: GameState, nation: str) -> tuple[str, ...]:
     """
     if not can_pay_interest_in_full(state, nation):
         return ()
-    first = state.investor_card or state.next_seat(state.nations[nation].government)  # type: ignore[arg-type]
+    first = state.investor_card or state.next_seat(state.governor(nation))
     return tuple(p for p in state.seats_from(first) if state.has_swiss_bank(p))
 
 
@@ -214,7 +214,7 @@ def resolve_move(state: GameState, nation: str, space: str, forced_by: str | Non
     ns = state.nation_w(nation)
     start = ns.rondel
     steps, cost = move_cost(state, nation, space)
-    transfer(state, events, cash(ns.government), BANK, cost, Reason.RONDEL)  # type: ignore[arg-type]
+    transfer(state, events, cash(state.governor(nation)), BANK, cost, Reason.RONDEL)
     ns.rondel = space
     events.append(RondelMoved(nation, start, space, steps, cost, forced_by))
     action = state.board.rondel_by_id[space].action

@@ -6,6 +6,9 @@ with the events in the order they happened.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NoReturn
+
 from engine.core.log import LogEntry
 from engine.imperial2030.actions import (
     Action,
@@ -62,7 +65,7 @@ def waiting_for(state: GameState) -> tuple[str, ...]:
     if isinstance(step, ManeuverStep) and step.entry is not None:
         return (pending(state)[0].player,)
     assert state.turn is not None
-    return (state.nations[state.turn.nation].government,)  # type: ignore[return-value]
+    return (state.governor(state.turn.nation),)
 
 
 def apply(state: GameState, player: str, action: Action) -> tuple[GameState, list[Event]]:
@@ -102,7 +105,7 @@ def _answer(state: GameState, player: str, action: Action, events: list[Event]) 
     elif isinstance(step, RondelStep):
         if not isinstance(action, ChooseSpace):
             _wrong_kind(state, "a rondel space")
-        choose_space(state, action.space, events)  # type: ignore[union-attr]
+        choose_space(state, action.space, events)
     elif isinstance(step, ForceStopStep):
         if not isinstance(action, ForceStop | Pass):
             _wrong_kind(state, "FORCE or NO FORCE")
@@ -138,7 +141,7 @@ def _carry_out(state: GameState, space: SpaceAction, action: Action, events: lis
     after_action(state, events)
 
 
-def _wrong_kind(state: GameState, expected: str) -> None:
+def _wrong_kind(state: GameState, expected: str) -> NoReturn:
     decision: Decision = pending(state)[0]
     raise IllegalAction(
         f"That does not answer the open decision: {expected}.",
@@ -175,7 +178,7 @@ def _reserved(state: GameState, player: str) -> int:
     return move_cost(state, state.turn.nation, step.target)[1]
 
 
-def replay(board: Board, setup: GameSetup, log: list[LogEntry] | tuple[LogEntry, ...]) -> GameState:
+def replay(board: Board, setup: GameSetup, log: Sequence[LogEntry[Action]]) -> GameState:
     """The state a log leads to; raises if any entry does not apply at its version."""
     state, _ = new_game(board, setup)
     for entry in log:

@@ -108,7 +108,7 @@ def settle_governments(state: GameState, tie_start: str, events: list[Event]) ->
             continue
         ns = state.nations[nation]
         best = max(held.values())
-        if best <= held.get(ns.government, 0):  # type: ignore[arg-type]
+        if ns.government is not None and best <= held.get(ns.government, 0):
             continue
         winner = next(p for p in order if held.get(p) == best)
         events.append(GovernmentChanged(nation, ns.government, winner))

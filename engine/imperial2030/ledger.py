@@ -16,15 +16,15 @@ def balance(state: GameState, account: Account) -> int | None:
     if account.kind is AccountKind.BANK:
         return None
     if account.kind is AccountKind.TREASURY:
-        return state.nations[account.owner].treasury  # type: ignore[index]
-    return state.players[account.owner].cash  # type: ignore[index]
+        return state.nations[account.holder].treasury
+    return state.players[account.holder].cash
 
 
 def _add(state: GameState, account: Account, amount: int) -> None:
     if account.kind is AccountKind.TREASURY:
-        state.nation_w(account.owner).treasury += amount  # type: ignore[arg-type]
+        state.nation_w(account.holder).treasury += amount
     elif account.kind is AccountKind.CASH:
-        state.player_w(account.owner).cash += amount  # type: ignore[arg-type]
+        state.player_w(account.holder).cash += amount
 
 
 def transfer(

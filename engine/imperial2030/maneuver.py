@@ -7,6 +7,9 @@ arrive, fight or turn back. The government gives its next order after that.
 """
 from __future__ import annotations
 
+import dataclasses
+from typing import Any, NoReturn
+
 from engine.imperial2030.actions import (
     Action,
     ArmyMove,
@@ -41,7 +44,7 @@ from engine.imperial2030.model import (
 )
 from engine.imperial2030.movement import (
     Route,
-    canal_controller,
+    asked_controller,
     canal_needs_permission,
     fleet_destinations,
     forced_route,
@@ -67,7 +70,7 @@ def _step(state: GameState) -> ManeuverStep:
     return step
 
 
-def _bump(pairs: tuple, key: tuple, delta: int) -> tuple:
+def _bump(pairs: tuple[tuple[Any, ...], ...], key: tuple[Any, ...], delta: int) -> tuple[tuple[Any, ...], ...]:
     """Add ``delta`` to the count stored under ``key`` in a tuple of (*key, count)."""
     size = len(key)
     found = False
@@ -108,7 +111,7 @@ def maneuver_order(state: GameState, action: Action, events: list[Event]) -> boo
     return False
 
 
-def _refuse(state: GameState, reason: str) -> None:
+def _refuse(state: GameState, reason: str) -> NoReturn:
     from engine.imperial2030.decisions import (
         maneuver_options,  # late import: decisions builds on this module
     )
@@ -157,23 +160,24 @@ def _army_route(state: GameState, nation: str, step: ManeuverStep, action: ArmyM
         if route is None:
             _refuse(state, f"No convoy from {board.name(action.origin)} to {board.name(action.dest)} via "
                            f"{', '.join(board.name(s) for s in action.via)}: each sea needs a free own fleet.")
-        return route  # type: ignore[return-value]
+        return route
     route = route_to(state, nation, step, action.origin, action.dest)
     if route is None:
         _refuse(state, f"The army in {board.name(action.origin)} cannot reach {board.name(action.dest)}: "
                        "one land step or one convoy, with rail only inside the own country.")
-    return route  # type: ignore[return-value]
+    return route
 
 
 def _stance(state: GameState, nation: str, action: ArmyMove) -> Stance | None:
     """R-HOSTILE-1/2: entering another nation's home province needs a stance; the last free factory forces friendly."""
     region = state.board.regions[action.dest]
-    if not region.is_home or region.nation == nation:
+    owner = region.nation
+    if not region.is_home or owner is None or owner == nation:
         return None
-    if protected_factory(state, region.nation, action.dest):  # type: ignore[arg-type]
+    if protected_factory(state, owner, action.dest):
         return Stance.FRIENDLY
     if action.stance is None:
-        _refuse(state, f"{region.name} is a home province of {state.board.name(region.nation)}: "
+        _refuse(state, f"{region.name} is a home province of {state.board.name(owner)}: "
                        "say HOSTILE or FRIENDLY.")
     return action.stance
 
@@ -215,13 +219,13 @@ def _advance_entry(state: GameState, entry: Entry, events: list[Event]) -> None:
         if not canal_needs_permission(state, nation, canal):
             entry = _replace(entry, canals=entry.canals[1:])
             continue
-        controller = canal_controller(state, canal)
-        gov = state.nations[controller].government  # type: ignore[index]
-        answer = standing_answer(state, gov, StandingKind.ALLOW, nation, canal)  # type: ignore[arg-type]
+        controller = asked_controller(state, canal)
+        gov = state.governor(controller)
+        answer = standing_answer(state, gov, StandingKind.ALLOW, nation, canal)
         if answer is None:
             state.step = ManeuverStep(step.armies_moving, step.moved, step.carried, step.denied, entry)
             return
-        events.append(PassageAnswered(gov, controller, canal, nation, answer, standing=True))  # type: ignore[arg-type]
+        events.append(PassageAnswered(gov, controller, canal, nation, answer, standing=True))
         if not answer:
             _turn_back(state, canal)
             return
@@ -237,10 +241,8 @@ def _advance_entry(state: GameState, entry: Entry, events: list[Event]) -> None:
     _ask_defenders(state, _replace(entry, askers=_defenders(state, nation, entry)), events)
 
 
-def _replace(entry: Entry, **changes: object) -> Entry:
-    values = {f: getattr(entry, f) for f in Entry.__slots__}  # type: ignore[attr-defined]
-    values.update(changes)
-    return Entry(**values)  # type: ignore[arg-type]
+def _replace(entry: Entry, **changes: Any) -> Entry:
+    return dataclasses.replace(entry, **changes)
 
 
 def _turn_back(state: GameState, canal: str) -> None:
@@ -298,14 +300,14 @@ def _ask_defenders(state: GameState, entry: Entry, events: list[Event]) -> None:
     askers = entry.askers
     while askers:
         defender = askers[0]
-        gov = state.nations[defender].government
-        answer = standing_answer(state, gov, StandingKind.FIGHT, nation)  # type: ignore[arg-type]
+        gov = state.governor(defender)
+        answer = standing_answer(state, gov, StandingKind.FIGHT, nation)
         if answer is None:
             step = _step(state)
             state.step = ManeuverStep(step.armies_moving, step.moved, step.carried, step.denied,
                                       _replace(entry, askers=askers))
             return
-        events.append(FightAnswered(gov, defender, entry.dest, answer, standing=True))  # type: ignore[arg-type]
+        events.append(FightAnswered(gov, defender, entry.dest, answer, standing=True))
         if answer:
             kind = _fighting_kinds(state, defender, entry)[0]
             _battle(state, entry.dest, defender, kind, nation, entry.kind, events, entering=nation)
@@ -342,8 +344,8 @@ def answer_question(state: GameState, player: str, action: Action, events: list[
         if not isinstance(action, Passage):
             raise IllegalAction("The open question is canal passage.", ["ALLOW", "DENY"])
         canal = entry.canals[0]
-        controller = canal_controller(state, canal)
-        events.append(PassageAnswered(player, controller, canal, nation, action.allow))  # type: ignore[arg-type]
+        controller = asked_controller(state, canal)
+        events.append(PassageAnswered(player, controller, canal, nation, action.allow))
         if not action.allow:
             _turn_back(state, canal)
             return
@@ -435,10 +437,10 @@ def _attack_in_place(state: GameState, action: Attack, events: list[Event]) -> N
         _refuse(state, f"{board.name(nation)} has no unit in {board.name(region)} that did not move.")
     kind = action.kind or (UnitKind.FLEET if board.regions[region].is_sea
                            else _default_target_kind(state, action.nation, region))
-    _check_target(state, nation, region, own, action.nation, kind)  # type: ignore[arg-type]
+    _check_target(state, nation, region, own, action.nation, kind)
     if own is UnitKind.ARMY:  # R-MOVE-1: an army's attack is army work, so the fleets' step is over
         state.step = ManeuverStep(True, step.moved, step.carried, step.denied, step.entry)
-    _battle(state, region, nation, own, action.nation, kind, events, entering=None)  # type: ignore[arg-type]
+    _battle(state, region, nation, own, action.nation, kind, events, entering=None)
 
 
 def _fleet_could_attack(state: GameState, nation: str, step: ManeuverStep, region: str) -> bool:
@@ -457,7 +459,7 @@ def attacker_kind(state: GameState, nation: str, step: ManeuverStep, region: str
     army moved, attacked in place or destroyed a factory) no fleet attacks any
     more, not even one that carried no army.
     """
-    kinds = (UnitKind.ARMY,) if step.armies_moving else (UnitKind.ARMY, UnitKind.FLEET)
+    kinds: tuple[UnitKind, ...] = (UnitKind.ARMY,) if step.armies_moving else (UnitKind.ARMY, UnitKind.FLEET)
     if state.board.regions[region].is_sea:
         kinds = () if step.armies_moving else (UnitKind.FLEET,)
     for kind in kinds:
@@ -470,14 +472,14 @@ def destroyable(state: GameState, nation: str, province: str) -> bool:
     """R-HOSTILE-3: three own armies, no defender, a factory that is not the owner's last free one."""
     board = state.board
     region = board.regions.get(province)
-    if region is None or not region.is_home or region.nation == nation:
+    if region is None or not region.is_home or region.nation is None or region.nation == nation:
         return False
-    owner = state.nations[region.nation]  # type: ignore[index]
+    owner = state.nations[region.nation]
     if province not in owner.factories or state.nations[nation].armies.get(province, 0) < 3:
         return False
     if owner.armies.get(province, 0) or owner.fleets.get(province, 0):
         return False
-    return not protected_factory(state, region.nation, province)  # type: ignore[arg-type]
+    return not protected_factory(state, region.nation, province)
 
 
 def _destroy_factory(state: GameState, action: DestroyFactory, events: list[Event]) -> None:
@@ -486,11 +488,12 @@ def _destroy_factory(state: GameState, action: DestroyFactory, events: list[Even
         _refuse(state, f"No factory in {board.name(action.province)} can be destroyed now: it takes a foreign "
                        "factory, three own armies there, no defending unit, and not the owner's last free factory.")
     owner = board.regions[action.province].nation
+    assert owner is not None  # destroyable: a foreign nation's factory
     step = _step(state)
     state.step = ManeuverStep(True, step.moved, step.carried, step.denied, None)
     _spend_armies(state, nation, action.province, 3)
-    state.nation_w(owner).factories.remove(action.province)  # type: ignore[index]
-    events.append(FactoryDestroyed(owner, action.province, nation))  # type: ignore[arg-type]
+    state.nation_w(owner).factories.remove(action.province)
+    events.append(FactoryDestroyed(owner, action.province, nation))
 
 
 def _spend_armies(state: GameState, nation: str, province: str, count: int) -> None:

@@ -276,6 +276,13 @@ class GameState:
             dict(self.standing),
         )
 
+    def governor(self, nation: str) -> str:
+        """The player governing ``nation`` where the rules say it has a government (its turn, a question to it)."""
+        player = self.nations[nation].government
+        if player is None:
+            raise ValueError(f"{nation} has no government, yet the rules ask its government")
+        return player
+
     def nation_w(self, nation: str) -> NationState:
         """The nation's state, made this state's own before it is changed."""
         if ("n", nation) not in self.owned:

@@ -10,6 +10,7 @@ import heapq
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
+from itertools import pairwise
 
 from engine.imperial2030.board import Board
 from engine.imperial2030.economy import blocked_provinces
@@ -41,6 +42,14 @@ def canal_controller(state: GameState, canal: str) -> str | None:
     """The nation whose flag stands on the canal's controlling region, if any."""
     region = state.board.canals[canal].controlled_by_region
     return next((n for n, ns in state.nations.items() if region in ns.flags), None)
+
+
+def asked_controller(state: GameState, canal: str) -> str:
+    """The nation asked for passage through ``canal`` (only asked when ``canal_needs_permission`` holds)."""
+    controller = canal_controller(state, canal)
+    if controller is None:
+        raise ValueError(f"nobody controls the {canal} canal, yet passage is asked")
+    return controller
 
 
 def canal_needs_permission(state: GameState, nation: str, canal: str) -> bool:
@@ -239,7 +248,7 @@ def forced_route(
     if not any(via[0] in board.seas_of[land] for land in embark):
         return None
     canals: list[str] = []
-    for here, nxt in zip(via, via[1:]):
+    for here, nxt in pairwise(via):
         if nxt not in board.seas_of.get(here, ()):
             return None
         canal = board.canal_on(here, nxt)

@@ -32,8 +32,10 @@ def random_action(state: GameState, decision: Decision, rng: random.Random) -> A
     options = [o.action for o in decision.options]
     if decision.kind is DecisionKind.IMPORT:
         singles = [a for a in options if isinstance(a, Import) and a.units]
-        count = rng.randint(0, min(decision.limit, len(singles), state.nations[decision.nation].treasury))  # type: ignore[index]
-        left = {kind: supply_left(state, decision.nation, kind) for kind in UnitKind}  # type: ignore[arg-type]
+        importer = decision.nation
+        assert importer is not None  # an import is a nation's
+        count = rng.randint(0, min(decision.limit, len(singles), state.nations[importer].treasury))
+        left = {kind: supply_left(state, importer, kind) for kind in UnitKind}
         picked = []
         for _ in range(count):
             unit = rng.choice(singles).units[0]
@@ -44,10 +46,12 @@ def random_action(state: GameState, decision: Decision, rng: random.Random) -> A
     if decision.kind is DecisionKind.PRODUCTION:
         if rng.random() < 0.7:
             return Produce(None)
-        singles = [a.provinces[0] for a in options if isinstance(a, Produce) and a.provinces]  # type: ignore[index]
-        left = {kind: supply_left(state, decision.nation, kind) for kind in UnitKind}  # type: ignore[arg-type]
+        factories = [a.provinces[0] for a in options if isinstance(a, Produce) and a.provinces]
+        producer = decision.nation
+        assert producer is not None  # production is a nation's
+        left = {kind: supply_left(state, producer, kind) for kind in UnitKind}
         chosen = []
-        for province in rng.sample(singles, rng.randint(0, len(singles))):
+        for province in rng.sample(factories, rng.randint(0, len(factories))):
             kind = unit_for(state, province)
             if left[kind] > 0:
                 left[kind] -= 1
@@ -85,14 +89,14 @@ def _random_maneuver(state: GameState, rng: random.Random) -> Action:
         dests = fleet_destinations(state, nation, step, origin)
         if not dests:
             return Done()
-        action: Action = FleetMove(origin, rng.choice(dests))
+        action: FleetMove | ArmyMove = FleetMove(origin, rng.choice(dests))
     else:
-        dests = reachable(state, nation, step, origin, convoys=rng.random() < 0.5)
-        if not dests:
+        routes = reachable(state, nation, step, origin, convoys=rng.random() < 0.5)
+        if not routes:
             return Done()
-        dest = rng.choice(dests)
+        dest = rng.choice(routes)
         action = ArmyMove(origin, dest, rng.choice(stances(state, nation, dest)))
-    return _maybe_attack(state, nation, action, rng)  # type: ignore[arg-type]
+    return _maybe_attack(state, nation, action, rng)
 
 
 def _attacks_and_destroys(state: GameState, nation: str, step: ManeuverStep) -> list[Action]:
@@ -124,7 +128,7 @@ def random_move(state: GameState, rng: random.Random) -> tuple[str, Action]:
     step = state.step
     if isinstance(step, ManeuverStep) and step.entry is None and rng.random() >= 0.02:
         assert state.turn is not None
-        return state.nations[state.turn.nation].government, _random_maneuver(state, rng)  # type: ignore[return-value]
+        return state.governor(state.turn.nation), _random_maneuver(state, rng)
     decision = rng.choice(pending(state))
     if rng.random() < 0.02:
         governed = state.governed_by(decision.player)

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.imperial2030.actions import action_from_json, action_to_json
+from engine.core.log import LogEntry
+from engine.core.seats import Seat
+from engine.imperial2030.actions import Action, action_from_json, action_to_json
 from engine.imperial2030.board import Board, SpaceAction
 from engine.imperial2030.errors import EngineError
-from engine.imperial2030.game import LogEntry
 from engine.imperial2030.model import (
     ActionStep,
     Bond,
@@ -27,7 +28,6 @@ from engine.imperial2030.model import (
     NationState,
     PlayerState,
     RondelStep,
-    Seat,
     SetupBondsStep,
     Stance,
     StandingKind,
@@ -66,11 +66,11 @@ def setup_from_json(data: dict[str, Any]) -> GameSetup:
         raise SerializationError(f"not a game setup: {exc}") from None
 
 
-def entry_to_json(entry: LogEntry) -> dict[str, Any]:
+def entry_to_json(entry: LogEntry[Action]) -> dict[str, Any]:
     return {"player": entry.player, "version": entry.version, "action": action_to_json(entry.action)}
 
 
-def entry_from_json(data: dict[str, Any]) -> LogEntry:
+def entry_from_json(data: dict[str, Any]) -> LogEntry[Action]:
     try:
         return LogEntry(data["player"], action_from_json(data["action"]), int(data["version"]))
     except (KeyError, TypeError, ValueError) as exc:

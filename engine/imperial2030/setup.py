@@ -137,7 +137,7 @@ def _finish_setup(state: GameState, events: list[Event]) -> None:
     if not state.setup.has(Variant.NO_INVESTOR_CARD):
         governed = [n for n in state.board.nation_ids if state.nations[n].government]
         if governed:
-            state.investor_card = state.next_seat(state.nations[governed[0]].government)  # type: ignore[arg-type]
+            state.investor_card = state.next_seat(state.governor(governed[0]))
         else:
             state.investor_card = state.seating[0]
     begin_next_turn(state, events, None)

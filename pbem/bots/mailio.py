@@ -9,8 +9,9 @@ exactly like hitting Reply in a mail client.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email import policy
 from email.errors import HeaderParseError
 from email.header import decode_header, make_header
@@ -111,7 +112,7 @@ def _plain_text(message: Message) -> str:
     return text.replace("\r\n", "\n")
 
 
-def _first_address(values: list[object]) -> str | None:
+def _first_address(values: Sequence[object]) -> str | None:
     found = [address for _, address in getaddresses([" ".join(str(v).split()) for v in values]) if address]
     return found[0].lower() if found else None
 
@@ -127,7 +128,7 @@ def reply_message(original: ReadMail, from_address: str, text: str, *, from_name
     message["To"] = recipient
     subject = " ".join(original.subject.split())
     message["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
-    message["Date"] = format_datetime(now or datetime.now(timezone.utc))
+    message["Date"] = format_datetime(now or datetime.now(UTC))
     domain = from_address.rpartition("@")[2] or "localhost"
     message["Message-ID"] = make_msgid(domain=domain)
     if original.message_id:

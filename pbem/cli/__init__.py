@@ -32,6 +32,7 @@ never show local variables, so a database password cannot leak into a log.
 from __future__ import annotations
 
 import typer
+from typer.models import CommandInfo, TyperInfo
 
 from pbem.cli import demo, master, play  # noqa: F401  (their commands register on the apps)
 from pbem.cli.base import EXIT_ERROR, EXIT_REFUSED, Options, app, game_app
@@ -56,7 +57,8 @@ _ORDER = [name for names in PANELS.values() for name in names]
 
 def _arrange_help(typer_app: typer.Typer) -> None:
     panel_of = {name: panel for panel, names in PANELS.items() for name in names}
-    for item in [*typer_app.registered_commands, *typer_app.registered_groups]:
+    items: list[CommandInfo | TyperInfo] = [*typer_app.registered_commands, *typer_app.registered_groups]
+    for item in items:
         item.rich_help_panel = panel_of[item.name or ""]
     typer_app.registered_commands.sort(key=lambda info: _ORDER.index(info.name or ""))
     plain_commands(typer_app)

@@ -5,7 +5,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar, cast
 
 import typer
 
@@ -22,7 +22,7 @@ EXIT_ERROR = 2
 
 app = typer.Typer(
     name="pbem",
-    help="Play-by-email moderator for Imperial 2030: the game master's tools.",
+    help="Play-by-email moderator for board games (Imperial 2030 today): the game master's tools.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -102,7 +102,7 @@ def handled(command: F) -> F:
         except (PbemError, EngineError) as exc:
             fail(str(exc))
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)
 
 
 def fail(message: str) -> NoReturn:

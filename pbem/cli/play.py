@@ -22,6 +22,7 @@ from pbem.cli.lines import submit_lines
 from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
 from pbem.games import DEFAULT_KIND, KINDS, GameKind, kind_named
+from pbem.games.kind import match_player
 from pbem.moderator import Moderator
 
 # --- commands ---------------------------------------------------------------------------------
@@ -139,14 +140,34 @@ def order(
 def state(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The game.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the whole state as JSON (docs/state-json.md).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON (docs/state-json.md).")] = False,
+    for_player: Annotated[
+        str | None,
+        typer.Option("--for", metavar="PLAYER", show_default=False,
+                     help="With --json: what this player may see (their own sealed answers too)."),
+    ] = None,
+    everything: Annotated[
+        bool,
+        typer.Option("--everything", help="With --json: the whole stored state, hidden information and sealed "
+                                          "answers included (for the game master only)."),
+    ] = False,
 ) -> None:
-    """Print where a game stands: a short summary, or the full state as JSON."""
+    """Print where a game stands: a short summary, or the state as JSON."""
     moderator = options_of(ctx).moderator()
     current = moderator.state(name)
     game_kind = moderator.kind_of(name)
+    if for_player is not None or everything:
+        if not as_json:
+            raise BadSetup("--for and --everything go with --json")
+        if for_player is not None and everything:
+            raise BadSetup("--for shows one player's view, --everything the whole state: choose one")
     if as_json:
-        echo(json.dumps(game_kind.state_json(name, current), indent=2, ensure_ascii=False))
+        if everything:
+            data = game_kind.rules.state_to_json(current)
+        else:
+            viewer = resolve_player(game_kind, current, name, for_player) if for_player is not None else None
+            data = game_kind.state_json(name, current, viewer)
+        echo(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         for line in game_kind.summary_lines(name, current):
             echo(line)
@@ -187,10 +208,10 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[An
 def resolve_player(kind: GameKind, state: Any, name: str, text: str) -> str:
     """A player of the game by name, ignoring case."""
     seating = [seat.name for seat in kind.rules.seats(kind.rules.setup_of(state))]
-    for player in seating:
-        if player.casefold() == text.strip().casefold():
-            return player
-    raise UnknownPlayer(f"{text!r} is not a player of game {name!r}; players: {', '.join(seating)}")
+    found = match_player(text, seating)
+    if found is None:
+        raise UnknownPlayer(f"{text!r} is not a player of game {name!r}; players: {', '.join(seating)}")
+    return found
 
 
 @app.command("board")

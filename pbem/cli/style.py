@@ -31,7 +31,8 @@ def _plain(param: Any) -> None:
     if isinstance(param, typer.core.TyperArgument):
         if param.metavar is None:
             param.metavar = param.name.upper() if param.name else "VALUE"
-        param.display_type_rich = lambda ctx=None: None  # the capitalised name says it: no "<str>" beside it
+        # the capitalised name says it: no "<str>" beside it (typer's own hook, replaced per parameter)
+        setattr(param, "display_type_rich", lambda ctx=None: None)  # noqa: B010
     elif getattr(param, "is_flag", False) or getattr(param, "count", False):
         param.metavar = ""
     elif param.metavar is None:
@@ -52,25 +53,28 @@ def _value_word(param: Any) -> str:
     return "PATH" if desc.is_path else "TEXT"
 
 
-class _PlainParams:
-    """Shows every parameter of the command or group plainly (see the module docstring)."""
+def _plain_all(params: list[Any]) -> list[Any]:
+    """Every parameter of a command or group shown plainly (see the module docstring)."""
+    for param in params:
+        _plain(param)
+    return params
+
+
+class PlainCommand(TyperCommand):
+    """A command whose help shows plain placeholders, also in its usage line."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
-        for param in params:
-            _plain(param)
-        return params
-
-
-class PlainCommand(_PlainParams, TyperCommand):
-    """A command whose help shows plain placeholders, also in its usage line."""
+        return _plain_all(super().get_params(ctx))
 
     def collect_usage_pieces(self, ctx: Any) -> list[str]:
         return [_BRACES.sub(r"\1", piece) for piece in super().collect_usage_pieces(ctx)]
 
 
-class PlainGroup(_PlainParams, TyperGroup):
+class PlainGroup(TyperGroup):
     """A group (``pbem``, ``pbem game`` …) whose own help shows plain placeholders."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        return _plain_all(super().get_params(ctx))
 
 
 def plain_commands(app: typer.Typer) -> None:

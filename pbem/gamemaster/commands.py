@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from engine.core.errors import EngineError
 from engine.core.log import LogEntry, replay
@@ -82,7 +82,7 @@ def force(db: Database, name: str, player: str, text: str, *, mail: MailContext 
             note = [f"The game master gave these orders for {played.player}: " + "; ".join(lines) + "."]
             return Forced(played, _mail_after_play(session, game, played, settings, mail, moment, "force", note))
 
-    return _retrying(once)  # type: ignore[no-any-return]
+    return _retrying(once)
 
 
 # --- undo --------------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ class Undone:
 
     @property
     def version(self) -> int:
-        return self.state.version
+        return int(self.state.version)
 
 
 def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datetime | None = None) -> Undone:
@@ -118,10 +118,10 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
             _, events = kind.rules.apply(state, last.player, last.action)
         except EngineError as exc:
             raise StoreError(f"game {name!r}: the log does not replay: {exc}") from None
-        session.exec(delete(ActionRow).where(ActionRow.game_id == game.id,  # type: ignore[call-overload]
-                                             ActionRow.version == last.version))
-        session.exec(delete(SnapshotRow).where(SnapshotRow.game_id == game.id,  # type: ignore[call-overload]
-                                               SnapshotRow.version > last.version))
+        session.execute(delete(ActionRow).where(col(ActionRow.game_id) == game.id,
+                                             col(ActionRow.version) == last.version))
+        session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id,
+                                               col(SnapshotRow.version) > last.version))
         session.flush()
         if store.log_length(session, game) != last.version:
             raise ConcurrentUpdate(f"game {name!r} changed meanwhile; nothing was undone")
@@ -129,7 +129,7 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
         store.set_status(session, game, GameStatus.FINISHED if state.finished else GameStatus.ACTIVE)
         waiting = waiting_store.load_waiting(session, game)
         since_rows = dict(session.exec(select(waiting_store.WaitingRow.player, waiting_store.WaitingRow.since)
-                                       .where(waiting_store.WaitingRow.game_id == game.id)).all())
+                                       .where(col(waiting_store.WaitingRow.game_id) == game.id)).all())
         kept = {p: lines for p, lines in waiting.items()
                 if since_rows.get(p, 0) <= state.version and kind.still_waiting(state, p)}
         dropped = {p: lines for p, lines in waiting.items() if p not in kept}
@@ -138,7 +138,10 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
         settings = _restart_clock(session, game, load_settings(session, game), moment)
         order = kind.format_action(state, last.action)
         count = 0
+        shown = kind.shown_move(state)
         for seat in _seats(session, game):
+            if not kind.tells(state, events, seat.name):
+                continue  # the move taken back was never told to this seat (another player's sealed answer)
             paragraphs = [f"The game master has undone move {last.version + 1}: {last.player}'s {order}. "
                           f"The game stands again as after move {state.version}."]
             told = kind.narrate(state, events, viewer=seat.name)
@@ -151,11 +154,13 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
                 paragraphs.append("Deadlines count from now.")
             body = note_block("Move undone", paragraphs) + kind.report(
                 state, seat.name, (), game=name, open_cash=settings.open_cash)
-            if _queue(session, game, state.version, seat.email, "undo", f"undo:{_stamp(moment)}",
-                      move_subject(name, state.version, f"move {last.version + 1} taken back by the game master"), body,
+            if _queue(session, game, shown, seat.email, "undo", f"undo:{_stamp(moment)}",
+                      move_subject(name, shown, f"move {last.version + 1} taken back by the game master"), body,
                       _headers(game, settings, mail), mail, moment):
                 count += 1
-        count += _queue_prompts(session, game, state, settings, mail, moment, moment, "undo")
+        for player in _deciders(game, state):
+            if kind.tells(state, events, player):
+                count += _queue_prompts(session, game, state, settings, mail, moment, moment, "undo", only=player)
         log.info("%s: undid move %d (%s: %s)", name, last.version + 1, last.player, order)
         return Undone(name, last, order, state, dropped, count)
 
@@ -207,12 +212,12 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
         session.add(game)
         seat.name, seat.email = new_name, new_email
         session.add(seat)
-        session.exec(update(ActionRow).where(ActionRow.game_id == game.id,  # type: ignore[call-overload]
-                                             ActionRow.player == old_name).values(player=new_name))
-        session.exec(update(waiting_store.WaitingRow)  # type: ignore[call-overload]
-                     .where(waiting_store.WaitingRow.game_id == game.id,
-                            waiting_store.WaitingRow.player == old_name).values(player=new_name))
-        session.exec(delete(SnapshotRow).where(SnapshotRow.game_id == game.id))  # type: ignore[call-overload]
+        session.execute(update(ActionRow).where(col(ActionRow.game_id) == game.id,
+                                             col(ActionRow.player) == old_name).values(player=new_name))
+        session.execute(update(waiting_store.WaitingRow)
+                     .where(col(waiting_store.WaitingRow.game_id) == game.id,
+                            col(waiting_store.WaitingRow.player) == old_name).values(player=new_name))
+        session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
         session.flush()
         state = store.replay_game(session, game)
         store.save_snapshot(session, game, state)
@@ -240,7 +245,7 @@ def _mail_replacement(session: Session, game: GameRow, state: Any, settings: Gam
                           f"if a reply of yours does not, add this line to it: TOKEN {token}")
     body = note_block("A seat for you", paragraphs) + kind.welcome(
         state, new, game=name, reply_to=reply_to, open_cash=settings.open_cash)
-    if _queue(session, game, state.version, seat.email, "replace", key, f"[{name}] Welcome, {new}", body,
+    if _queue(session, game, kind.shown_move(state), seat.email, "replace", key, f"[{name}] Welcome, {new}", body,
               _headers(game, settings, mail, reply_to=reply_to), mail, now):
         count += 1
     for other in _seats(session, game):
@@ -249,14 +254,15 @@ def _mail_replacement(session: Session, game: GameRow, state: Any, settings: Gam
         body = note_block("New player", [f"The game master has given {old}'s seat to another player: {what}",
                                          later]) + kind.report(state, other.name, (), game=name,
                                                                open_cash=settings.open_cash)
-        if _queue(session, game, state.version, other.email, "replace", key,
+        if _queue(session, game, kind.shown_move(state), other.email, "replace", key,
                   f"[{name}] {new} takes over from {old}", body, _headers(game, settings, mail), mail, now):
             count += 1
     if old_email.strip().lower() != seat.email.lower():
         body = note_block("You have left the game", [
             f"The game master has given your seat in game {name} to another player: {what} Your orders are "
             "no longer taken. Thank you for playing."])
-        if _queue(session, game, state.version, old_email, "replace", key, f"[{name}] {new} takes over your seat",
+        if _queue(session, game, kind.shown_move(state), old_email, "replace", key,
+                  f"[{name}] {new} takes over your seat",
                   body, _headers(game, settings, mail), mail, now):
             count += 1
     count += _queue_prompts(session, game, state, settings, mail, now, now, "replace")
@@ -334,8 +340,9 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
                 paragraphs.append("Deadlines count from now: " + "; ".join(lines) + ".")
             body = note_block("Game resumed", paragraphs) + kind.report(
                 state, seat.name, (), game=name, open_cash=settings.open_cash)
-            if _queue(session, game, state.version, seat.email, "resume", f"resume:{_stamp(moment)}",
-                      move_subject(name, state.version, "game resumed"), body, _headers(game, settings, mail), mail, moment):
+            shown = kind.shown_move(state)
+            if _queue(session, game, shown, seat.email, "resume", f"resume:{_stamp(moment)}",
+                      move_subject(name, shown, "game resumed"), body, _headers(game, settings, mail), mail, moment):
                 count += 1
         count += _queue_prompts(session, game, state, settings, mail, moment, moment, "resume")
         return PauseChange(name, False, dues, count)
@@ -386,7 +393,8 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
             if only is not None and seat.name != only:
                 continue
             if _queue_reports(session, game, state, events, settings, mail, moment, "resend", "resend",
-                              "Sent again", note, subject=move_subject(name, state.version, "report (sent again)"),
+                              "Sent again", note,
+                              subject=move_subject(name, kind_of(game.kind).shown_move(state), "report (sent again)"),
                               only=seat.name):
                 mails.append((seat.name, "report"))
         since = decision_since(session, game)

@@ -2,20 +2,21 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem import store
 from pbem.deadlines import deadlines, utc
 from pbem.errors import ConcurrentUpdate, PbemError, StoreError, UnknownPlayer
 from pbem.games import kind_of
+from pbem.games.kind import match_player
 from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of, list_id_for, message_id_for, token_address
 from pbem.mailflow.binding import move_subject
@@ -34,6 +35,7 @@ log = logging.getLogger("pbem.gamemaster")
 DEFAULT_MAIL_DOMAIN = "pbem.invalid"  # Message-IDs when no moderator address is configured
 RECENT_ACTIONS = 10
 RETRIES = 5
+T = TypeVar("T")
 
 
 class GameMasterError(PbemError):
@@ -109,7 +111,8 @@ def _transaction(db: Database) -> Iterator[Session]:
         raise StoreError(f"database error in {db.display_url}: {getattr(exc, 'orig', None) or exc}") from None
 
 
-def _retrying(call):  # type: ignore[no-untyped-def]
+def _retrying(call: Callable[[], T]) -> T:
+    """``call()``, tried again on a concurrent update (up to ``RETRIES`` times)."""
     for attempt in range(RETRIES + 1):
         try:
             return call()
@@ -121,7 +124,7 @@ def _retrying(call):  # type: ignore[no-untyped-def]
 
 def _locked_game(session: Session, name: str) -> GameRow:
     """The game's row, locked for this transaction on PostgreSQL (SQLite locks the whole file on write)."""
-    game = session.exec(select(GameRow).where(GameRow.name == name).with_for_update()).first()
+    game = session.exec(select(GameRow).where(col(GameRow.name) == name).with_for_update()).first()
     return game if game is not None else store.find_game(session, name)  # the helpful "no game named" error
 
 
@@ -137,13 +140,10 @@ def _email(session: Session, game: GameRow, player: str) -> str:
 
 
 def _resolve(names: Sequence[str], text: str, game: str) -> str:
-    for name in names:
-        if name == text:
-            return name
-    matches = [n for n in names if n.casefold() == text.strip().casefold()]
-    if len(matches) == 1:
-        return matches[0]
-    raise UnknownPlayer(f"{text!r} is not a player of game {game!r}; players: {', '.join(names)}")
+    found = match_player(text, names)
+    if found is None:
+        raise UnknownPlayer(f"{text!r} is not a player of game {game!r}; players: {', '.join(names)}")
+    return found
 
 
 # --- queueing mail --------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def _resolve(names: Sequence[str], text: str, game: str) -> str:
 def _headers(game: GameRow, settings: GameSettings, mail: MailContext, decision: str | None = None,
              reply_to: str | None = None) -> dict[str, Any]:
     """Header values for the outbox sender (threading, List-Id, X-PBEM-Decision, Reply-To)."""
-    headers: dict[str, Any] = {"list_id": list_id_for(game.name, domain=mail.domain)}
+    headers: dict[str, Any] = {"list_id": list_id_for(game.name, domain=mail.domain, name=kind_of(game.kind).title)}
     if settings.thread_root:
         headers["in_reply_to"] = settings.thread_root
         headers["references"] = [settings.thread_root]
@@ -164,7 +164,7 @@ def _headers(game: GameRow, settings: GameSettings, mail: MailContext, decision:
 
 
 def _exists(session: Session, message_id: str) -> bool:
-    return session.exec(select(OutboxRow.id).where(OutboxRow.message_id == message_id)).first() is not None
+    return session.exec(select(OutboxRow.id).where(col(OutboxRow.message_id) == message_id)).first() is not None
 
 
 def _queue(session: Session, game: GameRow, version: int, recipient: str, purpose: str, key: str,
@@ -236,7 +236,7 @@ def _queue_prompts(session: Session, game: GameRow, state: Any, settings: GameSe
         decision = next(d for d in kind.rules.pending(state) if d.player == player)
         body = (note_block("Note from the moderator", note) if note else "") + prompt
         subject = prompt_subject(kind, game.name, state, decision, subject_suffix)
-        if _queue(session, game, state.version, _email(session, game, player), purpose,
+        if _queue(session, game, kind.shown_move(state), _email(session, game, player), purpose,
                   f"prompt:{tag}:{_stamp(now)}", subject, body,
                   _headers(game, settings, mail, decision.kind), mail, now):
             count += 1
@@ -256,8 +256,9 @@ def _queue_reports(session: Session, game: GameRow, state: Any, events: Sequence
         paragraphs = list(note) + list((private or {}).get(seat.name, ()))
         body = (note_block(title, paragraphs) if paragraphs else "") + kind.report(
             state, seat.name, events, game=game.name, open_cash=settings.open_cash)
-        if _queue(session, game, state.version, seat.email, purpose, f"report:{tag}:{_stamp(now)}",
-                  subject or move_subject(game.name, state.version, "report"), body,
+        move = kind.shown_move(state)
+        if _queue(session, game, move, seat.email, purpose, f"report:{tag}:{_stamp(now)}",
+                  subject or move_subject(game.name, move, "report"), body,
                   _headers(game, settings, mail), mail, now):
             count += 1
     return count

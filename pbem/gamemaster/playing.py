@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from pbem.deadlines import Deadline
 from pbem.gamemaster.common import (
@@ -87,8 +87,8 @@ def play_in_session(session: Session, game: GameRow, player_text: str, text: str
     """
     result = submit_in(session, game, player_text, text)
     if result.version > result.version_before:
-        session.exec(update(ActionRow).where(ActionRow.game_id == game.id,  # type: ignore[call-overload]
-                                             ActionRow.version >= result.version_before).values(applied=now))
+        session.execute(update(ActionRow).where(col(ActionRow.game_id) == game.id,
+                                             col(ActionRow.version) >= result.version_before).values(applied=now))
     applied = _lines(result.player, result.applied)
     for part in result.resumed:
         applied += _lines(part.player, part.applied)
@@ -144,9 +144,10 @@ def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, mome
     email = _email(session, game, deadline.player)
     hours = deadline.reminder_hours(moment)
     key = f"reminder:{hours:g}:{_stamp(deadline.since)}"
-    if _exists(session, message_id_for(game.name, state.version, email, key, domain=mail.domain)):
-        return False
     kind = kind_of(game.kind)
+    move = kind.shown_move(state)
+    if _exists(session, message_id_for(game.name, move, email, key, domain=mail.domain)):
+        return False
     words = kind.decision_words(state, deadline.pending)
     default = kind.default_order(state, deadline.pending)
     then = (f"Without an answer by then, the game takes: {default}." if default is not None
@@ -154,8 +155,8 @@ def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, mome
     note = [f"Reminder: the game waits for you to {words}. Please answer by {_when(deadline.due)} "
             f"(about {hours:g} hours from this reminder). {then}"]
     prompt = kind.prompt(state, deadline.player, game=game.name, deadline=deadline.due) or ""
-    return _queue(session, game, state.version, email, "reminder", key,
-                  move_subject(game.name, state.version, f"reminder: please {words} by {_when(deadline.due)}"),
+    return _queue(session, game, move, email, "reminder", key,
+                  move_subject(game.name, move, f"reminder: please {words} by {_when(deadline.due)}"),
                   note_block("Reminder", note) + prompt,
                   _headers(game, settings, mail, deadline.kind), mail, now)
 

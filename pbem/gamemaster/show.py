@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import func
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem import store
 from pbem.deadlines import deadlines, decision_since, utc
@@ -85,16 +85,16 @@ def game_show(db: Database, name: str) -> GameView:
         since = decision_since(session, game)
         seats = _seats(session, game)
         tokens = set(session.exec(select(SeatTokenRow.seat_id).where(
-            SeatTokenRow.seat_id.in_([s.id for s in seats]))).all())  # type: ignore[attr-defined]
+            col(SeatTokenRow.seat_id).in_([s.id for s in seats]))).all())
         waiting = waiting_store.load_waiting(session, game)
-        rows = session.exec(select(ActionRow).where(ActionRow.game_id == game.id)
-                            .order_by(ActionRow.version.desc()).limit(RECENT_ACTIONS)).all()  # type: ignore[attr-defined]
+        rows = session.exec(select(ActionRow).where(col(ActionRow.game_id) == game.id)
+                            .order_by(col(ActionRow.version).desc()).limit(RECENT_ACTIONS)).all()
         recent = []
         for row in rows:
             action = kind.rules.action_from_json(row.action)
             recent.append(LoggedAction(row.version, row.player, kind.format_action(state, action), utc(row.applied)))
-        counts = dict(session.exec(select(OutboxRow.status, func.count(OutboxRow.id))
-                                   .where(OutboxRow.game_id == game.id).group_by(OutboxRow.status)).all())
+        counts = dict(session.exec(select(OutboxRow.status, func.count(col(OutboxRow.id)))
+                                   .where(col(OutboxRow.game_id) == game.id).group_by(col(OutboxRow.status))).all())
         status, created = game.status, utc(game.created)
     dues = {(d.player, d.kind): d for d in deadlines(state, settings, since, kind.rules)}
     views = []

@@ -32,7 +32,7 @@ from engine.core.decisions import Pending
 from engine.core.log import LogEntry
 from engine.core.protocol import Rules
 from engine.core.seats import Seat
-from pbem.games.results import MessageLine, MessageOutcome, Query, StoredLines
+from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 
 
 @dataclass(frozen=True)
@@ -159,6 +159,11 @@ class GameKind(Protocol):
 
     # --- words and views -----------------------------------------------------------------
 
+    def tells(self, state: Any, events: Sequence[Any], player: str) -> bool:
+        """Whether ``events`` tell ``player`` anything (no report is mailed to a seat they tell nothing:
+        another player's sealed answer must not even be seen to have happened)."""
+        ...
+
     def narrate(self, state: Any, events: Iterable[Any], viewer: str | None = None) -> list[str]:
         """Events as sentences ``viewer`` may read (None: what every player may read)."""
         ...
@@ -169,6 +174,15 @@ class GameKind(Protocol):
 
     def subject_name(self, subject: str | None) -> str | None:
         """The name of what a decision is about (``Pending.subject``), as players read it."""
+        ...
+
+    def shown_move(self, state: Any) -> int:
+        """The move number players are shown: in subjects and Message-IDs, and what their replies bind to.
+
+        Usually the log position (``state.version``). A kind with a sealed
+        round in progress shows the position at which the round opened, so
+        that no count of moves tells a player whether another has answered.
+        """
         ...
 
     def status_words(self, state: Any) -> str:
@@ -199,7 +213,10 @@ class GameKind(Protocol):
     def welcome(self, state: Any, player: str, *, game: str, reply_to: str | None = None,
                 open_cash: bool = False) -> str: ...
 
-    def error(self, state: Any, player: str, refusal: Any, *, game: str) -> str: ...
+    def error(self, state: Any, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
+              game: str) -> str:
+        """The reply to a refused message: the lines that stood (``applied``), the refused line, what is legal."""
+        ...
 
     def game_end(self, state: Any, player: str | None, events: Iterable[Any], *, game: str) -> str: ...
 
@@ -245,12 +262,17 @@ class GameKind(Protocol):
     bot: Bot
 
 
-def resolve_player(text: str, names: Sequence[str], where: str, error: type[Exception]) -> str:
-    """A player name as typed, matched ignoring case; ``error`` naming the players otherwise."""
-    for name in names:
-        if name == text:
-            return name
+def match_player(text: str, names: Sequence[str]) -> str | None:
+    """The player ``text`` names: exactly, else ignoring case and surrounding blanks; None if none (or two)."""
+    if text in names:
+        return text
     matches = [name for name in names if name.casefold() == text.strip().casefold()]
-    if len(matches) == 1:
-        return matches[0]
-    raise error(f"{where}: {text!r} is not a player; players: {', '.join(names)}")
+    return matches[0] if len(matches) == 1 else None
+
+
+def resolve_player(text: str, names: Sequence[str], where: str, error: type[Exception]) -> str:
+    """A player name as typed (``match_player``); ``error`` naming the players otherwise."""
+    found = match_player(text, names)
+    if found is None:
+        raise error(f"{where}: {text!r} is not a player; players: {', '.join(names)}")
+    return found

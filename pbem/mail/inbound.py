@@ -10,7 +10,7 @@ set the mail aside with a reason. Only input that is not a mail at all raises
 :class:`~pbem.mail.errors.InboundError`.
 
 What is *not* done here: cutting the body into order lines (quotes,
-signatures, ``END``) is ``pbem.games.imperial2030.orders.split_message``; deciding whether the
+signatures, ``END``) is the game's order language (``GameKind.run_message``); deciding whether the
 sender may play the seat of the token is the moderator's. This module knows no
 game rules.
 """
@@ -20,7 +20,7 @@ import codecs
 import hashlib
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.errors import HeaderParseError, MessageDefect
 from email.header import Header, decode_header
 from email.message import Message
@@ -289,7 +289,7 @@ class _Reader:
         except (TypeError, ValueError, IndexError):
             self.defects.append(f"unreadable Date: {value}")
             return None
-        return date if date.tzinfo is not None else date.replace(tzinfo=timezone.utc)
+        return date if date.tzinfo is not None else date.replace(tzinfo=UTC)
 
     def _address_token(self) -> str | None:
         for name in TOKEN_HEADERS:
@@ -344,9 +344,10 @@ class _Reader:
         """(text, 'text/plain' | 'text/html' | 'none'): the sender's own text, decoded."""
         root = self.message
         if root.get_content_maintype() == "multipart" and not root.is_multipart():
-            root = self._recover_multipart(root)
-            if root is None:
+            recovered = self._recover_multipart(root)
+            if recovered is None:
                 return _clean_text(self._decode_part(self.message)), "text/plain"
+            root = recovered
         leaves = _body_leaves(root, top=True)
         plain = [leaf for leaf in leaves if leaf.get_content_type() == "text/plain"]
         html = [leaf for leaf in leaves if leaf.get_content_type() == "text/html"]

@@ -1,6 +1,6 @@
 """The player's own words in a reply: format=flowed undone, quoted history cut off.
 
-``pbem.games.imperial2030.orders.split_message`` already skips ``>`` lines, stops at a ``-- ``
+A game's order language (Imperial's ``split_message``) already skips ``>`` lines, stops at a ``-- ``
 signature and at ``END``. What it cannot know about is the mail clients:
 
 * *Top-posting* clients put the answer above an attribution line

@@ -85,10 +85,10 @@ def answered_move(message: InboundMessage, game: str, domain: str, welcomes: fro
 def judge(kind: GameKind, setup: Any, log: list[LogEntry[Any]], now: Any, player: str,
           move: int | None) -> Binding:
     """Whether orders written at ``move`` may be applied to the position ``now`` (see the module docstring)."""
-    current = len(log)
+    current = kind.shown_move(now)
     if move is None or move == current:
         return Binding(move, Verdict.CURRENT)
-    if move > current:  # the game master took moves back since
+    if move > current or move > len(log):  # the game master took moves back since
         return Binding(move, Verdict.STALE)
     asked = _first_decision_key(kind, replay(kind.rules, setup, log[:move]), player)
     if asked is None or asked != _first_decision_key(kind, now, player):

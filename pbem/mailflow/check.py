@@ -41,7 +41,7 @@ def check_mail(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> 
 
 def _check_inbox(config: Config, report: CheckReport, context: ssl.SSLContext | None) -> bool:
     if config.maildir is not None:
-        from pbem.mail import MaildirInbox  # type: ignore[attr-defined]
+        from pbem.mail import MaildirInbox
 
         try:
             with MaildirInbox(config.maildir):

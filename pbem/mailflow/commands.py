@@ -14,7 +14,7 @@ import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar, cast
 
 import typer
 
@@ -22,6 +22,10 @@ from engine.core.errors import EngineError
 from pbem.config import Config, load_config
 from pbem.errors import ConfigError, PbemError
 from pbem.private import exposure_warnings
+
+if TYPE_CHECKING:
+    from pbem.mailflow.daemon import MailFlow
+
 
 EXIT_UNAVAILABLE = 1
 EXIT_ERROR = 2
@@ -45,7 +49,7 @@ def handled(command: F) -> F:
         except (PbemError, EngineError) as exc:
             fail(str(exc))
 
-    return wrapper  # type: ignore[return-value]
+    return cast(F, wrapper)
 
 
 def options_of(ctx: typer.Context) -> Any:
@@ -75,7 +79,7 @@ def _logging(level: str) -> None:
     logging.getLogger("alembic").setLevel(max(value, logging.WARNING))  # "Context impl SQLiteImpl" … at every start
 
 
-def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None):  # type: ignore[no-untyped-def]
+def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None) -> MailFlow:
     from pbem.mailflow.daemon import MailFlow, deadline_task, default_inbox_factory
 
     moderator = options_of(ctx).moderator()

@@ -238,7 +238,7 @@ def default_inbox_factory(config: Config, context: Callable[[], ssl.SSLContext] 
     """The inbox of ``config``: a :class:`Mailbox` over ``[imap]``, or a Maildir over ``[maildir]``."""
     maildir = getattr(config, "maildir", None)
     if maildir is not None:
-        from pbem.mail import MaildirInbox  # type: ignore[attr-defined]
+        from pbem.mail import MaildirInbox
 
         return lambda: MaildirInbox(maildir)
     return lambda: Mailbox(config.require_imap(), ssl_context=context() if context else None, use_idle=use_idle)
@@ -254,7 +254,8 @@ def _mailbox_name(inbox: Any) -> str:
 def _leftovers(inbox: Any, last_uid: int) -> list[FetchedMessage]:
     """Messages still in the inbox at or below ``last_uid`` (recorded, not yet moved)."""
     if hasattr(inbox, "uids") and hasattr(inbox, "fetch_uids"):
-        return inbox.fetch_uids([uid for uid in inbox.uids() if uid <= last_uid])
+        fetched: list[FetchedMessage] = inbox.fetch_uids([uid for uid in inbox.uids() if uid <= last_uid])
+        return fetched
     everything = inbox.fetch_new(None)  # an inbox without UID search (a Maildir): it is local and small
     return [m for m in everything.messages if m.uid <= last_uid]
 

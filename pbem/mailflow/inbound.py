@@ -92,9 +92,10 @@ from pbem.mailflow.outgoing import (
     key_tag,
     reply_subject,
 )
-from pbem.moderator import Moderator
+from pbem.moderator import Moderator, SubmitResult
 from pbem.render.text import note_block
 from pbem.store import (
+    Database,
     GameRow,
     GameStatus,
     SeatRow,
@@ -156,7 +157,7 @@ class Outcome:
         return self.outcome == DUPLICATE
 
 
-def process_message(db, config: Config, raw: bytes, mailbox: str, uidvalidity: int, uid: int,  # type: ignore[no-untyped-def]
+def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidvalidity: int, uid: int,
                     now: datetime, *, moderator: Moderator | None = None, retries: int = 5) -> Outcome:
     """Handle one raw mail in one transaction (see the module docstring); ``now`` must be timezone-aware."""
     identity = config.require_moderator()
@@ -288,7 +289,8 @@ class _Handler:
                                "every player is told when it does.")
         return self.orders(token)
 
-    def outcome(self, outcome: str, reason: str, **extra: object) -> Outcome:
+    def outcome(self, outcome: str, reason: str, *, version_before: int | None = None,
+                version: int | None = None) -> Outcome:
         notes = "; ".join(self.notes)
         reason = f"{reason}; {notes}" if notes else reason
         if self.message.defects:
@@ -296,7 +298,8 @@ class _Handler:
         return Outcome(self.key, outcome, reason, self.message.sender or "",
                        game=self.game.name if self.game else None,
                        player=self.seat.name if self.seat else None,
-                       queued=tuple(q.message_id for q in self.compose.queued), **extra)  # type: ignore[arg-type]
+                       version_before=version_before, version=version,
+                       queued=tuple(q.message_id for q in self.compose.queued))
 
     def record(self, mailbox: str, uidvalidity: int, uid: int, outcome: Outcome) -> None:
         record_message(self.session, InboundRow(
@@ -372,7 +375,7 @@ class _Handler:
                 what = "carried a reply token that belongs to no seat (perhaps an old one: a seat's token " \
                        "changes when the game master gives the seat a new one)"
             local, _, host = self.identity.address.rpartition("@")
-            body = (f"This is the moderator of Imperial 2030 games at {self.identity.address}.\n\n"
+            body = (f"This is the moderator of play-by-email games at {self.identity.address}.\n\n"
                     f"Your message \"{message.subject}\" {what}, so it could not be matched to a game and a "
                     "seat. Nothing was done.\n\n"
                     "To give orders, reply to the latest mail the moderator sent you for your game: its "
@@ -459,7 +462,7 @@ class _Handler:
     def binding(self, game: GameRow, seat: SeatRow, now: Any) -> Binding:
         welcomes = frozenset({self.compose.settings(game).thread_root, self.compose.welcome_id(game, seat.email)})
         move = answered_move(self.message, game.name, self.identity.domain, welcomes)
-        if move is None or move == now.version:  # the common case: no log to read
+        if move is None or move == kind_of(game.kind).shown_move(now):  # the common case: no log to read
             return Binding(move, Verdict.CURRENT)
         return judge(kind_of(game.kind), game_setup(game), load_log(self.session, game), now, seat.name, move)
 
@@ -468,10 +471,11 @@ class _Handler:
         assert binding.move is not None
         kind = kind_of(game.kind)
         lines = kind.order_lines(self.message.body)
-        gone = "the game master has since taken moves back" if binding.move > now.version else \
+        shown = kind.shown_move(now)
+        gone = "the game master has since taken moves back" if binding.move > shown else \
             "the game has moved on since"
         paragraphs = [f"You answered the mail of move {binding.move}, and {gone}: the game is at move "
-                      f"{now.version}. Your orders were not applied; nothing changed.",
+                      f"{shown}. Your orders were not applied; nothing changed.",
                       "Not applied: " + "; ".join(f"line {line.number}: {line.text}" for line in lines) + ".",
                       "If they still fit, send them again in reply to this mail."]
         prompt = kind.prompt(now, seat.name, game=game.name)
@@ -479,8 +483,8 @@ class _Handler:
             waiting = ", ".join(sorted({d.player for d in kind.rules.pending(now)})) or "nobody"
             paragraphs.append(f"You have nothing to decide now; the game waits for {waiting}.")
         if self._allowed(self._seat_budget(seat), "stale"):
-            self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=now.version,
-                                 subject=move_subject(game.name, now.version, "your orders were not applied"),
+            self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=shown,
+                                 subject=move_subject(game.name, shown, "your orders were not applied"),
                                  body=note_block("Your orders were not applied", paragraphs) + (prompt or ""),
                                  known_token=token, reply_to_message=self.message,
                                  decision=decision_kind(kind, now, seat.name), auto_submitted="auto-replied")
@@ -499,7 +503,7 @@ class _Handler:
                              body=note_block("Your orders were applied", [text]), reply_to_message=self.message,
                              auto_submitted="auto-replied")
 
-    def answer_queries(self, game: GameRow, seat: SeatRow, result) -> None:  # type: ignore[no-untyped-def]
+    def answer_queries(self, game: GameRow, seat: SeatRow, result: SubmitResult) -> None:
         """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), in one reply.
 
         Answered by the game kind (``GameKind.answer_query``) against the state the orders left.
@@ -516,8 +520,9 @@ class _Handler:
                              body=body, reply_to_message=self.message, auto_submitted="auto-replied")
 
 
-def _refusal_text(result) -> str:  # type: ignore[no-untyped-def]
+def _refusal_text(result: SubmitResult) -> str:
     refusal = result.refusal
+    assert refusal is not None
     where = f"line {refusal.line_number}: {refusal.line}: " if refusal.line_number is not None else ""
     applied = f"{len(result.applied)} line(s) applied before; " if result.applied else ""
     return f"{applied}{where}{refusal.reason}"

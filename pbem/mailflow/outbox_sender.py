@@ -24,8 +24,9 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem.config import ModeratorSettings
 from pbem.mail import (
@@ -47,6 +48,10 @@ from pbem.store.outbox import (
     mark_sent,
 )
 
+if TYPE_CHECKING:
+    from pbem.store import Database
+
+
 log = logging.getLogger("pbem.mailflow.outbox")
 
 
@@ -65,7 +70,7 @@ class DeliveryReport:
         return self.unavailable is None and self.retried == 0
 
 
-def deliver_due(db, sender: SmtpSender, now: datetime | None = None, *, limit: int = 200,  # type: ignore[no-untyped-def]
+def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *, limit: int = 200,
                 moderator: ModeratorSettings | None = None) -> DeliveryReport:
     """Send every due mail (at most ``limit``); see the module docstring.
 
@@ -114,7 +119,7 @@ def deliver_due(db, sender: SmtpSender, now: datetime | None = None, *, limit: i
     return DeliveryReport(sent, retried, failed)
 
 
-def _mark(db, row: OutboxRow, how: str, now: datetime, error: str) -> None:  # type: ignore[no-untyped-def]
+def _mark(db: Database, row: OutboxRow, how: str, now: datetime, error: str) -> None:
     with db.transaction() as session:
         current = session.get(OutboxRow, row.id)
         if current is None or current.status != OutboxStatus.QUEUED:
@@ -127,16 +132,16 @@ def _mark(db, row: OutboxRow, how: str, now: datetime, error: str) -> None:  # t
             mark_failed(session, current, now, error)
 
 
-def next_due(db) -> datetime | None:  # type: ignore[no-untyped-def]
+def next_due(db: Database) -> datetime | None:
     """When the next queued mail is due (None: nothing queued)."""
     with db.transaction() as session:
-        row = session.exec(select(OutboxRow.next_attempt).where(OutboxRow.status == OutboxStatus.QUEUED)
-                           .order_by(OutboxRow.next_attempt).limit(1)).first()  # type: ignore[arg-type]
+        row = session.exec(select(OutboxRow.next_attempt).where(col(OutboxRow.status) == OutboxStatus.QUEUED)
+                           .order_by(col(OutboxRow.next_attempt)).limit(1)).first()
     return row
 
 
-def queued_count(db) -> int:  # type: ignore[no-untyped-def]
+def queued_count(db: Database) -> int:
     from sqlalchemy import func
 
     with db.transaction() as session:
-        return session.exec(select(func.count(OutboxRow.id)).where(OutboxRow.status == OutboxStatus.QUEUED)).one()
+        return session.exec(select(func.count(col(OutboxRow.id))).where(col(OutboxRow.status) == OutboxStatus.QUEUED)).one()

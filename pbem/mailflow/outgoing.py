@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from engine.core.decisions import Pending
 from pbem.config import ModeratorSettings
@@ -88,10 +88,14 @@ def decision_deadline(settings: GameSettings, decision: Pending, since: datetime
 
 
 def decisions_of(kind: GameKind, state: Any, player: str) -> tuple[Pending, ...]:
-    """The decisions ``player`` must take now, first first (none once the game is over)."""
+    """The decisions ``player`` must take now, first first (none once the game is over).
+
+    A sealed answer already given is no decision to take: the player is not
+    prompted again for it (they may still change it, as the prompt said).
+    """
     if state.finished:
         return ()
-    return tuple(d for d in kind.rules.pending(state) if d.player == player)
+    return tuple(d for d in kind.rules.pending(state) if d.player == player and not d.answered)
 
 
 def decision_kind(kind: GameKind, state: Any, player: str) -> str | None:
@@ -106,7 +110,7 @@ def seat_token(session: Session, seat: SeatRow, moderator_address: str, known: s
     ``known`` is a token the caller has (the player's own mail carried it);
     else the newest mail to the seat that carries the current one gives it.
     """
-    row = session.exec(select(SeatTokenRow).where(SeatTokenRow.seat_id == seat.id)).first()
+    row = session.exec(select(SeatTokenRow).where(col(SeatTokenRow.seat_id) == seat.id)).first()
     token = None
     if row is not None:
         candidates = itertools.chain([known] if known else [], _tokens_in_outbox(session, seat, moderator_address))
@@ -119,10 +123,10 @@ def _tokens_in_outbox(session: Session, seat: SeatRow, moderator_address: str) -
     before: int | None = None
     while True:
         query = select(OutboxRow.id, OutboxRow.headers).where(
-            OutboxRow.game_id == seat.game_id, OutboxRow.recipient == seat.email)
+            col(OutboxRow.game_id) == seat.game_id, col(OutboxRow.recipient) == seat.email)
         if before is not None:
-            query = query.where(OutboxRow.id < before)
-        rows = session.exec(query.order_by(OutboxRow.id.desc()).limit(TOKEN_SEARCH_DEPTH)).all()  # type: ignore[union-attr]
+            query = query.where(col(OutboxRow.id) < before)
+        rows = session.exec(query.order_by(col(OutboxRow.id).desc()).limit(TOKEN_SEARCH_DEPTH)).all()
         for row_id, headers in rows:
             before = row_id
             reply_to = (headers or {}).get("reply_to")
@@ -135,7 +139,7 @@ def _tokens_in_outbox(session: Session, seat: SeatRow, moderator_address: str) -
 
 def prompt_subject(kind: GameKind, game: str, state: Any, decision: Pending, suffix: str = "") -> str:
     """'[g1] Move 16: please choose a rondel space for Russia': the move, then what is asked."""
-    return move_subject(game, state.version, f"please {kind.decision_words(state, decision)}{suffix}")
+    return move_subject(game, kind.shown_move(state), f"please {kind.decision_words(state, decision)}{suffix}")
 
 
 def reply_subject(subject: str, fallback: str) -> str:
@@ -259,13 +263,14 @@ class MailComposer:
             "reply_to": reply_to,
             "in_reply_to": threading.in_reply_to,
             "references": list(threading.references),
-            "list_id": list_id_for(game.name, domain=self.moderator.domain) if game is not None else None,
+            "list_id": list_id_for(game.name, domain=self.moderator.domain, name=kind_of(game.kind).title)
+            if game is not None else None,
             "decision": decision,
             "auto_submitted": auto_submitted,
             "date": self.now.isoformat(),
         }
         self.queued.append(Queued(recipient, purpose, message_id))
-        existing = self.session.exec(select(OutboxRow).where(OutboxRow.message_id == message_id)).first()
+        existing = self.session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == message_id)).first()
         if existing is not None:  # the same mail, queued before: keep it as it is
             return existing
         mail = QueuedMail(recipient=recipient, purpose=purpose[:64], message_id=message_id, subject=subject,
@@ -323,12 +328,13 @@ class MailComposer:
         """The welcome mail to one seat (its token in the Reply-To and in the text), and its prompt if it decides."""
         settings = self.settings(game)
         token = self.token_for(seat, known_token)
-        body = kind_of(game.kind).welcome(state, seat.name, game=game.name,
-                              reply_to=token_address(self.moderator.address, token), open_cash=settings.open_cash)
+        kind = kind_of(game.kind)
+        body = kind.welcome(state, seat.name, game=game.name, reply_to=token_address(self.moderator.address, token),
+                            open_cash=settings.open_cash)
         self._queue(
             recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
-            subject=f"[{game.name}] Welcome to Imperial 2030, {seat.name}", body=body, game=game,
-            version=state.version, reply_to=token_address(self.moderator.address, token),
+            subject=f"[{game.name}] Welcome to {kind.title}, {seat.name}", body=body, game=game,
+            version=kind.shown_move(state), reply_to=token_address(self.moderator.address, token),
             threading=self._welcome_threading(game, seat.email), decision=None, auto_submitted=AUTO_GENERATED)
         self.prompt(game, state, seat)
 
@@ -346,8 +352,9 @@ class MailComposer:
         settings = self.settings(game)
         kind = kind_of(game.kind)
         body = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash)
-        self.to_seat(game, seat, purpose=purpose, version=state.version,
-                     subject=move_subject(game.name, state.version, kind.status_words(state)), body=body)
+        move = kind.shown_move(state)
+        self.to_seat(game, seat, purpose=purpose, version=move,
+                     subject=move_subject(game.name, move, kind.status_words(state)), body=body)
 
     def prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str = "prompt") -> bool:
         """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
@@ -360,14 +367,15 @@ class MailComposer:
         body = kind.prompt(state, seat.name, game=game.name, deadline=deadline)
         if body is None:
             return False
-        self.to_seat(game, seat, purpose=purpose, version=state.version,
+        self.to_seat(game, seat, purpose=purpose, version=kind.shown_move(state),
                      subject=prompt_subject(kind, game.name, state, decisions[0]), body=body,
                      decision=decisions[0].kind)
         return True
 
     def game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any]) -> None:
-        body = kind_of(game.kind).game_end(state, seat.name, list(events), game=game.name)
-        self.to_seat(game, seat, purpose="game_end", version=state.version,
+        kind = kind_of(game.kind)
+        body = kind.game_end(state, seat.name, list(events), game=game.name)
+        self.to_seat(game, seat, purpose="game_end", version=kind.shown_move(state),
                      subject=f"[{game.name}] Game over", body=body)
 
     def turn_mail(self, game: GameRow, before: Any, result: SubmitResult,
@@ -392,6 +400,8 @@ class MailComposer:
             if state.finished:
                 self.game_end(game, state, seat, events)
                 continue
+            if not kind.tells(state, events, player):
+                continue  # nothing this seat may see happened (a sealed answer of another player)
             self.report(game, state, seat, events)
             now_keys = _decision_keys(kind, state, player)
             if now_keys and (now_keys != _decision_keys(kind, before, player) or player in prompted):
@@ -403,4 +413,5 @@ def _decision_keys(kind: GameKind, state: Any, player: str) -> tuple[tuple[str, 
 
 
 def error_body(kind: GameKind, result: SubmitResult, player: str, game: str) -> str:
-    return kind.error(result.state, player, result, game=game)
+    assert result.refusal is not None
+    return kind.error(result.state, player, result.refusal, result.applied, game=game)

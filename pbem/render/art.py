@@ -190,7 +190,7 @@ def fill_panel(panel: Panel, contents: Mapping[str, Sequence[str]]) -> FilledPan
         pieces, overflow = _flow(tokens, [s.width for s in slots])
         if overflow:
             notes.append((code, " ".join(tokens)))
-        texts.update(zip(slots, pieces))
+        texts.update(zip(slots, pieces, strict=False))  # pieces may run short: the rest stay blank
     lines = list(panel.lines)
     # right to left, so that earlier columns stay valid
     for slot in sorted(panel.slots, key=lambda s: (s.line, -s.start)):

@@ -15,14 +15,14 @@ from typing import Any
 
 from sqlalchemy import delete, func
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from engine.core.errors import EngineError
 from engine.core.log import LogEntry, replay
 from engine.core.protocol import Rules
 from pbem.errors import ConcurrentUpdate, GameExists, GameNotFound, StoreError
 from pbem.games import DEFAULT_KIND, UnknownKind, kind_of
-from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow
+from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow, id_of
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def rules_of(game: GameRow) -> Rules[Any, Any, Any, Any]:
 
 def create_game(session: Session, name: str, setup: Anything, kind: str = DEFAULT_KIND) -> GameRow:
     """Insert a game and its seats; ``GameExists`` if the name is taken (also by a concurrent writer)."""
-    if session.exec(select(GameRow.id).where(GameRow.name == name)).first() is not None:
+    if session.exec(select(GameRow.id).where(col(GameRow.name) == name)).first() is not None:
         raise GameExists(f"a game named {name!r} exists already")
     rules = kind_of(kind).rules
     game = GameRow(name=name, kind=kind, setup=rules.setup_to_json(setup))
@@ -70,16 +70,16 @@ def create_game(session: Session, name: str, setup: Anything, kind: str = DEFAUL
 
 
 def find_game(session: Session, name: str) -> GameRow:
-    game = session.exec(select(GameRow).where(GameRow.name == name)).first()
+    game = session.exec(select(GameRow).where(col(GameRow.name) == name)).first()
     if game is None:
-        known = session.exec(select(GameRow.name).order_by(GameRow.name)).all()
+        known = session.exec(select(GameRow.name).order_by(col(GameRow.name))).all()
         hint = f"; games: {', '.join(known)}" if known else "; there are no games yet"
         raise GameNotFound(f"no game named {name!r}{hint}")
     return game
 
 
 def seats(session: Session, game: GameRow) -> list[SeatRow]:
-    return list(session.exec(select(SeatRow).where(SeatRow.game_id == game.id).order_by(SeatRow.seat)).all())
+    return list(session.exec(select(SeatRow).where(col(SeatRow.game_id) == game.id).order_by(col(SeatRow.seat))).all())
 
 
 def game_setup(game: GameRow) -> Anything:
@@ -98,12 +98,12 @@ def set_status(session: Session, game: GameRow, status: str) -> None:
 
 def list_games(session: Session) -> list[GameInfo]:
     versions = dict(
-        session.exec(select(ActionRow.game_id, func.count(ActionRow.id)).group_by(ActionRow.game_id)).all()
+        session.exec(select(ActionRow.game_id, func.count(col(ActionRow.id))).group_by(col(ActionRow.game_id))).all()
     )
     result = []
-    for game in session.exec(select(GameRow).order_by(GameRow.name)).all():
+    for game in session.exec(select(GameRow).order_by(col(GameRow.name))).all():
         names = tuple(s.name for s in seats(session, game))
-        result.append(GameInfo(game.name, game.status, versions.get(game.id, 0), names, game.created, game.kind))
+        result.append(GameInfo(game.name, game.status, versions.get(id_of(game), 0), names, game.created, game.kind))
     return result
 
 
@@ -112,12 +112,13 @@ def list_games(session: Session) -> list[GameInfo]:
 
 def log_length(session: Session, game: GameRow) -> int:
     """The number of logged actions, i.e. the version the next action is made against."""
-    return session.exec(select(func.count(ActionRow.id)).where(ActionRow.game_id == game.id)).one()
+    return session.exec(select(func.count(col(ActionRow.id))).where(col(ActionRow.game_id) == game.id)).one()
 
 
 def load_log(session: Session, game: GameRow, since: int = 0) -> list[LogEntry[Any]]:
     rows = session.exec(
-        select(ActionRow).where(ActionRow.game_id == game.id, ActionRow.version >= since).order_by(ActionRow.version)
+        select(ActionRow).where(col(ActionRow.game_id) == game.id, col(ActionRow.version) >= since)
+        .order_by(col(ActionRow.version))
     ).all()
     rules = rules_of(game)
     entries = []
@@ -149,7 +150,7 @@ def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry[A
             )
     rules = rules_of(game)
     for entry in entries:
-        session.add(ActionRow(game_id=game.id, version=entry.version, player=entry.player,
+        session.add(ActionRow(game_id=id_of(game), version=entry.version, player=entry.player,
                               action=rules.action_to_json(entry.action)))
     try:
         session.flush()
@@ -168,15 +169,15 @@ def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry[A
 
 def latest_snapshot(session: Session, game: GameRow) -> SnapshotRow | None:
     return session.exec(
-        select(SnapshotRow).where(SnapshotRow.game_id == game.id).order_by(SnapshotRow.version.desc())  # type: ignore[attr-defined]
+        select(SnapshotRow).where(col(SnapshotRow.game_id) == game.id).order_by(col(SnapshotRow.version).desc())
     ).first()
 
 
 def save_snapshot(session: Session, game: GameRow, state: Anything) -> None:
     """Keep one snapshot per game: the given state's, replacing older ones."""
     rules = rules_of(game)
-    session.exec(delete(SnapshotRow).where(SnapshotRow.game_id == game.id))  # type: ignore[call-overload]
-    session.add(SnapshotRow(game_id=game.id, version=rules.version(state), state=rules.state_to_json(state)))
+    session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
+    session.add(SnapshotRow(game_id=id_of(game), version=rules.version(state), state=rules.state_to_json(state)))
     session.flush()
 
 

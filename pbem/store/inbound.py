@@ -33,7 +33,7 @@ from sqlalchemy import (
     delete,
     func,
 )
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.models import utcnow
 
@@ -60,7 +60,7 @@ class InboundOutcome:
 
 
 class InboundRow(SQLModel, table=True):
-    __tablename__ = "inbound_messages"  # type: ignore[assignment]
+    __tablename__ = "inbound_messages"
 
     id: int | None = Field(default=None, primary_key=True)
     message_key: str = Field(sa_column=Column(String(KEY_MAX), nullable=False, unique=True))
@@ -79,7 +79,7 @@ class InboundRow(SQLModel, table=True):
 
 
 class MailboxStateRow(SQLModel, table=True):
-    __tablename__ = "mailbox_state"  # type: ignore[assignment]
+    __tablename__ = "mailbox_state"
 
     id: int | None = Field(default=None, primary_key=True)
     mailbox: str = Field(sa_column=Column(String(255), nullable=False, unique=True))
@@ -89,7 +89,7 @@ class MailboxStateRow(SQLModel, table=True):
 
 
 class SenderReplyRow(SQLModel, table=True):
-    __tablename__ = "sender_replies"  # type: ignore[assignment]
+    __tablename__ = "sender_replies"
     __table_args__ = (Index("ix_sender_replies_address_sent", "address", "sent"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -110,15 +110,15 @@ def normalise_key(key: str) -> str:
 
 
 def find_message(session: Session, key: str) -> InboundRow | None:
-    return session.exec(select(InboundRow).where(InboundRow.message_key == normalise_key(key))).first()
+    return session.exec(select(InboundRow).where(col(InboundRow.message_key) == normalise_key(key))).first()
 
 
 def message_at(session: Session, mailbox: str, uidvalidity: int, uid: int) -> InboundRow | None:
     """The message recorded at that place of the mailbox (the latest one, should a UID repeat)."""
     return session.exec(
         select(InboundRow)
-        .where(InboundRow.mailbox == mailbox, InboundRow.uidvalidity == uidvalidity, InboundRow.uid == uid)
-        .order_by(InboundRow.id.desc())  # type: ignore[union-attr]
+        .where(col(InboundRow.mailbox) == mailbox, col(InboundRow.uidvalidity) == uidvalidity, col(InboundRow.uid) == uid)
+        .order_by(col(InboundRow.id).desc())
     ).first()
 
 
@@ -133,8 +133,8 @@ def record_message(session: Session, row: InboundRow) -> InboundRow:
 
 
 def messages_of_game(session: Session, game_id: int) -> list[InboundRow]:
-    return list(session.exec(select(InboundRow).where(InboundRow.game_id == game_id)
-                             .order_by(InboundRow.id)).all())  # type: ignore[arg-type]
+    return list(session.exec(select(InboundRow).where(col(InboundRow.game_id) == game_id)
+                             .order_by(col(InboundRow.id))).all())
 
 
 # --- the IMAP position --------------------------------------------------------------------------
@@ -147,7 +147,7 @@ class StoredPosition:
 
 
 def load_position(session: Session, mailbox: str) -> StoredPosition | None:
-    row = session.exec(select(MailboxStateRow).where(MailboxStateRow.mailbox == mailbox)).first()
+    row = session.exec(select(MailboxStateRow).where(col(MailboxStateRow.mailbox) == mailbox)).first()
     return None if row is None else StoredPosition(int(row.uidvalidity), int(row.last_uid))
 
 
@@ -157,7 +157,7 @@ def advance_position(session: Session, mailbox: str, uidvalidity: int, uid: int,
     The position only grows within one UIDVALIDITY; a new UIDVALIDITY starts
     it afresh (the old UIDs mean nothing any more).
     """
-    row = session.exec(select(MailboxStateRow).where(MailboxStateRow.mailbox == mailbox)).first()
+    row = session.exec(select(MailboxStateRow).where(col(MailboxStateRow.mailbox) == mailbox)).first()
     if row is None:
         row = MailboxStateRow(mailbox=mailbox, uidvalidity=uidvalidity, last_uid=uid)
     elif int(row.uidvalidity) != uidvalidity:
@@ -196,9 +196,9 @@ class Budget:
 
 
 def replies_since(session: Session, key: str, since: datetime | None) -> int:
-    query = select(func.count(SenderReplyRow.id)).where(SenderReplyRow.address == key.strip().lower())
+    query = select(func.count(col(SenderReplyRow.id))).where(col(SenderReplyRow.address) == key.strip().lower())
     if since is not None:
-        query = query.where(SenderReplyRow.sent >= since)
+        query = query.where(col(SenderReplyRow.sent) >= since)
     return session.exec(query).one()
 
 
@@ -221,8 +221,8 @@ def take_reply(session: Session, budgets: tuple[Budget, ...], purpose: str, now:
         return False
     for budget in budgets:
         if budget.ever is None:
-            session.exec(delete(SenderReplyRow).where(  # type: ignore[call-overload]
-                SenderReplyRow.address == budget.key, SenderReplyRow.sent < now - timedelta(days=1)))
+            session.execute(delete(SenderReplyRow).where(
+                col(SenderReplyRow.address) == budget.key, col(SenderReplyRow.sent) < now - timedelta(days=1)))
         session.add(SenderReplyRow(address=budget.key, purpose=purpose[:64], sent=now))
     session.flush()
     return True

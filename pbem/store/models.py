@@ -35,7 +35,7 @@ class GameStatus:
 
 
 class GameRow(SQLModel, table=True):
-    __tablename__ = "games"  # type: ignore[assignment]
+    __tablename__ = "games"
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_column=Column(String(GAME_NAME_MAX), unique=True, nullable=False))
@@ -47,7 +47,7 @@ class GameRow(SQLModel, table=True):
 
 
 class SeatRow(SQLModel, table=True):
-    __tablename__ = "seats"  # type: ignore[assignment]
+    __tablename__ = "seats"
     __table_args__ = (
         UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),
         UniqueConstraint("game_id", "name", name="uq_seats_game_name"),
@@ -61,7 +61,7 @@ class SeatRow(SQLModel, table=True):
 
 
 class ActionRow(SQLModel, table=True):
-    __tablename__ = "action_log"  # type: ignore[assignment]
+    __tablename__ = "action_log"
     __table_args__ = (UniqueConstraint("game_id", "version", name="uq_action_log_game_version"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -73,7 +73,7 @@ class ActionRow(SQLModel, table=True):
 
 
 class SnapshotRow(SQLModel, table=True):
-    __tablename__ = "snapshots"  # type: ignore[assignment]
+    __tablename__ = "snapshots"
     __table_args__ = (UniqueConstraint("game_id", "version", name="uq_snapshots_game_version"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -81,3 +81,10 @@ class SnapshotRow(SQLModel, table=True):
     version: int = Field(sa_column=Column(Integer, nullable=False))
     state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+def id_of(row: GameRow | SeatRow) -> int:
+    """A stored row's primary key; rows are flushed before they are handed around, so it is always set."""
+    if row.id is None:
+        raise ValueError(f"{type(row).__name__} has not been stored yet")
+    return row.id

@@ -23,7 +23,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.models import utcnow
 
@@ -35,7 +35,7 @@ class OutboxStatus:
 
 
 class OutboxRow(SQLModel, table=True):
-    __tablename__ = "outbox"  # type: ignore[assignment]
+    __tablename__ = "outbox"
     __table_args__ = (UniqueConstraint("message_id", name="uq_outbox_message_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -73,7 +73,7 @@ class QueuedMail:
 
 def queue_mail(session: Session, mail: QueuedMail) -> OutboxRow:
     """Queue a mail in the caller's transaction; a mail already queued (same Message-ID) is kept as it is."""
-    existing = session.exec(select(OutboxRow).where(OutboxRow.message_id == mail.message_id)).first()
+    existing = session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == mail.message_id)).first()
     if existing is not None:
         return existing
     row = OutboxRow(
@@ -95,8 +95,8 @@ def due_mail(session: Session, now: datetime, limit: int = 100) -> list[OutboxRo
     """Queued mail whose next attempt is due, oldest first."""
     rows = session.exec(
         select(OutboxRow)
-        .where(OutboxRow.status == OutboxStatus.QUEUED, OutboxRow.next_attempt <= now)
-        .order_by(OutboxRow.id)  # type: ignore[arg-type]
+        .where(col(OutboxRow.status) == OutboxStatus.QUEUED, col(OutboxRow.next_attempt) <= now)
+        .order_by(col(OutboxRow.id))
         .limit(limit)
     ).all()
     return list(rows)
@@ -130,7 +130,7 @@ def mark_failed(session: Session, row: OutboxRow, now: datetime, error: str) -> 
 
 def mail_for_game(session: Session, game_id: int, since_version: int | None = None) -> list[OutboxRow]:
     """Every mail of a game (optionally from a version on), oldest first: for resending and tests."""
-    query = select(OutboxRow).where(OutboxRow.game_id == game_id)
+    query = select(OutboxRow).where(col(OutboxRow.game_id) == game_id)
     if since_version is not None:
-        query = query.where(OutboxRow.version >= since_version)
-    return list(session.exec(query.order_by(OutboxRow.id)).all())  # type: ignore[arg-type]
+        query = query.where(col(OutboxRow.version) >= since_version)
+    return list(session.exec(query.order_by(col(OutboxRow.id))).all())

@@ -11,9 +11,9 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import GameRow, utcnow
+from pbem.store.models import GameRow, id_of, utcnow
 
 # Hours a player has for each kind of decision (engine DecisionKind values), and
 # reminders sent that many hours before a deadline. Overridden by [deadlines] in the config.
@@ -35,7 +35,7 @@ class GameSettings:
 
 
 class GameSettingsRow(SQLModel, table=True):
-    __tablename__ = "game_settings"  # type: ignore[assignment]
+    __tablename__ = "game_settings"
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(sa_column=Column(Integer, ForeignKey("games.id", ondelete="CASCADE"),
@@ -50,7 +50,7 @@ class GameSettingsRow(SQLModel, table=True):
 
 
 def load_settings(session: Session, game: GameRow) -> GameSettings:
-    row = session.exec(select(GameSettingsRow).where(GameSettingsRow.game_id == game.id)).first()
+    row = session.exec(select(GameSettingsRow).where(col(GameSettingsRow.game_id) == game.id)).first()
     if row is None:
         return GameSettings()
     hours = dict(DEFAULT_DEADLINE_HOURS)
@@ -61,9 +61,9 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
-    row = session.exec(select(GameSettingsRow).where(GameSettingsRow.game_id == game.id)).first()
+    row = session.exec(select(GameSettingsRow).where(col(GameSettingsRow.game_id) == game.id)).first()
     if row is None:
-        row = GameSettingsRow(game_id=game.id)
+        row = GameSettingsRow(game_id=id_of(game))
     row.open_cash = settings.open_cash
     row.paused = settings.paused
     row.deadline_hours = dict(settings.deadline_hours)

@@ -12,15 +12,15 @@ import secrets
 from datetime import datetime
 
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, func
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import SeatRow, utcnow
+from pbem.store.models import SeatRow, id_of, utcnow
 
 TOKEN_BYTES = 12
 
 
 class SeatTokenRow(SQLModel, table=True):
-    __tablename__ = "seat_tokens"  # type: ignore[assignment]
+    __tablename__ = "seat_tokens"
 
     id: int | None = Field(default=None, primary_key=True)
     seat_id: int = Field(sa_column=Column(Integer, ForeignKey("seats.id", ondelete="CASCADE"),
@@ -41,9 +41,9 @@ def new_token() -> str:
 def issue_token(session: Session, seat: SeatRow) -> str:
     """Give the seat a new token (replacing any old one) and return it; only its hash is kept."""
     token = new_token()
-    row = session.exec(select(SeatTokenRow).where(SeatTokenRow.seat_id == seat.id)).first()
+    row = session.exec(select(SeatTokenRow).where(col(SeatTokenRow.seat_id) == seat.id)).first()
     if row is None:
-        row = SeatTokenRow(seat_id=seat.id, token_hash=hash_token(token))
+        row = SeatTokenRow(seat_id=id_of(seat), token_hash=hash_token(token))
     else:
         row.token_hash = hash_token(token)
         row.created = utcnow()
@@ -53,7 +53,7 @@ def issue_token(session: Session, seat: SeatRow) -> str:
 
 
 def seat_for_token(session: Session, token: str) -> SeatRow | None:
-    row = session.exec(select(SeatTokenRow).where(SeatTokenRow.token_hash == hash_token(token))).first()
+    row = session.exec(select(SeatTokenRow).where(col(SeatTokenRow.token_hash) == hash_token(token))).first()
     return None if row is None else session.get(SeatRow, row.seat_id)
 
 

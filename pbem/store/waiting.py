@@ -29,15 +29,15 @@ from sqlalchemy import (
     UniqueConstraint,
     delete,
 )
-from sqlmodel import Field, Session, SQLModel, select
+from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import GameRow, utcnow
+from pbem.store.models import GameRow, id_of, utcnow
 
 Lines = tuple[tuple[int, str], ...]
 
 
 class WaitingRow(SQLModel, table=True):
-    __tablename__ = "waiting_lines"  # type: ignore[assignment]
+    __tablename__ = "waiting_lines"
     __table_args__ = (UniqueConstraint("game_id", "player", name="uq_waiting_lines_game_player"),)
 
     id: int | None = Field(default=None, primary_key=True)
@@ -50,12 +50,12 @@ class WaitingRow(SQLModel, table=True):
 
 def ensure_table(engine: Engine) -> None:
     """Create the table if the database lacks it (a database created before this table existed)."""
-    WaitingRow.__table__.create(engine, checkfirst=True)  # type: ignore[attr-defined]
+    SQLModel.metadata.tables["waiting_lines"].create(engine, checkfirst=True)
 
 
 def load_waiting(session: Session, game: GameRow) -> dict[str, Lines]:
     """Player -> their waiting lines, for one game."""
-    rows = session.exec(select(WaitingRow).where(WaitingRow.game_id == game.id).order_by(WaitingRow.id)).all()
+    rows = session.exec(select(WaitingRow).where(col(WaitingRow.game_id) == game.id).order_by(col(WaitingRow.id))).all()
     return {row.player: tuple((int(n), str(t)) for n, t in row.lines) for row in rows}
 
 
@@ -66,10 +66,10 @@ def save_waiting(session: Session, game: GameRow, waiting: Mapping[str, Sequence
     new = {player: tuple((n, t) for n, t in lines) for player, lines in waiting.items()}
     changed = [p for p in old if old[p] != new.get(p)]
     if changed:
-        session.exec(delete(WaitingRow).where(WaitingRow.game_id == game.id,  # type: ignore[call-overload]
-                                              WaitingRow.player.in_(changed)))  # type: ignore[attr-defined]
+        session.execute(delete(WaitingRow).where(col(WaitingRow.game_id) == game.id,
+                                              col(WaitingRow.player).in_(changed)))
         session.flush()
     for player, lines in new.items():
         if old.get(player) != lines:
-            session.add(WaitingRow(game_id=game.id, player=player, since=since, lines=[list(x) for x in lines]))
+            session.add(WaitingRow(game_id=id_of(game), player=player, since=since, lines=[list(x) for x in lines]))
     session.flush()

@@ -13,7 +13,7 @@ The art lives in ``maps/imperial2030-board.txt`` and ``templates/imperial2030/ro
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from engine.imperial2030.board import Board, CityKind
 from engine.imperial2030.model import GameState
@@ -28,12 +28,12 @@ FLAG_MARK = "^"
 FACTORY_MARK = {CityKind.ARMAMENTS: "[A]", CityKind.SHIPYARD: "[S]"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def board_art() -> Art:
     return load_art(*BOARD_ART)
 
 
-@lru_cache(maxsize=None)
+@cache
 def rondel_art() -> Art:
     return load_art(*RONDEL_ART)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -32,7 +33,7 @@ from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.games.imperial2030.statejson import state_json
 from pbem.games.imperial2030.views import decision_words, turn_line
 from pbem.games.kind import NewGame, Race, SetupChoices, resolve_player
-from pbem.games.results import MessageLine, MessageOutcome, Query, StoredLines
+from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 
 OPTIONS = ("deal", "start_player")
 
@@ -48,6 +49,14 @@ class ImperialNewGame(NewGame):
             if isinstance(event, FlagCardDealt):
                 cards[event.player].append(event.nation)
         return {p: tuple(n) for p, n in cards.items()}
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """A refusal with the lines that stood before it, as ``views.error_view`` reads a message's result."""
+
+    refusal: Refusal
+    applied: tuple[AppliedLine, ...]
 
 
 class Imperial2030:
@@ -137,6 +146,9 @@ class Imperial2030:
 
     # --- words and views -----------------------------------------------------------------
 
+    def tells(self, state: GameState, events: Sequence[Event], player: str) -> bool:
+        return True  # nothing is sealed in Imperial: every seat hears of every move
+
     def narrate(self, state: GameState, events: Iterable[Event], viewer: str | None = None) -> list[str]:
         return narrate(self.board, events, viewer=viewer)
 
@@ -145,6 +157,9 @@ class Imperial2030:
 
     def subject_name(self, subject: str | None) -> str | None:
         return self.board.name(subject) if subject else None
+
+    def shown_move(self, state: GameState) -> int:
+        return state.version  # nothing sealed: every move is public
 
     def status_words(self, state: GameState) -> str:
         if state.finished:
@@ -176,8 +191,10 @@ class Imperial2030:
                 open_cash: bool = False) -> str:
         return reports.render_welcome(state, player, game=game, reply_to=reply_to, open_cash=open_cash)
 
-    def error(self, state: GameState, player: str, refusal: Any, *, game: str) -> str:
-        return reports.render_error(state, player, refusal, game=game)
+    def error(self, state: GameState, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
+              game: str) -> str:
+        told: Any = _Refused(refusal, tuple(applied)) if applied else refusal
+        return reports.render_error(state, player, told, game=game)
 
     def game_end(self, state: GameState, player: str | None, events: Iterable[Event], *, game: str) -> str:
         return reports.render_game_end(state, player, list(events), game=game)

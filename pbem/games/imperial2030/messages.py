@@ -53,10 +53,11 @@ def describe_question(state: GameState, decision: Decision) -> str:
                                                         if decision.nation else "")
     mover = board.name(state.turn.nation)
     unit = mover + ("'" if mover.endswith("s") else "'s") + f" {entry.kind.value}"
+    asked = board.name(decision.nation) if decision.nation else "?"  # questions are always put to a nation
     if decision.kind is DecisionKind.CANAL:
         canal = entry.canals[0].replace("_", " ").title()
-        return f"{board.name(decision.nation)}: allow {unit} through the {canal} canal?"
-    return f"{board.name(decision.nation)}: fight {unit} entering {board.name(entry.dest)}?"
+        return f"{asked}: allow {unit} through the {canal} canal?"
+    return f"{asked}: fight {unit} entering {board.name(entry.dest)}?"
 
 
 # --- the order layer, behind one function -----------------------------------------------

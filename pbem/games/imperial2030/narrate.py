@@ -11,7 +11,9 @@ sees only their own; without a viewer (the game master) every one is told.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
+from typing import TypeVar
 
 from engine.imperial2030.board import Board
 from engine.imperial2030.events import (
@@ -50,6 +52,7 @@ from engine.imperial2030.model import StandingKind, StandingOrder, UnitKind
 # Money told by the sentence of the typed event that follows it.
 _FOLDED = {Reason.RONDEL, Reason.BOND, Reason.UPGRADE, Reason.FACTORY, Reason.IMPORT,
            Reason.TAX, Reason.SOLDIERS_PAY, Reason.BONUS}
+E = TypeVar("E", bound=Event)
 _INTEREST = {Reason.INTEREST, Reason.INTEREST_SHORTFALL}
 
 
@@ -168,28 +171,22 @@ class _Narrator:
         while i < len(events):
             event = events[i]
             if isinstance(event, MoneyMoved) and event.reason in _INTEREST:
-                j = i
-                while j < len(events) and isinstance(events[j], MoneyMoved) and events[j].reason in _INTEREST:  # type: ignore[union-attr]
-                    j += 1
+                run = _run(events, i, lambda e: isinstance(e, MoneyMoved) and e.reason in _INTEREST, MoneyMoved)
                 self.flush_money()
-                self.interest(list(events[i:j]))  # type: ignore[arg-type]
-                i = j
+                self.interest(run)
+                i += len(run)
                 continue
             if isinstance(event, MoneyMoved) and event.reason is Reason.STARTING_CASH:
-                j = i
-                while j < len(events) and isinstance(events[j], MoneyMoved) and events[j].reason is Reason.STARTING_CASH:  # type: ignore[union-attr]
-                    j += 1
+                run = _run(events, i, lambda e: isinstance(e, MoneyMoved) and e.reason is Reason.STARTING_CASH,
+                           MoneyMoved)
                 self.flush_money()
-                self.starting_cash(list(events[i:j]))  # type: ignore[arg-type]
-                i = j
+                self.starting_cash(run)
+                i += len(run)
                 continue
             if isinstance(event, UnitsPlaced):
-                j = i
-                while (j < len(events) and isinstance(events[j], UnitsPlaced)
-                       and events[j].imported == event.imported and events[j].nation == event.nation):  # type: ignore[union-attr]
-                    j += 1
-                self.units_placed(list(events[i:j]))  # type: ignore[arg-type]
-                i = j
+                placed = _run(events, i, _placed_like(event), UnitsPlaced)
+                self.units_placed(placed)
+                i += len(placed)
                 continue
             if isinstance(event, MoneyMoved):
                 if event.reason in _FOLDED:
@@ -257,7 +254,7 @@ class _Narrator:
                 text = f"{self.name(nation)} moved an army from {board.name(origin)} to {board.name(dest)}"
                 if seas:  # the seas whose own fleets carried it, and the canals crossed between them
                     text += " by convoy via " + _join([board.name(s) for s in seas])
-                    canals = [c for a, b in zip(seas, seas[1:]) if (c := board.canal_on(a, b))]
+                    canals = [c for a, b in pairwise(seas) if (c := board.canal_on(a, b))]
                     text += "".join(f" through the {_canal(c)} canal" for c in canals)
                 elif by_rail:
                     text += " by rail"
@@ -343,3 +340,18 @@ class _Narrator:
 def narrate(board: Board, events: Iterable[Event], viewer: str | None = None) -> list[str]:
     """Plain English sentences, in the order things happened, as ``viewer`` may read them."""
     return _Narrator(board, viewer).run(list(events))
+
+
+def _run(events: Sequence[Event], start: int, same: Callable[[Event], bool], kind: type[E]) -> list[E]:
+    """The events from ``start`` on that ``same`` accepts, up to the first it does not (all of type ``kind``)."""
+    run: list[E] = []
+    for event in events[start:]:
+        if not same(event) or not isinstance(event, kind):
+            break
+        run.append(event)
+    return run
+
+
+def _placed_like(first: UnitsPlaced) -> Callable[[Event], bool]:
+    """Units placed the same way as ``first`` (imported or produced, by the same nation): told in one sentence."""
+    return lambda e: isinstance(e, UnitsPlaced) and e.imported == first.imported and e.nation == first.nation

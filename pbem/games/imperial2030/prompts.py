@@ -160,8 +160,9 @@ def _decision_view(state: GameState, reader: str, decision: Decision) -> Decisio
         groups = [OptionGroup("", tuple(
             OptionLine(order_text(board, o.action), _produce_detail(state, o.action)) for o in decision.options))]
         if decision.limit > 1:
+            shown = [p for o in decision.options[1:3] if isinstance(o.action, Produce) for p in o.action.provinces or ()]
             combine = "Name several factories in one order to produce in some of them only, e.g. " + order_text(
-                board, Produce(tuple(p for o in decision.options[1:3] for p in (o.action.provinces or ())))) + "."
+                board, Produce(tuple(shown))) + "."
     elif kind is DecisionKind.IMPORT:
         tables = board.tables
         about = [f"{nation} may import up to {tables.import_max_units} units at {tables.import_cost_per_unit} each "
@@ -222,7 +223,8 @@ def _produce_detail(state: GameState, action: Action) -> str:
     parts = []
     for p in action.provinces:
         region = board.regions[p]
-        unit = "an army" if region.city and region.city.value == "armaments" else f"a fleet ({board.name(region.port) if region.port else 'port'})"
+        port = board.name(region.port) if region.port else "port"
+        unit = "an army" if region.city and region.city.value == "armaments" else f"a fleet ({port})"
         parts.append(unit)
     return join_words(parts) or "nothing"
 
@@ -423,7 +425,8 @@ def _army_routes(state: GameState, nation: str, origin: str) -> dict[str, Any]:
     try:
         from engine.imperial2030.movement import army_routes
 
-        return dict(army_routes(state, nation, state.step, origin))  # type: ignore[arg-type]
+        step = state.step
+        return dict(army_routes(state, nation, step, origin)) if isinstance(step, ManeuverStep) else {}
     except (ImportError, AttributeError, TypeError, KeyError, ValueError, EngineError):
         return {}
 
@@ -433,7 +436,8 @@ def _movable_armies(state: GameState, nation: str, origin: str) -> int:
         from engine.imperial2030.model import UnitKind
         from engine.imperial2030.movement import movable
 
-        return int(movable(state, nation, state.step, UnitKind.ARMY, origin))  # type: ignore[arg-type]
+        step = state.step
+        return int(movable(state, nation, step, UnitKind.ARMY, origin)) if isinstance(step, ManeuverStep) else 0
     except (ImportError, AttributeError, TypeError, KeyError, ValueError, EngineError):
         return 0
 
@@ -496,12 +500,12 @@ def _examples(state: GameState, reader: str, decision: Decision) -> tuple[tuple[
         candidates.append([Import(())])
     elif kind is DecisionKind.PRODUCTION:
         candidates.append([Produce(None)])
-        candidates += [[a] for a in options if isinstance(a, Produce) and a.provinces][:1]
+        candidates += _each([a for a in options if isinstance(a, Produce) and a.provinces][:1])
     elif kind.value == "maneuver":
         candidates += _maneuver_examples(state, reader, decision)
     else:
         candidates += [[a] for a in _spread([a for a in options if not isinstance(a, Pass)], 2)]
-        candidates += [[a] for a in options if isinstance(a, Pass)][:1]
+        candidates += _each([a for a in options if isinstance(a, Pass)][:1])
     found: list[tuple[str, ...]] = []
     for actions in candidates:
         lines = tuple(order_text(board, a) for a in actions)
@@ -602,3 +606,8 @@ def _follow_up(state: GameState, reader: str, action: Action) -> Action | None:
         builds = [o.action for o in d.options if not isinstance(o.action, Pass)]
         return builds[0] if builds else None
     return None
+
+
+def _each(actions: Sequence[Action]) -> list[list[Action]]:
+    """Each action as an example of its own."""
+    return [[action] for action in actions]

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from engine.core.log import LogEntry
 from engine.imperial2030.actions import (
     Action,
     ArmyMove,
@@ -44,7 +45,6 @@ from engine.imperial2030.actions import (
 from engine.imperial2030.board import Board
 from engine.imperial2030.errors import EngineError
 from engine.imperial2030.events import Event, NationSkipped, TurnStarted, UnitsPlaced
-from engine.imperial2030.game import LogEntry
 from engine.imperial2030.game import apply as engine_apply
 from engine.imperial2030.model import GameSetup, GameState
 from engine.imperial2030.scoring import final_scores
@@ -88,7 +88,7 @@ def answer(
     player: str,
     query: QueryLike,
     *,
-    log: Sequence[LogEntry] | None = None,
+    log: Sequence[LogEntry[Action]] | None = None,
     game: str = "",
     open_cash: bool = False,
     deadline: datetime | str | None = None,
@@ -266,12 +266,12 @@ class HistoryEntry:
         return f"move {self.version + 1}, {self.player}: {self.order}"
 
 
-def _visible(entry: LogEntry, viewer: str | None) -> bool:
+def _visible(entry: LogEntry[Action], viewer: str | None) -> bool:
     """Standing orders are a player's secret: another player's are left out of their history."""
     return viewer is None or entry.player == viewer or not isinstance(entry.action, SetStanding | ClearStanding)
 
 
-def history_entries(board: Board, setup: GameSetup, log: Sequence[LogEntry], n: int = DEFAULT_HISTORY, *,
+def history_entries(board: Board, setup: GameSetup, log: Sequence[LogEntry[Action]], n: int = DEFAULT_HISTORY, *,
                     viewer: str | None = None) -> list[HistoryEntry]:
     """The last ``n`` actions of ``log`` that ``viewer`` may see, oldest first, each with its narration.
 
@@ -318,7 +318,7 @@ def _quiet(board: Board, before: GameState, action: Action, events: Sequence[Eve
     return None
 
 
-def history_text(state: GameState, player: str, log: Sequence[LogEntry] | None, count: int | None = None, *,
+def history_text(state: GameState, player: str, log: Sequence[LogEntry[Action]] | None, count: int | None = None, *,
                  game: str = "") -> str:
     """The answer to ``HISTORY [count]``: the last actions, each with what it did."""
     _check_player(state, player)

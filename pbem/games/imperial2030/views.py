@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from engine.imperial2030.actions import Action
-from engine.imperial2030.board import Board
+from engine.imperial2030.board import Board, CityKind
 from engine.imperial2030.decisions import Decision, DecisionKind, pending
 from engine.imperial2030.describe import describe
 from engine.imperial2030.events import Event, GameEnded
@@ -229,8 +230,7 @@ def nation_rows(state: GameState) -> tuple[NationRow, ...]:
     rows = []
     for nation in board.nation_ids:
         ns = state.nations[nation]
-        factories = [f"{board.name(f)} {FACTORY_MARK.get(board.regions[f].city, '')}".rstrip()  # type: ignore[arg-type]
-                     for f in ns.factories]
+        factories = [f"{board.name(f)} {_factory_mark(board.regions[f].city)}".rstrip() for f in ns.factories]
         parts = [f"factories {join_words(factories)}" if factories else "no factories"]
         if ns.flags:
             parts.append("flags " + join_words([board.name(r) for r in sorted(ns.flags, key=board.name)]))
@@ -589,7 +589,7 @@ def tie_break_lines(state: GameState, ranking: Sequence[tuple[str, int]]) -> lis
     board = state.board
     order = sorted(board.nation_ids, key=lambda n: -state.nations[n].power)
     lines = []
-    for (first, score), (second, other) in zip(ranking, ranking[1:]):
+    for (first, score), (second, other) in pairwise(ranking):
         if score != other:
             continue
         p, q = state.players[first], state.players[second]
@@ -609,3 +609,8 @@ def tie_break_lines(state: GameState, ranking: Sequence[tuple[str, int]]) -> lis
             text += f" Both hold the same in every nation, so seating order puts {first} first."
         lines.append(text)
     return lines
+
+
+def _factory_mark(city: CityKind | None) -> str:
+    """[A] or [S] after a factory's province (nothing for a province without a city, which cannot happen)."""
+    return FACTORY_MARK.get(city, "") if city is not None else ""

@@ -54,7 +54,8 @@ from pbem.games.imperial2030.orders.parse import (
 __all__ = [
     "AmbiguousName", "AppliedOrder", "BadName", "Exchange", "IllegalOrder", "MessageLine", "MessageResult", "NotYourTurn",
     "OrderError", "OrderSyntaxError", "Query", "QueryKind", "QueryLine", "UnknownName", "UnsupportedOrder",
-    "apply_action", "apply_exchange", "apply_lines", "apply_message", "apply_order", "format_action", "held", "in_own_maneuver", "legal_orders",
+    "apply_action", "apply_exchange", "apply_lines", "apply_message", "apply_order", "format_action", "held",
+    "in_own_maneuver", "legal_orders",
     "normalise",
     "parse_line", "parse_order", "resolve_nation", "resolve_region", "resolve_space", "resolve_unit_kind",
     "SplitMessage", "split_message", "split_orders",

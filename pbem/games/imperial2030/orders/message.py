@@ -15,6 +15,8 @@ from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.keywords import read_keyword
 from pbem.games.results import MessageLine
 
+__all__ = ["MessageLine", "SplitMessage", "clean_line", "clean_order", "split_message", "split_orders"]
+
 COMMENT = "#"
 QUOTE = ">"
 SEPARATOR = ";"

@@ -356,7 +356,7 @@ def _move_parts(c: _Context, clause_words: frozenset[str]) -> _Move:
         raise c.syntax("From where?")
     dest: list[str] = []
     clauses: list[tuple[str, list[str]]] = []
-    for index, (word, key) in enumerate(zip(words[cut + 1:], keys[cut + 1:])):
+    for index, (word, key) in enumerate(zip(words[cut + 1:], keys[cut + 1:], strict=True)):
         if key not in clause_words and index and len(key) >= 4:
             near = difflib.get_close_matches(key, sorted(clause_words), n=1, cutoff=0.8)
             if near:  # "ARMY Paris TO Mumbai HOSTIL": a misspelt HOSTILE, not part of a name
@@ -398,9 +398,10 @@ def _fleet(c: _Context) -> Action:
     step = c.maneuver()
 
     def reachable() -> tuple[str, ...]:
-        if step is None or origin not in c.state.nations[c.nation].fleets:  # type: ignore[index]
+        nation = c.nation
+        if step is None or nation is None or origin not in c.state.nations[nation].fleets:
             return ()
-        return fleet_destinations(c.state, c.nation, step, origin)  # type: ignore[arg-type]
+        return fleet_destinations(c.state, nation, step, origin)
 
     dest = resolve_preferring(move.dest, region_domain(c.board), reachable, f"region a fleet in "
                               f"{c.board.name(origin)} can reach")
@@ -418,9 +419,10 @@ def _army(c: _Context) -> Action:
     step = c.maneuver()
 
     def reachable() -> tuple[str, ...]:
-        if step is None or origin not in c.state.nations[c.nation].armies:  # type: ignore[index]
+        nation = c.nation
+        if step is None or nation is None or origin not in c.state.nations[nation].armies:
             return ()
-        return tuple(army_routes(c.state, c.nation, step, origin))  # type: ignore[arg-type]
+        return tuple(army_routes(c.state, nation, step, origin))
 
     dest = resolve_preferring(move.dest, region_domain(c.board), reachable, f"region an army in "
                               f"{c.board.name(origin)} can reach")
