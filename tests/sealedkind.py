@@ -27,10 +27,11 @@ from typing import Any
 from engine.core.decisions import Pending
 from engine.core.errors import GameFinished, IllegalAction, NotYourDecision
 from engine.core.log import LogEntry
+from engine.core.protocol import Rules
 from engine.core.rng import seeded
 from engine.core.seats import Seat
 from pbem.errors import BadSetup
-from pbem.games.kind import NewGame, Race, SetupChoices
+from pbem.games.kind import GameKind, NewGame, Race, SetupChoices
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 
 KIND = "sealed-guess"
@@ -412,3 +413,8 @@ class SealedGuess:
 
     def end_lines(self, state: State) -> list[str]:
         return [f"{self.race(state).leader} guessed best."]
+
+
+def _keeps_the_interface(kind: SealedGuess, rules: SealedRules) -> tuple[GameKind, Rules[Any, Any, Any, Any]]:
+    """Never called: mypy proves here that the test kind offers everything the moderator asks of a game."""
+    return kind, rules

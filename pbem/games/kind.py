@@ -79,7 +79,10 @@ class Bot(Protocol):
     game; ``strategies`` name its ways of choosing (``random`` at least).
     """
 
-    strategies: tuple[str, ...]
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        """Ways of choosing, ``random`` first."""
+        ...
 
     def game_over(self, text: str) -> bool: ...
 
@@ -112,12 +115,33 @@ class Bot(Protocol):
 class GameKind(Protocol):
     """One game the moderator can run."""
 
-    name: str  # stored with each game: "imperial2030"
-    title: str  # "Imperial 2030"
-    min_players: int
-    max_players: int
-    variants: tuple[str, ...]
-    rules: Rules[Any, Any, Any, Any]
+    @property
+    def name(self) -> str:
+        """Stored with every game of this kind: "imperial2030"."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """"Imperial 2030", in mails and help."""
+        ...
+
+    @property
+    def min_players(self) -> int:
+        ...
+
+    @property
+    def max_players(self) -> int:
+        ...
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The rule variants a game master may choose."""
+        ...
+
+    @property
+    def rules(self) -> Rules[Any, Any, Any, Any]:
+        """The game's engine."""
+        ...
 
     # --- setup and orders ----------------------------------------------------------------
 
@@ -193,7 +217,10 @@ class GameKind(Protocol):
         """Where the game stands, in a sentence: 'Round 2: Russia's turn (ann), choosing a rondel space.'"""
         ...
 
-    holding_verb: str  # how a seat holds things in this game: 'governs'
+    @property
+    def holding_verb(self) -> str:
+        """How a seat holds things in this game: "governs"."""
+        ...
 
     def holdings(self, state: Any, player: str) -> tuple[str, ...]:
         """What ``player``'s seat holds, by name (Imperial: the nations they govern)."""
@@ -259,7 +286,10 @@ class GameKind(Protocol):
         """What ``pbem game new`` prints: seats, what was dealt, who decides first."""
         ...
 
-    bot: Bot
+    @property
+    def bot(self) -> Bot:
+        """The game's bot, for ``pbem bot`` and the demo."""
+        ...
 
 
 def match_player(text: str, names: Sequence[str]) -> str | None:
