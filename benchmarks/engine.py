@@ -2,7 +2,9 @@
 
 Prints the median time of one ``apply``, the median time to list every legal
 order of every unit at the start of a maneuver (``maneuver_options``, what a
-player's OPTIONS shows), and, last, ``games per second: N``.
+player's OPTIONS shows), random full Eight-Minute Empire games per second
+(``--eme-games``; the goal is at least 200 on one core), and, last, Imperial
+2030's ``games per second: N``.
 Each game is played by the random legal player (engine.imperial2030.randomplay) until a
 nation reaches 25 power points, with a cap of 5000 actions per game (stated in
 the output; a capped game counts as played). Usage:
@@ -20,6 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.eight_minute_empire import game as eme  # noqa: E402
+from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
+from engine.eight_minute_empire.model import Setup as EmeSetup  # noqa: E402
+from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
 from engine.imperial2030.board import default_board  # noqa: E402
 from engine.imperial2030.decisions import maneuver_options  # noqa: E402
 from engine.imperial2030.game import apply  # noqa: E402
@@ -52,10 +58,24 @@ def play(players: int, seed: int, apply_times: list[float], starts: list[GameSta
     return actions, state.finished
 
 
+def eight_minute_games(games: int, seed: int) -> float:
+    """Random full Eight-Minute Empire games (2-5 players in turn) per second."""
+    board = eme_board()
+    begin = time.perf_counter()
+    for i in range(games):
+        state, _ = eme.new_game(board, EmeSetup(tuple(Seat(f"p{n}") for n in range(2 + i % 4)), seed + i))
+        rng = random.Random(seed + i)
+        while not state.finished:
+            player, action = eme_random_move(board, state, rng)
+            state, _ = eme.apply(board, state, player, action)
+    return games / (time.perf_counter() - begin)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--eme-games", type=int, default=200, help="Eight-Minute Empire games to play")
     args = parser.parse_args()
     default_board()  # load the map outside the timing
     apply_times: list[float] = []
@@ -77,6 +97,8 @@ def main() -> None:
     print(f"median apply: {statistics.median(apply_times) * 1e6:.1f} us")
     print(f"maneuvers started: {len(option_times)}, median time to list every legal order of every unit: "
           f"{statistics.median(option_times) * 1e6:.1f} us")
+    print(f"Eight-Minute Empire: {args.eme_games} random full games (2-5 players in turn), "
+          f"{eight_minute_games(args.eme_games, args.seed):.1f} games per second")
     print(f"games per second: {args.games / elapsed:.1f}")
 
 

@@ -132,10 +132,23 @@ def deadlines(state: Any, settings: GameSettings, since: datetime,
 # --- the clock, from the database ------------------------------------------------------------
 
 
-def decision_since(session: Session, game: GameRow) -> datetime:
-    """When the game's pending decisions became pending (see the module docstring)."""
+def decision_since(session: Session, game: GameRow, state: Any = None) -> datetime:
+    """When the game's pending decisions became pending (see the module docstring).
+
+    With ``state``: while a sealed round is open (the kind's shown move lies
+    behind the log), the clock starts where the round opened, so that one
+    player's sealed answer moves nobody else's deadline.
+    """
     start = utc(game.created)
     kind = _kind(game)
+    shown = kind.shown_move(state) if state is not None else None
+    if shown is not None and shown < state.version:
+        if shown > 0:
+            opened = session.exec(select(ActionRow.applied).where(col(ActionRow.game_id) == game.id,
+                                                                  col(ActionRow.version) == shown - 1)).first()
+            if opened is not None:
+                start = max(start, utc(opened))
+        return _with_resets(session, game, start)
     rows = session.exec(
         select(ActionRow.applied, ActionRow.action).where(col(ActionRow.game_id) == game.id)
         .order_by(col(ActionRow.version).desc()).limit(200)
@@ -147,6 +160,11 @@ def decision_since(session: Session, game: GameRow) -> datetime:
     else:
         if rows:  # only side actions that far back: the oldest of them is a safe (late) start
             start = max(start, utc(rows[-1][0]))
+    return _with_resets(session, game, start)
+
+
+def _with_resets(session: Session, game: GameRow, start: datetime) -> datetime:
+    """``start``, or the game master's latest restart of the clock (undo, replace, resume) if later."""
     reset = session.exec(
         select(func.max(col(OutboxRow.created))).where(col(OutboxRow.game_id) == game.id,
                                                   col(OutboxRow.purpose).in_(CLOCK_PURPOSES))
@@ -177,7 +195,7 @@ def _side_action(kind: GameKind, data: Mapping[str, Any] | None) -> bool:
 def game_deadlines(session: Session, game: GameRow, state: Any,
                    settings: GameSettings | None = None) -> list[Deadline]:
     """:func:`deadlines` of a stored game at its current clock."""
-    return deadlines(state, settings or load_settings(session, game), decision_since(session, game),
+    return deadlines(state, settings or load_settings(session, game), decision_since(session, game, state),
                      _kind(game).rules)
 
 
@@ -308,6 +326,7 @@ def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, re
     from pbem import store
 
     state = store.load_state(session, game)
+    since = decision_since(session, game, state)  # a sealed round counts from where it opened
     for deadline in deadlines(state, settings, since, _kind(game).rules):
         if now >= deadline.due:
             detail = "no game master address configured" if not mail.game_master else ""

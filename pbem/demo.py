@@ -558,7 +558,7 @@ def write_result(result: DemoResult) -> Path:
     path = result.directory / "result.json"
     data = {
         "game": result.game, "finished": result.finished, "timed_out": result.timed_out,
-        "round": result.state.round if result.state else None,
+        "round": result.rounds if result.state else None,
         "version": result.state.version if result.state else None,
         "scores": [[player, score] for player, score in result.scores],
         "elapsed": round(result.elapsed, 3), "messages": result.messages, "inbound": result.inbound,

@@ -20,7 +20,8 @@ def test_pbem_kinds_lists_each_game_with_its_players_and_variants(tmp_path: Path
     result = cli(tmp_path, "kinds")
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
-        "imperial2030    Imperial 2030, 2-6 players; variants: expert, no_investor_card, tax_increase_bonus"]
+        "imperial2030         Imperial 2030, 2-6 players; variants: expert, no_investor_card, tax_increase_bonus",
+        "eight-minute-empire  Eight-Minute Empire, 2-5 players; variants: -"]
 
 
 def test_a_new_game_is_of_the_kind_asked_and_says_so(tmp_path: Path) -> None:
@@ -36,7 +37,7 @@ def test_a_new_game_is_of_the_kind_asked_and_says_so(tmp_path: Path) -> None:
 def test_an_unknown_kind_is_refused_naming_the_kinds(tmp_path: Path) -> None:
     result = cli(tmp_path, "game", "new", "g1", "--kind", "chess", "--player", "a:a@x.org", "--player", "b:b@x.org")
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: no game of kind 'chess'; the kinds are: imperial2030"
+    assert result.stderr.strip() == "error: no game of kind 'chess'; the kinds are: imperial2030, eight-minute-empire"
     assert cli(tmp_path, "game", "list").stdout.startswith("No games yet")
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CHECKED = ("engine", "pbem", "tests/sealedkind.py")  # the test kind too: it must keep the interface
+CHECKED = ("engine", "pbem", "tests/guesskind.py")  # the test kind too: it must keep the interface
 
 
 def run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:

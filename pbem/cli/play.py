@@ -96,17 +96,19 @@ def game_list(ctx: typer.Context) -> None:
         echo("No games yet. Create one with: pbem game new NAME --player NAME:EMAIL --player NAME:EMAIL")
         return
     width = max(4, *(len(g.name) for g in games))
-    echo(f"{'NAME':<{width}}  {'KIND':<14}  {'STATUS':<8}  {'MOVE':>7}  PLAYERS")
+    kinds = max(4, *(len(g.kind) for g in games))
+    echo(f"{'NAME':<{width}}  {'KIND':<{kinds}}  {'STATUS':<8}  {'MOVE':>7}  PLAYERS")
     for g in games:
-        echo(f"{g.name:<{width}}  {g.kind:<14}  {g.status:<8}  {g.version:>7}  {', '.join(g.players)}")
+        echo(f"{g.name:<{width}}  {g.kind:<{kinds}}  {g.status:<8}  {g.version:>7}  {', '.join(g.players)}")
 
 
 @app.command("kinds")
 @handled
 def kinds_command() -> None:
     """List the games this moderator can run, with their player counts and variants."""
+    width = max(len(name) for name in KINDS)
     for kind in KINDS.values():
-        echo(f"{kind.name:<14}  {kind.title}, {kind.min_players}-{kind.max_players} players; "
+        echo(f"{kind.name:<{width}}  {kind.title}, {kind.min_players}-{kind.max_players} players; "
              f"variants: {', '.join(kind.variants) or '-'}")
 
 

@@ -305,7 +305,7 @@ def pause(db: Database, name: str, *, mail: MailContext | None = None, now: date
             raise GameMasterError(f"game {name!r} is {game.status}: there is nothing to pause")
         settings = dc_replace(settings, paused=True)
         save_settings(session, game, settings)
-        version = store.log_length(session, game)
+        version = kind_of(game.kind).shown_move(store.load_state(session, game))
         count = 0
         for seat in _seats(session, game):
             body = note_block("Game paused", [
@@ -331,13 +331,15 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
         settings = _restart_clock(session, game, dc_replace(settings, paused=False), moment)
         state = store.load_state(session, game)
         dues = tuple(game_deadlines(session, game, state, settings))
-        lines = [f"{d.player}: {kind.decision_words(state, d.pending)}, by {_when(d.due)}"
-                 for d in dues if d.pending is not None]
+        sealed = any(p.sealed for p in kind.rules.pending(state))
         count = 0
         for seat in _seats(session, game):
             paragraphs = [f"The game master has resumed game {name}: orders are taken again."]
-            if lines:
-                paragraphs.append("Deadlines count from now: " + "; ".join(lines) + ".")
+            # In a sealed round each seat hears its own deadline only: everyone's would tell who has answered.
+            lines = [f"{d.player}: {kind.decision_words(state, d.pending)}, by {_when(d.due)}" for d in dues
+                     if d.pending is not None and (not sealed or d.player == seat.name)]
+            if lines or dues:
+                paragraphs.append("Deadlines count from now" + (": " + "; ".join(lines) if lines else "") + ".")
             body = note_block("Game resumed", paragraphs) + kind.report(
                 state, seat.name, (), game=name, open_cash=settings.open_cash)
             shown = kind.shown_move(state)
@@ -397,7 +399,7 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
                               subject=move_subject(name, kind_of(game.kind).shown_move(state), "report (sent again)"),
                               only=seat.name):
                 mails.append((seat.name, "report"))
-        since = decision_since(session, game)
+        since = decision_since(session, game, state)
         for who in _deciders(game, state):
             if only is not None and who != only:
                 continue

@@ -211,7 +211,7 @@ def _restart_clock(session: Session, game: GameRow, settings: GameSettings, mome
 def _deciders(game: GameRow, state: Any) -> list[str]:
     seen: list[str] = []
     for decision in kind_of(game.kind).rules.pending(state):
-        if decision.player not in seen:
+        if decision.player not in seen and not decision.answered:  # a sealed answer given: nothing to ask
             seen.append(decision.player)
     return seen
 
@@ -253,6 +253,8 @@ def _queue_reports(session: Session, game: GameRow, state: Any, events: Sequence
     for seat in _seats(session, game):
         if only is not None and seat.name != only:
             continue
+        if events and not kind.tells(state, events, seat.name):
+            continue  # what happened is another player's sealed answer: this seat hears nothing of it
         paragraphs = list(note) + list((private or {}).get(seat.name, ()))
         body = (note_block(title, paragraphs) if paragraphs else "") + kind.report(
             state, seat.name, events, game=game.name, open_cash=settings.open_cash)

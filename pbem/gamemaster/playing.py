@@ -13,6 +13,7 @@ from sqlmodel import Session, col
 from pbem.deadlines import Deadline
 from pbem.gamemaster.common import (
     MailContext,
+    _deciders,
     _email,
     _exists,
     _headers,
@@ -112,7 +113,10 @@ def _mail_after_play(session: Session, game: GameRow, played: Played, settings: 
     """Reports to every seat and prompts to the deciders after orders were applied; the number queued."""
     count = _queue_reports(session, game, played.state, played.events, settings, mail, now, tag, "report",
                            "Note from the moderator", note, _resumed_notes(played))
-    count += _queue_prompts(session, game, played.state, settings, mail, now, now, tag)
+    kind = kind_of(game.kind)
+    for player in _deciders(game, played.state):  # only those the move told something (not a sealed answer)
+        if kind.tells(played.state, played.events, player):
+            count += _queue_prompts(session, game, played.state, settings, mail, now, now, tag, only=player)
     return count
 
 

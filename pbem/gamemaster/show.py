@@ -82,7 +82,7 @@ def game_show(db: Database, name: str) -> GameView:
         kind = kind_of(game.kind)
         state = store.load_state(session, game)
         settings = load_settings(session, game)
-        since = decision_since(session, game)
+        since = decision_since(session, game, state)
         seats = _seats(session, game)
         tokens = set(session.exec(select(SeatTokenRow.seat_id).where(
             col(SeatTokenRow.seat_id).in_([s.id for s in seats]))).all())

@@ -21,6 +21,7 @@ DEFAULT_KIND = "imperial2030"
 # kind name -> "module:attribute" of a factory that builds its GameKind
 BUILT_IN = {
     "imperial2030": "pbem.games.imperial2030.kind:Imperial2030",
+    "eight-minute-empire": "pbem.games.eight_minute_empire.kind:EightMinuteEmpire",
 }
 
 __all__ = ["BUILT_IN", "Bot", "DEFAULT_KIND", "GameKind", "KINDS", "NewGame", "SetupChoices", "UnknownKind",

@@ -145,6 +145,10 @@ class GameKind(Protocol):
 
     # --- setup and orders ----------------------------------------------------------------
 
+    def deadline_hours(self) -> Mapping[str, float]:
+        """Hours per decision kind for a new game, before the configuration's ``[deadlines]`` (which win)."""
+        ...
+
     def make_setup(self, choices: SetupChoices) -> Any:
         """A setup for ``rules.new_game``; ``BadSetup`` naming what is wrong and what is allowed."""
         ...

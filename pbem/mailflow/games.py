@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from pbem.config import Config
-from pbem.games import DEFAULT_KIND
+from pbem.games import DEFAULT_KIND, kind_of
 from pbem.mailflow.outgoing import MailComposer, Queued
 from pbem.moderator import Moderator, NewGame
 from pbem.store import seats
@@ -27,7 +27,8 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
         game, created = moderator.create_game_in(session, name, setup, kind=kind)
         composer = MailComposer(session, identity, now)
         first = seats(session, game)[0]
-        settings = GameSettings(deadline_hours=dict(config.deadlines.hours),
+        settings = GameSettings(deadline_hours={**kind_of(game.kind).deadline_hours(),
+                                                **config.deadlines.hours},
                                 reminder_hours=tuple(config.deadlines.reminder_hours),
                                 thread_root=composer.welcome_id(game, first.email))
         save_settings(session, game, settings)

@@ -429,7 +429,7 @@ class _Handler:
         changed = result.version != result.version_before
         if result.refusal is not None:
             if self._allowed(self._seat_budget(seat), "error"):
-                self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=result.version,
+                self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=kind.shown_move(result.state),
                                      subject=reply_subject(message.subject, f"[{game.name}] Your orders"),
                                      body=error_body(kind, result, seat.name, game.name), reply_to_message=message,
                                      decision=decision_kind(kind, result.state, seat.name),
@@ -439,7 +439,7 @@ class _Handler:
             other = table.get(part.player)
             if part.refusal is not None and other is not None:
                 self.compose.to_seat(game, other, purpose="error", key=f"error:{self.tag}:{part.player}",
-                                     version=result.version,
+                                     version=kind.shown_move(result.state),
                                      subject=f"[{game.name}] Your waiting orders were refused",
                                      body=kind.error(result.state, part.player, part.refusal, game=game.name),
                                      decision=decision_kind(kind, result.state, part.player))
@@ -515,7 +515,7 @@ class _Handler:
         log_entries = load_log(self.session, game) if any(q.kind == "history" for q in result.queries) else None
         body = "\n".join(kind.answer_query(result.state, seat.name, query, log=log_entries, game=game.name,
                                            open_cash=settings.open_cash) for query in result.queries)
-        self.compose.to_seat(game, seat, purpose="query", key=f"query:{self.tag}", version=result.version,
+        self.compose.to_seat(game, seat, purpose="query", key=f"query:{self.tag}", version=kind.shown_move(result.state),
                              subject=reply_subject(self.message.subject, f"[{game.name}] Your questions"),
                              body=body, reply_to_message=self.message, auto_submitted="auto-replied")
 

@@ -75,6 +75,9 @@ class Imperial2030:
 
     # --- setup and orders ----------------------------------------------------------------
 
+    def deadline_hours(self) -> dict[str, float]:
+        return {}  # Imperial's hours are the configuration's defaults ([deadlines], docs/configuration.md)
+
     def make_setup(self, choices: SetupChoices) -> GameSetup:
         names = tuple(s.name for s in choices.players)
         unknown = sorted(set(choices.options) - set(OPTIONS))

@@ -1,0 +1,67 @@
+"""What happened, in order: the moderator narrates these. ``BidGiven`` is its bidder's alone (R8-BID-1)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class BidGiven:
+    player: str
+    coins: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidsRevealed:
+    bids: tuple[tuple[str, int], ...]  # seating order
+    first: str
+    paid: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardTaken:
+    player: str
+    card: int
+    place: int
+    cost: int
+    refill: int | None  # the card laid in the rightmost place (None: the deck is empty)
+
+
+@dataclass(frozen=True, slots=True)
+class ArmiesPlaced:
+    player: str
+    region: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyMoved:
+    player: str
+    path: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CityBuilt:
+    player: str
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class ArmyDestroyed:
+    by: str
+    owner: str
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    player: str
+    unused: int  # steps of the card's action left unused
+    next: str | None  # whose turn it is now (None: the game is over)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    winners: tuple[str, ...]
+
+
+Event = BidGiven | BidsRevealed | CardTaken | ArmiesPlaced | ArmyMoved | CityBuilt | ArmyDestroyed | TurnEnded | GameEnded

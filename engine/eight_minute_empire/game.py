@@ -1,0 +1,303 @@
+"""Setup, the sealed bid, turns and card actions: ``new_game``, ``apply`` and ``pending``.
+
+``apply`` never changes the state it is given: it returns a new state and the
+events, or raises ``IllegalAction`` with the reason and what is legal now.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from engine.core.errors import GameFinished, IllegalAction, NotYourDecision
+from engine.core.rng import seeded
+from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, Take
+from engine.eight_minute_empire.board import ActionKind, Board
+from engine.eight_minute_empire.events import (
+    ArmiesPlaced,
+    ArmyDestroyed,
+    ArmyMoved,
+    BidGiven,
+    BidsRevealed,
+    CardTaken,
+    CityBuilt,
+    Event,
+    GameEnded,
+    TurnEnded,
+)
+from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State
+from engine.eight_minute_empire.scoring import final_scores
+
+
+class DecisionKind(StrEnum):
+    BID = "bid"
+    TAKE = "take"
+    ACTION = "action"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who must decide what, and the passive answer a deadline takes (R8-BID-3, R8-TURN-4)."""
+
+    player: str
+    kind: DecisionKind
+    default: Action
+    answered: bool = False  # a sealed bid already given (it may still be changed)
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+
+def new_game(board: Board, setup: Setup) -> tuple[State, list[Event]]:
+    """R8-SETUP-1..4, R8-PIECE-3: deck, row of six, coins, three armies each in the start region, ages."""
+    names = setup.names
+    if not 2 <= len(names) <= 5:
+        raise IllegalAction(f"Eight-Minute Empire needs 2 to 5 players, not {len(names)}.")
+    if setup.ages and sorted(setup.ages) != sorted(names):
+        raise IllegalAction("The age order must list every player once.")
+    deck = list(board.deck(len(names)))
+    seeded(setup.seed, "deck").shuffle(deck)
+    ages = setup.ages or tuple(seeded(setup.seed, "ages").sample(names, len(names)))
+    width = len(board.row_costs)
+    state = State(
+        setup=setup, ages=ages, deck=tuple(deck[width:]), row=tuple(deck[:width]),
+        coins={p: board.coins[len(names)] for p in names}, hands={p: () for p in names},
+        armies={board.start: {p: board.start_armies for p in names}}, cities={},
+    )
+    return state, []
+
+
+# --- the engine's entry points -------------------------------------------------------------------------
+
+
+def pending(state: State) -> tuple[Decision, ...]:
+    if state.phase is Phase.OVER:
+        return ()
+    if state.phase is Phase.BID:
+        return tuple(Decision(p, DecisionKind.BID, Bid(0), answered=p in state.bids) for p in state.seating)
+    assert state.current is not None
+    if state.phase is Phase.TAKE:
+        return (Decision(state.current, DecisionKind.TAKE, Take(1)),)
+    return (Decision(state.current, DecisionKind.ACTION, Done()),)
+
+
+def apply(board: Board, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+    if state.phase is Phase.OVER:
+        raise GameFinished("The game is over.")
+    if player not in state.seating:
+        raise NotYourDecision(f"{player!r} is not a player of this game.")
+    events: list[Event] = []
+    if state.phase is Phase.BID:
+        new = _bid(board, state, player, action, events)
+    elif player != state.current:
+        raise NotYourDecision(f"It is {state.current}'s turn, not {player}'s.")
+    elif state.phase is Phase.TAKE:
+        new = _take(board, state, player, action, events)
+    else:
+        new = _use(board, state, player, action, events)
+    return replace(new, version=state.version + 1), events
+
+
+# --- the bid ---------------------------------------------------------------------------------------------
+
+
+def _bid(board: Board, state: State, player: str, action: Action, events: list[Event]) -> State:
+    """R8-BID-1..2: record a sealed bid (changeable); when the last is in, reveal all and start."""
+    coins = state.coins[player]
+    if not isinstance(action, Bid):
+        raise IllegalAction("Every player bids first, at the same time.", [f"BID 0 to BID {coins}"])
+    if not 0 <= action.coins <= coins:
+        raise IllegalAction(f"You can bid 0 to {coins} coins, not {action.coins}.", [f"BID 0 to BID {coins}"])
+    bids = {**state.bids, player: action.coins}
+    events.append(BidGiven(player, action.coins))
+    if len(bids) < len(state.seating):
+        return replace(state, bids=bids)
+    best = max(bids.values())
+    first = next(p for p in state.ages if bids[p] == best)  # the youngest among the highest (R8-BID-2)
+    events.append(BidsRevealed(tuple((p, bids[p]) for p in state.seating), first, best))
+    return replace(state, bids={}, coins={**state.coins, first: state.coins[first] - best},
+                   phase=Phase.TAKE, current=first)
+
+
+# --- a turn ----------------------------------------------------------------------------------------------
+
+
+def _take(board: Board, state: State, player: str, action: Action, events: list[Event]) -> State:
+    """R8-TURN-1..3: take a card the player can pay for; the row slides left and is refilled."""
+    affordable = [i + 1 for i in range(len(state.row)) if board.row_costs[i] <= state.coins[player]]
+    legal = [f"TAKE {i}" for i in affordable]
+    if not isinstance(action, Take):
+        raise IllegalAction("First take a card from the row.", legal)
+    place = action.place
+    if not 1 <= place <= len(state.row):
+        raise IllegalAction(f"The row has places 1 to {len(state.row)}, not {place}.", legal)
+    cost = board.row_costs[place - 1]
+    if cost > state.coins[player]:
+        raise IllegalAction(f"The card at place {place} costs {cost}; you have {state.coins[player]}.", legal)
+    card = state.row[place - 1]
+    row = state.row[:place - 1] + state.row[place:]
+    refill = state.deck[0] if state.deck else None
+    if refill is not None:
+        row += (refill,)
+    events.append(CardTaken(player, card, place, cost, refill))
+    left = tuple(a.amount for a in board.cards[card].actions)
+    return replace(state, row=row, deck=state.deck[1:], coins={**state.coins, player: state.coins[player] - cost},
+                   hands={**state.hands, player: state.hands[player] + (card,)}, phase=Phase.ACTION,
+                   in_play=CardInPlay(card, left))
+
+
+def _use(board: Board, state: State, player: str, action: Action, events: list[Event]) -> State:
+    """R8-ACT-6/7: one order of the card's action, checked against the position as it stands."""
+    in_play = state.in_play
+    assert in_play is not None
+    if isinstance(action, Done):
+        return _end_turn(board, state, player, events)
+    index = _action_index(board, in_play, action)
+    card = board.cards[in_play.card]
+    used, state = _carry_out(board, state, player, action, card.actions[index].kind, in_play.left[index], events)
+    left = tuple(n - used if i == index else n for i, n in enumerate(in_play.left))
+    chosen = index if card.join == "/" else None
+    state = replace(state, in_play=CardInPlay(in_play.card, left, chosen))
+    usable = (left[chosen],) if chosen is not None else left
+    return state if any(usable) else _end_turn(board, state, player, events)
+
+
+def _action_index(board: Board, in_play: CardInPlay, action: Action) -> int:
+    card = board.cards[in_play.card]
+    wanted = {Place: (ActionKind.PLACE,), Move: (ActionKind.MOVE, ActionKind.WATER), City: (ActionKind.CITY,),
+              Destroy: (ActionKind.DESTROY,)}.get(type(action), ())
+    left = [f"{a.kind.value} {n}" for a, n in zip(card.actions, in_play.left, strict=True) if n]
+    legal = [*left, "DONE"]
+    for index, card_action in enumerate(card.actions):
+        if card_action.kind not in wanted:
+            continue
+        if in_play.chosen is not None and in_play.chosen != index:
+            chosen = card.actions[in_play.chosen].kind.value
+            raise IllegalAction(f"This card gives one of its actions, and you chose {chosen}.", legal)
+        if in_play.left[index] <= 0:
+            raise IllegalAction(f"The card's {card_action.kind.value} is used up.", legal)
+        return index
+    raise IllegalAction(f"This card does not {_verb(action)}.", legal)
+
+
+def _verb(action: Action) -> str:
+    return {Place: "place armies", Move: "move armies", City: "build a city", Destroy: "destroy armies"}.get(
+        type(action), "do that")
+
+
+def _carry_out(board: Board, state: State, player: str, action: Action, kind: ActionKind, left: int,
+               events: list[Event]) -> tuple[int, State]:
+    """Apply one order of a card action with ``left`` steps; (steps used, new state)."""
+    if isinstance(action, Place):
+        return _place(board, state, player, action, left, events)
+    if isinstance(action, Move):
+        return _move(board, state, player, action, left, kind is ActionKind.WATER, events)
+    if isinstance(action, City):
+        return _city(board, state, player, action, events)
+    assert isinstance(action, Destroy)
+    return _destroy(state, player, action, left, events)
+
+
+def _with(pieces: dict[int, dict[str, int]], region: int, player: str, delta: int) -> dict[int, dict[str, int]]:
+    here = dict(pieces.get(region, {}))
+    here[player] = here.get(player, 0) + delta
+    if not here[player]:
+        del here[player]
+    out = dict(pieces)
+    if here:
+        out[region] = here
+    else:
+        out.pop(region, None)
+    return out
+
+
+def _place(board: Board, state: State, player: str, action: Place, left: int,
+           events: list[Event]) -> tuple[int, State]:
+    """R8-ACT-1, R8-PIECE-1: into the start region or a region with an own city, from supply."""
+    allowed = sorted({board.start} | {r for r, here in state.cities.items() if here.get(player)})
+    legal = [f"PLACE {r}" for r in allowed]
+    used = 0
+    for region, count in action.items:
+        if region not in allowed:
+            raise IllegalAction(f"Armies are placed in the start region or beside an own city, not in {region}.",
+                                legal)
+        if count < 1 or used + count > left:
+            raise IllegalAction(f"The card places {left} armies; {left - used} are left.", legal)
+        if state.armies_of(player) + count > board.armies:
+            raise IllegalAction(f"You have {board.armies - state.armies_of(player)} armies left in supply.", legal)
+        state = replace(state, armies=_with(state.armies, region, player, count))
+        events.append(ArmiesPlaced(player, region, count))
+        used += count
+    return used, state
+
+
+def _move(board: Board, state: State, player: str, action: Move, left: int, water: bool,
+          events: list[Event]) -> tuple[int, State]:
+    """R8-ACT-2/3: each path one army, one step per border (or sea line on a water card)."""
+    used = 0
+    for path in action.paths:
+        where = "-".join(str(r) for r in path)
+        if len(path) < 2:
+            raise IllegalAction(f"A move names at least two regions, e.g. 12-13, not {where}.")
+        if state.armies.get(path[0], {}).get(player, 0) < 1:
+            mine = sorted(r for r, here in state.armies.items() if here.get(player))
+            raise IllegalAction(f"You have no army in {path[0]}.", [f"MOVE {r}-..." for r in mine])
+        for here, there in zip(path, path[1:], strict=False):
+            if there not in board.neighbours(here, water=water):
+                near = sorted(board.neighbours(here, water=water))
+                how = "by land or across a sea line" if water else "by land"
+                raise IllegalAction(f"{there} is not next to {here} {how} ({where}).",
+                                    [f"MOVE {here}-{n}" for n in near])
+        steps = len(path) - 1
+        if used + steps > left:
+            raise IllegalAction(f"The card moves {left} steps; {left - used} are left, {where} takes {steps}.")
+        armies = _with(_with(state.armies, path[0], player, -1), path[-1], player, 1)
+        state = replace(state, armies=armies)
+        events.append(ArmyMoved(player, tuple(path)))
+        used += steps
+    return used, state
+
+
+def _city(board: Board, state: State, player: str, action: City, events: list[Event]) -> tuple[int, State]:
+    """R8-ACT-4: in a region with an own army, from a supply of three."""
+    mine = sorted(r for r, here in state.armies.items() if here.get(player))
+    if action.region not in mine:
+        raise IllegalAction(f"A city needs an own army in its region; you have none in {action.region}.",
+                            [f"CITY {r}" for r in mine])
+    if state.cities_of(player) >= board.cities:
+        raise IllegalAction(f"All your {board.cities} cities are built.")
+    events.append(CityBuilt(player, action.region))
+    return 1, replace(state, cities=_with(state.cities, action.region, player, 1))
+
+
+def _destroy(state: State, player: str, action: Destroy, left: int, events: list[Event]) -> tuple[int, State]:
+    """R8-ACT-5: armies of any player (own too, Decision), one per item; cities stay."""
+    used = 0
+    for owner, region in action.items:
+        if used + 1 > left:
+            raise IllegalAction(f"The card destroys {left} armies.")
+        if state.armies.get(region, {}).get(owner, 0) < 1:
+            there = sorted(state.armies.get(region, {}))
+            raise IllegalAction(f"{owner} has no army in {region}.",
+                                [f"DESTROY {p} {region}" for p in there])
+        state = replace(state, armies=_with(state.armies, region, owner, -1))
+        events.append(ArmyDestroyed(player, owner, region))
+        used += 1
+    return used, state
+
+
+def _end_turn(board: Board, state: State, player: str, events: list[Event]) -> State:
+    """R8-TURN-3, R8-END-1: the next player's turn, or the end once every hand is full."""
+    in_play = state.in_play
+    unused = 0
+    if in_play is not None:
+        unused = in_play.left[in_play.chosen] if in_play.chosen is not None else sum(in_play.left)
+    state = replace(state, in_play=None)
+    full = board.cards_at_end[len(state.seating)]
+    if all(len(state.hands[p]) >= full for p in state.seating) or not state.row:
+        scores, winners = final_scores(state, board)
+        events.append(TurnEnded(player, unused, None))
+        events.append(GameEnded(winners))
+        return replace(state, phase=Phase.OVER, current=None, scores=scores, winners=winners)
+    following = state.next_player(player)
+    events.append(TurnEnded(player, unused, following))
+    return replace(state, phase=Phase.TAKE, current=following)

@@ -1,0 +1,110 @@
+"""Eight-Minute Empire behind the ``engine.core.Rules`` protocol, with its state as JSON.
+
+The bid is the one sealed decision (R8-BID-1): ``pending`` lists every player
+with ``answered`` for those whose bid is in. The deck's order is hidden: it is
+in the state (replay needs it) but in no event.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine.core.decisions import Pending
+from engine.core.seats import Seat
+from engine.eight_minute_empire.actions import Action, action_from_json, action_to_json
+from engine.eight_minute_empire.board import Board, default_board
+from engine.eight_minute_empire.events import Event
+from engine.eight_minute_empire.game import DecisionKind, apply, new_game, pending
+from engine.eight_minute_empire.model import CardInPlay, Phase, Score, Setup, State
+
+
+@dataclass(frozen=True)
+class EightMinuteRules:
+    board: Board = field(default_factory=default_board)
+
+    def new_game(self, setup: Setup) -> tuple[State, list[Event]]:
+        return new_game(self.board, setup)
+
+    def apply(self, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
+        return apply(self.board, state, player, action)
+
+    def pending(self, state: State) -> tuple[Pending, ...]:
+        return tuple(Pending(d.player, d.kind.value, None, has_default=True, sealed=d.kind is DecisionKind.BID,
+                             answered=d.answered, detail=d) for d in pending(state))
+
+    def version(self, state: State) -> int:
+        return state.version
+
+    def finished(self, state: State) -> bool:
+        return state.finished
+
+    def setup_of(self, state: State) -> Setup:
+        return state.setup
+
+    def renamed(self, setup: Setup, old: str, new: str, email: str) -> Setup:
+        return replace(setup, players=tuple(Seat(new, email) if s.name == old else s for s in setup.players),
+                       ages=tuple(new if p == old else p for p in setup.ages))
+
+    def seats(self, setup: Setup) -> tuple[Seat, ...]:
+        return setup.players
+
+    def setup_to_json(self, setup: Setup) -> dict[str, Any]:
+        return setup_to_json(setup)
+
+    def setup_from_json(self, data: dict[str, Any]) -> Setup:
+        return setup_from_json(data)
+
+    def action_to_json(self, action: Action) -> dict[str, Any]:
+        return action_to_json(action)
+
+    def action_from_json(self, data: dict[str, Any]) -> Action:
+        return action_from_json(data)
+
+    def state_to_json(self, state: State) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        return state_from_json(data)
+
+
+def setup_to_json(setup: Setup) -> dict[str, Any]:
+    return {"players": [[s.name, s.email] for s in setup.players], "seed": setup.seed, "ages": list(setup.ages)}
+
+
+def setup_from_json(data: dict[str, Any]) -> Setup:
+    return Setup(tuple(Seat(n, e) for n, e in data["players"]), int(data["seed"]), tuple(data.get("ages", ())))
+
+
+def _pieces(pieces: dict[int, dict[str, int]]) -> dict[str, dict[str, int]]:
+    return {str(r): dict(here) for r, here in sorted(pieces.items())}
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    """Everything, the deck's hidden order and open bids included (snapshots, the game master's --everything)."""
+    in_play = state.in_play
+    return {
+        "setup": setup_to_json(state.setup), "ages": list(state.ages),
+        "deck": list(state.deck), "row": list(state.row), "coins": dict(state.coins),
+        "hands": {p: list(h) for p, h in state.hands.items()}, "armies": _pieces(state.armies),
+        "cities": _pieces(state.cities), "phase": state.phase.value, "bids": dict(state.bids),
+        "current": state.current, "version": state.version, "winners": list(state.winners),
+        "in_play": None if in_play is None else {"card": in_play.card, "left": list(in_play.left),
+                                                 "chosen": in_play.chosen},
+        "scores": [[s.player, s.regions, s.continents, s.goods, list(s.wilds), s.coins, s.armies]
+                   for s in state.scores],
+    }
+
+
+def state_from_json(data: dict[str, Any]) -> State:
+    in_play = data["in_play"]
+    return State(
+        setup=setup_from_json(data["setup"]), ages=tuple(data["ages"]),
+        deck=tuple(data["deck"]), row=tuple(data["row"]), coins=dict(data["coins"]),
+        hands={p: tuple(h) for p, h in data["hands"].items()},
+        armies={int(r): dict(here) for r, here in data["armies"].items()},
+        cities={int(r): dict(here) for r, here in data["cities"].items()},
+        phase=Phase(data["phase"]), bids=dict(data["bids"]), current=data["current"],
+        in_play=None if in_play is None else CardInPlay(in_play["card"], tuple(in_play["left"]), in_play["chosen"]),
+        version=data["version"], winners=tuple(data["winners"]),
+        scores=tuple(Score(p, r, c, g, tuple(w), coins, a) for p, r, c, g, w, coins, a in data["scores"]),
+    )

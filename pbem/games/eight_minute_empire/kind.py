@@ -1,0 +1,311 @@
+"""Eight-Minute Empire as the moderator sees it: the ``GameKind`` joining its engine, orders and views.
+
+The bid is sealed (R8-BID-1): a bid tells only its bidder (``tells``), and the
+move number players are shown stays at the one the bid began at until every
+bid is in (``shown_move``), so nothing tells whether another has bid.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from engine.core.decisions import Pending
+from engine.core.errors import IllegalAction
+from engine.core.log import LogEntry
+from engine.eight_minute_empire.actions import Action, Bid, Done, Take
+from engine.eight_minute_empire.board import Board, default_board
+from engine.eight_minute_empire.events import BidGiven, Event
+from engine.eight_minute_empire.model import Phase, Setup, State
+from engine.eight_minute_empire.rules import EightMinuteRules, state_to_json
+from pbem.errors import BadSetup
+from pbem.games import messagetext
+from pbem.games.eight_minute_empire import views
+from pbem.games.eight_minute_empire.bot import EightMinuteBot
+from pbem.games.eight_minute_empire.help import help_text
+from pbem.games.eight_minute_empire.orders import OrderError, QueryOrder, colour_of, looks_like_order, parse
+from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player
+from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
+from pbem.render.text import finish
+
+OPTIONS = ("ages",)
+
+
+class EightMinuteEmpire:
+    """The ``GameKind`` of Eight-Minute Empire (2 to 5 players, the four-continent map)."""
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.board = board or default_board()
+        self._rules = EightMinuteRules(self.board)
+        self._bot = EightMinuteBot()
+
+    @property
+    def name(self) -> str:
+        return "eight-minute-empire"
+
+    @property
+    def title(self) -> str:
+        return "Eight-Minute Empire"
+
+    @property
+    def min_players(self) -> int:
+        return 2
+
+    @property
+    def max_players(self) -> int:
+        return 5
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        return ()
+
+    @property
+    def rules(self) -> EightMinuteRules:
+        return self._rules
+
+    @property
+    def bot(self) -> EightMinuteBot:
+        return self._bot
+
+    @property
+    def holding_verb(self) -> str:
+        return "holds"
+
+    # --- setup and orders ----------------------------------------------------------------------------
+
+    def deadline_hours(self) -> dict[str, float]:
+        """R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)."""
+        return {"bid": 48.0, "take": 48.0, "action": 48.0}
+
+    def make_setup(self, choices: SetupChoices) -> Setup:
+        unknown = sorted(set(choices.options) - set(OPTIONS))
+        if unknown or choices.variants:
+            given = ", ".join([*unknown, *choices.variants])
+            raise BadSetup(f"{self.title} has no option or variant {given}; its options: {', '.join(OPTIONS)}")
+        names = tuple(seat.name for seat in choices.players)
+        ages = tuple(choices.options.get("ages", ()))
+        if ages:
+            resolved = tuple(match_player(a, names) for a in ages)
+            if None in resolved or sorted(r for r in resolved if r) != sorted(names):
+                raise BadSetup(f"the age order must name every player once, youngest first: {', '.join(names)}")
+            ages = tuple(r for r in resolved if r)
+        return Setup(choices.players, choices.seed, ages)
+
+    def created(self, name: str, state: State, events: Sequence[Event]) -> NewGame:
+        return NewGame(name, state, tuple(events), (), tuple(p.detail for p in self.rules.pending(state)))
+
+    def run_message(self, state: State, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
+        split = messagetext.split_orders(text, looks_like_order)
+        lines = split.orders
+        applied: list[AppliedLine] = []
+        entries: list[LogEntry[Any]] = []
+        queries: list[Query] = []
+        events: list[Event] = []
+        refusal = None
+        acted = False  # a card action order was given: the end of the message ends the action
+        for index, line in enumerate(lines):
+            try:
+                order = parse(state, line.text)
+                if isinstance(order, QueryOrder):
+                    queries.append(Query(line.number, line.text, order.kind, order.topic, order.count))
+                    continue
+                new, done = self.rules.apply(state, player, order)
+            except (OrderError, IllegalAction) as exc:
+                legal = exc.legal if exc.legal else tuple(self.legal_orders(state, player))
+                refusal = Refusal(exc.reason, line.number, line.text, legal,
+                                  not_applied=tuple((x.number, x.text) for x in lines[index + 1:]))
+                break
+            acted = acted or not isinstance(order, Bid | Take | Done)
+            entries.append(LogEntry(player, order, state.version))
+            applied.append(AppliedLine(line.number, line.text, (order,), tuple(done),
+                                       tuple(self.narrate(new, done, viewer=player))))
+            events.extend(done)
+            state = new
+        if refusal is None and acted and state.phase is Phase.ACTION and state.current == player:
+            state, done = self.rules.apply(state, player, Done())
+            entries.append(LogEntry(player, Done(), state.version - 1))
+            applied.append(AppliedLine(0, "DONE", (Done(),), tuple(done), tuple(self.narrate(state, done, player)),
+                                       implicit=True))
+            events.extend(done)
+        if refusal is None and not applied and not queries:
+            refusal = Refusal("The message holds no orders.", legal=tuple(self.legal_orders(state, player)))
+        return MessageOutcome(state, tuple(applied), tuple(entries), refusal, tuple(queries), {}, None, (),
+                              tuple(p.detail for p in self.rules.pending(state)), tuple(events), split.ignored)
+
+    def still_waiting(self, state: State, player: str) -> bool:
+        return False
+
+    def is_side_action(self, action: Action) -> bool:
+        return False
+
+    def queries_only(self, text: str) -> bool:
+        lines = messagetext.split_orders(text, looks_like_order).orders
+        return bool(lines) and all(line.text.split()[0].lower() in ("status", "board", "options", "history", "help")
+                                   for line in lines)
+
+    def order_lines(self, text: str) -> tuple[MessageLine, ...]:
+        return messagetext.split_orders(text, looks_like_order).orders
+
+    def format_action(self, state: State, action: Action) -> str:
+        data = self.rules.action_to_json(action)
+        kind = data["type"].upper()
+        if kind == "BID":
+            return f"BID {data['coins']}"
+        if kind == "TAKE":
+            return f"TAKE {data['place']}"
+        if kind == "PLACE":
+            return "PLACE " + ", ".join(f"{r}" + (f" x{n}" if n > 1 else "") for r, n in data["items"])
+        if kind == "MOVE":
+            return "MOVE " + ", ".join("-".join(str(r) for r in path) for path in data["paths"])
+        if kind == "CITY":
+            return f"CITY {data['region']}"
+        if kind == "DESTROY":
+            return "DESTROY " + ", ".join(f"{p} {r}" for p, r in data["items"])
+        return "DONE"
+
+    def default_order(self, state: State, decision: Pending) -> str | None:
+        return self.format_action(state, decision.detail.default)  # R8-BID-3, R8-TURN-4
+
+    # --- words and views ----------------------------------------------------------------------------
+
+    def tells(self, state: State, events: Sequence[Event], player: str) -> bool:
+        return any(not isinstance(e, BidGiven) or e.player == player for e in events)
+
+    def narrate(self, state: State, events: Iterable[Event], viewer: str | None = None) -> list[str]:
+        return views.narrate(self.board, state, events, viewer)
+
+    def decision_words(self, state: State, decision: Pending) -> str:
+        return {"bid": "bid for the first turn", "take": "take a card from the row",
+                "action": "use your card's action"}.get(decision.kind, decision.kind)
+
+    def subject_name(self, subject: str | None) -> str | None:
+        return subject
+
+    def shown_move(self, state: State) -> int:
+        return 0 if state.phase is Phase.BID else state.version  # R8-BID-1: bids (and changed bids) not counted
+
+    def status_words(self, state: State) -> str:
+        if state.finished:
+            return "game over"
+        if state.phase is Phase.BID:
+            return "the bid is open"
+        return f"{state.current} to play"
+
+    def turn_line(self, state: State) -> str:
+        return views.status_line(state)
+
+    def holdings(self, state: State, player: str) -> tuple[str, ...]:
+        return (colour_of(state, player),)
+
+    def holding_words(self, state: State, player: str) -> str:
+        return f"the {colour_of(state, player)} armies"
+
+    def report(self, state: State, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
+               board: bool = True) -> str:
+        return views.report(self.board, state, player, events, game, board)
+
+    def prompt(self, state: State, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
+        due = deadline.strftime("%Y-%m-%d %H:%M UTC") if isinstance(deadline, datetime) else deadline
+        return views.prompt(self.board, state, player, game, due)
+
+    def welcome(self, state: State, player: str, *, game: str, reply_to: str | None = None,
+                open_cash: bool = False) -> str:
+        seats = ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating)
+        text = [views.banner(game, f"welcome, {player}"), "",
+                f"You have a seat in {game}, a game of Eight-Minute Empire by email. Players in seating order: "
+                f"{seats}. Youngest first (for ties): {', '.join(state.ages)}.",
+                "", "Reply to the moderator's mails with your orders, one per line; HELP lists them.",
+                "First every player bids for the first turn, sealed: BID and a number of coins."]
+        return finish("\n".join(text) + "\n")
+
+    def error(self, state: State, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
+              game: str) -> str:
+        parts = [views.banner(game, f"{player}, an order was refused"), ""]
+        if applied:
+            parts += ["APPLIED (these stand)", *(f"  line {a.line_number}: {a.line}" for a in applied), ""]
+        where = f"line {refusal.line_number}: {refusal.line}" if refusal.line_number is not None else "your message"
+        parts += ["REFUSED", "-------", where, refusal.reason]
+        if refusal.legal:
+            parts += ["", "Legal now:", *(f"    {order}" for order in refusal.legal)]
+        if refusal.not_applied:
+            parts += ["", "Not applied:", *(f"  line {n}: {t}" for n, t in refusal.not_applied)]
+        return finish("\n".join(parts) + "\n")
+
+    def game_end(self, state: State, player: str | None, events: Iterable[Event], *, game: str) -> str:
+        return views.game_end(self.board, state, player, events, game)
+
+    def board_text(self, state: State, *, game: str) -> str:
+        return finish("\n".join(views.map_lines(self.board, state)) + "\n")
+
+    def answer_query(self, state: State, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None,
+                     game: str, open_cash: bool = False, deadline: datetime | str | None = None) -> str:
+        if query.kind == "help":
+            return help_text(query.topic)
+        if query.kind == "board":
+            return self.board_text(state, game=game)
+        if query.kind == "options":
+            return finish("OPTIONS\n" + "\n".join(f"    {o}" for o in self.legal_orders(state, player)) + "\n")
+        if query.kind == "history":
+            return finish("HISTORY\n" + "\n".join(self._history(state, player, log or (), query.count or 10)) + "\n")
+        return views.report(self.board, state, player, (), game, False)
+
+    def _history(self, state: State, player: str, log: Sequence[LogEntry[Any]], count: int) -> list[str]:
+        """The last moves, a sealed bid shown only to its bidder until all are in."""
+        lines = []
+        for entry in list(log)[-count:]:
+            hidden = isinstance(entry.action, Bid) and entry.player != player and state.phase is Phase.BID
+            if not hidden:
+                lines.append(f"  move {entry.version + 1}: {entry.player}: {self.format_action(state, entry.action)}")
+        return lines or ["  nothing yet"]
+
+    def state_json(self, name: str, state: State, viewer: str | None = None) -> dict[str, Any]:
+        data = state_to_json(state)
+        for hidden in ("deck", "bids", "setup"):
+            data.pop(hidden)
+        data.update({"game": name, "kind": self.name, "finished": state.finished, "deck_size": len(state.deck),
+                     "players": list(state.seating), "colours": {p: colour_of(state, p) for p in state.seating}})
+        if viewer is not None and viewer in state.bids:
+            data["your_bid"] = state.bids[viewer]
+        return data
+
+    def race(self, state: State) -> Race:
+        leader = max(state.seating, key=lambda p: len(state.hands[p]))
+        goal = self.board.cards_at_end[len(state.seating)]
+        return Race(len(state.hands[leader]), leader, len(state.hands[leader]), goal, "cards")
+
+    def final_scores(self, state: State) -> tuple[tuple[str, int], ...]:
+        return tuple((s.player, s.total) for s in state.scores)
+
+    def end_lines(self, state: State) -> list[str]:
+        return views.score_lines(self.board, state)
+
+    def summary_lines(self, name: str, state: State) -> list[str]:
+        return [f"Game {name}: move {state.version}. {views.status_line(state)}",
+                *views.player_lines(self.board, state)]
+
+    def pending_lines(self, state: State, *, options: bool = True) -> list[str]:
+        lines = []
+        for decision in self.rules.pending(state):
+            if decision.answered:
+                continue
+            lines.append(f"Waiting for {decision.player} ({decision.kind})" + ("; options:" if options else "."))
+            if options:
+                lines += [f"    {o}" for o in self.legal_orders(state, decision.player)]
+        return lines or ["The game is over."]
+
+    def legal_orders(self, state: State, player: str) -> list[str]:
+        if state.finished or (state.phase is not Phase.BID and player != state.current):
+            return []
+        return views.options(self.board, state, player)
+
+    def new_game_lines(self, created: NewGame) -> list[str]:
+        state = created.state
+        return [f"Game {created.name} created: Eight-Minute Empire, {len(state.seating)} players, "
+                f"seed {state.setup.seed}.",
+                "Seats: " + ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating),
+                f"Youngest first: {', '.join(state.ages)}.", *self.pending_lines(state, options=False)]
+
+
+def _keeps_the_interface(kind: EightMinuteEmpire) -> GameKind:
+    """Never called: mypy proves here that Eight-Minute Empire offers everything ``GameKind`` asks."""
+    return kind

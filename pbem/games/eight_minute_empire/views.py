@@ -1,0 +1,210 @@
+"""Eight-Minute Empire's mails as text: reports, prompts, the map, the end of the game with its arithmetic.
+
+Plain ASCII, no line wider than 78 columns (``pbem.render.text.finish``). A
+reader sees their own sealed bid and nobody else's, nor whether another has
+bid, until all bids are revealed (R8-BID-1).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from engine.eight_minute_empire.board import ActionKind, Board, Card
+from engine.eight_minute_empire.events import (
+    ArmiesPlaced,
+    ArmyDestroyed,
+    ArmyMoved,
+    BidGiven,
+    BidsRevealed,
+    CardTaken,
+    CityBuilt,
+    Event,
+    GameEnded,
+    TurnEnded,
+)
+from engine.eight_minute_empire.model import Phase, State
+from engine.eight_minute_empire.scoring import continent_owners, region_owners
+from pbem.games.eight_minute_empire.orders import colour_of
+from pbem.render.text import bullet, finish, join_words, plural, wrap
+
+TITLE = "EIGHT-MINUTE EMPIRE"
+_VERB = {ActionKind.PLACE: "place", ActionKind.MOVE: "move", ActionKind.WATER: "move over land and water",
+         ActionKind.CITY: "city", ActionKind.DESTROY: "destroy"}
+
+
+def card_words(card: Card) -> str:
+    """'#13 carrot: move 3 over land and water'; 'destroy 1 and place 1'; 'city or destroy 1'."""
+    parts = [_VERB[a.kind] + ("" if a.kind is ActionKind.CITY else f" {a.amount}") for a in card.actions]
+    good = card.good + (" x2" if card.symbols == 2 else "")
+    return f"#{card.id} {good}: " + {"/": " or ", "+": " and "}.get(card.join, "").join(parts)
+
+
+def banner(game: str, what: str) -> str:
+    return f"{TITLE} - {game} - {what}\n" + "=" * min(78, len(TITLE) + len(game) + len(what) + 6)
+
+
+def narrate(board: Board, state: State, events: Iterable[Event], viewer: str | None) -> list[str]:
+    told = []
+    for event in events:
+        match event:
+            case BidGiven(player, coins) if player == viewer:
+                told.append(f"You bid {coins}; you may change it until every bid is in.")
+            case BidsRevealed(bids, first, paid):
+                told.append("All bids are in: " + ", ".join(f"{p} {n}" for p, n in bids) + f". {first} "
+                            + (f"pays {paid} and " if paid else "") + "takes the first turn.")
+            case CardTaken(player, card, place, cost, _):
+                told.append(f"{player} took {card_words(board.cards[card])} from place {place} for "
+                            f"{plural(cost, 'coin')}.")
+            case ArmiesPlaced(player, region, count):
+                told.append(f"{player} placed {plural(count, 'army', 'armies')} in {region}.")
+            case ArmyMoved(player, path):
+                told.append(f"{player} moved an army {'-'.join(str(r) for r in path)}.")
+            case CityBuilt(player, region):
+                told.append(f"{player} built a city in {region}.")
+            case ArmyDestroyed(by, owner, region):
+                whose = "one of their own armies" if by == owner else f"an army of {owner}"
+                told.append(f"{by} destroyed {whose} in {region}.")
+            case TurnEnded(_, _, following) if following is not None:
+                told.append(f"It is {following}'s turn.")
+            case GameEnded(winners):
+                told.append(f"The game is over: {join_words(winners)} "
+                            + ("wins." if len(winners) == 1 else "share the victory."))
+    return told
+
+
+def goods_tally(board: Board, cards: tuple[int, ...]) -> str:
+    counts = Counter[str]()
+    for card_id in cards:
+        card = board.cards[card_id]
+        counts[card.good] += card.symbols
+    return ", ".join(f"{good} {n}" for good, n in sorted(counts.items())) or "none"
+
+
+def row_lines(board: Board, state: State) -> list[str]:
+    lines = ["THE ROW (place, cost, card)"]
+    for place, card_id in enumerate(state.row, start=1):
+        lines.append(f"  {place}  cost {board.row_costs[place - 1]}  {card_words(board.cards[card_id])}")
+    lines.append(f"  ({plural(len(state.deck), 'card')} left in the deck)")
+    return lines
+
+
+def player_lines(board: Board, state: State) -> list[str]:
+    lines = ["PLAYERS (seating order)"]
+    for player in state.seating:
+        turn = "  <- on turn" if player == state.current else ""
+        lines.append(f"  {player} ({colour_of(state, player)}): {state.coins[player]} coins, "
+                     f"{plural(len(state.hands[player]), 'card')}, {state.armies_of(player)} armies and "
+                     f"{state.cities_of(player)} cities on the map{turn}")
+        lines.append(f"      goods: {goods_tally(board, state.hands[player])}")
+    return lines
+
+
+def map_lines(board: Board, state: State) -> list[str]:
+    """The 25 regions by continent: pieces, who controls each, land and sea links."""
+    owners = region_owners(state, board)
+    continents = continent_owners(board, owners)
+    lines = ["THE MAP (region: pieces; [controlled by]; links by land, ~ by sea)"]
+    for name, regions in board.continents.items():
+        lines.append(f"  Continent {name}" + (f" [{continents[name]}]" if name in continents else ""))
+        for region in regions:
+            pieces = [f"{p} {n}" for p, n in sorted(state.armies.get(region, {}).items())]
+            pieces += [f"{p} city" + ("" if n == 1 else f" x{n}") for p, n in sorted(state.cities.get(region, {}).items())]
+            links = " ".join(str(r) for r in sorted(board.land[region]))
+            sea = " ".join(f"~{r}" for r in sorted(board.water[region]))
+            start = " (start)" if region == board.start else ""
+            held = f" [{owners[region]}]" if region in owners else ""
+            lines.append(f"    {region:>2}{start}: {', '.join(pieces) or '-'}{held}")
+            lines.append(f"        links {links}{' ' + sea if sea else ''}")
+    return lines
+
+
+def status_line(state: State) -> str:
+    if state.phase is Phase.BID:
+        return "The bid for the first turn is open: every player bids once, sealed."
+    if state.phase is Phase.OVER:
+        return "The game is over."
+    doing = "takes a card" if state.phase is Phase.TAKE else "uses the card's action"
+    return f"{state.current} {doing}."
+
+
+def report(board: Board, state: State, player: str, events: Iterable[Event], game: str, with_map: bool) -> str:
+    parts = [banner(game, f"report for {player}"), ""]
+    told = narrate(board, state, events, player)
+    if told:
+        parts += ["WHAT HAPPENED", *(bullet(t) for t in told), ""]
+    parts += [wrap(status_line(state))]
+    if state.phase is Phase.BID:
+        own = state.bids.get(player)
+        parts.append(wrap(f"Your bid: {own} (you may change it)." if own is not None else "You have not bid yet."))
+    parts += ["", *row_lines(board, state), "", *player_lines(board, state)]
+    if with_map:
+        parts += ["", *map_lines(board, state)]
+    return finish("\n".join(parts) + "\n")
+
+
+def score_lines(board: Board, state: State) -> list[str]:
+    lines = ["FINAL SCORES (regions + continents + goods; ties: coins, armies, regions)"]
+    for rank, score in enumerate(state.scores, start=1):
+        wilds = f"; wild cards counted as {join_words(score.wilds)}" if score.wilds else ""
+        lines.append(f"  {rank}. {score.player}: {score.regions} + {score.continents} + {score.goods} = "
+                     f"{score.total} points ({score.coins} coins, {score.armies} armies){wilds}")
+    return lines
+
+
+def game_end(board: Board, state: State, player: str | None, events: Iterable[Event], game: str) -> str:
+    told = narrate(board, state, events, player)
+    parts = [banner(game, "the game is over"), "", *(bullet(t) for t in told), "", *score_lines(board, state),
+             "", *map_lines(board, state)]
+    return finish("\n".join(parts) + "\n")
+
+
+def options(board: Board, state: State, player: str) -> list[str]:
+    """Orders the player could send now, one per line (the bot reads these)."""
+    if state.phase is Phase.BID:
+        coins = state.coins[player]
+        return [f"BID {n}" for n in sorted({0, 1, min(2, coins), coins // 2, coins}) if n <= coins]
+    if state.phase is Phase.TAKE:
+        return [f"TAKE {i + 1}" for i in range(len(state.row)) if board.row_costs[i] <= state.coins[player]]
+    in_play = state.in_play
+    assert in_play is not None
+    mine = sorted(r for r, here in state.armies.items() if here.get(player))
+    examples = []
+    for index, (action, left) in enumerate(zip(board.cards[in_play.card].actions, in_play.left, strict=True)):
+        if left <= 0 or (in_play.chosen is not None and in_play.chosen != index):
+            continue
+        if action.kind is ActionKind.PLACE:
+            spots = sorted({board.start} | {r for r, here in state.cities.items() if here.get(player)})
+            examples += [f"PLACE {r}" for r in spots]
+        elif action.kind in (ActionKind.MOVE, ActionKind.WATER):
+            water = action.kind is ActionKind.WATER
+            examples += [f"MOVE {r}-{n}" for r in mine[:3] for n in sorted(board.neighbours(r, water=water))[:3]]
+        elif action.kind is ActionKind.CITY:
+            examples += [f"CITY {r}" for r in mine]
+        else:
+            examples += [f"DESTROY {p} {r}" for r, here in sorted(state.armies.items()) for p in sorted(here)
+                         if p != player][:6]
+    return [*examples, "DONE"]
+
+
+def prompt(board: Board, state: State, player: str, game: str, deadline: str | None) -> str | None:
+    if state.phase is Phase.OVER:
+        return None
+    if state.phase is Phase.BID:
+        if player in state.bids:
+            return None
+        ask = (f"Bid coins for the first turn: 0 to {state.coins[player]}. The highest bid pays and starts; "
+               "nobody sees your bid before all are in.")
+    elif player != state.current:
+        return None
+    elif state.phase is Phase.TAKE:
+        ask = "Take a card from the row: you pay its place's cost. Then use its action in the same reply."
+    else:
+        assert state.in_play is not None
+        card = board.cards[state.in_play.card]
+        left = ", ".join(f"{_VERB[a.kind]} {n}" for a, n in zip(card.actions, state.in_play.left, strict=True) if n)
+        ask = f"Use your card {card_words(card)} (left: {left or 'nothing'}), then DONE."
+    due = f" Please answer by {deadline}." if deadline else ""
+    parts = [banner(game, f"{player}, your move"), "", wrap(ask + due), "", "Your options:"]
+    parts += [f"    {line}" for line in options(board, state, player)]
+    parts += ["", *row_lines(board, state)]
+    return finish("\n".join(parts) + "\n")

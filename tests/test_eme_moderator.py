@@ -1,0 +1,143 @@
+"""Eight-Minute Empire on the moderator: orders by mail and by CLI, the sealed bid, the demo (R8-* ids)."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
+from typer.testing import CliRunner
+
+from engine.eight_minute_empire.model import Phase, State
+from engine.eight_minute_empire.rules import state_to_json
+from pbem import store
+from pbem.cli import app
+from pbem.demo import DemoOptions, main_text
+from pbem.mailflow import create_game_with_mail
+from pbem.mailflow.inbound import process_message
+from pbem.moderator import Moderator
+from pbem.store import Database
+from pbem.store.outbox import OutboxRow
+from tests.mailflowkit import NOW, PLAYERS, Table, config_for
+
+KIND = "eight-minute-empire"
+EMAIL = dict(PLAYERS)
+
+
+class EmeTable(Table):
+    uid = 0
+
+    def create(self, players: int = 3, now=NOW) -> None:  # type: ignore[no-untyped-def]
+        setup = self.moderator.make_setup(self.name, PLAYERS[:players], seed=5, kind=KIND)
+        create_game_with_mail(self.moderator, self.config, self.name, setup, now, kind=KIND)
+
+    def send(self, player: str, body: str) -> str:
+        self.uid += 1
+        return process_message(self.db, self.config, self.mail_from(player, body), "INBOX", 1, self.uid, NOW,
+                               moderator=self.moderator).outcome
+
+    def eme(self) -> State:
+        state = self.state()
+        assert isinstance(state, State)
+        return state
+
+    def to(self, player: str, since: int = 0) -> list[OutboxRow]:
+        return [row for row in self.outbox()[since:] if row.recipient == EMAIL[player]]
+
+
+@pytest.fixture
+def table(db_url: str) -> Iterator[EmeTable]:  # noqa: F811
+    t = EmeTable(Database(db_url), config_for())
+    t.create()
+    yield t
+    t.db.dispose()
+
+
+def test_r8_bid_1_no_mail_before_the_reveal_holds_another_players_bid(table: EmeTable) -> None:
+    """R8-BID-1 by mail: ann's bid is confirmed to ann alone; bob's and cy's mails, STATUS answers, HISTORY and
+    state views show neither her bid nor that she bid, and their move numbers do not move; the reveal comes
+    to everyone in one report."""
+    before = len(table.outbox())
+    assert table.send("ann", "BID 7") == "applied"
+    assert [row.recipient for row in table.outbox()[before:]] == [EMAIL["ann"]]
+    assert "You bid 7" in table.to("ann", before)[0].body
+    assert table.send("ann", "BID 8") == "applied" and table.send("ann", "BID 7") == "applied"  # changed twice
+    assert table.send("bob", "STATUS\nHISTORY\nOPTIONS") == "query"
+    seen = "\n".join(f"{row.subject}\n{row.body}" for p in ("bob", "cy") for row in table.to(p))
+    assert "BID 7" not in seen and "bid 7" not in seen.lower() and "ann bid" not in seen
+    assert all(row.version == 0 for p in ("bob", "cy") for row in table.to(p))
+    views = [table.moderator.state_json(table.name), table.moderator.state_json(table.name, "bob")]
+    assert all("7" not in json.dumps(v.get("your_bid")) and "bids" not in v for v in views)
+    assert table.moderator.state_json(table.name, "ann")["your_bid"] == 7
+    reveal = len(table.outbox())
+    table.send("bob", "BID 2")
+    table.send("cy", "BID 3")
+    reports = [row for row in table.outbox()[reveal:] if "All bids are in: ann 7, bob 2, cy 3." in row.body]
+    assert {row.recipient for row in reports} == set(EMAIL.values())
+    assert table.eme().current == "ann" and table.eme().coins["ann"] == 11 - 7  # R8-BID-2
+
+
+def test_r8_turn_a_card_and_its_action_in_one_reply_the_end_of_the_message_ends_it(table: EmeTable) -> None:
+    """R8-TURN-1..3, R8-ACT-6: TAKE then the action; the message's end is an implicit DONE."""
+    for player in ("ann", "bob", "cy"):
+        table.send(player, "BID 0")
+    first = table.eme().current
+    assert first is not None
+    card = table.eme().row[0]
+    assert table.send(first, "TAKE 1\nDONE") == "applied"
+    assert table.eme().phase is Phase.TAKE and table.eme().current != first
+    assert table.eme().hands[first] == (card,)
+    second = table.eme().current
+    assert second is not None and table.send(second, "TAKE 1") == "applied"  # TAKE alone: the action stays open
+    assert table.eme().phase is Phase.ACTION and table.eme().current == second
+
+
+def test_a_refused_order_names_the_line_and_what_is_legal(table: EmeTable) -> None:
+    before = len(table.outbox())
+    assert table.send("ann", "BID 99") == "refused"
+    (reply,) = table.to("ann", before)
+    assert "line 1: BID 99" in reply.body and "BID 0 to BID 11" in reply.body
+
+
+def test_the_cli_plays_eight_minute_empire(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    runner = CliRunner()
+
+    def pbem(*args: str) -> str:
+        result = runner.invoke(app, ["--database", url, *args])
+        assert result.exit_code in (0, 1), result.output
+        return result.stdout
+
+    assert "eight-minute-empire" in pbem("kinds")
+    created = pbem("game", "new", "g", "--kind", "eight-minute-empire", "--player", "ann:a@x.org",
+                   "--player", "bob:b@x.org", "--seed", "3")
+    assert "Eight-Minute Empire, 2 players" in created and "ann (red)" in created
+    pbem("order", "g", "--as", "ann", "BID 1")
+    out = pbem("order", "g", "--as", "bob", "BID 0")
+    assert "All bids are in: ann 1, bob 0. ann pays 1 and takes the first turn." in out
+    state = json.loads(pbem("state", "g", "--json"))
+    assert state["kind"] == KIND and state["current"] == "ann" and "deck" not in state
+    assert "EIGHT-MINUTE EMPIRE" not in pbem("board", "g") and "Continent C" in pbem("board", "g")
+    refused = runner.invoke(app, ["--database", url, "game", "new", "h", "--kind", "eight-minute-empire",
+                                  "--player", "ann:a@x.org", "--player", "bob:b@x.org", "--deal", "russia=ann"])
+    assert refused.exit_code == 2 and "has no option or variant deal" in refused.stderr
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4)])
+def test_the_demo_plays_eight_minute_empire_to_the_end(tmp_path: Path, players: int, seed: int) -> None:
+    """`pbem demo --kind eight-minute-empire` finishes for 2 to 5 players; its state is the replay of its log."""
+    import io
+
+    result = main_text(DemoOptions(players=players, seed=seed, directory=tmp_path, kind=KIND, timeout=300),
+                       io.StringIO())
+    assert result.finished and not result.timed_out
+    db = Database(f"sqlite:///{tmp_path / 'pbem.db'}")
+    try:
+        state = Moderator(db).state("demo")
+        assert isinstance(state, State) and state.finished and len(state.seating) == players
+        with db.transaction() as session:
+            replayed = store.replay_game(session, store.find_game(session, "demo"))
+        assert state_to_json(replayed) == state_to_json(state)
+    finally:
+        db.dispose()
