@@ -69,6 +69,7 @@ class DemoOptions:
     keep: bool = True  # keep a temporary directory after the demo (to read the mail)
     poll_interval: float = 0.01
     kind: str = DEFAULT_KIND  # which game the bots play
+    variants: tuple[str, ...] = ()  # the game's rule variants
 
 
 @dataclass
@@ -221,7 +222,7 @@ class Demo:
         from pbem.mailflow import create_game_with_mail
 
         setup = self.moderator.make_setup(self.options.game, [(n, a) for n, a, _ in self.players], (),
-                                          self.options.seed, (), kind=self.kind.name)
+                                          self.options.seed, self.options.variants, kind=self.kind.name)
         create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.name)
 
     # --- running --------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def test_r8_bid_1_no_mail_before_the_reveal_holds_another_players_bid(table: Eme
     assert "BID 7" not in seen and "bid 7" not in seen.lower() and "ann bid" not in seen
     assert all(row.version == 0 for p in ("bob", "cy") for row in table.to(p))
     views = [table.moderator.state_json(table.name), table.moderator.state_json(table.name, "bob")]
-    assert all("7" not in json.dumps(v.get("your_bid")) and "bids" not in v for v in views)
+    assert all("7" not in json.dumps(v.get("your_bid")) and v["bids"] is None and v["version"] == 0 for v in views)
     assert table.moderator.state_json(table.name, "ann")["your_bid"] == 7
     reveal = len(table.outbox())
     table.send("bob", "BID 2")
@@ -117,7 +117,9 @@ def test_the_cli_plays_eight_minute_empire(tmp_path: Path) -> None:
     out = pbem("order", "g", "--as", "bob", "BID 0")
     assert "All bids are in: ann 1, bob 0. ann pays 1 and takes the first turn." in out
     state = json.loads(pbem("state", "g", "--json"))
-    assert state["kind"] == KIND and state["current"] == "ann" and "deck" not in state
+    assert state["kind"] == KIND and state["current"] == "ann" and state["first_player"] == "ann"
+    assert isinstance(state["deck"], int) and state["bids"] == {"ann": 1, "bob": 0}  # a count: the order is secret
+    assert state["players"]["ann"]["coins"] == 13 and state["row"][0]["cost"] == 0
     assert "EIGHT-MINUTE EMPIRE" not in pbem("board", "g") and "Continent C" in pbem("board", "g")
     refused = runner.invoke(app, ["--database", url, "game", "new", "h", "--kind", "eight-minute-empire",
                                   "--player", "ann:a@x.org", "--player", "bob:b@x.org", "--deal", "russia=ann"])

@@ -21,7 +21,7 @@ def test_pbem_kinds_lists_each_game_with_its_players_and_variants(tmp_path: Path
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
         "imperial2030         Imperial 2030, 2-6 players; variants: expert, no_investor_card, tax_increase_bonus",
-        "eight-minute-empire  Eight-Minute Empire, 2-5 players; variants: -"]
+        "eight-minute-empire  Eight-Minute Empire, 2-5 players; variants: neutral, long"]
 
 
 def test_a_new_game_is_of_the_kind_asked_and_says_so(tmp_path: Path) -> None:

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from engine.core.errors import IllegalAction, NotYourDecision
 from engine.core.log import LogEntry, replay
 from engine.core.seats import Seat
-from engine.eight_minute_empire.actions import Bid, City, Destroy, Done, Move, Place, Take
+from engine.eight_minute_empire.actions import Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.board import default_board
-from engine.eight_minute_empire.events import BidGiven, BidsRevealed, GameEnded
+from engine.eight_minute_empire.events import BidGiven, BidsRevealed, GameEnded, SeriesGameEnded
 from engine.eight_minute_empire.game import apply, new_game, pending
-from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State
+from engine.eight_minute_empire.model import NEUTRAL, CardInPlay, Phase, Setup, State, Variant
 from engine.eight_minute_empire.randomplay import random_move
 from engine.eight_minute_empire.rules import EightMinuteRules, state_from_json, state_to_json
 from engine.eight_minute_empire.scoring import final_scores, good_points, goods_score
@@ -343,3 +343,75 @@ def test_random_games_keep_the_pieces_and_coins_rules_and_replay(seed: int, play
     assert all(len(final.hands[p]) == BOARD.cards_at_end[players] for p in final.seating) or not final.row
     assert replay(EightMinuteRules(), final.setup, log) == final  # type: ignore[arg-type]
     assert state_from_json(state_to_json(final)) == final
+
+
+# --- 7. variants -------------------------------------------------------------------------------------------------
+
+
+def neutral_start() -> State:
+    state, _ = new_game(BOARD, Setup((Seat("ann"), Seat("bob")), 1, (), frozenset({Variant.NEUTRAL})))
+    return state
+
+
+def test_r8_var_2_neutral_armies_are_for_two_players_only() -> None:
+    with pytest.raises(IllegalAction, match="two-player"):
+        new_game(BOARD, Setup(tuple(Seat(n) for n in NAMES[:3]), 1, (), frozenset({Variant.NEUTRAL})))
+
+
+def test_r8_var_2_the_players_place_ten_neutral_armies_in_turn_first_listed_first_then_bid() -> None:
+    state = neutral_start()
+    assert state.phase is Phase.NEUTRAL and [d.player for d in pending(state)] == ["ann"]
+    with pytest.raises(NotYourDecision):
+        play(state, "bob", PlaceNeutral(5))
+    for index in range(10):
+        state = play(state, ("ann", "bob")[index % 2], PlaceNeutral(1 + index))
+    assert state.phase is Phase.BID and state.neutral_armies() == 10 and state.armies[10] == {NEUTRAL: 1}
+
+
+def test_r8_var_2_neutral_armies_deny_control_control_nothing_and_may_be_destroyed() -> None:
+    state = replace(start(2), armies={1: {"ann": 1, NEUTRAL: 1}, 2: {NEUTRAL: 2}, 3: {"bob": 1}}, cities={})
+    scores = {s.player: s for s in final_scores(state, BOARD)[0]}
+    assert (scores["ann"].regions, scores["bob"].regions) == (0, 1)  # 1 tied with neutral, 2 is nobody's
+    card = next(c.id for c in BOARD.cards.values() if c.join == "+")  # destroy 1 + place 1
+    destroyed = play(on_turn(card, players=2, armies={12: {"ann": 3}, 2: {NEUTRAL: 2}}), "ann",
+                     Destroy(((NEUTRAL, 2),)))
+    assert destroyed.armies[2] == {NEUTRAL: 1}
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000))
+def test_random_two_player_games_with_neutral_armies_end_and_replay(seed: int) -> None:
+    """R8-VAR-2 with the random player: ten neutral armies, then a whole game; replay equals state."""
+    rng = random.Random(seed)
+    state = neutral_start()
+    log: list[LogEntry[object]] = []
+    while not state.finished:
+        player, action = random_move(BOARD, state, rng)
+        log.append(LogEntry(player, action, state.version))
+        state = play(state, player, action)
+    assert replay(EightMinuteRules(), state.setup, log) == state  # type: ignore[arg-type]
+    assert state_from_json(state_to_json(state)) == state
+
+
+def test_r8_var_1_the_long_game_is_three_games_and_the_series_points_decide() -> None:
+    """R8-VAR-1: each game set up afresh with the same players; the most points over the three wins."""
+    rng = random.Random(5)
+    state, _ = new_game(BOARD, Setup(tuple(Seat(n) for n in NAMES[:3]), 5, (), frozenset({Variant.LONG})))
+    totals: dict[str, int] = {}
+    games = 1
+    while not state.finished:
+        player, action = random_move(BOARD, state, rng)
+        state, events = apply(BOARD, state, player, action)
+        for event in events:
+            if isinstance(event, SeriesGameEnded):
+                games += 1
+                for name, points in event.points:
+                    totals[name] = totals.get(name, 0) + points
+                assert state.phase is Phase.BID and state.game_number == games and all(
+                    len(h) == 0 for h in state.hands.values())
+                assert state.coins == {n: 11 for n in NAMES[:3]}
+    assert games == 3 and state.game_number == 3
+    for score in state.scores:
+        assert state.carried[score.player] == totals.get(score.player, 0) + score.total
+    best = max(state.carried.values())
+    assert set(state.winners) <= {p for p, n in state.carried.items() if n == best}

@@ -48,11 +48,18 @@ class Destroy:
 
 
 @dataclass(frozen=True, slots=True)
+class PlaceNeutral:
+    """R8-VAR-2: one neutral army in ``region``."""
+
+    region: int
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     """End the card's action; what is unused is lost (R8-ACT-6)."""
 
 
-Action = Bid | Take | Place | Move | City | Destroy | Done
+Action = Bid | Take | Place | Move | City | Destroy | Done | PlaceNeutral
 CARD_ACTIONS = (Place, Move, City, Destroy)
 
 
@@ -70,6 +77,8 @@ def action_to_json(action: Action) -> dict[str, Any]:
             return {"type": "city", "region": region}
         case Destroy(items):
             return {"type": "destroy", "items": [list(i) for i in items]}
+        case PlaceNeutral(region):
+            return {"type": "neutral", "region": region}
     return {"type": "done"}
 
 
@@ -89,4 +98,6 @@ def action_from_json(data: dict[str, Any]) -> Action:
         return Destroy(tuple((str(p), int(r)) for p, r in data["items"]))
     if kind == "done":
         return Done()
+    if kind == "neutral":
+        return PlaceNeutral(int(data["region"]))
     raise ValueError(f"not an Eight-Minute Empire action: {data!r}")

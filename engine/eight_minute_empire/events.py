@@ -60,8 +60,18 @@ class TurnEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class SeriesGameEnded:
+    """R8-VAR-1: one game of the series is over; the next starts afresh."""
+
+    number: int
+    points: tuple[tuple[str, int], ...]  # this game's, best first
+    carried: tuple[tuple[str, int], ...]  # the series so far, seating order
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     winners: tuple[str, ...]
 
 
-Event = BidGiven | BidsRevealed | CardTaken | ArmiesPlaced | ArmyMoved | CityBuilt | ArmyDestroyed | TurnEnded | GameEnded
+Event = (BidGiven | BidsRevealed | CardTaken | ArmiesPlaced | ArmyMoved | CityBuilt | ArmyDestroyed | TurnEnded
+         | SeriesGameEnded | GameEnded)

@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from engine.core.errors import GameFinished, IllegalAction, NotYourDecision
 from engine.core.rng import seeded
-from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, Take
+from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.board import ActionKind, Board
 from engine.eight_minute_empire.events import (
     ArmiesPlaced,
@@ -22,13 +22,25 @@ from engine.eight_minute_empire.events import (
     CityBuilt,
     Event,
     GameEnded,
+    SeriesGameEnded,
     TurnEnded,
 )
-from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State
+from engine.eight_minute_empire.model import (
+    NEUTRAL,
+    NEUTRAL_ARMIES,
+    SERIES_GAMES,
+    CardInPlay,
+    Phase,
+    Score,
+    Setup,
+    State,
+    Variant,
+)
 from engine.eight_minute_empire.scoring import final_scores
 
 
 class DecisionKind(StrEnum):
+    NEUTRAL = "neutral"
     BID = "bid"
     TAKE = "take"
     ACTION = "action"
@@ -54,16 +66,37 @@ def new_game(board: Board, setup: Setup) -> tuple[State, list[Event]]:
         raise IllegalAction(f"Eight-Minute Empire needs 2 to 5 players, not {len(names)}.")
     if setup.ages and sorted(setup.ages) != sorted(names):
         raise IllegalAction("The age order must list every player once.")
-    deck = list(board.deck(len(names)))
-    seeded(setup.seed, "deck").shuffle(deck)
+    neutral = Variant.NEUTRAL in setup.variants
+    if neutral and len(names) != 2:
+        raise IllegalAction("Neutral armies are a two-player variant.")
     ages = setup.ages or tuple(seeded(setup.seed, "ages").sample(names, len(names)))
+    return _fresh(board, setup, ages, 1, {}, 0), []
+
+
+def _fresh(board: Board, setup: Setup, ages: tuple[str, ...], number: int, carried: dict[str, int],
+           version: int) -> State:
+    """A game of the series set up afresh (R8-VAR-1): a new shuffle, coins, three armies each; ``carried`` points."""
+    names = setup.names
+    neutral = Variant.NEUTRAL in setup.variants
+    deck = list(board.deck(len(names)))
+    seeded(setup.seed, "deck" if number == 1 else f"deck {number}").shuffle(deck)
     width = len(board.row_costs)
-    state = State(
+    return State(
         setup=setup, ages=ages, deck=tuple(deck[width:]), row=tuple(deck[:width]),
         coins={p: board.coins[len(names)] for p in names}, hands={p: () for p in names},
         armies={board.start: {p: board.start_armies for p in names}}, cities={},
+        phase=Phase.NEUTRAL if neutral else Phase.BID, current=names[0] if neutral else None,
+        version=version, game_number=number, carried=carried,
     )
-    return state, []
+
+
+def _series_result(scores: tuple[Score, ...], carried: dict[str, int]) -> tuple[tuple[Score, ...], tuple[str, ...]]:
+    """R8-VAR-1: most points over the series; ties broken like R8-SCORE-5 on the last game (**Decision**)."""
+    def rank(score: Score) -> tuple[int, int, int, int]:
+        return (carried[score.player], score.coins, score.armies, score.regions)
+
+    ordered = tuple(sorted(scores, key=rank, reverse=True))
+    return ordered, tuple(s.player for s in ordered if rank(s) == rank(ordered[0]))
 
 
 # --- the engine's entry points -------------------------------------------------------------------------
@@ -75,6 +108,8 @@ def pending(state: State) -> tuple[Decision, ...]:
     if state.phase is Phase.BID:
         return tuple(Decision(p, DecisionKind.BID, Bid(0), answered=p in state.bids) for p in state.seating)
     assert state.current is not None
+    if state.phase is Phase.NEUTRAL:
+        return (Decision(state.current, DecisionKind.NEUTRAL, PlaceNeutral(_default_neutral(state))),)
     if state.phase is Phase.TAKE:
         return (Decision(state.current, DecisionKind.TAKE, Take(1)),)
     return (Decision(state.current, DecisionKind.ACTION, Done()),)
@@ -90,11 +125,34 @@ def apply(board: Board, state: State, player: str, action: Action) -> tuple[Stat
         new = _bid(board, state, player, action, events)
     elif player != state.current:
         raise NotYourDecision(f"It is {state.current}'s turn, not {player}'s.")
+    elif state.phase is Phase.NEUTRAL:
+        new = _neutral(board, state, player, action, events)
     elif state.phase is Phase.TAKE:
         new = _take(board, state, player, action, events)
     else:
         new = _use(board, state, player, action, events)
     return replace(new, version=state.version + 1), events
+
+
+# --- neutral armies (two-player variant) -------------------------------------------------------------------
+
+
+def _default_neutral(state: State) -> int:
+    """R8-VAR-2, **Decision** (deadline): the lowest-numbered region that holds no neutral army yet."""
+    return next((r for r in range(1, 26) if not state.armies.get(r, {}).get(NEUTRAL)), 1)
+
+
+def _neutral(board: Board, state: State, player: str, action: Action, events: list[Event]) -> State:
+    """R8-VAR-2: one neutral army in any region, the players in turn, until ten stand; then the bid."""
+    if not isinstance(action, PlaceNeutral):
+        raise IllegalAction("First the two players place neutral armies, one at a time.", ["NEUTRAL 5"])
+    if action.region not in board.regions:
+        raise IllegalAction(f"{action.region} is no region: regions are 1 to 25.", ["NEUTRAL 5"])
+    state = replace(state, armies=_with(state.armies, action.region, NEUTRAL, 1))
+    events.append(ArmiesPlaced(NEUTRAL, action.region, 1))
+    if state.neutral_armies() >= NEUTRAL_ARMIES:
+        return replace(state, phase=Phase.BID, current=None)
+    return replace(state, current=state.next_player(player))
 
 
 # --- the bid ---------------------------------------------------------------------------------------------
@@ -115,7 +173,7 @@ def _bid(board: Board, state: State, player: str, action: Action, events: list[E
     first = next(p for p in state.ages if bids[p] == best)  # the youngest among the highest (R8-BID-2)
     events.append(BidsRevealed(tuple((p, bids[p]) for p in state.seating), first, best))
     return replace(state, bids={}, coins={**state.coins, first: state.coins[first] - best},
-                   phase=Phase.TAKE, current=first)
+                   phase=Phase.TAKE, current=first, first=first, revealed=bids)
 
 
 # --- a turn ----------------------------------------------------------------------------------------------
@@ -296,6 +354,15 @@ def _end_turn(board: Board, state: State, player: str, events: list[Event]) -> S
     if all(len(state.hands[p]) >= full for p in state.seating) or not state.row:
         scores, winners = final_scores(state, board)
         events.append(TurnEnded(player, unused, None))
+        if Variant.LONG in state.setup.variants:
+            carried = {p: state.carried.get(p, 0) + next(s.total for s in scores if s.player == p)
+                       for p in state.seating}
+            if state.game_number < SERIES_GAMES:
+                events.append(SeriesGameEnded(state.game_number, tuple((s.player, s.total) for s in scores),
+                                              tuple((p, carried[p]) for p in state.seating)))
+                return _fresh(board, state.setup, state.ages, state.game_number + 1, carried, state.version)
+            scores, winners = _series_result(scores, carried)
+            state = replace(state, carried=carried)
         events.append(GameEnded(winners))
         return replace(state, phase=Phase.OVER, current=None, scores=scores, winners=winners)
     following = state.next_player(player)

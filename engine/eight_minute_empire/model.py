@@ -10,8 +10,19 @@ from enum import StrEnum
 
 from engine.core.seats import Seat
 
+NEUTRAL = "neutral"  # the owner of the two-player variant's neutral armies (R8-VAR-2)
+NEUTRAL_ARMIES = 10
+
+
+class Variant(StrEnum):
+    NEUTRAL = "neutral"  # R8-VAR-2: two players place ten neutral armies before the bid
+    LONG = "long"  # R8-VAR-1: a series of three games, points summed
+
+SERIES_GAMES = 3
+
 
 class Phase(StrEnum):
+    NEUTRAL = "neutral"  # R8-VAR-2: the two players place neutral armies in turn
     BID = "bid"  # R8-BID-1: every player bids at once, sealed
     TAKE = "take"  # R8-TURN-1: the player on turn takes a card
     ACTION = "action"  # R8-TURN-2 / R8-ACT-*: the card's action, step by step
@@ -29,6 +40,7 @@ class Setup:
     players: tuple[Seat, ...]
     seed: int = 0
     ages: tuple[str, ...] = ()
+    variants: frozenset[Variant] = frozenset()
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -76,8 +88,12 @@ class State:
     current: str | None = None
     in_play: CardInPlay | None = None
     version: int = 0
-    scores: tuple[Score, ...] = ()  # best first, once the game is over
+    scores: tuple[Score, ...] = ()  # best first, once the game is over (the last game's, in a series)
     winners: tuple[str, ...] = ()
+    first: str | None = None  # who won the bid and took the first turn
+    revealed: dict[str, int] = field(default_factory=dict)  # every bid, once all were in (R8-BID-1)
+    game_number: int = 1  # R8-VAR-1: which game of the series
+    carried: dict[str, int] = field(default_factory=dict)  # points of the series' earlier games
 
     @property
     def seating(self) -> tuple[str, ...]:
@@ -86,6 +102,9 @@ class State:
     @property
     def finished(self) -> bool:
         return self.phase is Phase.OVER
+
+    def neutral_armies(self) -> int:
+        return sum(here.get(NEUTRAL, 0) for here in self.armies.values())
 
     def armies_of(self, player: str) -> int:
         return sum(here.get(player, 0) for here in self.armies.values())

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, Take
+from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.board import ActionKind, Board
 from engine.eight_minute_empire.model import Phase, State
 
@@ -15,6 +15,8 @@ def random_move(board: Board, state: State, rng: random.Random) -> tuple[str, Ac
         return bidder, Bid(rng.randint(0, min(3, state.coins[bidder])))
     player = state.current
     assert player is not None
+    if state.phase is Phase.NEUTRAL:
+        return player, PlaceNeutral(rng.choice(board.regions))
     if state.phase is Phase.TAKE:
         places = [i + 1 for i in range(len(state.row)) if board.row_costs[i] <= state.coins[player]]
         return player, Take(rng.choice(places))
@@ -41,7 +43,7 @@ def _card_step(board: Board, state: State, player: str, rng: random.Random) -> A
         elif card_action.kind is ActionKind.CITY and mine and state.cities_of(player) < board.cities:
             options.append(City(rng.choice(mine)))
         elif card_action.kind is ActionKind.DESTROY:
-            targets = [(p, r) for r, here in state.armies.items() for p in here if p != player]
+            targets = [(p, r) for r, here in state.armies.items() for p in here if p != player]  # neutral too
             if targets:
                 options.append(Destroy((rng.choice(targets),)))
     return rng.choice(options)

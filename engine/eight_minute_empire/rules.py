@@ -15,7 +15,7 @@ from engine.eight_minute_empire.actions import Action, action_from_json, action_
 from engine.eight_minute_empire.board import Board, default_board
 from engine.eight_minute_empire.events import Event
 from engine.eight_minute_empire.game import DecisionKind, apply, new_game, pending
-from engine.eight_minute_empire.model import CardInPlay, Phase, Score, Setup, State
+from engine.eight_minute_empire.model import CardInPlay, Phase, Score, Setup, State, Variant
 
 
 @dataclass(frozen=True)
@@ -68,11 +68,13 @@ class EightMinuteRules:
 
 
 def setup_to_json(setup: Setup) -> dict[str, Any]:
-    return {"players": [[s.name, s.email] for s in setup.players], "seed": setup.seed, "ages": list(setup.ages)}
+    return {"players": [[s.name, s.email] for s in setup.players], "seed": setup.seed, "ages": list(setup.ages),
+            "variants": sorted(v.value for v in setup.variants)}
 
 
 def setup_from_json(data: dict[str, Any]) -> Setup:
-    return Setup(tuple(Seat(n, e) for n, e in data["players"]), int(data["seed"]), tuple(data.get("ages", ())))
+    return Setup(tuple(Seat(n, e) for n, e in data["players"]), int(data["seed"]), tuple(data.get("ages", ())),
+                 frozenset(Variant(v) for v in data.get("variants", ())))
 
 
 def _pieces(pieces: dict[int, dict[str, int]]) -> dict[str, dict[str, int]]:
@@ -88,6 +90,8 @@ def state_to_json(state: State) -> dict[str, Any]:
         "hands": {p: list(h) for p, h in state.hands.items()}, "armies": _pieces(state.armies),
         "cities": _pieces(state.cities), "phase": state.phase.value, "bids": dict(state.bids),
         "current": state.current, "version": state.version, "winners": list(state.winners),
+        "game_number": state.game_number, "carried": dict(state.carried), "first": state.first,
+        "revealed": dict(state.revealed),
         "in_play": None if in_play is None else {"card": in_play.card, "left": list(in_play.left),
                                                  "chosen": in_play.chosen},
         "scores": [[s.player, s.regions, s.continents, s.goods, list(s.wilds), s.coins, s.armies]
@@ -106,5 +110,7 @@ def state_from_json(data: dict[str, Any]) -> State:
         phase=Phase(data["phase"]), bids=dict(data["bids"]), current=data["current"],
         in_play=None if in_play is None else CardInPlay(in_play["card"], tuple(in_play["left"]), in_play["chosen"]),
         version=data["version"], winners=tuple(data["winners"]),
+        game_number=data.get("game_number", 1), carried=dict(data.get("carried", {})),
+        first=data.get("first"), revealed=dict(data.get("revealed", {})),
         scores=tuple(Score(p, r, c, g, tuple(w), coins, a) for p, r, c, g, w, coins, a in data["scores"]),
     )

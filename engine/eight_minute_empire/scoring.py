@@ -5,7 +5,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from engine.eight_minute_empire.board import WILD, Board
-from engine.eight_minute_empire.model import Score, State
+from engine.eight_minute_empire.model import NEUTRAL, Score, State
 
 
 def controller(pieces: dict[str, int]) -> str | None:
@@ -18,7 +18,9 @@ def controller(pieces: dict[str, int]) -> str | None:
 
 
 def region_owners(state: State, board: Board) -> dict[int, str]:
-    return {r: owner for r in board.regions if (owner := controller(state.pieces_in(r))) is not None}
+    """R8-SCORE-1, R8-VAR-2: neutral armies count against control but never control anything themselves."""
+    return {r: owner for r in board.regions
+            if (owner := controller(state.pieces_in(r))) is not None and owner != NEUTRAL}
 
 
 def continent_owners(board: Board, regions: dict[int, str]) -> dict[str, str]:

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pbem.cli.base import EXIT_REFUSED, app, echo, fail, handled
+from pbem.cli.base import EXIT_REFUSED, app, echo, fail, handled, parse_variant
 from pbem.cli.style import PlainGroup
 from pbem.errors import BadSetup
 from pbem.games import DEFAULT_KIND, kind_named
@@ -133,6 +133,11 @@ def demo_command(
     ] = None,
     kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The game to play (`pbem kinds`).")]
     = DEFAULT_KIND,
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", metavar="VARIANT", show_default=False,
+                     help="A rule variant of the game, repeatable (`pbem kinds` lists them)."),
+    ] = None,
 ) -> None:
     """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
     import sys
@@ -146,8 +151,9 @@ def demo_command(
     names = tuple(n.strip() for text in humans or () for n in text.split(",") if n.strip())
     if len(names) > game_kind.max_players:
         raise BadSetup(f"at most {game_kind.max_players} seats")
+    variants = tuple(parse_variant(game_kind, v) for v in variant or ())
     options = DemoOptions(players=max(players, len(names)), seed=seed, humans=names, directory=directory,
-                          strategy=strategy, port=port, timeout=timeout, kind=game_kind.name)
+                          strategy=strategy, port=port, timeout=timeout, kind=game_kind.name, variants=variants)
     try:
         result = main_text(options, sys.stdout)
     except ValueError as exc:

@@ -13,6 +13,10 @@ TOPICS = {
             "that moves over land and water a step may cross a sea line.",
     "city": "CITY 13 - build a city where you have an army (at most three).",
     "destroy": "DESTROY red 13, ann 9 - remove an army of that player (name or colour) from that region.",
+    "neutral": "NEUTRAL 5 - two-player variant: before the bid, place one neutral army in any region, in turn, "
+               "until ten stand. Neutral armies count against control and may be destroyed (DESTROY neutral 5).",
+    "long": "The long game (variant long): three games in a row with the same players, each set up afresh; "
+            "the most points over the three wins.",
     "done": "DONE - end your card's action; what is left is lost. The end of your reply ends it too, unless "
             "the reply only took the card.",
     "status": "STATUS, BOARD, OPTIONS, HISTORY, HELP [order] - reports, answered by mail.",

@@ -16,8 +16,8 @@ from engine.core.log import LogEntry
 from engine.eight_minute_empire.actions import Action, Bid, Done, Take
 from engine.eight_minute_empire.board import Board, default_board
 from engine.eight_minute_empire.events import BidGiven, Event
-from engine.eight_minute_empire.model import Phase, Setup, State
-from engine.eight_minute_empire.rules import EightMinuteRules, state_to_json
+from engine.eight_minute_empire.model import Phase, Setup, State, Variant
+from engine.eight_minute_empire.rules import EightMinuteRules
 from pbem.errors import BadSetup
 from pbem.games import messagetext
 from pbem.games.eight_minute_empire import views
@@ -57,7 +57,7 @@ class EightMinuteEmpire:
 
     @property
     def variants(self) -> tuple[str, ...]:
-        return ()
+        return tuple(v.value for v in Variant)
 
     @property
     def rules(self) -> EightMinuteRules:
@@ -75,13 +75,18 @@ class EightMinuteEmpire:
 
     def deadline_hours(self) -> dict[str, float]:
         """R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)."""
-        return {"bid": 48.0, "take": 48.0, "action": 48.0}
+        return {"neutral": 48.0, "bid": 48.0, "take": 48.0, "action": 48.0}
 
     def make_setup(self, choices: SetupChoices) -> Setup:
         unknown = sorted(set(choices.options) - set(OPTIONS))
-        if unknown or choices.variants:
-            given = ", ".join([*unknown, *choices.variants])
-            raise BadSetup(f"{self.title} has no option or variant {given}; its options: {', '.join(OPTIONS)}")
+        strange = sorted(set(choices.variants) - set(self.variants))
+        if unknown or strange:
+            given = ", ".join([*unknown, *strange])
+            raise BadSetup(f"{self.title} has no option or variant {given}; its options: {', '.join(OPTIONS)}; "
+                           f"its variants: {', '.join(self.variants)}")
+        chosen = frozenset(Variant(v) for v in choices.variants)
+        if Variant.NEUTRAL in chosen and len(choices.players) != 2:
+            raise BadSetup("the neutral armies are a two-player variant")
         names = tuple(seat.name for seat in choices.players)
         ages = tuple(choices.options.get("ages", ()))
         if ages:
@@ -89,7 +94,7 @@ class EightMinuteEmpire:
             if None in resolved or sorted(r for r in resolved if r) != sorted(names):
                 raise BadSetup(f"the age order must name every player once, youngest first: {', '.join(names)}")
             ages = tuple(r for r in resolved if r)
-        return Setup(choices.players, choices.seed, ages)
+        return Setup(choices.players, choices.seed, ages, chosen)
 
     def created(self, name: str, state: State, events: Sequence[Event]) -> NewGame:
         return NewGame(name, state, tuple(events), (), tuple(p.detail for p in self.rules.pending(state)))
@@ -175,7 +180,7 @@ class EightMinuteEmpire:
         return views.narrate(self.board, state, events, viewer)
 
     def decision_words(self, state: State, decision: Pending) -> str:
-        return {"bid": "bid for the first turn", "take": "take a card from the row",
+        return {"neutral": "place a neutral army", "bid": "bid for the first turn", "take": "take a card from the row",
                 "action": "use your card's action"}.get(decision.kind, decision.kind)
 
     def subject_name(self, subject: str | None) -> str | None:
@@ -259,11 +264,11 @@ class EightMinuteEmpire:
         return lines or ["  nothing yet"]
 
     def state_json(self, name: str, state: State, viewer: str | None = None) -> dict[str, Any]:
-        data = state_to_json(state)
-        for hidden in ("deck", "bids", "setup"):
-            data.pop(hidden)
-        data.update({"game": name, "kind": self.name, "finished": state.finished, "deck_size": len(state.deck),
-                     "players": list(state.seating), "colours": {p: colour_of(state, p) for p in state.seating}})
+        """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
+        data = views.state_json(self.board, state, name, self.name)
+        data["version"] = self.shown_move(state)  # the log position would count the sealed bids given
+        data["pending"] = [{"player": p.player, "kind": p.kind, "options": self.legal_orders(state, p.player),
+                            "default": self.default_order(state, p)} for p in self.rules.pending(state)]
         if viewer is not None and viewer in state.bids:
             data["your_bid"] = state.bids[viewer]
         return data

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, Take
-from engine.eight_minute_empire.model import State
+from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
+from engine.eight_minute_empire.model import NEUTRAL, State
 from pbem.games.kind import match_player
 
 COLOURS = ("red", "blue", "green", "yellow", "purple")
@@ -69,7 +69,7 @@ def parse(state: State, text: str) -> Action | QueryOrder:
     if keyword in ("done", "pass"):
         return Done()
     if keyword == "neutral":
-        raise OrderError("This game has no neutral armies (the two-player variant is not played here).")
+        return PlaceNeutral(_region(rest))
     raise OrderError(f"{words[0]!r} is no order of Eight-Minute Empire.",
                      ("BID n", "TAKE n", "PLACE 12", "MOVE 12-13", "CITY 12", "DESTROY red 12", "DONE", "HELP"))
 
@@ -127,6 +127,8 @@ def _target(state: State, item: str) -> tuple[str, int]:
 
 
 def _player(state: State, text: str) -> str:
+    if text.lower() == NEUTRAL:
+        return NEUTRAL
     found = match_player(text, state.seating)
     if found is not None:
         return found

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
-from engine.eight_minute_empire.board import ActionKind, Board, Card
+from engine.eight_minute_empire.board import WILD, ActionKind, Board, Card
 from engine.eight_minute_empire.events import (
     ArmiesPlaced,
     ArmyDestroyed,
@@ -20,9 +21,10 @@ from engine.eight_minute_empire.events import (
     CityBuilt,
     Event,
     GameEnded,
+    SeriesGameEnded,
     TurnEnded,
 )
-from engine.eight_minute_empire.model import Phase, State
+from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, State, Variant
 from engine.eight_minute_empire.scoring import continent_owners, region_owners
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.render.text import bullet, finish, join_words, plural, wrap
@@ -55,6 +57,8 @@ def narrate(board: Board, state: State, events: Iterable[Event], viewer: str | N
             case CardTaken(player, card, place, cost, _):
                 told.append(f"{player} took {card_words(board.cards[card])} from place {place} for "
                             f"{plural(cost, 'coin')}.")
+            case ArmiesPlaced(player, region, count) if player == NEUTRAL:
+                told.append(f"A neutral army was placed in {region}.")
             case ArmiesPlaced(player, region, count):
                 told.append(f"{player} placed {plural(count, 'army', 'armies')} in {region}.")
             case ArmyMoved(player, path):
@@ -66,6 +70,10 @@ def narrate(board: Board, state: State, events: Iterable[Event], viewer: str | N
                 told.append(f"{by} destroyed {whose} in {region}.")
             case TurnEnded(_, _, following) if following is not None:
                 told.append(f"It is {following}'s turn.")
+            case SeriesGameEnded(number, points, carried):
+                told.append(f"Game {number} of the series is over: " + ", ".join(f"{p} {n}" for p, n in points)
+                            + ". The series so far: " + ", ".join(f"{p} {n}" for p, n in carried)
+                            + f". Game {number + 1} begins afresh with a new bid.")
             case GameEnded(winners):
                 told.append(f"The game is over: {join_words(winners)} "
                             + ("wins." if len(winners) == 1 else "share the victory."))
@@ -119,6 +127,14 @@ def map_lines(board: Board, state: State) -> list[str]:
 
 
 def status_line(state: State) -> str:
+    series = f" (game {state.game_number} of the series)" if Variant.LONG in state.setup.variants else ""
+    return _status(state) + series
+
+
+def _status(state: State) -> str:
+    if state.phase is Phase.NEUTRAL:
+        return (f"{state.current} places a neutral army ({state.neutral_armies()} of {NEUTRAL_ARMIES} "
+                "placed).")
     if state.phase is Phase.BID:
         return "The bid for the first turn is open: every player bids once, sealed."
     if state.phase is Phase.OVER:
@@ -146,8 +162,9 @@ def score_lines(board: Board, state: State) -> list[str]:
     lines = ["FINAL SCORES (regions + continents + goods; ties: coins, armies, regions)"]
     for rank, score in enumerate(state.scores, start=1):
         wilds = f"; wild cards counted as {join_words(score.wilds)}" if score.wilds else ""
+        series = f"; the series: {state.carried[score.player]}" if state.carried else ""
         lines.append(f"  {rank}. {score.player}: {score.regions} + {score.continents} + {score.goods} = "
-                     f"{score.total} points ({score.coins} coins, {score.armies} armies){wilds}")
+                     f"{score.total} points ({score.coins} coins, {score.armies} armies){wilds}{series}")
     return lines
 
 
@@ -160,6 +177,8 @@ def game_end(board: Board, state: State, player: str | None, events: Iterable[Ev
 
 def options(board: Board, state: State, player: str) -> list[str]:
     """Orders the player could send now, one per line (the bot reads these)."""
+    if state.phase is Phase.NEUTRAL:
+        return [f"NEUTRAL {r}" for r in (1, 5, 9, 13, 17, 21, 25)]
     if state.phase is Phase.BID:
         coins = state.coins[player]
         return [f"BID {n}" for n in sorted({0, 1, min(2, coins), coins // 2, coins}) if n <= coins]
@@ -196,6 +215,8 @@ def prompt(board: Board, state: State, player: str, game: str, deadline: str | N
                "nobody sees your bid before all are in.")
     elif player != state.current:
         return None
+    elif state.phase is Phase.NEUTRAL:
+        ask = "Place a neutral army in any region (two-player variant): NEUTRAL and the region."
     elif state.phase is Phase.TAKE:
         ask = "Take a card from the row: you pay its place's cost. Then use its action in the same reply."
     else:
@@ -208,3 +229,38 @@ def prompt(board: Board, state: State, player: str, game: str, deadline: str | N
     parts += [f"    {line}" for line in options(board, state, player)]
     parts += ["", *row_lines(board, state)]
     return finish("\n".join(parts) + "\n")
+
+
+def _wild_cards(board: Board, cards: tuple[int, ...], wilds: tuple[str, ...]) -> dict[str, str]:
+    """Which wild card counted as which good (R8-SCORE-4), card id -> good."""
+    ids = [c for c in cards if board.cards[c].good == WILD]
+    return {str(card): good for card, good in zip(ids, wilds, strict=False)}
+
+
+def state_json(board: Board, state: State, name: str, kind: str) -> dict[str, Any]:
+    """Everything public (docs/state-json.md): never the deck's order, never a bid before all are revealed."""
+    scores = {s.player: s for s in state.scores}
+
+    def score(player: str) -> dict[str, Any] | None:
+        s = scores.get(player)
+        if s is None:
+            return None
+        return {"regions": s.regions, "continents": s.continents, "goods": s.goods, "total": s.total,
+                "wild": _wild_cards(board, state.hands[player], s.wilds)}
+
+    return {
+        "game": name, "kind": kind, "version": state.version, "finished": state.finished,
+        "row": [{"place": i + 1, "cost": board.row_costs[i], "card": card} for i, card in enumerate(state.row)],
+        "deck": len(state.deck), "age_order": list(state.ages), "first_player": state.first,
+        "bids": dict(state.revealed) if state.revealed else None,
+        "neutral": {str(r): here[NEUTRAL] for r, here in sorted(state.armies.items()) if here.get(NEUTRAL)},
+        "phase": state.phase.value, "current": state.current,
+        "game_number": state.game_number, "series": dict(state.carried) or None,
+        "players": {p: {"email": seat.email, "colour": colour_of(state, p), "coins": state.coins[p],
+                        "cards": list(state.hands[p]),
+                        "armies": {str(r): here[p] for r, here in sorted(state.armies.items()) if here.get(p)},
+                        "cities": {str(r): here[p] for r, here in sorted(state.cities.items()) if here.get(p)},
+                        "score": score(p)}
+                    for p, seat in zip(state.seating, state.setup.players, strict=True)},
+        "winners": list(state.winners) if state.finished else None,
+    }
