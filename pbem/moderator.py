@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal
@@ -148,13 +148,15 @@ class Moderator:
         start_player: str | None = None,
         *,
         kind: str = DEFAULT_KIND,
+        options: Mapping[str, Any] | None = None,
     ) -> NewGame:
         """Set up and store a new game; seating order is the order of ``players``.
 
-        ``deal`` and ``start_player`` are Imperial 2030's own options; another
-        kind refuses them.
+        ``deal`` and ``start_player`` are Imperial 2030's own options, ``options``
+        any kind's (Eight-Minute Empire: ``ages``); a kind refuses options it
+        does not know.
         """
-        setup = self.make_setup(name, players, deal, seed, variants, start_player, kind=kind)
+        setup = self.make_setup(name, players, deal, seed, variants, start_player, kind=kind, options=options)
         with self._transaction() as session:
             _, created = self.create_game_in(session, name, setup, kind=kind_named(kind).name)
         return created
@@ -183,6 +185,7 @@ class Moderator:
         start_player: str | None = None,
         *,
         kind: str = DEFAULT_KIND,
+        options: Mapping[str, Any] | None = None,
     ) -> Any:
         """Check the game master's choices and turn them into the kind's setup (names resolved)."""
         game_kind = kind_named(kind)
@@ -197,14 +200,14 @@ class Moderator:
             seed = secrets.randbelow(SEED_LIMIT)
         if not 0 <= seed < 2**63:
             raise BadSetup(f"seed must be between 0 and {2**63 - 1}, not {seed}")
-        options: dict[str, Any] = {}
+        chosen_options: dict[str, Any] = dict(options or {})
         deal = tuple(deal)
         if deal:
-            options["deal"] = deal
+            chosen_options["deal"] = deal
         if start_player is not None:
-            options["start_player"] = start_player
+            chosen_options["start_player"] = start_player
         chosen = tuple(getattr(v, "value", v) for v in variants)
-        return game_kind.make_setup(SetupChoices(seats, seed, chosen, options))
+        return game_kind.make_setup(SetupChoices(seats, seed, chosen, chosen_options))
 
     def list_games(self) -> list[GameInfo]:
         with self._transaction() as session:

@@ -121,6 +121,9 @@ def test_the_cli_plays_eight_minute_empire(tmp_path: Path) -> None:
     assert isinstance(state["deck"], int) and state["bids"] == {"ann": 1, "bob": 0}  # a count: the order is secret
     assert state["players"]["ann"]["coins"] == 13 and state["row"][0]["cost"] == 0
     assert "EIGHT-MINUTE EMPIRE" not in pbem("board", "g") and "Continent C" in pbem("board", "g")
+    aged = pbem("game", "new", "a", "--kind", "eight-minute-empire", "--player", "ann:a@x.org",
+                "--player", "bob:b@x.org", "--age-order", "BOB,ann")
+    assert "Youngest first: bob, ann." in aged  # R8-SETUP-4: the game master gives the age order
     refused = runner.invoke(app, ["--database", url, "game", "new", "h", "--kind", "eight-minute-empire",
                                   "--player", "ann:a@x.org", "--player", "bob:b@x.org", "--deal", "russia=ann"])
     assert refused.exit_code == 2 and "has no option or variant deal" in refused.stderr

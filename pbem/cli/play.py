@@ -61,24 +61,32 @@ def game_new(
     kind: Annotated[
         str, typer.Option("--kind", metavar="KIND", help="Which game: see `pbem kinds`.")
     ] = DEFAULT_KIND,
+    age_order: Annotated[
+        str | None,
+        typer.Option("--age-order", metavar="NAME,NAME", show_default=False,
+                     help="Eight-Minute Empire: the players youngest first, for ties (default: drawn from the "
+                          "seed)."),
+    ] = None,
 ) -> None:
     """Create a game and print its setup: seats, flag cards, governments, cash and who decides first."""
     game_kind = kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
     players = [parse_player(p) for p in player]
     fixed = [parse_deal(d) for d in deal or ()]
     variants = [parse_variant(game_kind, v) for v in variant or ()]
+    own = {"ages": tuple(n.strip() for n in age_order.split(",") if n.strip())} if age_order else {}
     options = options_of(ctx)
     config = load_config(options.config)
     if not config.mail_enabled:  # no [moderator] and [smtp]: a game played through the CLI
         game = options.moderator().create_game(name, players, fixed, seed, variants, start_player,
-                                               kind=game_kind.name)
+                                               kind=game_kind.name, options=own)
         for line in game_kind.new_game_lines(game):
             echo(line)
         return
     from pbem.mailflow import create_game_with_mail
 
     moderator = options.moderator()
-    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.name)
+    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.name,
+                                 options=own)
     game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.name)
     for line in game_kind.new_game_lines(game):
         echo(line)
