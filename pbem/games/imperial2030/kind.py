@@ -60,7 +60,7 @@ class _Refused:
 
 
 class Imperial2030:
-    """The ``GameKind`` of Imperial 2030 (2 to 6 players; variants ``expert`` and ``investor_first`` ...)."""
+    """The ``GameKind`` of Imperial 2030: 2 to 6 players, the variants of ``engine.imperial2030.model.Variant``."""
 
     name = "imperial2030"
     title = "Imperial 2030"
