@@ -146,3 +146,24 @@ def test_the_demo_plays_eight_minute_empire_to_the_end(tmp_path: Path, players: 
         assert state_to_json(replayed) == state_to_json(state)
     finally:
         db.dispose()
+
+
+def test_the_map_draws_every_region_with_its_pieces_and_land_links() -> None:
+    """R8-PIECE-2: the four continents drawn within 78 columns; each region's armies and cities in place."""
+    from dataclasses import replace
+
+    from engine.core.seats import Seat
+    from engine.eight_minute_empire.board import default_board
+    from engine.eight_minute_empire.game import new_game
+    from engine.eight_minute_empire.model import Setup
+    from pbem.games.eight_minute_empire.views import check_map_art, map_lines
+    from pbem.render import problems
+
+    board = default_board()
+    assert check_map_art(board) == []
+    state, _ = new_game(board, Setup((Seat("ann"), Seat("bob")), 1))
+    state = replace(state, armies={12: {"ann": 3, "bob": 3}, 13: {"ann": 2}}, cities={13: {"ann": 1}})
+    text = "\n".join(map_lines(board, state)) + "\n"
+    assert problems(text) == []
+    assert "12:R3 B3" in text and "13:R2 Rc" in text and "Regions controlled: 13 ann." in text
+    assert "Continent D" in text and "23 ~ 11" in text

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from engine.eight_minute_empire.board import WILD, ActionKind, Board, Card
@@ -27,6 +28,7 @@ from engine.eight_minute_empire.events import (
 from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, State, Variant
 from engine.eight_minute_empire.scoring import continent_owners, region_owners
 from pbem.games.eight_minute_empire.orders import colour_of
+from pbem.render.art import Art, check_art, fill_panel, load_art
 from pbem.render.text import bullet, finish, join_words, plural, wrap
 
 TITLE = "EIGHT-MINUTE EMPIRE"
@@ -107,22 +109,52 @@ def player_lines(board: Board, state: State) -> list[str]:
     return lines
 
 
+MAP_ART = ("maps", "eight-minute-empire-board.txt")
+REGIONS_TABLE = "regions"
+
+
+@cache
+def map_art() -> Art:
+    return load_art(*MAP_ART)
+
+
+def check_map_art(board: Board) -> list[str]:
+    """Everything that keeps the map art from drawing this map (empty when it is fine)."""
+    return check_art(map_art(), REGIONS_TABLE, [str(r) for r in board.regions])
+
+
+def region_tokens(state: State, region: int) -> list[str]:
+    """What a region shows: each colour's armies (R3) and cities (Rc, Rc2), N for neutral armies."""
+    tokens = []
+    for player in state.seating:
+        letter = colour_of(state, player)[0].upper()
+        armies = state.armies.get(region, {}).get(player, 0)
+        cities = state.cities.get(region, {}).get(player, 0)
+        if armies:
+            tokens.append(f"{letter}{armies}")
+        if cities:
+            tokens.append(f"{letter}c" + (str(cities) if cities > 1 else ""))
+    neutral = state.armies.get(region, {}).get(NEUTRAL, 0)
+    if neutral:
+        tokens.append(f"N{neutral}")
+    return tokens
+
+
 def map_lines(board: Board, state: State) -> list[str]:
-    """The 25 regions by continent: pieces, who controls each, land and sea links."""
+    """The four continents drawn with their land links, each region's pieces in place, then who controls what."""
+    art = map_art()
+    codes = art.codes_of(REGIONS_TABLE)
+    contents = {codes[str(r)]: region_tokens(state, r) for r in board.regions}
+    lines = ["THE MAP (R3: red's 3 armies, Rc: a red city, N: neutral; - | / \\ land, ~ sea)"]
+    for panel in art.panels:
+        filled = fill_panel(panel, contents)
+        lines += ["", f"  {filled.title}", *filled.lines]
+        lines += [f"  ({code[1:].lstrip('0')}: {text})" for code, text in filled.notes]
     owners = region_owners(state, board)
     continents = continent_owners(board, owners)
-    lines = ["THE MAP (region: pieces; [controlled by]; links by land, ~ by sea)"]
-    for name, regions in board.continents.items():
-        lines.append(f"  Continent {name}" + (f" [{continents[name]}]" if name in continents else ""))
-        for region in regions:
-            pieces = [f"{p} {n}" for p, n in sorted(state.armies.get(region, {}).items())]
-            pieces += [f"{p} city" + ("" if n == 1 else f" x{n}") for p, n in sorted(state.cities.get(region, {}).items())]
-            links = " ".join(str(r) for r in sorted(board.land[region]))
-            sea = " ".join(f"~{r}" for r in sorted(board.water[region]))
-            start = " (start)" if region == board.start else ""
-            held = f" [{owners[region]}]" if region in owners else ""
-            lines.append(f"    {region:>2}{start}: {', '.join(pieces) or '-'}{held}")
-            lines.append(f"        links {links}{' ' + sea if sea else ''}")
+    held = ", ".join(f"{r} {owners[r]}" for r in sorted(owners)) or "none"
+    lines += ["", wrap(f"Regions controlled: {held}.", 2), wrap("Continents controlled: "
+              + (", ".join(f"{c} {p}" for c, p in sorted(continents.items())) or "none") + ".", 2)]
     return lines
 
 
