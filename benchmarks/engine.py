@@ -3,7 +3,8 @@
 Prints the median time of one ``apply``, the median time to list every legal
 order of every unit at the start of a maneuver (``maneuver_options``, what a
 player's OPTIONS shows), random full Eight-Minute Empire games per second
-(``--eme-games``; the goal is at least 200 on one core), and, last, Imperial
+(``--eme-games``; the goal is at least 200 on one core) and the median time to write a
+turn's prompt (a sensible use of each card of the row), and, last, Imperial
 2030's ``games per second: N``.
 Each game is played by the random legal player (engine.imperial2030.randomplay) until a
 nation reaches 25 power points, with a cap of 5000 actions per game (stated in
@@ -24,8 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.eight_minute_empire import game as eme  # noqa: E402
 from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
+from engine.eight_minute_empire.model import Phase  # noqa: E402
 from engine.eight_minute_empire.model import Setup as EmeSetup  # noqa: E402
+from engine.eight_minute_empire.model import State as EmeState  # noqa: E402
 from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
+from engine.eight_minute_empire.suggest import use_of_take  # noqa: E402
 from engine.imperial2030.board import default_board  # noqa: E402
 from engine.imperial2030.decisions import maneuver_options  # noqa: E402
 from engine.imperial2030.game import apply  # noqa: E402
@@ -58,17 +62,32 @@ def play(players: int, seed: int, apply_times: list[float], starts: list[GameSta
     return actions, state.finished
 
 
-def eight_minute_games(games: int, seed: int) -> float:
-    """Random full Eight-Minute Empire games (2-5 players in turn) per second."""
+def eight_minute_games(games: int, seed: int, turns: list[object] | None = None) -> float:
+    """Random full Eight-Minute Empire games (2-5 players in turn) per second; ``turns`` collects turn starts."""
     board = eme_board()
     begin = time.perf_counter()
     for i in range(games):
         state, _ = eme.new_game(board, EmeSetup(tuple(Seat(f"p{n}") for n in range(2 + i % 4)), seed + i))
         rng = random.Random(seed + i)
         while not state.finished:
+            if turns is not None and state.phase is Phase.TAKE and i % 10 == 0:
+                turns.append(state)
             player, action = eme_random_move(board, state, rng)
             state, _ = eme.apply(board, state, player, action)
     return games / (time.perf_counter() - begin)
+
+
+def eight_minute_prompt_ms(turns: list[object]) -> float:
+    """Median ms to find a sensible use of every card of the row: what a turn's prompt offers."""
+    board = eme_board()
+    times = []
+    for state in turns:
+        assert isinstance(state, EmeState) and state.current is not None
+        begin = time.perf_counter()
+        for place in range(1, len(state.row) + 1):
+            use_of_take(board, state, state.current, place)
+        times.append(time.perf_counter() - begin)
+    return statistics.median(times) * 1e3
 
 
 def main() -> None:
@@ -97,8 +116,11 @@ def main() -> None:
     print(f"median apply: {statistics.median(apply_times) * 1e6:.1f} us")
     print(f"maneuvers started: {len(option_times)}, median time to list every legal order of every unit: "
           f"{statistics.median(option_times) * 1e6:.1f} us")
+    turns: list[object] = []
     print(f"Eight-Minute Empire: {args.eme_games} random full games (2-5 players in turn), "
-          f"{eight_minute_games(args.eme_games, args.seed):.1f} games per second")
+          f"{eight_minute_games(args.eme_games, args.seed, turns):.1f} games per second")
+    print(f"Eight-Minute Empire: a turn's prompt (a use of each card of the row), median over {len(turns)} "
+          f"turns: {eight_minute_prompt_ms(turns):.2f} ms")
     print(f"games per second: {args.games / elapsed:.1f}")
 
 

@@ -15,9 +15,10 @@ never silently ignored):
 ``[maildir]``    instead of ``[imap]``: a local Maildir as the inbox (``pbem.mail.settings.maildir_settings``:
                  path, processed_folder, failed_folder, poll_interval, fsync; a relative path is taken
                  from the config file's directory)
-``[deadlines]``  hours per kind of decision (``rondel = 72``, ``investment = 48`` … any of
-                 ``pbem.store.settings.DEFAULT_DEADLINE_HOURS``), ``default`` (hours for every kind not
-                 named), ``reminder_hours`` (a list: remind that many hours before a deadline)
+``[deadlines]``  hours per kind of decision (``rondel = 72``, ``bid = 24`` … any decision a game kind
+                 names: ``pbem.store.settings.DEFAULT_DEADLINE_HOURS`` and each kind's ``deadline_hours``),
+                 ``default`` (hours for every decision not named, of every kind), ``reminder_hours`` (a
+                 list: remind that many hours before a deadline)
 ``[limits]``     ``max_message_bytes`` (larger mail is not read; the sender is told),
                  ``replies_per_sender_per_hour`` and ``replies_per_sender_per_day`` (direct replies to a
                  player's mail; 0: never reply), ``replies_to_strangers_per_hour`` (all replies to mail
@@ -53,7 +54,7 @@ from pbem.mail.settings import (
     imap_settings,
     smtp_settings,
 )
-from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS
+from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS, FALLBACK_DECISION
 
 DEFAULT_DATABASE_URL = "sqlite:///./pbem.db"
 ENV_DATABASE_URL = "PBEM_DATABASE_URL"
@@ -66,7 +67,7 @@ DEFAULT_REPLIES_PER_SENDER_PER_HOUR = 10
 SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits")
 MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
-DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)
+DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)  # and every kind's decisions: decision_names()
 LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_sender_per_day",
               "replies_to_strangers_per_hour", "replies_per_domain_per_hour")
 
@@ -74,7 +75,17 @@ LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_s
 def accepted_keys() -> dict[str, tuple[str, ...]]:
     """Every key the reader accepts, per table: what config.example.toml must list (a test checks it)."""
     return {"moderator": MODERATOR_KEYS, "database": DATABASE_KEYS, "imap": IMAP_KEYS, "maildir": MAILDIR_KEYS,
-            "smtp": SMTP_KEYS, "deadlines": DEADLINE_KEYS, "limits": LIMIT_KEYS}
+            "smtp": SMTP_KEYS, "deadlines": (*DEADLINE_KEYS, *decision_names()), "limits": LIMIT_KEYS}
+
+
+def decision_names() -> tuple[str, ...]:
+    """The decisions of the registered game kinds beyond Imperial's defaults: keys ``[deadlines]`` accepts."""
+    from pbem.games import KINDS  # the kinds' modules load only when a key beyond Imperial's is met
+
+    names: dict[str, None] = {}
+    for kind in KINDS.values():
+        names.update(dict.fromkeys(k for k in kind.deadline_hours() if k not in DEFAULT_DEADLINE_HOURS))
+    return tuple(names)
 
 
 @dataclass(frozen=True)
@@ -93,10 +104,23 @@ class ModeratorSettings:
 
 @dataclass(frozen=True)
 class DeadlineSettings:
-    """Hours per kind of decision (engine ``DecisionKind`` values) and reminder times before a deadline."""
+    """Hours per kind of decision (the kinds' decision names) and reminder times before a deadline.
+
+    ``default`` (when given) is the hours of every decision not named, of any
+    game kind: a new game gets it for its kind's own decisions and as the
+    fallback ``*`` for decisions its kind does not declare.
+    """
 
     hours: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_DEADLINE_HOURS))
     reminder_hours: tuple[float, ...] = DEFAULT_REMINDER_HOURS
+    default: float | None = None
+
+    def for_kind(self, kind_hours: Mapping[str, float]) -> dict[str, float]:
+        """A new game's hours: the kind's own, the configured default over them, then every hour named."""
+        hours = dict(kind_hours)
+        if self.default is not None:
+            hours = {**dict.fromkeys(hours, self.default), FALLBACK_DECISION: self.default}
+        return {**hours, **self.hours}
 
 
 @dataclass(frozen=True)
@@ -301,13 +325,15 @@ def _number(value: Any, key: str, section: str, where: str, *, integer: bool = F
 
 
 def _deadlines(section: Mapping[str, Any], where: str) -> DeadlineSettings:
-    _reject_unknown(section, "deadlines", DEADLINE_KEYS, where)
+    known = DEADLINE_KEYS if set(section) <= set(DEADLINE_KEYS) else (*DEADLINE_KEYS, *decision_names())
+    _reject_unknown(section, "deadlines", known, where)
     hours = dict(DEFAULT_DEADLINE_HOURS)
+    default = None
     if "default" in section:
         default = float(_number(section["default"], "default", "deadlines", where))
         hours = dict.fromkeys(hours, default)
-    for kind in DEFAULT_DEADLINE_HOURS:
-        if kind in section:
+    for kind in section:
+        if kind not in ("default", "reminder_hours"):
             hours[kind] = float(_number(section[kind], kind, "deadlines", where))
     reminders = section.get("reminder_hours", list(DEFAULT_REMINDER_HOURS))
     if isinstance(reminders, int | float) and not isinstance(reminders, bool):
@@ -316,7 +342,7 @@ def _deadlines(section: Mapping[str, Any], where: str) -> DeadlineSettings:
         raise ConfigError(f"{where}: [deadlines] reminder_hours must be a list of hours, e.g. [24, 2]")
     reminder_hours = tuple(sorted((float(_number(h, "reminder_hours", "deadlines", where)) for h in reminders),
                                   reverse=True))
-    return DeadlineSettings(hours, reminder_hours)
+    return DeadlineSettings(hours, reminder_hours, default)
 
 
 def _limits(section: Mapping[str, Any], where: str) -> Limits:

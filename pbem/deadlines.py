@@ -12,8 +12,9 @@ reminders hang on pending decisions").
   every seat whose outbox purpose is in :data:`CLOCK_PURPOSES`, which older
   games were read from), and the newest restart counts as a start too. So a resumed game gets its full
   deadline again, and an undone move does not leave a long-expired deadline.
-- ``due`` = clock start + ``settings.deadline_hours[kind]`` (a kind missing from
-  the settings, or with 0 hours or fewer, has no deadline). A reminder is due
+- ``due`` = clock start + ``settings.hours_for(kind)`` (the kind's hours, else
+  the game's fallback ``*`` from ``[deadlines] default``; a kind without hours,
+  or with 0 hours or fewer, has no deadline). A reminder is due
   ``h`` hours before ``due`` for each ``h`` in ``settings.reminder_hours`` that
   falls after the clock start.
 
@@ -119,7 +120,7 @@ def deadlines(state: Any, settings: GameSettings, since: datetime,
     for decision in rules.pending(state):
         if decision.answered:  # a sealed answer is in: nothing to remind of, no default to take
             continue
-        hours = settings.deadline_hours.get(decision.kind)
+        hours = settings.hours_for(decision.kind)
         if hours is None or hours <= 0:
             continue
         due = start + timedelta(hours=float(hours))
@@ -132,12 +133,17 @@ def deadlines(state: Any, settings: GameSettings, since: datetime,
 # --- the clock, from the database ------------------------------------------------------------
 
 
+LOOK_BACK = 200  # log rows read back for the latest decision; a game with more side actions in a row starts late
+
+
 def decision_since(session: Session, game: GameRow, state: Any = None) -> datetime:
     """When the game's pending decisions became pending (see the module docstring).
 
     With ``state``: while a sealed round is open (the kind's shown move lies
     behind the log), the clock starts where the round opened, so that one
-    player's sealed answer moves nobody else's deadline.
+    player's sealed answer moves nobody else's deadline. Without it (the
+    tick's cheap look before loading a game), sealed answers are passed over
+    like side actions: the start found is then never later than the true one.
     """
     start = utc(game.created)
     kind = _kind(game)
@@ -151,14 +157,14 @@ def decision_since(session: Session, game: GameRow, state: Any = None) -> dateti
         return _with_resets(session, game, start)
     rows = session.exec(
         select(ActionRow.applied, ActionRow.action).where(col(ActionRow.game_id) == game.id)
-        .order_by(col(ActionRow.version).desc()).limit(200)
+        .order_by(col(ActionRow.version).desc()).limit(LOOK_BACK)
     ).all()
     for applied, action in rows:
-        if not _side_action(kind, action):
+        if not _side_action(kind, action, sealed_too=state is None):
             start = max(start, utc(applied))
             break
     else:
-        if rows:  # only side actions that far back: the oldest of them is a safe (late) start
+        if len(rows) == LOOK_BACK:  # only side actions that far back: the oldest of them is a safe (late) start
             start = max(start, utc(rows[-1][0]))
     return _with_resets(session, game, start)
 
@@ -184,10 +190,15 @@ def _kind(game: GameRow) -> GameKind:
         raise StoreError(f"game {game.name!r}: {exc}") from None
 
 
-def _side_action(kind: GameKind, data: Mapping[str, Any] | None) -> bool:
-    """Whether a logged action answered no decision (a donation, a standing order): it restarts no clock."""
+def _side_action(kind: GameKind, data: Mapping[str, Any] | None, *, sealed_too: bool = False) -> bool:
+    """Whether a logged action answered no decision (a donation, a standing order): it restarts no clock.
+
+    ``sealed_too``: a sealed answer counts as one (it may be the round's last, which does start a clock;
+    passing over it only makes the start earlier, which is safe for a look ahead).
+    """
     try:
-        return kind.is_side_action(kind.rules.action_from_json(dict(data or {})))
+        action = kind.rules.action_from_json(dict(data or {}))
+        return kind.is_side_action(action) or (sealed_too and kind.is_sealed_answer(action))
     except Exception:  # noqa: BLE001 - an unreadable row is no side action; replay reports it elsewhere
         return False
 

@@ -106,6 +106,7 @@ class Progress:
     finished: bool = False
     goal: int = POWER_TO_WIN  # the score that ends the game
     unit: str = "power"  # what the score counts
+    filled: float | None = None  # the bar's fill, when the score does not fill it toward the goal
 
 
 def _player_table(count: int, humans: tuple[str, ...]) -> list[tuple[str, str, bool]]:
@@ -292,7 +293,7 @@ class Demo:
             deciders = sorted({d.player for d in self.kind.rules.pending(state)})
             waiting = ", ".join(deciders)
         return Progress(race.round, state.version, race.leader, race.score, self.hub.delivered if self.hub else 0,
-                        waiting, state.finished, race.goal, race.unit)
+                        waiting, state.finished, race.goal, race.unit, race.filled)
 
     def _outbox_counts(self) -> dict[str, int]:
         from sqlalchemy import func
@@ -415,7 +416,8 @@ class ProgressLine:
         self._last_text = ""
 
     def __call__(self, progress: Progress) -> None:
-        filled = min(self.width, round(self.width * progress.power / max(1, progress.goal)))
+        share = progress.filled if progress.filled is not None else progress.power / max(1, progress.goal)
+        filled = min(self.width, round(self.width * share))
         bar = "#" * filled + "-" * (self.width - filled)
         status = "game over" if progress.finished else f"waiting for {progress.waiting}"
         text = (f"[{bar}] round {progress.round:>2}, move {progress.version:>4} | {progress.leader} leads with "

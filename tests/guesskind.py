@@ -349,6 +349,9 @@ class GuessKind:
     def is_side_action(self, action: Any) -> bool:
         return False
 
+    def is_sealed_answer(self, action: Any) -> bool:
+        return isinstance(action, Guess)
+
     def queries_only(self, text: str) -> bool:
         lines = self.order_lines(text)
         return bool(lines) and all(line.text.upper() == "STATUS" for line in lines)

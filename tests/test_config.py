@@ -147,6 +147,21 @@ def test_reminder_hours_may_be_one_number(tmp_path: Path) -> None:
     assert config.deadlines.reminder_hours == (6.0,)
 
 
+def test_deadlines_name_the_decisions_of_every_game_kind(tmp_path: Path) -> None:
+    """Eight-Minute Empire's bid and turn hours are keys as Imperial's are; a typo still is an error."""
+    config = load_config(write(tmp_path, "[deadlines]\nbid = 24\ntake = 12\n"), {})
+    assert config.deadlines.for_kind({"bid": 48.0, "take": 48.0, "action": 48.0}) == {
+        **DEFAULT_DEADLINE_HOURS, "bid": 24.0, "take": 12.0, "action": 48.0}
+    with pytest.raises(ConfigError, match=r"unknown setting\(s\) bdi"):
+        load_config(write(tmp_path, "[deadlines]\nbdi = 24\n"), {})
+
+
+def test_the_deadline_default_covers_every_decision_of_a_new_game(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "[deadlines]\ndefault = 10\nbid = 5\n"), {})
+    hours = config.deadlines.for_kind({"bid": 48.0, "take": 48.0})
+    assert (hours["bid"], hours["take"], hours["rondel"], hours["*"]) == (5.0, 10.0, 10.0, 10.0)
+
+
 def test_the_config_file_comes_from_the_environment(tmp_path: Path) -> None:
     path = write(tmp_path, "[moderator]\naddress = 'm@x.example'\n")
     assert load_config(None, {"PBEM_CONFIG": str(path)}).moderator.address == "m@x.example"

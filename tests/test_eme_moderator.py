@@ -61,7 +61,7 @@ def test_r8_bid_1_no_mail_before_the_reveal_holds_another_players_bid(table: Eme
     before = len(table.outbox())
     assert table.send("ann", "BID 7") == "applied"
     assert [row.recipient for row in table.outbox()[before:]] == [EMAIL["ann"]]
-    assert "You bid 7" in table.to("ann", before)[0].body
+    assert "Your bid of 7 is recorded" in table.to("ann", before)[0].body
     assert table.send("ann", "BID 8") == "applied" and table.send("ann", "BID 7") == "applied"  # changed twice
     assert table.send("bob", "STATUS\nHISTORY\nOPTIONS") == "query"
     seen = "\n".join(f"{row.subject}\n{row.body}" for p in ("bob", "cy") for row in table.to(p))
@@ -73,8 +73,10 @@ def test_r8_bid_1_no_mail_before_the_reveal_holds_another_players_bid(table: Eme
     reveal = len(table.outbox())
     table.send("bob", "BID 2")
     table.send("cy", "BID 3")
-    reports = [row for row in table.outbox()[reveal:] if "All bids are in: ann 7, bob 2, cy 3." in row.body]
-    assert {row.recipient for row in reports} == set(EMAIL.values())
+    told = {"ann": "you 7, bob 2, cy 3", "bob": "ann 7, you 2, cy 3", "cy": "ann 7, bob 2, you 3"}
+    for name, bids in told.items():
+        assert [row.purpose for row in table.to(name, reveal) if f"All bids are in: {bids}." in row.body] == [
+            "report"]
     assert table.eme().current == "ann" and table.eme().coins["ann"] == 11 - 7  # R8-BID-2
 
 
@@ -115,7 +117,7 @@ def test_the_cli_plays_eight_minute_empire(tmp_path: Path) -> None:
     assert "Eight-Minute Empire, 2 players" in created and "ann (red)" in created
     pbem("order", "g", "--as", "ann", "BID 1")
     out = pbem("order", "g", "--as", "bob", "BID 0")
-    assert "All bids are in: ann 1, bob 0. ann pays 1 and takes the first turn." in out
+    assert "All bids are in: ann 1, you 0. ann pays 1 and takes the first turn." in out
     state = json.loads(pbem("state", "g", "--json"))
     assert state["kind"] == KIND and state["current"] == "ann" and state["first_player"] == "ann"
     assert isinstance(state["deck"], int) and state["bids"] == {"ann": 1, "bob": 0}  # a count: the order is secret

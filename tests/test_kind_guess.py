@@ -3,9 +3,6 @@
 The kind lives in the tests and is registered only for them; the moderator,
 store, mail flow, deadline tick and game-master tools it runs on are the
 product's own, unchanged. The mail-flow tests run on SQLite and PostgreSQL.
-
-Tests marked ``xfail(strict=True)`` show a place where the core still leaks a
-sealed answer or still assumes Imperial's decisions; each reason names the fix.
 """
 from __future__ import annotations
 
@@ -448,6 +445,16 @@ def test_core_a_deadline_default_is_told_to_nobody_else_before_the_round_resolve
     assert {row.recipient for row in table.outbox()[before:]} == {EMAIL["bob"]}
 
 
+def test_core_a_late_sealed_guess_does_not_delay_the_others_defaults_g7(table: GuessTable) -> None:
+    """The tick's cheap look before loading a game counts a sealed round from where it opened too: ann's
+    guess an hour before the deadline must not hold back bob's and cy's defaults (it did, by up to 9 h)."""
+    table.settings(deadline_hours={"guess": 10.0}, reminder_hours=(2.0,))
+    table.send("ann", "GUESS 6")
+    table.pin_times(T0, {0: T0 + timedelta(hours=9)})
+    ticks = [tick(table.db, T0 + timedelta(hours=11, minutes=m), moderator_address=MODERATOR) for m in (0, 1)]
+    assert [d.player for done in ticks for d in done.defaults] == ["bob", "cy"]  # one default a tick
+
+
 def test_core_another_players_sealed_guess_does_not_move_my_deadline_g3(table: GuessTable) -> None:
     table.settings(deadline_hours={"guess": 10.0})
     table.send("ann", "GUESS 6")
@@ -483,14 +490,9 @@ def test_core_a_resume_notice_does_not_tell_who_has_guessed_g3(db_url: str, kind
     quiet.db.dispose()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pbem/config.py _deadlines knows Imperial's decision kinds only (DEADLINE_KEYS from DEFAULT_DEADLINE_HOURS): "
-    "[deadlines] default = 10 is spread over those kinds alone and 'guess = 10' is refused, so a game of another "
-    "kind created with mail has no deadline at all. Fix: keep `default` as a fallback for every decision kind "
-    "(GameSettings.deadline_hours.get(kind, default) in deadlines() and outgoing.decision_deadline), and accept "
-    "the decision kinds a registered GameKind declares."))
 def test_core_the_configured_default_deadline_reaches_another_kinds_decisions(db_url: str,  # noqa: F811
                                                                                kind: GuessKind) -> None:
+    """[deadlines] default is the fallback of every decision, also of a kind that declares no hours."""
     table = make_table(db_url, config_for(deadlines={"default": 10}))
     with table.db.transaction() as session:
         game = find_game(session, table.name)

@@ -120,6 +120,13 @@ def test_r8_bid_3_the_deadline_default_is_a_zero_bid() -> None:
     assert {d.default for d in pending(start(3))} == {Bid(0)}
 
 
+def test_r8_bid_4_there_is_no_other_auction_a_bid_after_the_reveal_is_refused() -> None:
+    state = after_bid()
+    with pytest.raises(IllegalAction):
+        play(state, "ann", Bid(1))
+    assert [d.kind.value for d in pending(state)] == ["take"]
+
+
 # --- 4. a turn ----------------------------------------------------------------------------------------------
 
 
@@ -165,6 +172,24 @@ def test_r8_turn_3_with_the_deck_empty_the_row_stays_shorter() -> None:
 def test_r8_turn_3_play_passes_in_seating_order_after_the_card() -> None:
     state = play(play(after_bid(), "ann", Take(1)), "ann", Done())
     assert state.phase is Phase.TAKE and state.current == "bob"
+
+
+def test_r8_setup_3_play_passes_in_the_listed_order_cyclically_from_the_first_player() -> None:
+    state = start(3, ages=("cy", "bob", "ann"))
+    for name in ("ann", "bob", "cy"):
+        state = play(state, name, Bid(0))
+    seen = []
+    for _ in range(4):
+        seen.append(state.current)
+        state = play(play(state, state.current or "", Take(1)), state.current or "", Done())
+    assert seen == ["cy", "ann", "bob", "cy"]  # cy, youngest, won the bid; then the listed order
+
+
+def test_r8_turn_2_the_card_stays_with_its_taker_who_may_decline_its_action() -> None:
+    state = after_bid()
+    card = state.row[0]
+    state = play(play(state, "ann", Take(1)), "ann", Done())
+    assert state.hands["ann"] == (card,) and card not in state.row and state.armies_of("ann") == 3
 
 
 def test_r8_turn_4_the_deadline_takes_the_leftmost_card_and_declines_its_action() -> None:
@@ -351,6 +376,16 @@ def test_random_games_keep_the_pieces_and_coins_rules_and_replay(seed: int, play
 def neutral_start() -> State:
     state, _ = new_game(BOARD, Setup((Seat("ann"), Seat("bob")), 1, (), frozenset({Variant.NEUTRAL})))
     return state
+
+
+def test_r8_var_3_goods_tokens_are_not_offered_and_a_game_master_asking_is_told_the_variants() -> None:
+    from pbem.errors import BadSetup
+    from pbem.games import SetupChoices, kind_named
+
+    kind = kind_named("eight-minute-empire")
+    assert kind.variants == ("neutral", "long")
+    with pytest.raises(BadSetup, match="no option or variant tokens; .* its variants: neutral, long"):
+        kind.make_setup(SetupChoices(tuple(Seat(n) for n in NAMES[:3]), 1, ("tokens",)))
 
 
 def test_r8_var_2_neutral_armies_are_for_two_players_only() -> None:

@@ -18,6 +18,7 @@ from pbem.cli.base import (
 from pbem.cli.lines import refusal_lines
 from pbem.cli.style import PlainGroup
 from pbem.config import load_config
+from pbem.store.settings import FALLBACK_DECISION
 
 # --- the game master's commands: game show, force, undo, replace, pause, resume, resend, deadlines tick ---
 # (pbem.gamemaster and pbem.deadlines; every command is one transaction that also queues the mails it causes)
@@ -81,7 +82,8 @@ def game_show_command(
             echo(f"  {a.version + 1:>4}  {a.player:<{width}}  {a.order}  ({gm_when(a.applied)})")
     echo("Outbox: " + (", ".join(f"{count} {status}" for status, count in sorted(view.outbox.items()))
                        or "no mail") + ".")
-    hours = ", ".join(f"{kind} {value:g}h" for kind, value in view.settings.deadline_hours.items())
+    hours = ", ".join(f"{'other' if kind == FALLBACK_DECISION else kind} {value:g}h"
+                      for kind, value in view.settings.deadline_hours.items())
     reminders = ", ".join(f"{h:g}h" for h in view.settings.reminder_hours)
     echo(f"Deadlines: {hours}; reminders {reminders} before.")
 

@@ -70,6 +70,7 @@ class Race:
     score: int
     goal: int  # the score that ends the game (a bar fills up to it)
     unit: str  # what the score counts: "power"
+    filled: float | None = None  # how much of the game is played, 0 to 1, when the score does not tell it
 
 
 class Bot(Protocol):
@@ -167,6 +168,10 @@ class GameKind(Protocol):
 
     def is_side_action(self, action: Any) -> bool:
         """Whether an action may be taken at any time and answers no decision (a donation)."""
+        ...
+
+    def is_sealed_answer(self, action: Any) -> bool:
+        """Whether an action answers a sealed decision (a bid): it restarts no clock of the round it is in."""
         ...
 
     def queries_only(self, text: str) -> bool:

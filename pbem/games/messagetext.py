@@ -20,6 +20,8 @@ __all__ = ["MessageLine", "SplitMessage", "clean_line", "clean_order", "split_or
 LooksLikeOrder = Callable[[str], bool]
 
 COMMENT = "#"
+# Later in a line "#" starts a comment too, unless a digit follows: "TAKE #37" names a card by its number.
+_TRAILING_COMMENT = re.compile(r"#(?!\d)")
 QUOTE = ">"
 SEPARATOR = ";"
 SIGNATURE = "--"  # "-- " by convention; a bare "--" too, because mail clients strip trailing spaces
@@ -129,7 +131,9 @@ def split_orders(text: str, looks_like_order: LooksLikeOrder) -> SplitMessage:
             parts.append(None)
         if stripped.startswith(QUOTE):
             continue
-        content = stripped.split(COMMENT, 1)[0]
+        if stripped.startswith(COMMENT):
+            continue
+        content = _TRAILING_COMMENT.split(stripped, 1)[0]
         for part in content.split(SEPARATOR):
             order = clean_order(part) if part.strip() else ""
             if order:

@@ -27,8 +27,7 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
         game, created = moderator.create_game_in(session, name, setup, kind=kind)
         composer = MailComposer(session, identity, now)
         first = seats(session, game)[0]
-        settings = GameSettings(deadline_hours={**kind_of(game.kind).deadline_hours(),
-                                                **config.deadlines.hours},
+        settings = GameSettings(deadline_hours=config.deadlines.for_kind(kind_of(game.kind).deadline_hours()),
                                 reminder_hours=tuple(config.deadlines.reminder_hours),
                                 thread_root=composer.welcome_id(game, first.email))
         save_settings(session, game, settings)

@@ -81,8 +81,8 @@ def decision_deadline(settings: GameSettings, decision: Pending, since: datetime
     fewer, has no deadline); the prompt mailed with the move that raised the
     decision shows it, counted from that move.
     """
-    hours = settings.deadline_hours.get(decision.kind)
-    if hours is None or float(hours) <= 0:
+    hours = settings.hours_for(decision.kind)
+    if hours is None or hours <= 0:
         return None
     return since + timedelta(hours=float(hours))
 

@@ -22,6 +22,7 @@ DEFAULT_DEADLINE_HOURS: dict[str, float] = {
     "investment": 48, "setup_bond": 48, "force_stop": 24, "canal": 24, "battle": 24,
 }
 DEFAULT_REMINDER_HOURS: tuple[float, ...] = (24.0,)
+FALLBACK_DECISION = "*"  # hours for a decision the game's hours do not name ([deadlines] default)
 
 
 @dataclass
@@ -32,6 +33,11 @@ class GameSettings:
     reminder_hours: tuple[float, ...] = DEFAULT_REMINDER_HOURS
     thread_root: str = ""  # Message-ID of the game's first mail: every later mail threads under it
     clock_reset: datetime | None = None  # undo, replace and resume restart every deadline from here
+
+    def hours_for(self, decision: str) -> float | None:
+        """The hours a decision of this kind gets, else the game's fallback; None: no deadline."""
+        hours = self.deadline_hours.get(decision, self.deadline_hours.get(FALLBACK_DECISION))
+        return None if hours is None else float(hours)
 
 
 class GameSettingsRow(SQLModel, table=True):
@@ -53,8 +59,7 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
     row = session.exec(select(GameSettingsRow).where(col(GameSettingsRow.game_id) == game.id)).first()
     if row is None:
         return GameSettings()
-    hours = dict(DEFAULT_DEADLINE_HOURS)
-    hours.update({k: float(v) for k, v in row.deadline_hours.items()})
+    hours = {k: float(v) for k, v in row.deadline_hours.items()}  # every game's row names all its hours
     return GameSettings(row.open_cash, row.paused, hours,
                         tuple(float(h) for h in row.reminder_hours) or DEFAULT_REMINDER_HOURS, row.thread_root,
                         row.clock_reset)

@@ -1,5 +1,11 @@
 """Eight-Minute Empire's bot: reads the options a prompt lists and picks one (``random``) or a useful one
-(``sensible``: bid little, take a card it can use, place and move armies out, build cities)."""
+(``sensible``: bid one coin, take the card whose offered use does most for its cost).
+
+The prompt's options for a turn are a card and a sensible use of it
+(``TAKE 3; MOVE 12-13, 12-9``, see ``prompts``); the sensible bot weighs them
+by what they do (armies placed, armies moved out, a city, armies destroyed)
+against the card's cost read from the row in the same mail.
+"""
 from __future__ import annotations
 
 import random
@@ -9,6 +15,24 @@ from collections.abc import Sequence
 STRATEGIES = ("random", "sensible")
 _OPTION = re.compile(r"^    ([A-Z]+ ?.*)$")
 _BANNER = re.compile(r"^EIGHT-MINUTE EMPIRE - (?P<game>\S+) - ")
+_ROW = re.compile(r"^  (\d)  cost (\d)  ", re.MULTILINE)
+WORTH = {"PLACE": 1.0, "MOVE": 1.2, "CITY": 2.5, "DESTROY": 1.5}  # per army, path, city or army destroyed
+COIN = 0.8  # what a coin is worth against those
+
+
+def worth(line: str, costs: dict[int, int]) -> float:
+    """What an option does, less the coins its card costs."""
+    value = 0.0
+    for order in (part.strip() for part in line.split(";")):
+        word, _, rest = order.partition(" ")
+        items = [item for item in rest.split(",") if item.strip()]
+        if word == "TAKE":
+            value -= COIN * costs.get(int(rest), 0)
+        elif word == "PLACE":
+            value += WORTH[word] * sum(int(item.split("x")[1]) if "x" in item else 1 for item in items)
+        elif word in WORTH:
+            value += WORTH[word] * max(1, len(items))
+    return value
 
 
 def options_of(text: str) -> list[str]:
@@ -53,14 +77,14 @@ class EightMinuteBot:
         return (match.group("game") if match else None), None
 
     def is_report(self, text: str) -> bool:
-        return "\nPLAYERS (seating order)\n" in text
+        return "\nPLAYERS (seating order" in text
 
     def answer(self, prompt: str, strategy: str, seed: int | str, report: str | None) -> str | None:
         options = options_of(prompt)
         if not options:
             return None
         rng = random.Random(f"{seed}:{prompt}")
-        return self._pick(options, strategy, rng)
+        return self._pick(options, strategy, rng, prompt)
 
     def answer_refusal(self, error: str, prompt: str | None, strategy: str, seed: int | str, report: str | None,
                        avoid: Sequence[str], attempt: int) -> str | None:
@@ -69,16 +93,14 @@ class EightMinuteBot:
         options = [o for o in options_of(prompt or "") if o.upper() not in avoid]
         if not options:
             return "DONE"
-        return self._pick(options, strategy, random.Random(f"{seed}:{attempt}:{error}"))
+        return self._pick(options, strategy, random.Random(f"{seed}:{attempt}:{error}"), prompt or "")
 
-    def _pick(self, options: list[str], strategy: str, rng: random.Random) -> str:
+    def _pick(self, options: list[str], strategy: str, rng: random.Random, prompt: str) -> str:
         if strategy != "sensible":
             return rng.choice(options)
-        bids = [o for o in options if o.startswith("BID")]
-        if bids:
-            return min(bids, key=lambda o: int(o.split()[1]) if o.split()[1] != "0" else 1)
-        takes = [o for o in options if o.startswith("TAKE")]
-        if takes:
-            return rng.choice(takes[:3])
-        useful = [o for o in options if not o.startswith(("DONE", "DESTROY"))] or options
-        return rng.choice(useful)
+        if options[0].startswith("BID"):
+            return "BID 1" if "BID 1" in options else options[0]
+        if options[0].startswith("TAKE"):
+            costs = {int(place): int(cost) for place, cost in _ROW.findall(prompt)}
+            return max(options, key=lambda o: (worth(o, costs), rng.random()))
+        return options[0]  # the use the prompt offers first: the engine's sensible one, or DONE

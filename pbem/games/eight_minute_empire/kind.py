@@ -18,12 +18,14 @@ from engine.eight_minute_empire.board import Board, default_board
 from engine.eight_minute_empire.events import BidGiven, Event
 from engine.eight_minute_empire.model import Phase, Setup, State, Variant
 from engine.eight_minute_empire.rules import EightMinuteRules
+from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
-from pbem.games.eight_minute_empire import views
+from pbem.games.eight_minute_empire import prompts, views
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.help import help_text
 from pbem.games.eight_minute_empire.orders import OrderError, QueryOrder, colour_of, looks_like_order, parse
+from pbem.games.eight_minute_empire.words import banner, order_text
 from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.text import finish
@@ -143,6 +145,9 @@ class EightMinuteEmpire:
     def is_side_action(self, action: Action) -> bool:
         return False
 
+    def is_sealed_answer(self, action: Action) -> bool:
+        return isinstance(action, Bid)  # R8-BID-1
+
     def queries_only(self, text: str) -> bool:
         lines = messagetext.split_orders(text, looks_like_order).orders
         return bool(lines) and all(line.text.split()[0].lower() in ("status", "board", "options", "history", "help")
@@ -152,21 +157,7 @@ class EightMinuteEmpire:
         return messagetext.split_orders(text, looks_like_order).orders
 
     def format_action(self, state: State, action: Action) -> str:
-        data = self.rules.action_to_json(action)
-        kind = data["type"].upper()
-        if kind == "BID":
-            return f"BID {data['coins']}"
-        if kind == "TAKE":
-            return f"TAKE {data['place']}"
-        if kind == "PLACE":
-            return "PLACE " + ", ".join(f"{r}" + (f" x{n}" if n > 1 else "") for r, n in data["items"])
-        if kind == "MOVE":
-            return "MOVE " + ", ".join("-".join(str(r) for r in path) for path in data["paths"])
-        if kind == "CITY":
-            return f"CITY {data['region']}"
-        if kind == "DESTROY":
-            return "DESTROY " + ", ".join(f"{p} {r}" for p, r in data["items"])
-        return "DONE"
+        return order_text(action)
 
     def default_order(self, state: State, decision: Pending) -> str | None:
         return self.format_action(state, decision.detail.default)  # R8-BID-3, R8-TURN-4
@@ -211,12 +202,12 @@ class EightMinuteEmpire:
 
     def prompt(self, state: State, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
         due = deadline.strftime("%Y-%m-%d %H:%M UTC") if isinstance(deadline, datetime) else deadline
-        return views.prompt(self.board, state, player, game, due)
+        return prompts.prompt(self.board, state, player, game, due)
 
     def welcome(self, state: State, player: str, *, game: str, reply_to: str | None = None,
                 open_cash: bool = False) -> str:
         seats = ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating)
-        text = [views.banner(game, f"welcome, {player}"), "",
+        text = [banner(game, f"welcome, {player}"), "",
                 f"You have a seat in {game}, a game of Eight-Minute Empire by email. Players in seating order: "
                 f"{seats}. Youngest first (for ties): {', '.join(state.ages)}.",
                 "", "Reply to the moderator's mails with your orders, one per line; HELP lists them.",
@@ -225,7 +216,7 @@ class EightMinuteEmpire:
 
     def error(self, state: State, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
-        parts = [views.banner(game, f"{player}, an order was refused"), ""]
+        parts = [banner(game, f"{player}, an order was refused"), ""]
         if applied:
             parts += ["APPLIED (these stand)", *(f"  line {a.line_number}: {a.line}" for a in applied), ""]
         where = f"line {refusal.line_number}: {refusal.line}" if refusal.line_number is not None else "your message"
@@ -255,13 +246,36 @@ class EightMinuteEmpire:
         return views.report(self.board, state, player, (), game, False)
 
     def _history(self, state: State, player: str, log: Sequence[LogEntry[Any]], count: int) -> list[str]:
-        """The last moves, a sealed bid shown only to its bidder until all are in."""
-        lines = []
-        for entry in list(log)[-count:]:
-            hidden = isinstance(entry.action, Bid) and entry.player != player and state.phase is Phase.BID
-            if not hidden:
-                lines.append(f"  move {entry.version + 1}: {entry.player}: {self.format_action(state, entry.action)}")
-        return lines or ["  nothing yet"]
+        """The last ``count`` moves as the reader may see them (R8-BID-1).
+
+        A bid round is one line: while open, only the reader's own bid and no
+        move number (log positions would count the others' hidden bids); once
+        revealed, the final bids in seating order (a changed bid shows only as
+        its last value). The window is counted in lines shown, never in log
+        entries, so its length tells nothing either.
+        """
+        entries = list(log)
+        open_bids: list[LogEntry[Any]] = []
+        while state.phase is Phase.BID and entries and isinstance(entries[-1].action, Bid):
+            open_bids.insert(0, entries.pop())
+        lines: list[str] = []
+        start = 0
+        while start < len(entries):
+            end = start + 1
+            if isinstance(entries[start].action, Bid):
+                while end < len(entries) and isinstance(entries[end].action, Bid):
+                    end += 1
+                final = {entry.player: entry.action.coins for entry in entries[start:end]}
+                shown = ", ".join(f"{p} {final[p]}" for p in state.seating if p in final)
+                lines.append(f"  move {entries[end - 1].version + 1}: the bids revealed: {shown}")
+            else:
+                entry = entries[start]
+                lines.append(f"  move {entry.version + 1}: {entry.player}: {order_text(entry.action)}")
+            start = end
+        if state.phase is Phase.BID:
+            own = [entry.action.coins for entry in open_bids if entry.player == player]
+            lines.append("  now: the bid is open" + (f"; your sealed bid: {own[-1]}" if own else ""))
+        return lines[-count:] or ["  nothing yet"]
 
     def state_json(self, name: str, state: State, viewer: str | None = None) -> dict[str, Any]:
         """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
@@ -274,9 +288,14 @@ class EightMinuteEmpire:
         return data
 
     def race(self, state: State) -> Race:
-        leader = max(state.seating, key=lambda p: len(state.hands[p]))
+        """Progress is the cards taken; the leader is who has the most points if the game ended now."""
+        if state.finished:
+            best = state.scores[0]
+        else:
+            best = final_scores(state, self.board)[0][0]
+        taken = max(len(hand) for hand in state.hands.values())
         goal = self.board.cards_at_end[len(state.seating)]
-        return Race(len(state.hands[leader]), leader, len(state.hands[leader]), goal, "cards")
+        return Race(taken, best.player, best.total, goal, "points", 1.0 if state.finished else taken / goal)
 
     def final_scores(self, state: State) -> tuple[tuple[str, int], ...]:
         return tuple((s.player, s.total) for s in state.scores)
@@ -301,7 +320,7 @@ class EightMinuteEmpire:
     def legal_orders(self, state: State, player: str) -> list[str]:
         if state.finished or (state.phase is not Phase.BID and player != state.current):
             return []
-        return views.options(self.board, state, player)
+        return prompts.options(self.board, state, player)
 
     def new_game_lines(self, created: NewGame) -> list[str]:
         state = created.state

@@ -1,33 +1,43 @@
 """Eight-Minute Empire's order language: ``BID 3``, ``TAKE 2``, ``PLACE 12 x2, 5``, ``MOVE 12-13-14``, ``CITY 13``,
 ``DESTROY red 13``, ``DONE``, and the report requests every game knows (STATUS, BOARD, OPTIONS, HISTORY, HELP).
 
-Regions are the map's numbers, written ``12`` or ``r12``; armies are named by
-their player's name or colour. A message is read line by line; the first
+The canonical forms of ``ORDERS-eight-minute-empire.md`` work exactly as
+written; on top, the parser forgives what people write by mail: aliases
+(BUILD for CITY, KILL for DESTROY, PASS for DONE, see ``vocabulary``), items
+in natural word order (``PLACE 2 armies in 12``, ``DESTROY 13 red``, see
+``phrases``), numbers as words, and a card taken by its number
+(``TAKE card 37``). What could be read two ways, or is misspelt, is refused
+with what to write instead, never guessed: a guess would spend a turn on an
+order the player did not give. A message is read line by line; the first
 refused line stops it and the lines before it stand.
 """
 from __future__ import annotations
 
+import difflib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.model import NEUTRAL, State
+from pbem.games.eight_minute_empire import phrases
+from pbem.games.eight_minute_empire.phrases import OrderError
+from pbem.games.eight_minute_empire.vocabulary import (
+    QUERIES,
+    close_to_keyword,
+    number,
+    ordinal,
+    read_keyword,
+    suggestions,
+    without_please,
+)
 from pbem.games.kind import match_player
 
+__all__ = ["COLOURS", "OrderError", "QueryOrder", "colour_of", "is_query", "looks_like_order", "parse"]
+
 COLOURS = ("red", "blue", "green", "yellow", "purple")
-QUERIES = ("status", "board", "options", "history", "help")
-KEYWORDS = ("bid", "take", "place", "move", "city", "destroy", "done", "pass", "neutral", *QUERIES)
-_REGION = re.compile(r"^r?(\d{1,2})$", re.IGNORECASE)
-_COUNT = re.compile(r"^x(\d{1,2})$", re.IGNORECASE)
-
-
-class OrderError(ValueError):
-    """A line that is no order of this game: the reason and what could be written instead."""
-
-    def __init__(self, reason: str, legal: tuple[str, ...] = ()) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.legal = legal
+ORDER_FORMS = "BID 3, TAKE 2, PLACE 12, MOVE 12-13, CITY 12, DESTROY red 12, DONE or HELP"
+_FRAGMENT = re.compile(r"^(?:r|region\s*)?\d{1,2}\s*(?:$|[-,>x\u2013\u2192]|to\b|and\b)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -44,89 +54,203 @@ def colour_of(state: State, player: str) -> str:
 
 
 def looks_like_order(text: str) -> bool:
-    """Whether a line starts with one of our keywords (else it may be a greeting or a name)."""
-    word = text.split(maxsplit=1)[0].lower() if text.split() else ""
-    return word in KEYWORDS or any(k.startswith(word) for k in KEYWORDS if len(word) >= 3)
+    """Whether a line is meant as an order, so that it is refused if wrong rather than set aside as courtesy.
+
+    True for a keyword or alias, a prefix of one, a near miss of one ("tkae 2",
+    refused with "did you mean TAKE?"), and a line that starts with regions
+    ("12-9" after a ";"), which lacks only its order word.
+    """
+    return close_to_keyword(text) or bool(_FRAGMENT.match(text.strip()))
+
+
+def is_query(text: str) -> bool:
+    """Whether the line asks for a report (STATUS, BOARD or MAP, OPTIONS, HISTORY, HELP) and changes nothing."""
+    found = read_keyword(text)
+    return found is not None and found[0] in QUERIES
 
 
 def parse(state: State, text: str) -> Action | QueryOrder:
-    words = text.split(maxsplit=1)
-    keyword, rest = words[0].lower(), (words[1] if len(words) > 1 else "").strip()
+    """One order as written, read against ``state`` (for the row and the players' names and colours)."""
+    text = without_please(text).rstrip(".")
+    found = read_keyword(text)
+    if found is None:
+        raise OrderError(_unknown(text))
+    keyword, written, rest = found
     if keyword in QUERIES:
         return _query(keyword, rest)
-    if keyword == "bid":
-        return Bid(_number(rest, "BID takes a number of coins, e.g. BID 3."))
-    if keyword == "take":
-        return Take(_number(rest, "TAKE takes the place of a card in the row, 1 to 6, e.g. TAKE 2."))
-    if keyword == "place":
-        return Place(tuple(_place_item(item) for item in _items(rest, "PLACE 12 x2, 5")))
-    if keyword == "move":
-        return Move(tuple(_path(item) for item in _items(rest, "MOVE 12-13-14, 12-9")))
-    if keyword == "city":
-        return City(_region(rest))
-    if keyword == "destroy":
-        return Destroy(tuple(_target(state, item) for item in _items(rest, "DESTROY red 13")))
-    if keyword in ("done", "pass"):
-        return Done()
-    if keyword == "neutral":
-        return PlaceNeutral(_region(rest))
-    raise OrderError(f"{words[0]!r} is no order of Eight-Minute Empire.",
-                     ("BID n", "TAKE n", "PLACE 12", "MOVE 12-13", "CITY 12", "DESTROY red 12", "DONE", "HELP"))
+    try:
+        return READERS[keyword](state, rest)
+    except OrderError as exc:
+        raise OrderError(_two_orders(written, rest) or exc.reason, exc.legal) from None
+
+
+def _unknown(text: str) -> str:
+    """Why a line is no order: a near keyword to suggest, or a line of regions without its order word."""
+    word = text.split()[0] if text.split() else text
+    if _FRAGMENT.match(text.strip()):
+        line = text.strip()
+        example = f"MOVE {line}" if re.search(r"-|>|\bto\b", line) else f"PLACE {line}"
+        return (f"{line!r} has no order word: start it with one, e.g. {example}. The items of one order are "
+                "separated by ',' (a ';' starts a new order).")
+    near = suggestions(word)
+    if near:
+        return f"{word!r} is no order of Eight-Minute Empire; did you mean {_either(near)}?"
+    return f"{word!r} is no order of Eight-Minute Empire. The orders: {ORDER_FORMS}."
+
+
+def _either(words: tuple[str, ...]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _two_orders(written: str, rest: str) -> str | None:
+    """The reason to give when an item is another order ("TAKE 3, MOVE 12-13"): one order per line or per ';'.
+
+    The first item is never one ("BUILD city 13", "TAKE place 2"), nor is a
+    NEUTRAL item, which names the neutral armies ("DESTROY red 13, neutral 5").
+    """
+    parts = re.split(r"(,|\band\b|&)", rest, flags=re.IGNORECASE)  # items at even places, separators between
+    for index in range(2, len(parts), 2):
+        item, found = parts[index].strip(), read_keyword(parts[index])
+        if found is not None and found[0] != "neutral":
+            before = "".join(parts[:index - 1]).strip()
+            return (f"{item!r} is another order: give each order on its own line or after a ';', e.g. "
+                    f"{written} {before}; {item}")
+    return None
 
 
 def _query(keyword: str, rest: str) -> QueryOrder:
+    rest = rest.strip().rstrip("?").strip()
     if keyword == "help":
         return QueryOrder("help", rest.lower() or None)
     if keyword == "history" and rest:
-        return QueryOrder("history", count=_number(rest, "HISTORY takes a number of moves, e.g. HISTORY 5."))
+        words = rest.split()
+        count = number(words[0])
+        if count is None or len(words) > 2 or (len(words) == 2 and words[1].lower() not in ("moves", "events")):
+            raise OrderError("HISTORY takes a number of moves, e.g. HISTORY 5.")
+        return QueryOrder("history", count=count)
     return QueryOrder(keyword)
 
 
-def _number(text: str, how: str) -> int:
-    if not text.isdigit():
-        raise OrderError(how)
-    return int(text)
+# --- one reader per order: (state, the text after the keyword) -> the action ----------------------------
 
 
-def _items(text: str, example: str) -> list[str]:
-    items = [item.strip() for item in text.split(",") if item.strip()]
-    if not items:
+_COINS = re.compile(r"(\S+?)\s*(?:c|coins?|gold)?", re.IGNORECASE)
+
+
+def _bid(state: State, rest: str) -> Action:
+    """``BID 3``, ``BID 3 coins``, ``BID three``, ``BID nothing``."""
+    match = _COINS.fullmatch(rest.strip())
+    word = match.group(1).lower() if match else ""
+    coins = 0 if word in ("nothing", "none", "nil") else number(word)
+    if coins is None:
+        given = f"{rest.strip()!r} is no number of coins: " if rest.strip() else ""
+        raise OrderError(f"{given}BID takes a number of coins, e.g. BID 3, BID 3 coins or BID three.")
+    return Bid(coins)
+
+
+_BY_PLACE = re.compile(r"^(?:the\s+)?(?:card\s+)?(?:at\s+|in\s+|from\s+)?(?:place|position|pos|slot)\s+(\w+)"
+                       r"(?:\s+card)?$", re.IGNORECASE)
+_BY_ORDINAL = re.compile(r"^(?:the\s+)?(\w+)(?:\s+card)?(?:\s+(?:of|in|from)\s+the\s+row)?$", re.IGNORECASE)
+_BY_CARD = re.compile(r"^(?:the\s+)?(?:card\s*(?:#|no\.?\s*|number\s+)?|#\s*)(\d{1,3})$", re.IGNORECASE)
+
+
+def _take(state: State, rest: str) -> Action:
+    """``TAKE 2`` (the place), ``TAKE second``, ``TAKE place 2``; ``TAKE card 37`` or ``TAKE #37`` (the card)."""
+    text = rest.strip()
+    if card := _BY_CARD.match(text):
+        return Take(_place_of_card(state, int(card.group(1)), explicit="#" in text))
+    for pattern, read in ((_BY_PLACE, number), (_BY_ORDINAL, _place_word)):
+        if (match := pattern.match(text)) and (place := read(match.group(1))) is not None:
+            return Take(_checked_place(state, place))
+    raise OrderError(f"TAKE takes the place of a card in the row, 1 to {len(state.row)}, e.g. TAKE 2, or a card's "
+                     "number, e.g. TAKE #37 or TAKE card 37.")
+
+
+def _place_word(word: str) -> int | None:
+    found = number(word)
+    return found if found is not None else ordinal(word)
+
+
+def _checked_place(state: State, place: int) -> int:
+    """A place as written; a number beyond the row that is a card there is refused with both readings."""
+    if place > len(state.row) and place in state.row:
+        at = state.row.index(place) + 1
+        raise OrderError(f"The row has places 1 to {len(state.row)}: for card #{place} (at place {at}) write "
+                         f"TAKE {at} or TAKE card {place}.")
+    return place
+
+
+def _place_of_card(state: State, card: int, *, explicit: bool) -> int:
+    """The place of card ``card`` in the row; refused when it is not there, or when "card 3" could be place 3."""
+    if card not in state.row:
+        also = f" For the card at place {card} write TAKE {card}." if card <= len(state.row) else ""
+        raise OrderError(f"Card #{card} is not in the row; the row holds {_row_words(state)}.{also}")
+    place = state.row.index(card) + 1
+    if not explicit and card <= len(state.row) and place != card:
+        raise OrderError(f"'card {card}' could be card #{card} (at place {place}) or the card at place {card} "
+                         f"(#{state.row[card - 1]}): write TAKE {place} for card #{card}, or TAKE {card} for "
+                         f"the card at place {card}.")
+    return place
+
+
+def _row_words(state: State) -> str:
+    return ", ".join(f"#{card} (place {place})" for place, card in enumerate(state.row, start=1)) or "no cards"
+
+
+def _place(state: State, rest: str) -> Action:
+    """``PLACE 12 x2, 5``, ``PLACE 2 armies in 12``, ``PLACE 12 12``; ``PLACE neutral 5`` in the neutral setup."""
+    words = rest.split()
+    if words and words[0].lower() == NEUTRAL:
+        return _neutral(state, " ".join(words[1:]))
+    return Place(tuple(phrases.place_item(item) for item in phrases.items(rest, "PLACE 12 x2, 5")))
+
+
+def _move(state: State, rest: str) -> Action:
+    """``MOVE 12-13-14, 12-9``, ``MOVE 12 to 13``, ``MOVE 12->13``, ``MOVE 2 armies 12-13``."""
+    items = phrases.items(rest, "MOVE 12-13-14, 12-9")
+    return Move(tuple(p for item in items for p in phrases.path(item)))
+
+
+_CITY = re.compile(r"^(?:an?\s+)?(?:new\s+)?(?:city\s+)?(?:in|at|on)?\s*(?P<r>.*)$", re.IGNORECASE)
+_NEUTRAL = re.compile(r"^(?:an?\s+|one\s+)?(?:army\s+)?(?:in|at|on|to)?\s*(?P<r>.*)$", re.IGNORECASE)
+
+
+def _city(state: State, rest: str) -> Action:
+    """``CITY 13``, ``CITY in 13``, ``BUILD a city in region 13``."""
+    match = _CITY.match(rest.strip())
+    assert match is not None  # the pattern matches every text
+    return City(_one_region(match.group("r"), "CITY 13 or BUILD a city in 13"))
+
+
+def _neutral(state: State, rest: str) -> Action:
+    """``NEUTRAL 5``, ``NEUTRAL army in 5`` (and ``PLACE neutral 5``)."""
+    match = _NEUTRAL.match(rest.strip())
+    assert match is not None  # the pattern matches every text
+    return PlaceNeutral(_one_region(match.group("r"), "NEUTRAL 5"))
+
+
+def _one_region(text: str, example: str) -> int:
+    if not text.strip():
         raise OrderError(f"Say where, e.g. {example}.")
-    return items
+    return phrases.region(text)
 
 
-def _region(text: str) -> int:
-    match = _REGION.match(text.strip())
-    if match is None or not 1 <= int(match.group(1)) <= 25:
-        raise OrderError(f"{text.strip()!r} is no region: regions are 1 to 25 (12 or r12).")
-    return int(match.group(1))
+def _destroy(state: State, rest: str) -> Action:
+    """``DESTROY red 13, ann 9``, ``DESTROY 13 red``, ``DESTROY the red army in 13``, ``DESTROY red 13 x2``."""
+    found = []
+    for item in phrases.items(rest, "DESTROY red 13"):
+        who, region, armies = phrases.target(item)
+        found += [(_player(state, who), region)] * armies
+    return Destroy(tuple(found))
 
 
-def _place_item(item: str) -> tuple[int, int]:
-    words = item.split()
-    count = 1
-    if len(words) == 2 and (match := _COUNT.match(words[1])):
-        count = int(match.group(1))
-    elif len(words) != 1:
-        raise OrderError(f"{item!r}: write a region and, for several armies, x and a number: 12 x2.")
-    return _region(words[0]), count
-
-
-def _path(item: str) -> tuple[int, ...]:
-    regions = tuple(_region(part) for part in re.split(r"\s*-\s*|\s+to\s+", item.strip()) if part)
-    if len(regions) < 2:
-        raise OrderError(f"{item!r}: a move goes from one region to the next, e.g. 12-13 or 12-13-14.")
-    return regions
-
-
-def _target(state: State, item: str) -> tuple[str, int]:
-    words = item.split()
-    if len(words) != 2:
-        raise OrderError(f"{item!r}: name whose army and where, e.g. DESTROY red 13 or DESTROY ann 13.")
-    return _player(state, words[0]), _region(words[1])
+def _done(state: State, rest: str) -> Action:
+    """``DONE``, ``PASS``, ``SKIP``, ``DECLINE``, ``END TURN``: whatever follows is a comment."""
+    return Done()
 
 
 def _player(state: State, text: str) -> str:
+    """A player by name or colour (any case), or ``neutral``; a near miss is refused with the closest names."""
     if text.lower() == NEUTRAL:
         return NEUTRAL
     found = match_player(text, state.seating)
@@ -136,4 +260,13 @@ def _player(state: State, text: str) -> str:
     if text.lower() in colours:
         return colours[text.lower()]
     named = ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating)
-    raise OrderError(f"{text!r} names no player; players: {named}.")
+    words = [*state.seating, *colours, NEUTRAL]
+    near = difflib.get_close_matches(text.lower(), [w.lower() for w in words], n=1, cutoff=0.6)
+    hint = f" Did you mean {near[0]}?" if near else ""
+    raise OrderError(f"{text!r} names no player; players: {named}.{hint}")
+
+
+READERS: dict[str, Callable[[State, str], Action]] = {
+    "bid": _bid, "take": _take, "place": _place, "move": _move, "city": _city, "destroy": _destroy, "done": _done,
+    "neutral": _neutral,
+}

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from engine.eight_minute_empire.board import WILD, ActionKind, Board, Card
+from engine.eight_minute_empire.board import WILD, Board
 from engine.eight_minute_empire.events import (
     ArmiesPlaced,
     ArmyDestroyed,
@@ -26,60 +26,59 @@ from engine.eight_minute_empire.events import (
     TurnEnded,
 )
 from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, State, Variant
-from engine.eight_minute_empire.scoring import continent_owners, region_owners
+from engine.eight_minute_empire.scoring import continent_owners, final_scores, region_owners
 from pbem.games.eight_minute_empire.orders import colour_of
+from pbem.games.eight_minute_empire.scoresheet import score_sheet
+from pbem.games.eight_minute_empire.words import banner, card_words, row_lines
 from pbem.render.art import Art, check_art, fill_panel, load_art
 from pbem.render.text import bullet, finish, join_words, plural, wrap
 
-TITLE = "EIGHT-MINUTE EMPIRE"
-_VERB = {ActionKind.PLACE: "place", ActionKind.MOVE: "move", ActionKind.WATER: "move over land and water",
-         ActionKind.CITY: "city", ActionKind.DESTROY: "destroy"}
 
-
-def card_words(card: Card) -> str:
-    """'#13 carrot: move 3 over land and water'; 'destroy 1 and place 1'; 'city or destroy 1'."""
-    parts = [_VERB[a.kind] + ("" if a.kind is ActionKind.CITY else f" {a.amount}") for a in card.actions]
-    good = card.good + (" x2" if card.symbols == 2 else "")
-    return f"#{card.id} {good}: " + {"/": " or ", "+": " and "}.get(card.join, "").join(parts)
-
-
-def banner(game: str, what: str) -> str:
-    return f"{TITLE} - {game} - {what}\n" + "=" * min(78, len(TITLE) + len(game) + len(what) + 6)
+def _who(player: str, viewer: str | None) -> str:
+    """A player as the reader is told of them: 'You' to themselves (every sentence starts with its actor)."""
+    return "You" if player == viewer else player
 
 
 def narrate(board: Board, state: State, events: Iterable[Event], viewer: str | None) -> list[str]:
-    told = []
-    for event in events:
-        match event:
-            case BidGiven(player, coins) if player == viewer:
-                told.append(f"You bid {coins}; you may change it until every bid is in.")
-            case BidsRevealed(bids, first, paid):
-                told.append("All bids are in: " + ", ".join(f"{p} {n}" for p, n in bids) + f". {first} "
-                            + (f"pays {paid} and " if paid else "") + "takes the first turn.")
-            case CardTaken(player, card, place, cost, _):
-                told.append(f"{player} took {card_words(board.cards[card])} from place {place} for "
-                            f"{plural(cost, 'coin')}.")
-            case ArmiesPlaced(player, region, count) if player == NEUTRAL:
-                told.append(f"A neutral army was placed in {region}.")
-            case ArmiesPlaced(player, region, count):
-                told.append(f"{player} placed {plural(count, 'army', 'armies')} in {region}.")
-            case ArmyMoved(player, path):
-                told.append(f"{player} moved an army {'-'.join(str(r) for r in path)}.")
-            case CityBuilt(player, region):
-                told.append(f"{player} built a city in {region}.")
-            case ArmyDestroyed(by, owner, region):
-                whose = "one of their own armies" if by == owner else f"an army of {owner}"
-                told.append(f"{by} destroyed {whose} in {region}.")
-            case TurnEnded(_, _, following) if following is not None:
-                told.append(f"It is {following}'s turn.")
-            case SeriesGameEnded(number, points, carried):
-                told.append(f"Game {number} of the series is over: " + ", ".join(f"{p} {n}" for p, n in points)
-                            + ". The series so far: " + ", ".join(f"{p} {n}" for p, n in carried)
-                            + f". Game {number + 1} begins afresh with a new bid.")
-            case GameEnded(winners):
-                told.append(f"The game is over: {join_words(winners)} "
-                            + ("wins." if len(winners) == 1 else "share the victory."))
-    return told
+    """Sentences ``viewer`` may read (a sealed bid only to its bidder, R8-BID-1), addressed to them."""
+    return [line for event in events if (line := _sentence(board, event, viewer))]
+
+
+def _sentence(board: Board, event: Event, viewer: str | None) -> str | None:
+    match event:
+        case BidGiven(player, coins):
+            return (f"Your bid of {coins} is recorded; you may change it until all bids are in."
+                    if player == viewer else None)
+        case BidsRevealed(bids, first, paid):
+            shown = ", ".join(f"{'you' if p == viewer else p} {n}" for p, n in bids)
+            pays = f"pay{'' if first == viewer else 's'} {paid} and " if paid else ""
+            takes = "take" if first == viewer else "takes"
+            return f"All bids are in: {shown}. {_who(first, viewer)} {pays}{takes} the first turn."
+        case CardTaken(player, card, place, cost, _):
+            return (f"{_who(player, viewer)} took {card_words(board.cards[card])} from place {place} for "
+                    f"{plural(cost, 'coin')}.")
+        case ArmiesPlaced(player, region, count) if player == NEUTRAL:
+            return f"A neutral army was placed in {region}."
+        case ArmiesPlaced(player, region, count):
+            return f"{_who(player, viewer)} placed {plural(count, 'army', 'armies')} in {region}."
+        case ArmyMoved(player, path):
+            return f"{_who(player, viewer)} moved an army {'-'.join(str(r) for r in path)}."
+        case CityBuilt(player, region):
+            return f"{_who(player, viewer)} built a city in {region}."
+        case ArmyDestroyed(by, owner, region):
+            whose = ("your own armies" if by == viewer else "their own armies") if by == owner else (
+                "your armies" if owner == viewer else f"the armies of {owner}")
+            return f"{_who(by, viewer)} destroyed one of {whose} in {region}."
+        case TurnEnded(_, _, following) if following is not None:
+            return "It is your turn." if following == viewer else f"It is {following}'s turn."
+        case SeriesGameEnded(number, points, carried):
+            return (f"Game {number} of the series is over: " + ", ".join(f"{p} {n}" for p, n in points)
+                    + ". The series so far: " + ", ".join(f"{p} {n}" for p, n in carried)
+                    + f". Game {number + 1} begins afresh with a new bid.")
+        case GameEnded(winners):
+            return (f"The game is over: {join_words(winners)} "
+                    + ("wins." if len(winners) == 1 else "share the victory."))
+    return None
 
 
 def goods_tally(board: Board, cards: tuple[int, ...]) -> str:
@@ -90,22 +89,20 @@ def goods_tally(board: Board, cards: tuple[int, ...]) -> str:
     return ", ".join(f"{good} {n}" for good, n in sorted(counts.items())) or "none"
 
 
-def row_lines(board: Board, state: State) -> list[str]:
-    lines = ["THE ROW (place, cost, card)"]
-    for place, card_id in enumerate(state.row, start=1):
-        lines.append(f"  {place}  cost {board.row_costs[place - 1]}  {card_words(board.cards[card_id])}")
-    lines.append(f"  ({plural(len(state.deck), 'card')} left in the deck)")
-    return lines
-
-
-def player_lines(board: Board, state: State) -> list[str]:
-    lines = ["PLAYERS (seating order)"]
+def player_lines(board: Board, state: State, viewer: str | None = None) -> list[str]:
+    """Each player's coins, cards, pieces, goods and points if the game ended now (all public, R8-PIECE-3)."""
+    scores = {s.player: s for s in final_scores(state, board)[0]}
+    lines = ["PLAYERS (seating order; * on turn; points if the game ended now)"]
     for player in state.seating:
-        turn = "  <- on turn" if player == state.current else ""
-        lines.append(f"  {player} ({colour_of(state, player)}): {state.coins[player]} coins, "
-                     f"{plural(len(state.hands[player]), 'card')}, {state.armies_of(player)} armies and "
-                     f"{state.cities_of(player)} cities on the map{turn}")
-        lines.append(f"      goods: {goods_tally(board, state.hands[player])}")
+        you = ", you" if player == viewer else ""
+        turn = "* " if player == state.current else "  "
+        now = scores[player]
+        lines.append(wrap(f"{player} ({colour_of(state, player)}{you}): {plural(state.coins[player], 'coin')}, "
+                          f"{plural(len(state.hands[player]), 'card')}; on the map "
+                          f"{plural(state.armies_of(player), 'army', 'armies')}, "
+                          f"{plural(state.cities_of(player), 'city', 'cities')}", 6, turn))
+        lines.append(wrap(f"goods: {goods_tally(board, state.hands[player])}; points now: {now.regions} + "
+                          f"{now.continents} + {now.goods} = {now.total}", 6, 6))
     return lines
 
 
@@ -158,21 +155,23 @@ def map_lines(board: Board, state: State) -> list[str]:
     return lines
 
 
-def status_line(state: State) -> str:
+def status_line(state: State, viewer: str | None = None) -> str:
     series = f" (game {state.game_number} of the series)" if Variant.LONG in state.setup.variants else ""
-    return _status(state) + series
+    return _status(state, viewer) + series
 
 
-def _status(state: State) -> str:
+def _status(state: State, viewer: str | None) -> str:
+    you = state.current is not None and state.current == viewer
     if state.phase is Phase.NEUTRAL:
-        return (f"{state.current} places a neutral army ({state.neutral_armies()} of {NEUTRAL_ARMIES} "
-                "placed).")
+        return (f"{'You place' if you else f'{state.current} places'} a neutral army "
+                f"({state.neutral_armies()} of {NEUTRAL_ARMIES} placed).")
     if state.phase is Phase.BID:
         return "The bid for the first turn is open: every player bids once, sealed."
     if state.phase is Phase.OVER:
         return "The game is over."
-    doing = "takes a card" if state.phase is Phase.TAKE else "uses the card's action"
-    return f"{state.current} {doing}."
+    if state.phase is Phase.TAKE:
+        return "You take a card." if you else f"{state.current} takes a card."
+    return "You use your card's action." if you else f"{state.current} uses the card's action."
 
 
 def report(board: Board, state: State, player: str, events: Iterable[Event], game: str, with_map: bool) -> str:
@@ -180,86 +179,32 @@ def report(board: Board, state: State, player: str, events: Iterable[Event], gam
     told = narrate(board, state, events, player)
     if told:
         parts += ["WHAT HAPPENED", *(bullet(t) for t in told), ""]
-    parts += [wrap(status_line(state))]
+    parts += [wrap(status_line(state, player))]
     if state.phase is Phase.BID:
         own = state.bids.get(player)
         parts.append(wrap(f"Your bid: {own} (you may change it)." if own is not None else "You have not bid yet."))
-    parts += ["", *row_lines(board, state), "", *player_lines(board, state)]
+    parts += ["", *row_lines(board, state), "", *player_lines(board, state, player)]
     if with_map:
         parts += ["", *map_lines(board, state)]
     return finish("\n".join(parts) + "\n")
 
 
 def score_lines(board: Board, state: State) -> list[str]:
+    """The final scores in a line each (the demo's ending; the mail has the whole sheet)."""
     lines = ["FINAL SCORES (regions + continents + goods; ties: coins, armies, regions)"]
     for rank, score in enumerate(state.scores, start=1):
         wilds = f"; wild cards counted as {join_words(score.wilds)}" if score.wilds else ""
         series = f"; the series: {state.carried[score.player]}" if state.carried else ""
         lines.append(f"  {rank}. {score.player}: {score.regions} + {score.continents} + {score.goods} = "
-                     f"{score.total} points ({score.coins} coins, {score.armies} armies){wilds}{series}")
+                     f"{plural(score.total, 'point')} ({plural(score.coins, 'coin')}, "
+                     f"{plural(score.armies, 'army', 'armies')}){wilds}{series}")
     return lines
 
 
 def game_end(board: Board, state: State, player: str | None, events: Iterable[Event], game: str) -> str:
     told = narrate(board, state, events, player)
-    parts = [banner(game, "the game is over"), "", *(bullet(t) for t in told), "", *score_lines(board, state),
+    parts = [banner(game, "the game is over"), "", *(bullet(t) for t in told), "", *score_sheet(board, state),
              "", *map_lines(board, state)]
-    return finish("\n".join(parts) + "\n")
-
-
-def options(board: Board, state: State, player: str) -> list[str]:
-    """Orders the player could send now, one per line (the bot reads these)."""
-    if state.phase is Phase.NEUTRAL:
-        return [f"NEUTRAL {r}" for r in (1, 5, 9, 13, 17, 21, 25)]
-    if state.phase is Phase.BID:
-        coins = state.coins[player]
-        return [f"BID {n}" for n in sorted({0, 1, min(2, coins), coins // 2, coins}) if n <= coins]
-    if state.phase is Phase.TAKE:
-        return [f"TAKE {i + 1}" for i in range(len(state.row)) if board.row_costs[i] <= state.coins[player]]
-    in_play = state.in_play
-    assert in_play is not None
-    mine = sorted(r for r, here in state.armies.items() if here.get(player))
-    examples = []
-    for index, (action, left) in enumerate(zip(board.cards[in_play.card].actions, in_play.left, strict=True)):
-        if left <= 0 or (in_play.chosen is not None and in_play.chosen != index):
-            continue
-        if action.kind is ActionKind.PLACE:
-            spots = sorted({board.start} | {r for r, here in state.cities.items() if here.get(player)})
-            examples += [f"PLACE {r}" for r in spots]
-        elif action.kind in (ActionKind.MOVE, ActionKind.WATER):
-            water = action.kind is ActionKind.WATER
-            examples += [f"MOVE {r}-{n}" for r in mine[:3] for n in sorted(board.neighbours(r, water=water))[:3]]
-        elif action.kind is ActionKind.CITY:
-            examples += [f"CITY {r}" for r in mine]
-        else:
-            examples += [f"DESTROY {p} {r}" for r, here in sorted(state.armies.items()) for p in sorted(here)
-                         if p != player][:6]
-    return [*examples, "DONE"]
-
-
-def prompt(board: Board, state: State, player: str, game: str, deadline: str | None) -> str | None:
-    if state.phase is Phase.OVER:
-        return None
-    if state.phase is Phase.BID:
-        if player in state.bids:
-            return None
-        ask = (f"Bid coins for the first turn: 0 to {state.coins[player]}. The highest bid pays and starts; "
-               "nobody sees your bid before all are in.")
-    elif player != state.current:
-        return None
-    elif state.phase is Phase.NEUTRAL:
-        ask = "Place a neutral army in any region (two-player variant): NEUTRAL and the region."
-    elif state.phase is Phase.TAKE:
-        ask = "Take a card from the row: you pay its place's cost. Then use its action in the same reply."
-    else:
-        assert state.in_play is not None
-        card = board.cards[state.in_play.card]
-        left = ", ".join(f"{_VERB[a.kind]} {n}" for a, n in zip(card.actions, state.in_play.left, strict=True) if n)
-        ask = f"Use your card {card_words(card)} (left: {left or 'nothing'}), then DONE."
-    due = f" Please answer by {deadline}." if deadline else ""
-    parts = [banner(game, f"{player}, your move"), "", wrap(ask + due), "", "Your options:"]
-    parts += [f"    {line}" for line in options(board, state, player)]
-    parts += ["", *row_lines(board, state)]
     return finish("\n".join(parts) + "\n")
 
 

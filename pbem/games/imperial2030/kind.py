@@ -128,6 +128,9 @@ class Imperial2030:
     def is_side_action(self, action: Action) -> bool:
         return isinstance(action, ANYTIME)
 
+    def is_sealed_answer(self, action: Action) -> bool:
+        return False  # every decision of Imperial is open
+
     def queries_only(self, text: str) -> bool:
         lines = split_orders(text).orders
         if not lines:
