@@ -331,6 +331,10 @@ def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, re
     if settings.paused:
         report.paused.append(name)
         return
+    from pbem.gamemaster.digests import daily_digests
+
+    if daily_digests(session, game, mail, now):
+        log.info("%s: daily digests queued", name)
     since = decision_since(session, game)
     if not _may_act(settings, since, now):
         return

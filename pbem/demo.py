@@ -70,6 +70,7 @@ class DemoOptions:
     poll_interval: float = 0.01
     kind: str = DEFAULT_KIND  # which game the bots play
     variants: tuple[str, ...] = ()  # the game's rule variants
+    mail: str = "every"  # every seat's mail mode (pbem.store.mailprefs.MailMode)
 
 
 @dataclass
@@ -224,7 +225,8 @@ class Demo:
 
         setup = self.moderator.make_setup(self.options.game, [(n, a) for n, a, _ in self.players], (),
                                           self.options.seed, self.options.variants, kind=self.kind.name)
-        create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.name)
+        create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.name,
+                              mail=self.options.mail)
 
     # --- running --------------------------------------------------------------------------------
 

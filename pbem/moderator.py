@@ -51,6 +51,7 @@ from pbem.games.results import (
 )
 from pbem.store import Database, GameInfo, GameRow, GameStatus
 from pbem.store import waiting as waiting_store
+from pbem.store.settings import GameSettings, save_settings
 
 GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 PLAYER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,31}$")
@@ -171,6 +172,8 @@ class Moderator:
             raise BadSetup(str(exc)) from None
         game = store.create_game(session, name, setup, kind)
         store.save_snapshot(session, game, state)
+        if game_kind.deadline_hours():  # its own decisions' hours (mail creation puts the config's over them)
+            save_settings(session, game, GameSettings(deadline_hours=dict(game_kind.deadline_hours())))
         if game_kind.rules.finished(state):
             store.set_status(session, game, GameStatus.FINISHED)
         return game, game_kind.created(name, state, events)

@@ -45,6 +45,7 @@ from engine.core.seats import Seat
 from pbem.errors import BadSetup
 from pbem.games.kind import Bot, GameKind, NewGame, Race, SetupChoices
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
+from pbem.render.picture import Node, Point, Scene
 from pbem.render.text import finish, join_words, wrap
 
 KIND = "guess-test"
@@ -468,6 +469,11 @@ class GuessKind:
 
     def board_text(self, state: GuessState, *, game: str) -> str:
         return _mail(self._head(game, state, "BOARD"), *self._standing(state, None), *self._history(state))
+
+    def picture(self, state: GuessState, *, game: str) -> Scene:
+        """No board: one node telling the round (the seam asks every kind for a picture)."""
+        label = "game over" if state.finished else f"round {state.round}"
+        return Scene(f"{game}: {TITLE}", (320, 200), (Node("round", label, (Point(160, 110),)),))
 
     def _history(self, state: GuessState) -> list[str]:
         return self.narrate(state, state.history)

@@ -439,3 +439,9 @@ def test_by_mail_take_hash_names_a_card_while_a_hash_before_words_still_starts_a
     card = state.row[1]
     outcome = send(state, player, f"TAKE #{card} # the cheap one")
     assert outcome.refusal is None and card in outcome.state.hands[player]
+
+def test_a_mail_of_report_requests_in_any_spelling_is_a_query_only_mail() -> None:
+    """A late ``MAP`` or ``Please STATUS`` is still answered: it asks for reports and orders nothing."""
+    kind = kind_named("eight-minute-empire")
+    assert kind.queries_only("MAP") and kind.queries_only("Please STATUS\nhelp take")
+    assert not kind.queries_only("STATUS\nTAKE 2")

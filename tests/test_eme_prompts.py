@@ -204,3 +204,18 @@ def test_the_demo_progress_leads_with_points_and_fills_with_cards_taken() -> Non
     race = KIND.race(state)
     assert race.unit == "points" and race.leader == final_scores(state, BOARD)[0][0].player
     assert race.filled == max(len(h) for h in state.hands.values()) / BOARD.cards_at_end[3]
+
+
+def test_r8_bid_1_the_shown_move_stays_where_a_later_bid_opened() -> None:
+    """After the ten neutral armies (R8-VAR-2) the bid opens at move 10; a bid given moves nothing shown."""
+    from engine.eight_minute_empire.actions import PlaceNeutral
+    from engine.eight_minute_empire.model import Variant
+
+    state, _ = new_game(BOARD, Setup((Seat("ann"), Seat("bob")), 1, (), frozenset({Variant.NEUTRAL})))
+    for index in range(10):
+        state, _ = apply(BOARD, state, ("ann", "bob")[index % 2], PlaceNeutral(1 + index))
+    assert state.phase is Phase.BID and KIND.shown_move(state) == 10
+    state, _ = apply(BOARD, state, "bob", Bid(2))
+    assert KIND.shown_move(state) == 10
+    state, _ = apply(BOARD, state, "ann", Bid(1))
+    assert KIND.shown_move(state) == 12  # revealed: the log position again

@@ -78,7 +78,7 @@ def test_a_reply_that_crossed_another_players_move_is_applied_and_says_where(tab
     assert table.state().version == 2
     outcome = process(table, reply(table, "bob", bobs_prompt, "PASS"))
     assert outcome.outcome == "applied", outcome.reason
-    (note,) = [row for row in table.outbox() if row.purpose == "applied_late"]
+    (note,) = [row for row in table.outbox() if "YOUR ORDERS WERE APPLIED" in row.body]  # in bob's one reply
     assert "answered the mail of move 1" in note.body and "applied at move 2" in " ".join(note.body.split())
 
 

@@ -151,7 +151,7 @@ def _neutral(board: Board, state: State, player: str, action: Action, events: li
     state = replace(state, armies=_with(state.armies, action.region, NEUTRAL, 1))
     events.append(ArmiesPlaced(NEUTRAL, action.region, 1))
     if state.neutral_armies() >= NEUTRAL_ARMIES:
-        return replace(state, phase=Phase.BID, current=None)
+        return replace(state, phase=Phase.BID, current=None, bid_opened=state.version + 1)
     return replace(state, current=state.next_player(player))
 
 
@@ -360,7 +360,8 @@ def _end_turn(board: Board, state: State, player: str, events: list[Event]) -> S
             if state.game_number < SERIES_GAMES:
                 events.append(SeriesGameEnded(state.game_number, tuple((s.player, s.total) for s in scores),
                                               tuple((p, carried[p]) for p in state.seating)))
-                return _fresh(board, state.setup, state.ages, state.game_number + 1, carried, state.version)
+                fresh = _fresh(board, state.setup, state.ages, state.game_number + 1, carried, state.version)
+                return replace(fresh, bid_opened=state.version + 1)
             scores, winners = _series_result(scores, carried)
             state = replace(state, carried=carried)
         events.append(GameEnded(winners))

@@ -94,6 +94,7 @@ class State:
     revealed: dict[str, int] = field(default_factory=dict)  # every bid, once all were in (R8-BID-1)
     game_number: int = 1  # R8-VAR-1: which game of the series
     carried: dict[str, int] = field(default_factory=dict)  # points of the series' earlier games
+    bid_opened: int = 0  # the version at which the current (or last) bid round opened (R8-BID-1)
 
     @property
     def seating(self) -> tuple[str, ...]:

@@ -91,6 +91,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         "cities": _pieces(state.cities), "phase": state.phase.value, "bids": dict(state.bids),
         "current": state.current, "version": state.version, "winners": list(state.winners),
         "game_number": state.game_number, "carried": dict(state.carried), "first": state.first,
+        "bid_opened": state.bid_opened,
         "revealed": dict(state.revealed),
         "in_play": None if in_play is None else {"card": in_play.card, "left": list(in_play.left),
                                                  "chosen": in_play.chosen},
@@ -111,6 +112,7 @@ def state_from_json(data: dict[str, Any]) -> State:
         in_play=None if in_play is None else CardInPlay(in_play["card"], tuple(in_play["left"]), in_play["chosen"]),
         version=data["version"], winners=tuple(data["winners"]),
         game_number=data.get("game_number", 1), carried=dict(data.get("carried", {})),
+        bid_opened=data.get("bid_opened", 0),
         first=data.get("first"), revealed=dict(data.get("revealed", {})),
         scores=tuple(Score(p, r, c, g, tuple(w), coins, a) for p, r, c, g, w, coins, a in data["scores"]),
     )

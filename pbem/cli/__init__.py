@@ -6,6 +6,8 @@
     pbem state NAME [--json]
     pbem board NAME                        the ASCII world board, as players get it
     pbem report NAME --for PLAYER          that player's turn report (and prompt, if they must decide)
+    pbem export NAME [--format json|text] [--public] [--output FILE]
+                                           a game's whole history, to replay or to publish
     pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.mailflow)
     pbem poll                              for cron: the inbox once, the outbox once
     pbem check                             can we reach the IMAP and SMTP servers of the config?
@@ -34,7 +36,7 @@ from __future__ import annotations
 import typer
 from typer.models import CommandInfo, TyperInfo
 
-from pbem.cli import demo, master, play  # noqa: F401  (their commands register on the apps)
+from pbem.cli import demo, export, master, play  # noqa: F401  (their commands register on the apps)
 from pbem.cli.base import EXIT_ERROR, EXIT_REFUSED, Options, app, game_app
 from pbem.cli.style import plain_commands
 from pbem.mailflow.commands import register as _register_mail_commands
@@ -47,7 +49,7 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 # --- how `pbem --help` reads: commands in panels, in the order of use; plain placeholders -------------------
 
 PANELS: dict[str, tuple[str, ...]] = {
-    "Play and inspect": ("game", "order", "state", "board", "report", "kinds"),
+    "Play and inspect": ("game", "order", "state", "board", "report", "export", "kinds"),
     "Game master": ("force", "undo", "replace", "pause", "resume", "resend"),
     "Mail server": ("run", "poll", "check", "deadlines"),
     "Demo": ("demo", "mail", "mailhub", "bot"),

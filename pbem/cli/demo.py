@@ -10,6 +10,7 @@ from pbem.cli.base import EXIT_REFUSED, app, echo, fail, handled, parse_variant
 from pbem.cli.style import PlainGroup
 from pbem.errors import BadSetup
 from pbem.games import DEFAULT_KIND, kind_named
+from pbem.store.mailprefs import MailMode
 
 # --- the embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply ------------------------------
 # (pbem.mailhub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
@@ -138,6 +139,8 @@ def demo_command(
         typer.Option("--variant", metavar="VARIANT", show_default=False,
                      help="A rule variant of the game, repeatable (`pbem kinds` lists them)."),
     ] = None,
+    mail: Annotated[MailMode, typer.Option("--mail", metavar="MODE", case_sensitive=False,
+                                           help="Every seat's mail: every, turn, round or daily.")] = MailMode.EVERY,
 ) -> None:
     """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
     import sys
@@ -153,7 +156,8 @@ def demo_command(
         raise BadSetup(f"at most {game_kind.max_players} seats")
     variants = tuple(parse_variant(game_kind, v) for v in variant or ())
     options = DemoOptions(players=max(players, len(names)), seed=seed, humans=names, directory=directory,
-                          strategy=strategy, port=port, timeout=timeout, kind=game_kind.name, variants=variants)
+                          strategy=strategy, port=port, timeout=timeout, kind=game_kind.name, variants=variants,
+                          mail=mail.value)
     try:
         result = main_text(options, sys.stdout)
     except ValueError as exc:

@@ -85,7 +85,27 @@ def game_show_command(
     hours = ", ".join(f"{'other' if kind == FALLBACK_DECISION else kind} {value:g}h"
                       for kind, value in view.settings.deadline_hours.items())
     reminders = ", ".join(f"{h:g}h" for h in view.settings.reminder_hours)
-    echo(f"Deadlines: {hours}; reminders {reminders} before.")
+    echo(f"Deadlines: {hours}; reminders {reminders or 'none'} before.")
+    echo(f"Open cash: {'on' if view.settings.open_cash else 'off'}; mail: {view.settings.mail_default}, board "
+         f"{'on' if view.settings.board_default else 'off'} for seats that chose none "
+         f"(pbem game set {view.name} key=value changes these).")
+
+
+@game_app.command("set")
+@handled
+def game_set_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    pairs: Annotated[list[str], typer.Argument(
+        metavar="KEY=VALUE...",
+        help="deadline.<decision>=HOURS (0: none), deadline.default=HOURS, reminders=H,H|none, open_cash=on|off, "
+             "mail=every|turn|round|daily, board=on|off.")],
+) -> None:
+    """Change a running game's settings: deadlines, reminders, open cash, mail defaults. All or nothing."""
+    from pbem.gamemaster import set_game
+
+    change = set_game(options_of(ctx).moderator().db, name, pairs)
+    echo(f"Game {change.name}: " + "; ".join(change.changed) + ".")
 
 
 @app.command("force")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -11,6 +12,7 @@ from pbem.cli.base import (
     EXIT_REFUSED,
     app,
     echo,
+    fail,
     game_app,
     handled,
     options_of,
@@ -229,11 +231,29 @@ def resolve_player(kind: GameKind, state: Any, name: str, text: str) -> str:
 def board(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The game.")],
+    png: Annotated[
+        Path | None,
+        typer.Option("--png", metavar="FILE", show_default=False, dir_okay=False,
+                     help="Write a picture of the board to FILE (PNG) instead of printing the text board."),
+    ] = None,
 ) -> None:
-    """Print the ASCII world board of a game, as players get it by mail."""
+    """Print the ASCII world board of a game, as players get it by mail; or draw it as a PNG picture."""
     moderator = options_of(ctx).moderator()
     current = moderator.state(name)
-    typer.echo(moderator.kind_of(name).board_text(current, game=name), nl=False)
+    kind = moderator.kind_of(name)
+    if png is None:
+        typer.echo(kind.board_text(current, game=name), nl=False)
+        return
+    from pbem.render.picture import render_png
+
+    scene = kind.picture(current, game=name)
+    data = render_png(scene)
+    try:
+        png.write_bytes(data)
+    except OSError as exc:
+        fail(f"cannot write {png}: {exc.strerror or exc}")
+    width, height = scene.size
+    echo(f"Wrote the board of {name} to {png}: a PNG of {width}x{height} pixels, {len(data)} bytes.")
 
 
 @app.command("report")

@@ -12,6 +12,7 @@ transaction; the outbox sender delivers committed mail). The deadline tick
     pause(db, name) / resume(db, name)       stop / restart the game (orders refused, deadlines frozen)
     resend(db, name, player=None)            the current report (and prompt) again
     refuse_if_paused(session, game)          for the mail pipeline: raises GamePaused
+    export_game(db, name, public=False)      the whole history, to replay or publish (export_json, export_text)
 
 Decisions:
 
@@ -74,6 +75,15 @@ from pbem.gamemaster.common import (
     MailContext,
     NothingToUndo,
 )
+from pbem.gamemaster.export import (
+    FORMAT,
+    ExportedAction,
+    ExportedSeat,
+    GameExport,
+    export_game,
+    export_json,
+    export_text,
+)
 from pbem.gamemaster.playing import (
     Played,
     alert_game_master,
@@ -88,8 +98,11 @@ from pbem.gamemaster.show import (
     SeatView,
     game_show,
 )
+from pbem.gamemaster.tuning import SettingsChange, set_game
 
 __all__ = [
+    "SettingsChange",
+    "set_game",
     "DEFAULT_MAIL_DOMAIN",
     "GameMasterError",
     "GamePaused",
@@ -120,4 +133,11 @@ __all__ = [
     "resend",
     "resume",
     "undo",
+    "FORMAT",
+    "ExportedAction",
+    "ExportedSeat",
+    "GameExport",
+    "export_game",
+    "export_json",
+    "export_text",
 ]

@@ -21,8 +21,10 @@ from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of, list_id_for, message_id_for, token_address
 from pbem.mailflow.binding import move_subject
 from pbem.mailflow.outgoing import prompt_subject, seat_token
+from pbem.mailflow.turnmail import news_block
 from pbem.render.text import note_block
 from pbem.store import GameRow, SeatRow
+from pbem.store.mailprefs import prefs_of, take_news
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 from pbem.store.settings import GameSettings, save_settings
 
@@ -256,8 +258,10 @@ def _queue_reports(session: Session, game: GameRow, state: Any, events: Sequence
         if events and not kind.tells(state, events, seat.name):
             continue  # what happened is another player's sealed answer: this seat hears nothing of it
         paragraphs = list(note) + list((private or {}).get(seat.name, ()))
-        body = (note_block(title, paragraphs) if paragraphs else "") + kind.report(
-            state, seat.name, events, game=game.name, open_cash=settings.open_cash)
+        chosen = prefs_of(session, seat, settings.mail_default, settings.board_default)
+        news = news_block(take_news(session, seat)) if mail.moderator_address else ""
+        body = (note_block(title, paragraphs) if paragraphs else "") + news + kind.report(
+            state, seat.name, events, game=game.name, open_cash=settings.open_cash, board=chosen.board)
         move = kind.shown_move(state)
         if _queue(session, game, move, seat.email, purpose, f"report:{tag}:{_stamp(now)}",
                   subject or move_subject(game.name, move, "report"), body,

@@ -33,6 +33,7 @@ from engine.core.log import LogEntry
 from engine.core.protocol import Rules
 from engine.core.seats import Seat
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
+from pbem.render.picture import Scene
 
 
 @dataclass(frozen=True)
@@ -258,6 +259,16 @@ class GameKind(Protocol):
 
     def board_text(self, state: Any, *, game: str) -> str:
         """The whole board as text (``BOARD``, ``pbem board``)."""
+        ...
+
+    def picture(self, state: Any, *, game: str) -> Scene:
+        """The whole board as a scene to draw (``pbem board --png``; a picture beside a mail's text).
+
+        A kind tells what stands where (places, links, pieces, colours, from
+        its map data and its ASCII art's slots); ``pbem.render.picture`` draws
+        it, once for every game. Like ``board_text``, it shows what every
+        player may see.
+        """
         ...
 
     def answer_query(self, state: Any, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None, game: str,

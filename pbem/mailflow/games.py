@@ -19,7 +19,8 @@ from pbem.store.settings import GameSettings, save_settings
 
 
 def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup: Any,
-                          now: datetime | None = None, *, kind: str = DEFAULT_KIND) -> tuple[NewGame, list[Queued]]:
+                          now: datetime | None = None, *, kind: str = DEFAULT_KIND,
+                          mail: str = "every") -> tuple[NewGame, list[Queued]]:
     """Store the game and queue every seat's welcome mail, in one transaction; the mails queued."""
     identity = config.require_moderator()
     now = now or datetime.now(UTC)
@@ -29,7 +30,7 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
         first = seats(session, game)[0]
         settings = GameSettings(deadline_hours=config.deadlines.for_kind(kind_of(game.kind).deadline_hours()),
                                 reminder_hours=tuple(config.deadlines.reminder_hours),
-                                thread_root=composer.welcome_id(game, first.email))
+                                thread_root=composer.welcome_id(game, first.email), mail_default=mail)
         save_settings(session, game, settings)
         composer.welcomes(game, created.state)
     return created, composer.queued

@@ -92,6 +92,7 @@ from pbem.mailflow.outgoing import (
     key_tag,
     reply_subject,
 )
+from pbem.mailflow.preferences import read_preferences
 from pbem.moderator import Moderator, SubmitResult
 from pbem.render.text import note_block
 from pbem.store import (
@@ -113,6 +114,7 @@ from pbem.store.inbound import (
     normalise_key,
     record_message,
 )
+from pbem.store.mailprefs import set_prefs
 from pbem.store.tokens import has_played, seat_for_token
 
 log = logging.getLogger("pbem.mailflow")
@@ -421,19 +423,24 @@ class _Handler:
         assert game is not None and seat is not None
         kind = kind_of(game.kind)
         before = load_state(self.session, game)
+        wanted = read_preferences(message.body)
+        if wanted.refusal is not None:
+            return self.preference_refused(game, seat, token, before, wanted.refusal)
+        body = wanted.body
         binding = self.binding(game, seat, before)
-        if binding.verdict is Verdict.STALE and not kind.queries_only(message.body):
+        if binding.verdict is Verdict.STALE and not kind.queries_only(body) and (body.strip() or not wanted.any):
             return self.stale(game, seat, token, before, binding)
-        result = self.moderator.submit_in(self.session, game, seat.name, message.body, state=before)
         self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
+        parts: list[str] = []
+        if wanted.any:
+            set_prefs(self.session, seat, mode=wanted.mode, board=wanted.board)
+            parts.append(wanted.told())
+            if not kind.order_lines(body):
+                return self.preferences_only(game, seat, before, parts)
+        result = self.moderator.submit_in(self.session, game, seat.name, body, state=before)
         changed = result.version != result.version_before
-        if result.refusal is not None:
-            if self._allowed(self._seat_budget(seat), "error"):
-                self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=kind.shown_move(result.state),
-                                     subject=reply_subject(message.subject, f"[{game.name}] Your orders"),
-                                     body=error_body(kind, result, seat.name, game.name), reply_to_message=message,
-                                     decision=decision_kind(kind, result.state, seat.name),
-                                     auto_submitted="auto-replied")
+        if result.refusal is not None and self._allowed(self._seat_budget(seat), "error"):
+            parts.append(error_body(kind, result, seat.name, game.name))
         table = {s.name: s for s in seats(self.session, game)}
         for part in result.resumed:
             other = table.get(part.player)
@@ -443,12 +450,14 @@ class _Handler:
                                      subject=f"[{game.name}] Your waiting orders were refused",
                                      body=kind.error(result.state, part.player, part.refusal, game=game.name),
                                      decision=decision_kind(kind, result.state, part.player))
-        if changed:
-            self.compose.turn_mail(game, before, result)
-            if binding.verdict is Verdict.SAME_DECISION:
-                self.applied_late(game, seat, binding, result.version_before)
-        if result.queries:
-            self.answer_queries(game, seat, result)
+        if changed and binding.verdict is Verdict.SAME_DECISION and self._allowed(self._seat_budget(seat),
+                                                                                   "applied_late"):
+            parts.append(self.applied_late(binding, result.version_before))
+        if result.queries and self._allowed(self._seat_budget(seat), "query"):
+            parts.append(self.answers(game, seat, result))
+        told = changed and self.compose.turn_mail(game, before, result, sender_parts=parts, reply_to_message=message)
+        if parts and not told:
+            self.reply(game, seat, result, parts)
         if result.refusal is not None:
             outcome, reason = InboundOutcome.REFUSED, _refusal_text(result)
         elif result.queries and not result.applied:
@@ -491,33 +500,57 @@ class _Handler:
         return self.outcome(InboundOutcome.STALE, f"answered move {binding.move}, the game is at move "
                             f"{now.version}: nothing applied", version_before=now.version, version=now.version)
 
-    def applied_late(self, game: GameRow, seat: SeatRow, binding: Binding, at: int) -> None:
+    def applied_late(self, binding: Binding, at: int) -> str:
         """Orders of an earlier move applied to the same, still open, decision: the player is told where."""
-        if not self._allowed(self._seat_budget(seat), "applied_late"):
-            return
-        text = (f"Your orders answered the mail of move {binding.move}. Only other players moved since, and the "
-                f"decision you answered was still open, so they were applied at move {at}; the report "
-                "tells what they did.")
-        self.compose.to_seat(game, seat, purpose="applied_late", key=f"applied_late:{self.tag}", version=at,
-                             subject=move_subject(game.name, at, "your orders were applied"),
-                             body=note_block("Your orders were applied", [text]), reply_to_message=self.message,
-                             auto_submitted="auto-replied")
+        return note_block("Your orders were applied", [
+            f"Your orders answered the mail of move {binding.move}. Only other players moved since, and the "
+            f"decision you answered was still open, so they were applied at move {at}; the report tells what "
+            "they did."])
 
-    def answer_queries(self, game: GameRow, seat: SeatRow, result: SubmitResult) -> None:
-        """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), in one reply.
+    def answers(self, game: GameRow, seat: SeatRow, result: SubmitResult) -> str:
+        """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), together.
 
         Answered by the game kind (``GameKind.answer_query``) against the state the orders left.
         """
-        if not self._allowed(self._seat_budget(seat), "query"):
-            return
         settings = self.compose.settings(game)
         kind = kind_of(game.kind)
         log_entries = load_log(self.session, game) if any(q.kind == "history" for q in result.queries) else None
-        body = "\n".join(kind.answer_query(result.state, seat.name, query, log=log_entries, game=game.name,
+        return "\n".join(kind.answer_query(result.state, seat.name, query, log=log_entries, game=game.name,
                                            open_cash=settings.open_cash) for query in result.queries)
-        self.compose.to_seat(game, seat, purpose="query", key=f"query:{self.tag}", version=kind.shown_move(result.state),
-                             subject=reply_subject(self.message.subject, f"[{game.name}] Your questions"),
-                             body=body, reply_to_message=self.message, auto_submitted="auto-replied")
+
+    def reply(self, game: GameRow, seat: SeatRow, result: SubmitResult, parts: list[str]) -> None:
+        """The one reply to a message that changed nothing (a refusal, questions, preferences)."""
+        kind = kind_of(game.kind)
+        purpose = "error" if result.refusal is not None else "query" if result.queries else "preferences"
+        fallback = {"error": "Your orders", "query": "Your questions", "preferences": "Your mail"}[purpose]
+        self.compose.to_seat(game, seat, purpose=purpose, key=f"{purpose}:{self.tag}",
+                             version=kind.shown_move(result.state),
+                             subject=reply_subject(self.message.subject, f"[{game.name}] {fallback}"),
+                             body="\n".join(parts), reply_to_message=self.message,
+                             decision=decision_kind(kind, result.state, seat.name) if purpose == "error" else None,
+                             auto_submitted="auto-replied")
+
+    def preferences_only(self, game: GameRow, seat: SeatRow, state: Any, parts: list[str]) -> Outcome:
+        kind = kind_of(game.kind)
+        if self._allowed(self._seat_budget(seat), "preferences"):
+            self.compose.to_seat(game, seat, purpose="preferences", key=f"preferences:{self.tag}",
+                                 version=kind.shown_move(state),
+                                 subject=reply_subject(self.message.subject, f"[{game.name}] Your mail"),
+                                 body="\n".join(parts), reply_to_message=self.message, auto_submitted="auto-replied")
+        return self.outcome(InboundOutcome.QUERY, "mail preferences", version_before=state.version,
+                            version=state.version)
+
+    def preference_refused(self, game: GameRow, seat: SeatRow, token: str, state: Any, reason: str) -> Outcome:
+        kind = kind_of(game.kind)
+        self.compose.token_for(seat, token)
+        if self._allowed(self._seat_budget(seat), "error"):
+            body = note_block("Nothing was applied", [reason, "The rest of your message was not read either: "
+                                                      "send it again with that line put right."])
+            self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=kind.shown_move(state),
+                                 subject=reply_subject(self.message.subject, f"[{game.name}] Your orders"),
+                                 body=body, reply_to_message=self.message,
+                                 decision=decision_kind(kind, state, seat.name), auto_submitted="auto-replied")
+        return self.outcome(InboundOutcome.REFUSED, reason, version_before=state.version, version=state.version)
 
 
 def _refusal_text(result: SubmitResult) -> str:

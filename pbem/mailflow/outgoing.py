@@ -356,60 +356,42 @@ class MailComposer:
         self.to_seat(game, seat, purpose=purpose, version=move,
                      subject=move_subject(game.name, move, kind.status_words(state)), body=body)
 
-    def prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str = "prompt") -> bool:
-        """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
+    def prompt_parts(self, game: GameRow, state: Any, seat: SeatRow) -> tuple[str, str, str] | None:
+        """(subject, body, decision kind) of the seat's prompt now; None when it decides nothing."""
         kind = kind_of(game.kind)
         decisions = decisions_of(kind, state, seat.name)
         if not decisions:
-            return False
-        settings = self.settings(game)
-        deadline = decision_deadline(settings, decisions[0], self.now)
+            return None
+        deadline = decision_deadline(self.settings(game), decisions[0], self.now)
         body = kind.prompt(state, seat.name, game=game.name, deadline=deadline)
         if body is None:
+            return None
+        return prompt_subject(kind, game.name, state, decisions[0]), body, decisions[0].kind
+
+    def prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str = "prompt") -> bool:
+        """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
+        found = self.prompt_parts(game, state, seat)
+        if found is None:
             return False
-        self.to_seat(game, seat, purpose=purpose, version=kind.shown_move(state),
-                     subject=prompt_subject(kind, game.name, state, decisions[0]), body=body,
-                     decision=decisions[0].kind)
+        subject, body, decision = found
+        self.to_seat(game, seat, purpose=purpose, version=kind_of(game.kind).shown_move(state), subject=subject,
+                     body=body, decision=decision)
         return True
 
-    def game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any]) -> None:
+    def game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any], *, head: str = "",
+                 reply_to_message: InboundMessage | None = None) -> None:
         kind = kind_of(game.kind)
-        body = kind.game_end(state, seat.name, list(events), game=game.name)
+        body = head + kind.game_end(state, seat.name, list(events), game=game.name)
         self.to_seat(game, seat, purpose="game_end", version=kind.shown_move(state),
-                     subject=f"[{game.name}] Game over", body=body)
+                     subject=f"[{game.name}] Game over", body=body, reply_to_message=reply_to_message)
 
-    def turn_mail(self, game: GameRow, before: Any, result: SubmitResult,
-                  also_prompt: Sequence[str] = ()) -> None:
-        """After a message changed the game: the report (or the game end) to every seat, prompts to deciders.
+    def turn_mail(self, game: GameRow, before: Any, result: SubmitResult, also_prompt: Sequence[str] = (), *,
+                  sender_parts: Sequence[str] = (), reply_to_message: InboundMessage | None = None) -> bool:
+        """After a message changed the game: each seat's mail in its mode (``pbem.mailflow.turnmail``)."""
+        from pbem.mailflow import turnmail
 
-        A decider is prompted when what they must decide changed, or when
-        they just played (their options moved on), or is in ``also_prompt``.
-        """
-        if result.version == result.version_before:
-            return
-        state = result.state
-        events = result.events
-        kind = kind_of(game.kind)
-        players = list(state.seating)
-        table = {seat.name: seat for seat in seats(self.session, game)}
-        prompted = {result.player, *also_prompt, *(r.player for r in result.resumed)}
-        for player in players:
-            seat = table.get(player)
-            if seat is None:
-                continue
-            if state.finished:
-                self.game_end(game, state, seat, events)
-                continue
-            if not kind.tells(state, events, player):
-                continue  # nothing this seat may see happened (a sealed answer of another player)
-            self.report(game, state, seat, events)
-            now_keys = _decision_keys(kind, state, player)
-            if now_keys and (now_keys != _decision_keys(kind, before, player) or player in prompted):
-                self.prompt(game, state, seat)
-
-
-def _decision_keys(kind: GameKind, state: Any, player: str) -> tuple[tuple[str, str | None], ...]:
-    return tuple((d.kind, d.subject) for d in decisions_of(kind, state, player))
+        return turnmail.turn_mail(self, game, before, result, also_prompt, sender_parts=sender_parts,
+                                  reply_to_message=reply_to_message)
 
 
 def error_body(kind: GameKind, result: SubmitResult, player: str, game: str) -> str:

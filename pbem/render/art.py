@@ -48,6 +48,25 @@ class Panel:
     def codes(self) -> set[str]:
         return {s.code for s in self.slots}
 
+    @property
+    def width(self) -> int:
+        """Columns of the widest line."""
+        return max((len(line) for line in self.lines), default=0)
+
+    def slot_centres(self) -> dict[str, tuple[float, float]]:
+        """Code -> (column, line) of the middle of its slots here: where a picture of the board puts it.
+
+        A thing with several slots in the panel (a long province drawn over
+        three lines) is placed once, amid all of them, so that the picture
+        needs no coordinates beyond the art's own.
+        """
+        spans: dict[str, list[Slot]] = {}
+        for slot in self.slots:
+            spans.setdefault(slot.code, []).append(slot)
+        return {code: ((min(s.start for s in slots) + max(s.start + s.width for s in slots)) / 2,
+                       (min(s.line for s in slots) + max(s.line for s in slots)) / 2)
+                for code, slots in spans.items()}
+
 
 @dataclass(frozen=True)
 class Art:

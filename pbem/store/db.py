@@ -19,7 +19,7 @@ from sqlmodel import Session, create_engine
 
 from pbem.errors import StoreError
 from pbem.private import create_private_file
-from pbem.store import inbound, models, outbox, settings, tokens, waiting  # noqa: F401  (register their tables)
+from pbem.store import inbound, mailprefs, models, outbox, settings, tokens, waiting  # noqa: F401  (their tables)
 
 
 def normalise_url(url: str) -> URL:

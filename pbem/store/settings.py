@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String
+from sqlalchemy import true as sa_true
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.models import GameRow, id_of, utcnow
@@ -33,6 +34,8 @@ class GameSettings:
     reminder_hours: tuple[float, ...] = DEFAULT_REMINDER_HOURS
     thread_root: str = ""  # Message-ID of the game's first mail: every later mail threads under it
     clock_reset: datetime | None = None  # undo, replace and resume restart every deadline from here
+    mail_default: str = "every"  # a seat's mail mode unless it chose one (pbem.store.mailprefs.MailMode)
+    board_default: bool = True  # whether reports carry the board unless the seat chose
 
     def hours_for(self, decision: str) -> float | None:
         """The hours a decision of this kind gets, else the game's fallback; None: no deadline."""
@@ -52,6 +55,8 @@ class GameSettingsRow(SQLModel, table=True):
     reminder_hours: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     thread_root: str = Field(default="", sa_column=Column(String(255), nullable=False))
     clock_reset: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    mail_default: str = Field(default="every", sa_column=Column(String(8), nullable=False, server_default="every"))
+    board_default: bool = Field(default=True, sa_column=Column(Boolean, nullable=False, server_default=sa_true()))
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -62,7 +67,7 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
     hours = {k: float(v) for k, v in row.deadline_hours.items()}  # every game's row names all its hours
     return GameSettings(row.open_cash, row.paused, hours,
                         tuple(float(h) for h in row.reminder_hours) or DEFAULT_REMINDER_HOURS, row.thread_root,
-                        row.clock_reset)
+                        row.clock_reset, row.mail_default, row.board_default)
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
@@ -75,6 +80,8 @@ def save_settings(session: Session, game: GameRow, settings: GameSettings) -> No
     row.reminder_hours = list(settings.reminder_hours)
     row.thread_root = settings.thread_root
     row.clock_reset = settings.clock_reset
+    row.mail_default = settings.mail_default
+    row.board_default = settings.board_default
     row.changed = utcnow()
     session.add(row)
     session.flush()

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 STRATEGIES = ("random", "sensible")
 _OPTION = re.compile(r"^    ([A-Z]+ ?.*)$")
-_BANNER = re.compile(r"^EIGHT-MINUTE EMPIRE - (?P<game>\S+) - ")
+_BANNER = re.compile(r"^EIGHT-MINUTE EMPIRE - (?P<game>\S+) - (?P<what>.*)$", re.MULTILINE)
 _ROW = re.compile(r"^  (\d)  cost (\d)  ", re.MULTILINE)
 WORTH = {"PLACE": 1.0, "MOVE": 1.2, "CITY": 2.5, "DESTROY": 1.5}  # per army, path, city or army destroyed
 COIN = 0.8  # what a coin is worth against those
@@ -58,12 +58,12 @@ class EightMinuteBot:
         return STRATEGIES
 
     def game_over(self, text: str) -> bool:
-        return " - the game is over" in "\n".join(text.lstrip().split("\n")[:3])
+        return any(match.group("what") == "the game is over" for match in _BANNER.finditer(text))
 
     def prompt_of(self, text: str) -> tuple[str | None, int | None] | None:
         if not options_of(text):
             return None
-        match = _BANNER.match(text.lstrip())
+        match = _BANNER.search(text)
         return (match.group("game") if match else None), None
 
     def is_error(self, text: str) -> bool:
@@ -73,7 +73,7 @@ class EightMinuteBot:
         return "\nAPPLIED (these stand)\n" in text
 
     def banner(self, text: str) -> tuple[str | None, int | None]:
-        match = _BANNER.match(text.lstrip())
+        match = _BANNER.search(text)
         return (match.group("game") if match else None), None
 
     def is_report(self, text: str) -> bool:

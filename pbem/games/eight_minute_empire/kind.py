@@ -21,13 +21,21 @@ from engine.eight_minute_empire.rules import EightMinuteRules
 from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
-from pbem.games.eight_minute_empire import prompts, views
+from pbem.games.eight_minute_empire import picture, prompts, views
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.help import help_text
-from pbem.games.eight_minute_empire.orders import OrderError, QueryOrder, colour_of, looks_like_order, parse
+from pbem.games.eight_minute_empire.orders import (
+    OrderError,
+    QueryOrder,
+    colour_of,
+    is_query,
+    looks_like_order,
+    parse,
+)
 from pbem.games.eight_minute_empire.words import banner, order_text
 from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
+from pbem.render.picture import Scene
 from pbem.render.text import finish
 
 OPTIONS = ("ages",)
@@ -150,8 +158,7 @@ class EightMinuteEmpire:
 
     def queries_only(self, text: str) -> bool:
         lines = messagetext.split_orders(text, looks_like_order).orders
-        return bool(lines) and all(line.text.split()[0].lower() in ("status", "board", "options", "history", "help")
-                                   for line in lines)
+        return bool(lines) and all(is_query(line.text) for line in lines)
 
     def order_lines(self, text: str) -> tuple[MessageLine, ...]:
         return messagetext.split_orders(text, looks_like_order).orders
@@ -178,7 +185,7 @@ class EightMinuteEmpire:
         return subject
 
     def shown_move(self, state: State) -> int:
-        return 0 if state.phase is Phase.BID else state.version  # R8-BID-1: bids (and changed bids) not counted
+        return state.bid_opened if state.phase is Phase.BID else state.version  # R8-BID-1: no bid counted
 
     def status_words(self, state: State) -> str:
         if state.finished:
@@ -232,6 +239,9 @@ class EightMinuteEmpire:
 
     def board_text(self, state: State, *, game: str) -> str:
         return finish("\n".join(views.map_lines(self.board, state)) + "\n")
+
+    def picture(self, state: State, *, game: str) -> Scene:
+        return picture.picture(self.board, state, game=game)
 
     def answer_query(self, state: State, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None,
                      game: str, open_cash: bool = False, deadline: datetime | str | None = None) -> str:

@@ -30,10 +30,12 @@ from pbem.games.imperial2030.orders import (
 )
 from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.keywords import Role, read_keyword
+from pbem.games.imperial2030.picture import picture
 from pbem.games.imperial2030.statejson import state_json
 from pbem.games.imperial2030.views import decision_words, turn_line
 from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
+from pbem.render.picture import Scene
 
 OPTIONS = ("deal", "start_player")
 
@@ -207,6 +209,9 @@ class Imperial2030:
 
     def board_text(self, state: GameState, *, game: str) -> str:
         return reports.render_board(state, game=game)
+
+    def picture(self, state: GameState, *, game: str) -> Scene:
+        return picture(state, game=game)
 
     def answer_query(self, state: GameState, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None,
                      game: str,

@@ -22,8 +22,7 @@ class ImperialBot:
     strategies = STRATEGIES
 
     def game_over(self, text: str) -> bool:
-        head = text.lstrip().split("\n", 4)[:4]
-        return any(" - the game is over" in line for line in head)
+        return any(" - the game is over" in line for line in text.split("\n") if line.startswith(" IMPERIAL 2030 - "))
 
     def prompt_of(self, text: str) -> tuple[str | None, int | None] | None:
         """(game, move) of a mail that asks a decision (a prompt, or a report carrying one); else None."""

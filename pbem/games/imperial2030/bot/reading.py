@@ -187,9 +187,11 @@ def kind_of(title: str, keywords: tuple[str, ...]) -> str:
 
 
 def _banner(lines: list[str]) -> tuple[str | None, str | None, int | None, int | None]:
+    """The first banner of the mail and the round line under it (a note or news may stand above it)."""
     game = reader = None
     round_ = version = None
-    for line in lines[:8]:
+    first = next((i for i, line in enumerate(lines) if _BANNER_RE.match(line)), 0)
+    for line in lines[first:first + 8]:
         match = _BANNER_RE.match(line)
         if match:
             game = match.group("game")
@@ -208,17 +210,13 @@ def _banner(lines: list[str]) -> tuple[str | None, str | None, int | None, int |
 
 
 def banner_of(text: str) -> tuple[str | None, int | None]:
-    """(game, version) from the banner of a moderator's mail, reading its first lines only.
+    """(game, version) from the first banner of a moderator's mail.
 
-    A game master's notice (an undo, a pause) puts a short note above the
-    report: then the banner is the first one after the note's rule line.
+    A game master's notice (an undo, a pause) or the news kept since the
+    reader's last mail may stand above the report: the banner is the first
+    one wherever it is.
     """
-    text = text.replace("\r\n", "\n")
-    game, _, _, version = _banner(text[:600].split("\n"))
-    if game is None:
-        rule = text.find("\n=====")
-        if rule >= 0:
-            game, _, _, version = _banner(text[rule + 1:rule + 601].split("\n"))
+    game, _, _, version = _banner(text.replace("\r\n", "\n").split("\n"))
     return game, version
 
 

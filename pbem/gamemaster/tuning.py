@@ -1,0 +1,119 @@
+"""`pbem game set NAME key=value ...`: a game's own settings, changed while it runs.
+
+Deadlines per decision (``deadline.bid=24``, ``deadline.default=48``; 0 means
+no deadline), the reminders before a deadline (``reminders=24,2`` or
+``none``), ``open_cash``, and the mail defaults of seats that chose none
+(``mail=every|turn|round|daily``, ``board=on|off``). All pairs are checked before any is stored: one
+bad pair changes nothing. A changed deadline applies to the decisions pending
+now as well, counted from when they became pending, as ``game show`` tells.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import replace as dc_replace
+
+from pbem.gamemaster.common import GameMasterError, _locked_game, _transaction
+from pbem.games import kind_of
+from pbem.store import Database
+from pbem.store.mailprefs import MailMode
+from pbem.store.settings import FALLBACK_DECISION, GameSettings, load_settings, save_settings
+
+DEADLINE = "deadline."
+KEYS = ("deadline.<decision>", "deadline.default", "reminders", "open_cash", "mail", "board")
+YES = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False, "false": False, "0": False}
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    name: str
+    changed: tuple[str, ...]  # "deadline.bid: 48h -> 24h"
+    settings: GameSettings
+
+
+def set_game(db: Database, name: str, pairs: Sequence[str]) -> SettingsChange:
+    """Apply ``key=value`` pairs to the game's settings, all or none (``GameMasterError`` names the bad one)."""
+    if not pairs:
+        raise GameMasterError("give at least one key=value; keys: " + ", ".join(KEYS))
+    with _transaction(db) as session:
+        game = _locked_game(session, name)
+        settings = load_settings(session, game)
+        decisions = _decisions(game.kind, settings)
+        changed: list[str] = []
+        for pair in pairs:
+            settings = _apply(settings, pair, decisions, changed)
+        save_settings(session, game, settings)
+    return SettingsChange(name, tuple(changed), settings)
+
+
+def _decisions(kind_name: str, settings: GameSettings) -> tuple[str, ...]:
+    """The decision names this game's deadlines may name: its kind's, and those it already has hours for."""
+    known = dict.fromkeys(kind_of(kind_name).deadline_hours())
+    known.update(dict.fromkeys(k for k in settings.deadline_hours if k != FALLBACK_DECISION))
+    return tuple(known)
+
+
+def _apply(settings: GameSettings, pair: str, decisions: tuple[str, ...], changed: list[str]) -> GameSettings:
+    key, sep, value = (part.strip() for part in pair.partition("="))
+    key = key.lower()
+    if not sep or not value:
+        raise GameMasterError(f"{pair!r}: write key=value, e.g. deadline.bid=24")
+    if key.startswith(DEADLINE):
+        return _deadline(settings, key[len(DEADLINE):], value, decisions, changed)
+    if key == "reminders":
+        hours = () if value.lower() == "none" else tuple(sorted((_hours(key, h) for h in value.split(",")),
+                                                               reverse=True))
+        changed.append(f"reminders: {_hours_list(settings.reminder_hours)} -> {_hours_list(hours)}")
+        return dc_replace(settings, reminder_hours=hours)
+    if key == "mail":
+        if value.lower() not in {m.value for m in MailMode}:
+            raise GameMasterError(f"mail={value}: one of " + ", ".join(m.value for m in MailMode))
+        changed.append(f"mail: {settings.mail_default} -> {value.lower()} (for seats that chose none)")
+        return dc_replace(settings, mail_default=value.lower())
+    if key == "board":
+        if value.lower() not in YES:
+            raise GameMasterError(f"board={value}: write on or off")
+        changed.append(f"board: {_on(settings.board_default)} -> {_on(YES[value.lower()])} (for seats that chose none)")
+        return dc_replace(settings, board_default=YES[value.lower()])
+    if key == "open_cash":
+        if value.lower() not in YES:
+            raise GameMasterError(f"open_cash={value}: write on or off")
+        changed.append(f"open_cash: {_on(settings.open_cash)} -> {_on(YES[value.lower()])}")
+        return dc_replace(settings, open_cash=YES[value.lower()])
+    raise GameMasterError(f"{key!r} is no setting; keys: " + ", ".join(KEYS))
+
+
+def _deadline(settings: GameSettings, decision: str, value: str, decisions: tuple[str, ...],
+              changed: list[str]) -> GameSettings:
+    target = FALLBACK_DECISION if decision == "default" else decision
+    if target != FALLBACK_DECISION and decision not in decisions:
+        raise GameMasterError(f"{decision!r} is no decision of this game; its decisions: {', '.join(decisions)}"
+                              " (or deadline.default)")
+    hours = _hours(f"deadline.{decision}", value)
+    before = settings.deadline_hours.get(target)
+    changed.append(f"deadline.{decision}: {_h(before)} -> {_h(hours)}")
+    return dc_replace(settings, deadline_hours={**settings.deadline_hours, target: hours})
+
+
+def _hours(key: str, text: str) -> float:
+    try:
+        hours = float(text.strip().lower().removesuffix("h"))
+    except ValueError:
+        raise GameMasterError(f"{key}={text}: give hours as a number, e.g. 24") from None
+    if hours < 0 or hours > 24 * 365:
+        raise GameMasterError(f"{key}={text}: hours from 0 (no deadline) to a year")
+    return hours
+
+
+def _h(hours: float | None) -> str:
+    if hours is None:
+        return "none"
+    return "no deadline" if hours <= 0 else f"{hours:g}h"
+
+
+def _hours_list(hours: tuple[float, ...]) -> str:
+    return ",".join(f"{h:g}h" for h in hours) or "none"
+
+
+def _on(flag: bool) -> str:
+    return "on" if flag else "off"

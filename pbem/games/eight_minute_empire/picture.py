@@ -1,0 +1,106 @@
+"""Eight-Minute Empire's map as a picture (``EightMinuteEmpire.picture``): regions, links, armies and cities.
+
+Why: who holds which region and continent is what the game is scored on,
+and a picture shows it at a glance where the ASCII map spells it out. The
+regions, continents and links come from the map data
+(``maps/eight-minute-empire.json``), where each region stands from its slot in
+``maps/eight-minute-empire-board.txt``: continents A and B side by side above
+C and D, as the sea lines between them run.
+"""
+from __future__ import annotations
+
+import re
+
+from engine.eight_minute_empire.board import Board
+from engine.eight_minute_empire.model import NEUTRAL, State, Variant
+from engine.eight_minute_empire.scoring import continent_owners, region_owners
+from pbem.games.eight_minute_empire.orders import colour_of
+from pbem.games.eight_minute_empire.views import REGIONS_TABLE, map_art, status_line
+from pbem.render.picture import (
+    INK,
+    LAND,
+    Caption,
+    LegendEntry,
+    Link,
+    LinkStyle,
+    Node,
+    Scene,
+    Token,
+    TokenShape,
+    art_layout,
+    colour,
+    fit,
+    pale,
+)
+from pbem.render.text import plural
+
+SIZE = (1100, 760)
+NODE = (120, 44)
+LABEL_SIZE = 14
+PANELS = ((0, 1), (2, 3))  # continents A | B above C | D
+NEUTRAL_COLOUR = colour("grey")
+CONTINENT = re.compile(r"Continent (\w+)")
+KEY = ("R3: three red armies, Rc: a red city (Rc2: two), N2: two neutral armies; a region shaded and outlined "
+       "in a colour is that player's.",
+       "Lines: solid by land, dashed by sea (a move over land and water).")
+
+
+def picture(board: Board, state: State, *, game: str) -> Scene:
+    """The map of ``state`` as a scene for ``pbem.render.picture.render_png``."""
+    layout = fit(art_layout(map_art(), REGIONS_TABLE, PANELS), SIZE, NODE)
+    owners = region_owners(state, board)
+    nodes = []
+    for region in board.regions:
+        owner = owners.get(region)
+        shade = colour(colour_of(state, owner)) if owner else None
+        label = f"{region} (start)" if region == board.start else str(region)
+        nodes.append(Node(str(region), label, layout.places[str(region)], pale(shade) if shade else LAND,
+                          shade or INK, _tokens(state, region), thick=shade is not None))
+    continents = continent_owners(board, owners)
+    captions = tuple(Caption(_caption(c.text, continents, state), c.at) for c in layout.captions)
+    return Scene(f"{game}: Eight-Minute Empire. {status_line(state)}", SIZE, tuple(nodes), _links(board),
+                 captions, _legend(state), KEY, NODE, LABEL_SIZE)
+
+
+def _tokens(state: State, region: int) -> tuple[Token, ...]:
+    """Each colour's armies (R3) and cities (Rc, Rc2) in seating order, then the neutral armies (N2)."""
+    tokens = []
+    for player in state.seating:
+        name = colour_of(state, player)
+        letter = name[0].upper()
+        armies = state.armies.get(region, {}).get(player, 0)
+        cities = state.cities.get(region, {}).get(player, 0)
+        if armies:
+            tokens.append(Token(f"{letter}{armies}", colour(name)))
+        if cities:
+            tokens.append(Token(f"{letter}c" + (str(cities) if cities > 1 else ""), colour(name), TokenShape.BUILDING))
+    neutral = state.armies.get(region, {}).get(NEUTRAL, 0)
+    if neutral:
+        tokens.append(Token(f"N{neutral}", NEUTRAL_COLOUR))
+    return tuple(tokens)
+
+
+def _links(board: Board) -> tuple[Link, ...]:
+    """Every land link (solid) and sea line (dashed) of the map data, once each."""
+    links = []
+    for links_of, style in ((board.land, LinkStyle.LAND), (board.water, LinkStyle.SEA)):
+        links += [Link(str(a), str(b), style) for a in board.regions for b in sorted(links_of[a]) if a < b]
+    return tuple(links)
+
+
+def _caption(title: str, continents: dict[str, str], state: State) -> str:
+    """A panel's title as its continent's name, with who controls it: 'Continent C: ann (red)'."""
+    found = CONTINENT.match(title)
+    if found is None:
+        return title
+    owner = continents.get(found.group(1))
+    return found.group(0) + (f": {owner} ({colour_of(state, owner)})" if owner else "")
+
+
+def _legend(state: State) -> tuple[LegendEntry, ...]:
+    """Each player's colour, then the neutral armies' grey in the variant that has them."""
+    entries = [LegendEntry(colour(colour_of(state, p)), f"{p} ({colour_of(state, p)}), {plural(state.coins[p], 'coin')}")
+               for p in state.seating]
+    if state.neutral_armies() or Variant.NEUTRAL in state.setup.variants:
+        entries.append(LegendEntry(NEUTRAL_COLOUR, "neutral armies"))
+    return tuple(entries)

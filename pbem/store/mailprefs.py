@@ -1,0 +1,103 @@
+"""How much mail each seat wants, and the news kept for its next digest.
+
+A seat's mode (``MAIL EVERY|TURN|ROUND|DAILY``) and board choice (``BOARD
+ON|OFF``) override the game's defaults (``GameSettings.mail_default`` and
+``board_default``). A seat that does not get a mail for a change keeps the
+change's sentences, as that seat may read them, in ``news``; its next mail
+carries them all, oldest first, and empties the list. So the mails a seat
+receives, read in order, tell everything it may see, whatever its mode.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String
+from sqlmodel import Field, Session, SQLModel, col, select
+
+from pbem.store.models import GameRow, SeatRow, id_of
+
+
+class MailMode(StrEnum):
+    EVERY = "every"  # a report after every change the seat may see, with the prompt when it must decide
+    TURN = "turn"  # a mail only when the seat must decide (or the game ends), with a digest since the last
+    ROUND = "round"  # a digest when a round ends, and the prompts
+    DAILY = "daily"  # a digest once a day, and the prompts
+
+
+@dataclass(frozen=True)
+class MailPrefs:
+    mode: MailMode
+    board: bool
+
+
+class SeatMailRow(SQLModel, table=True):
+    __tablename__ = "seat_mail"
+
+    seat_id: int = Field(sa_column=Column(Integer, ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True))
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False,
+                                          index=True))
+    mode: str | None = Field(default=None, sa_column=Column(String(8), nullable=True))  # None: the game's
+    board: bool | None = Field(default=None, sa_column=Column(Boolean, nullable=True))
+    news: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # [[version, line]...]
+    news_since: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+def _row(session: Session, seat: SeatRow) -> SeatMailRow | None:
+    return session.exec(select(SeatMailRow).where(col(SeatMailRow.seat_id) == seat.id)).first()
+
+
+def _row_for_update(session: Session, seat: SeatRow) -> SeatMailRow:
+    row = _row(session, seat)
+    return row if row is not None else SeatMailRow(seat_id=id_of(seat), game_id=seat.game_id)
+
+
+def prefs_of(session: Session, seat: SeatRow, default_mode: str, default_board: bool) -> MailPrefs:
+    row = _row(session, seat)
+    mode = row.mode if row is not None and row.mode else default_mode
+    board = row.board if row is not None and row.board is not None else default_board
+    return MailPrefs(MailMode(mode), board)
+
+
+def set_prefs(session: Session, seat: SeatRow, *, mode: MailMode | None = None, board: bool | None = None) -> None:
+    row = _row_for_update(session, seat)
+    if mode is not None:
+        row.mode = mode.value
+    if board is not None:
+        row.board = board
+    session.add(row)
+    session.flush()
+
+
+def keep_news(session: Session, seat: SeatRow, version: int, lines: list[str], now: datetime) -> None:
+    """Keep ``lines`` (what the seat may read of a change at ``version``) for the seat's next mail."""
+    if not lines:
+        return
+    row = _row_for_update(session, seat)
+    row.news = [*row.news, *([version, line] for line in lines)]
+    row.news_since = row.news_since or now
+    session.add(row)
+    session.flush()
+
+
+def take_news(session: Session, seat: SeatRow) -> list[str]:
+    """The seat's kept news, oldest first, emptied: the caller puts them into the mail it sends now."""
+    row = _row(session, seat)
+    if row is None or not row.news:
+        return []
+    lines = [str(line) for _, line in row.news]
+    row.news = []
+    row.news_since = None
+    session.add(row)
+    session.flush()
+    return lines
+
+
+def seats_with_news_since(session: Session, game: GameRow, before: datetime) -> list[int]:
+    """The seats of ``game`` holding news kept since before ``before`` (daily digests due)."""
+    rows = session.exec(select(SeatMailRow).where(col(SeatMailRow.game_id) == game.id,
+                                                  col(SeatMailRow.news_since).is_not(None),
+                                                  col(SeatMailRow.news_since) <= before)).all()
+    return [row.seat_id for row in rows]

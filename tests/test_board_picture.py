@@ -1,0 +1,238 @@
+"""A picture of the board: each kind's scene (what is drawn where), its PNG, and `pbem board NAME --png FILE`.
+
+The scenes are checked for their structure, not pixels: every region of the
+map data is a node at its place from the ASCII art, every adjacency a link of
+its kind, every piece a token in its owner's colour where it stands. The PNG
+must decode, have the scene's size and stay small enough to go in a mail; no
+two places may overlap (or the picture is not legible).
+"""
+from __future__ import annotations
+
+import io
+import random
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from helpers import position, standard_game
+from PIL import Image
+from typer.testing import CliRunner
+
+from engine.core.seats import Seat
+from engine.eight_minute_empire.model import NEUTRAL, Setup, State, Variant
+from engine.imperial2030.game import apply
+from engine.imperial2030.model import GameState
+from engine.imperial2030.randomplay import random_move
+from pbem.cli import app
+from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
+from pbem.games.imperial2030.kind import Imperial2030
+from pbem.render.art import parse_art
+from pbem.render.picture import (
+    Link,
+    LinkStyle,
+    Node,
+    Point,
+    Scene,
+    Token,
+    TokenShape,
+    colour,
+    pale,
+    render_png,
+)
+from pbem.render.png import boxes, settle
+from pbem.render.routes import route
+
+MAX_BYTES = 150_000
+EME = EightMinuteEmpire()
+IMPERIAL = Imperial2030()
+RED, BLUE, GREEN = colour("red"), colour("blue"), colour("green")
+
+
+def eme_position(players: int = 3, variants: frozenset[Variant] = frozenset()) -> State:
+    """A fixed position: ann (red) holds 9 and continent C's majority, bob (blue) continent D, 12 is tied."""
+    seats = tuple(Seat(n, f"{n}@x.org") for n in ("ann", "bob", "cy")[:players])
+    state, _ = EME.rules.new_game(Setup(seats, 5, (), variants))
+    armies = {12: {"ann": 3, "bob": 3}, 9: {"ann": 2}, 10: {"ann": 1, "bob": 1}, 23: {"bob": 2}}
+    if players == 3:
+        armies[12]["cy"] = 3
+        armies[5] = {"cy": 1}
+    return replace(state, armies=armies, cities={9: {"ann": 1}, 25: {"bob": 2}})
+
+
+def overlaps(scene: Scene) -> list[tuple[str, str]]:
+    """Pairs of places whose boxes overlap as drawn (after ``settle``)."""
+    placed = [(ident, box) for ident, found in boxes(settle(scene)).items() for box in found]
+    return [(a, b) for i, (a, p) in enumerate(placed) for b, q in placed[i + 1:]
+            if p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]]
+
+
+def decoded(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+# --- Eight-Minute Empire ----------------------------------------------------------------------------
+
+
+def test_the_eme_scene_has_every_region_and_link_of_the_map() -> None:
+    scene = EME.picture(eme_position(), game="g")
+    assert scene.check() == []
+    assert [n.id for n in scene.nodes] == [str(r) for r in range(1, 26)]
+    assert all(len(n.at) == 1 for n in scene.nodes)
+    assert Counter(link.style for link in scene.links) == {LinkStyle.LAND: 30, LinkStyle.SEA: 7}
+    assert Link("16", "17", LinkStyle.SEA) in scene.links and Link("1", "2", LinkStyle.LAND) in scene.links
+    assert scene.node("12").label == "12 (start)"
+
+
+def test_the_eme_scene_shows_each_players_pieces_where_they_stand() -> None:
+    scene = EME.picture(eme_position(), game="g")
+    assert scene.node("12").tokens == (Token("R3", RED), Token("B3", BLUE), Token("G3", GREEN))
+    assert scene.node("9").tokens == (Token("R2", RED), Token("Rc", RED, TokenShape.BUILDING))
+    assert scene.node("25").tokens == (Token("Bc2", BLUE, TokenShape.BUILDING),)
+    assert scene.node("5").tokens == (Token("G1", GREEN),)
+    assert {n.id for n in scene.nodes if n.tokens} == {"5", "9", "10", "12", "23", "25"}
+
+
+def test_the_eme_scene_shades_controlled_regions_and_names_continent_owners() -> None:
+    scene = EME.picture(eme_position(), game="g")
+    assert scene.node("9").fill == pale(RED) and scene.node("9").outline == RED and scene.node("9").thick
+    assert not scene.node("12").thick and not scene.node("10").thick  # ties: nobody's
+    assert scene.node("25").fill == pale(BLUE)  # cities count for control
+    captions = [c.text for c in scene.captions]
+    assert captions == ["Continent A: cy (green)", "Continent B", "Continent C: ann (red)", "Continent D: bob (blue)"]
+    assert [e.name for e in scene.legend] == ["ann (red), 11 coins", "bob (blue), 11 coins", "cy (green), 11 coins"]
+    assert [e.colour for e in scene.legend] == [RED, BLUE, GREEN]
+
+
+def test_the_eme_scene_shows_neutral_armies() -> None:
+    state = eme_position(2, frozenset({Variant.NEUTRAL}))
+    state = replace(state, armies={**state.armies, 7: {NEUTRAL: 2}})
+    scene = EME.picture(state, game="g")
+    assert scene.node("7").tokens == (Token("N2", colour("grey")),)
+    assert scene.legend[-1].name == "neutral armies"
+
+
+def test_the_eme_picture_is_a_small_legible_png() -> None:
+    scene = EME.picture(eme_position(), game="g")
+    data = render_png(scene)
+    image = decoded(data)
+    assert image.format == "PNG" and image.size == scene.size and scene.size <= (1200, 900)
+    assert len(data) < MAX_BYTES
+    assert overlaps(scene) == []
+
+
+def test_a_line_that_would_run_through_other_regions_is_bowed_around_them() -> None:
+    """Sea line 17 ~ 16 runs straight down through 2, 3 and 15 in the art's layout: drawn, it goes round them."""
+    scene = settle(EME.picture(eme_position(), game="g"))
+    placed = boxes(scene)
+    others = [box for ident, found in placed.items() if ident not in ("16", "17") for box in found]
+    line = route(scene.node("17").at[0], scene.node("16").at[0], others, (0, 0, *scene.size))
+    assert len(line) > 2  # a curve
+    assert not any(b[0] <= p.x <= b[2] and b[1] <= p.y <= b[3] for p in line for b in others)
+    assert route(Point(0, 0), Point(100, 0), [(40, 50, 60, 70)], (0, 0, 200, 200)) == [Point(0, 0), Point(100, 0)]
+
+
+# --- Imperial 2030 ----------------------------------------------------------------------------------
+
+
+def imperial_position() -> GameState:
+    state = standard_game()
+    state = position(state, "russia", armies={"moscow": 2, "kazakhstan": 3}, fleets={"northpacific": 1},
+                     flags=["kazakhstan"])
+    state = position(state, "china", armies={"kazakhstan": 1}, hostile={"kazakhstan": 1}, fleets={"chinasea": 2})
+    return position(state, "usa", fleets={"caribbeansea": 1})
+
+
+def test_the_imperial_scene_names_every_region_of_the_map_data() -> None:
+    board = IMPERIAL.board
+    scene = IMPERIAL.picture(imperial_position(), game="w")
+    assert scene.check() == []
+    assert {n.id: n.label for n in scene.nodes} == {r: board.name(r) for r in board.regions}
+    assert len(scene.links) == len(board.edges)
+    styles = Counter(link.style for link in scene.links)
+    assert styles[LinkStyle.CANAL] == 2 and styles[LinkStyle.COAST] == 54 and styles[LinkStyle.RAIL] == 28
+    twice = {n.id for n in scene.nodes if len(n.at) == 2}
+    assert twice == {"northpacific", "southpacific"}  # the Pacific at both edges; other seas on two panels joined
+
+
+def test_the_imperial_scene_shows_each_unit_factory_and_flag() -> None:
+    scene = IMPERIAL.picture(imperial_position(), game="w")
+    purple, yellow = colour("purple"), colour("yellow")
+    assert scene.node("moscow").tokens == (Token("A", purple, TokenShape.BUILDING), Token("A2", purple))
+    assert scene.node("kazakhstan").tokens == (Token("", purple, TokenShape.FLAG), Token("A3", purple),
+                                               Token("H1", yellow))
+    assert scene.node("kazakhstan").fill == pale(purple) and not scene.node("kazakhstan").thick
+    assert scene.node("chinasea").tokens == (Token("F2", yellow),)
+    assert scene.node("northpacific").tokens == (Token("F1", purple),)
+    assert scene.node("caribbeansea").tokens == (Token("F1", colour("red")),)
+    assert scene.node("moscow").thick and scene.node("moscow").outline == purple  # a home province
+    assert [e.name for e in scene.legend][0] == "Russia: Anna, 0 PP"
+
+
+def test_the_imperial_picture_is_a_small_legible_png() -> None:
+    scene = IMPERIAL.picture(imperial_position(), game="w")
+    data = render_png(scene)
+    image = decoded(data)
+    assert image.format == "PNG" and image.size == scene.size and scene.size <= (1200, 900)
+    assert len(data) < MAX_BYTES
+    assert overlaps(scene) == []
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_crowded_imperial_board_stays_legible(seed: int) -> None:
+    """After 600 random moves boxes grown with pieces would touch: they are nudged apart, by a few pixels only."""
+    rng = random.Random(seed)
+    state = standard_game()
+    for _ in range(600):
+        state, _ = apply(state, *random_move(state, rng))
+    scene = IMPERIAL.picture(state, game="w")
+    settled = settle(scene)
+    assert overlaps(scene) == []
+    moved = [abs(p.x - q.x) + abs(p.y - q.y) for a, b in zip(scene.nodes, settled.nodes, strict=True)
+             for p, q in zip(a.at, b.at, strict=True)]
+    assert max(moved) <= 12
+    assert len(render_png(scene)) < MAX_BYTES
+
+
+# --- the shared parts -------------------------------------------------------------------------------
+
+
+def test_a_slot_centre_is_the_middle_of_its_slots() -> None:
+    art = parse_art("== t ==\nAB a\nCD c\n== panel: P ==\n  {AB..}   {CD}\n  {AB..}\n")
+    panel = art.panels[0]
+    assert panel.slot_centres() == {"AB": (5.0, 0.5), "CD": (13.0, 0.0)}
+    assert panel.width == 15
+
+
+def test_a_scene_with_a_link_to_nowhere_is_refused() -> None:
+    scene = Scene("t", (100, 100), (Node("a", "A", (Point(50, 50),)),), (Link("a", "b"),))
+    assert scene.check() == ["link a-b names an unknown node"]
+    with pytest.raises(ValueError, match="unknown node"):
+        render_png(scene)
+    with pytest.raises(ValueError, match="known: red"):
+        colour("mauve")
+
+
+# --- the CLI ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["eight-minute-empire", "imperial2030"])
+def test_pbem_board_png_writes_the_picture(tmp_path: Path, kind: str) -> None:
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    runner = CliRunner()
+    created = runner.invoke(app, ["--database", url, "game", "new", "g", "--kind", kind,
+                                  "--player", "ann:a@x.org", "--player", "bob:b@x.org", "--seed", "3"])
+    assert created.exit_code == 0, created.output
+    file = tmp_path / "board.png"
+    drawn = runner.invoke(app, ["--database", url, "board", "g", "--png", str(file)])
+    assert drawn.exit_code == 0, drawn.output
+    data = file.read_bytes()
+    assert f"{len(data)} bytes" in drawn.stdout and str(file) in drawn.stdout
+    image = decoded(data)
+    assert image.format == "PNG" and image.size <= (1200, 900) and len(data) < MAX_BYTES
+    text = runner.invoke(app, ["--database", url, "board", "g"])
+    assert text.exit_code == 0 and text.stdout.isascii() and len(text.stdout.splitlines()) > 5  # still the default
+    unwritable = runner.invoke(app, ["--database", url, "board", "g", "--png", str(tmp_path / "no" / "b.png")])
+    assert unwritable.exit_code != 0 and "cannot write" in unwritable.stderr
