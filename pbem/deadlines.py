@@ -57,6 +57,7 @@ from engine.core.decisions import Pending
 from engine.core.protocol import Rules
 from pbem.errors import PbemError, StoreError
 from pbem.games import DEFAULT_KIND, GameKind, UnknownKind, kind_of
+from pbem.store.absence import vacations_of
 from pbem.store.models import ActionRow, GameRow, GameStatus
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import GameSettings, load_settings
@@ -104,13 +105,16 @@ def utc(moment: datetime) -> datetime:
 
 
 def deadlines(state: Any, settings: GameSettings, since: datetime,
-              rules: Rules[Any, Any, Any, Any] | None = None) -> list[Deadline]:
+              rules: Rules[Any, Any, Any, Any] | None = None,
+              vacations: Mapping[str, datetime] | None = None) -> list[Deadline]:
     """The deadline of every pending decision whose kind has one (pure: no clock, no database).
 
     ``since`` is when the decisions became pending (:func:`decision_since`).
     ``settings.paused`` is not looked at here: a paused game has deadlines, it
     just does not act on them (:func:`tick` skips it). ``rules`` are the
-    game's (by default those of the default kind).
+    game's (by default those of the default kind). ``vacations`` (player ->
+    back on): with ``settings.vacation == "stretch"`` a player's decision is
+    due no sooner than its usual hours after they are back.
     """
     rules = rules or kind_of(DEFAULT_KIND).rules
     if rules.finished(state):
@@ -124,6 +128,9 @@ def deadlines(state: Any, settings: GameSettings, since: datetime,
         if hours is None or hours <= 0:
             continue
         due = start + timedelta(hours=float(hours))
+        back = (vacations or {}).get(decision.player)
+        if back is not None and settings.vacation == "stretch":
+            due = max(due, utc(back) + timedelta(hours=float(hours)))
         reminders = sorted({due - timedelta(hours=float(h)) for h in settings.reminder_hours
                             if 0 < float(h) < float(hours)})
         result.append(Deadline(decision.player, decision.subject, decision.kind, due, reminders, start, decision))
@@ -207,7 +214,7 @@ def game_deadlines(session: Session, game: GameRow, state: Any,
                    settings: GameSettings | None = None) -> list[Deadline]:
     """:func:`deadlines` of a stored game at its current clock."""
     return deadlines(state, settings or load_settings(session, game), decision_since(session, game, state),
-                     _kind(game).rules)
+                     _kind(game).rules, vacations_of(session, game))
 
 
 def _may_act(settings: GameSettings, since: datetime, now: datetime) -> bool:
@@ -321,6 +328,36 @@ def tick(
     return report
 
 
+def _in_turn(deadline: Deadline) -> bool:
+    """A decision in the player's own turn (not a question asked during another's): the stand-in's to take."""
+    return deadline.pending is not None and not deadline.pending.out_of_turn
+
+
+def _act_on_expiry(session: Session, game: GameRow, state: Any, deadline: Deadline, settings: GameSettings,
+                   mail: MailContext, now: datetime, gamemaster: ModuleType, report: TickReport,
+                   detail: str) -> tuple[bool, str]:
+    """The game's answer for an expired decision: the stand-in for an in-turn one (``absent = bot``), else the
+    passive default; (whether the game moved, what to tell the game master otherwise)."""
+    if settings.absent == "bot" and _in_turn(deadline):
+        played, outcome = gamemaster.stand_in(session, game, state, deadline, settings, mail, now)
+        if played:
+            report.defaults.append(TickItem(game.name, deadline.player, deadline.kind, deadline.due,
+                                            f"the stand-in played {outcome}"))
+            log.info("%s: no answer from %s by %s: the stand-in played %s", game.name, deadline.player,
+                     _when(deadline.due), outcome)
+            return True, detail
+        detail = outcome
+    if deadline.passive:
+        applied, outcome = gamemaster.apply_default(session, game, state, deadline, settings, mail, now)
+        if applied:
+            report.defaults.append(TickItem(game.name, deadline.player, deadline.kind, deadline.due, outcome))
+            log.info("%s: no answer from %s by %s: %s", game.name, deadline.player, _when(deadline.due), outcome)
+            return True, detail
+        log.warning("%s: the default for %s could not be applied: %s", game.name, deadline.player, outcome)
+        detail = outcome  # should not happen: the engine offers the default; the game master steps in
+    return False, detail
+
+
 def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, report: TickReport,
                gamemaster: ModuleType) -> None:
     game = session.exec(select(GameRow).where(col(GameRow.name) == name)).first()
@@ -336,24 +373,27 @@ def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, re
     if daily_digests(session, game, mail, now):
         log.info("%s: daily digests queued", name)
     since = decision_since(session, game)
-    if not _may_act(settings, since, now):
+    away = vacations_of(session, game, now)
+    if not _may_act(settings, since, now) and not (away and settings.vacation == "bot"):
         return
     from pbem import store
 
     state = store.load_state(session, game)
     since = decision_since(session, game, state)  # a sealed round counts from where it opened
-    for deadline in deadlines(state, settings, since, _kind(game).rules):
+    for deadline in deadlines(state, settings, since, _kind(game).rules, away):
+        if deadline.player in away and settings.vacation == "bot" and _in_turn(deadline):
+            why = f"{deadline.player} is away until {_when(away[deadline.player])}"
+            played, outcome = gamemaster.stand_in(session, game, state, deadline, settings, mail, now, why=why)
+            if played:
+                report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due,
+                                                f"the stand-in played {outcome} (vacation)"))
+                return
         if now >= deadline.due:
             detail = "no game master address configured" if not mail.game_master else ""
-            if deadline.passive:
-                applied, outcome = gamemaster.apply_default(session, game, state, deadline, settings, mail, now)
-                if applied:
-                    report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due, outcome))
-                    log.info("%s: no answer from %s by %s: %s", name, deadline.player, _when(deadline.due),
-                             outcome)
-                    return  # the position changed: its new decisions start their clocks now
-                log.warning("%s: the default for %s could not be applied: %s", name, deadline.player, outcome)
-                detail = outcome  # should not happen: the engine offers the default; the game master steps in
+            acted, detail = _act_on_expiry(session, game, state, deadline, settings, mail, now, gamemaster, report,
+                                           detail)
+            if acted:
+                return  # the position changed: its new decisions start their clocks now
             alerted = gamemaster.alert_game_master(session, game, state, deadline, settings, mail, now)
             if alerted:
                 detail = "game master alerted" + (f" ({detail})" if detail else "")

@@ -81,7 +81,10 @@ def bidding(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Itera
 
 
 def content(message: EmailMessage) -> str:
-    return str(message.get_content())
+    """The text/plain part (the whole mail when it has no picture of the board)."""
+    plain = message.get_body(("plain",))
+    assert plain is not None
+    return str(plain.get_content())
 
 
 def whole(message: EmailMessage) -> str:

@@ -65,6 +65,7 @@ def test_a_changed_deadline_applies_to_the_decisions_pending_now(pbem: Run) -> N
     ("deadline.rondel=3", "'rondel' is no decision of this game; its decisions: neutral, bid, take, action"),
     ("deadline.bid=soon", "give hours as a number"),
     ("bogus=1", "'bogus' is no setting; keys: deadline.<decision>, deadline.default, reminders, open_cash, mail"),
+    ("absent=maybe", "absent=maybe: one of alert, bot"),
     ("mail=weekly", "mail=weekly: one of every, turn, round, daily"),
     ("open_cash=maybe", "write on or off"),
     ("deadline.bid", "write key=value"),

@@ -69,7 +69,7 @@ def addr(message: EmailMessage, header: str) -> str:
 def reply(t: Table, player: str, last: EmailMessage, body: str, *, quote: bool = False) -> bytes:
     """The player hits Reply on ``last``: To its Reply-To, threaded under it, optionally quoting it."""
     if quote:
-        quoted = "\n".join("> " + line for line in last.get_content().splitlines())
+        quoted = "\n".join("> " + line for line in text_of(last).splitlines())
         body = f"{body}\nOn Mon, 3 Jun 2030, Imperial 2030 moderator <{MODERATOR}> wrote:\n{quoted}\n"
     return raw_mail(EMAILS[player], addr(last, "Reply-To"), body, subject=f"Re: {last['Subject']}",
                     headers=f"In-Reply-To: {last['Message-ID']}\nReferences: {last['Message-ID']}")
@@ -83,7 +83,17 @@ def check_headers(t: Table, message: EmailMessage, player: str, root: str, welco
     # under the reader's own welcome mail, or the one mail back under the reader's message it answers ...
     assert message["In-Reply-To"] == welcome or message["In-Reply-To"].endswith("@clients.example>")
     assert root in str(message["References"]).split()  # ... in the game's thread
-    assert message.get_content_type() == "text/plain" and message.get_content_charset() == "utf-8"
+    # plain text, or (a mail with the board) plain text with an HTML alternative showing its picture
+    plain = message.get_body(("plain",))
+    assert plain is not None and plain.get_content_charset() == "utf-8"
+    assert message.get_content_type() in ("text/plain", "multipart/alternative")
+
+
+def text_of(message: EmailMessage) -> str:
+    """The text/plain part of a mail (the whole mail when it has no picture)."""
+    plain = message.get_body(("plain",))
+    assert plain is not None
+    return str(plain.get_content())
 
 
 def test_the_first_rounds_played_entirely_by_mail(table: Table, dovecot: DovecotAccount,  # noqa: F811

@@ -17,6 +17,8 @@
     pbem replace NAME OLD NEW --email E    a new player takes a seat
     pbem pause NAME / pbem resume NAME     stop / restart a game (deadlines count again from the resume)
     pbem resend NAME [--to PLAYER]         queue the current report and prompt again
+    pbem observer add|list|remove NAME [EMAIL]
+                                           people who get a game's public reports without a seat
     pbem deadlines tick                    reminders, passive defaults and alerts that are due, once
     pbem demo [--players N] [--seed S] [--humans NAME ...] [--dir DIR]
                                            a whole game by email on this machine: hub, moderator, bots
@@ -36,7 +38,7 @@ from __future__ import annotations
 import typer
 from typer.models import CommandInfo, TyperInfo
 
-from pbem.cli import demo, export, master, play  # noqa: F401  (their commands register on the apps)
+from pbem.cli import demo, export, master, observers, play  # noqa: F401  (their commands register on the apps)
 from pbem.cli.base import EXIT_ERROR, EXIT_REFUSED, Options, app, game_app
 from pbem.cli.style import plain_commands
 from pbem.mailflow.commands import register as _register_mail_commands
@@ -50,7 +52,7 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 
 PANELS: dict[str, tuple[str, ...]] = {
     "Play and inspect": ("game", "order", "state", "board", "report", "export", "kinds"),
-    "Game master": ("force", "undo", "replace", "pause", "resume", "resend"),
+    "Game master": ("force", "undo", "replace", "pause", "resume", "resend", "observer"),
     "Mail server": ("run", "poll", "check", "deadlines"),
     "Demo": ("demo", "mail", "mailhub", "bot"),
 }

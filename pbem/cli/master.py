@@ -86,8 +86,11 @@ def game_show_command(
                       for kind, value in view.settings.deadline_hours.items())
     reminders = ", ".join(f"{h:g}h" for h in view.settings.reminder_hours)
     echo(f"Deadlines: {hours}; reminders {reminders or 'none'} before.")
-    echo(f"Open cash: {'on' if view.settings.open_cash else 'off'}; mail: {view.settings.mail_default}, board "
-         f"{'on' if view.settings.board_default else 'off'} for seats that chose none "
+    s = view.settings
+    echo(f"Open cash: {'on' if s.open_cash else 'off'}; mail: {s.mail_default}, board "
+         f"{'on' if s.board_default else 'off'} for seats that chose none; press: {s.press}.")
+    limit = f", the game master asked after {s.absent_limit} in a row" if s.absent == "bot" and s.absent_limit else ""
+    echo(f"Absent players: {s.absent}{limit}; vacations: {s.vacation}, up to {s.vacation_cap_days} days "
          f"(pbem game set {view.name} key=value changes these).")
 
 
@@ -99,9 +102,9 @@ def game_set_command(
     pairs: Annotated[list[str], typer.Argument(
         metavar="KEY=VALUE...",
         help="deadline.<decision>=HOURS (0: none), deadline.default=HOURS, reminders=H,H|none, open_cash=on|off, "
-             "mail=every|turn|round|daily, board=on|off.")],
+             "mail=every|turn|round|daily, board=on|off, press=none|signed|anonymous.")],
 ) -> None:
-    """Change a running game's settings: deadlines, reminders, open cash, mail defaults. All or nothing."""
+    """Change a running game's settings: deadlines, reminders, open cash, mail defaults, press. All or nothing."""
     from pbem.gamemaster import set_game
 
     change = set_game(options_of(ctx).moderator().db, name, pairs)

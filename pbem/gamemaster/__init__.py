@@ -90,6 +90,7 @@ from pbem.gamemaster.playing import (
     apply_default,
     play_in_session,
     remind,
+    stand_in,
 )
 from pbem.gamemaster.show import (
     GameView,
@@ -113,6 +114,7 @@ __all__ = [
     "Played",
     "alert_game_master",
     "apply_default",
+    "stand_in",
     "play_in_session",
     "remind",
     "GameView",

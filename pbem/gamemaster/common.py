@@ -19,8 +19,10 @@ from pbem.games import kind_of
 from pbem.games.kind import match_player
 from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of, list_id_for, message_id_for, token_address
+from pbem.mail.picture import InlinePicture
 from pbem.mailflow.binding import move_subject
-from pbem.mailflow.outgoing import prompt_subject, seat_token
+from pbem.mailflow.observers import Sender, report_to_observers
+from pbem.mailflow.outgoing import board_picture, line_at, prompt_subject, seat_token
 from pbem.mailflow.turnmail import news_block
 from pbem.render.text import note_block
 from pbem.store import GameRow, SeatRow
@@ -170,12 +172,14 @@ def _exists(session: Session, message_id: str) -> bool:
 
 
 def _queue(session: Session, game: GameRow, version: int, recipient: str, purpose: str, key: str,
-           subject: str, body: str, headers: dict[str, Any], mail: MailContext, now: datetime) -> bool:
+           subject: str, body: str, headers: dict[str, Any], mail: MailContext, now: datetime, *,
+           picture: InlinePicture | None = None) -> bool:
     """Queue one mail unless one with its Message-ID is queued already; True when queued now.
 
     ``purpose`` is stored (short: report, prompt, reminder …); ``key`` is what
     makes the Message-ID (purpose plus a time stamp). ``created`` is ``now``,
     the command's clock, which the deadline clock reads (CLOCK_PURPOSES).
+    ``picture`` is the board shown beside the text (``pbem.mail.picture``).
     """
     if mail.moderator_address is None:
         return False  # no mail configured: the command's work stands, nothing is queued (see MailContext)
@@ -183,9 +187,11 @@ def _queue(session: Session, game: GameRow, version: int, recipient: str, purpos
     if _exists(session, message_id):
         return False
     headers = _with_reply_to(session, game, recipient, headers, mail.moderator_address)
+    if picture is not None:
+        headers = {**headers, "picture_alt": picture.alt, "picture_line": picture.line}
     row = queue_mail(session, QueuedMail(recipient=recipient, purpose=purpose, message_id=message_id,
                                          subject=subject, body=body, game_id=game.id, version=version,
-                                         headers=headers))
+                                         headers=headers, picture=picture.png if picture is not None else None))
     row.created = now
     session.add(row)
     session.flush()
@@ -249,9 +255,14 @@ def _queue_reports(session: Session, game: GameRow, state: Any, events: Sequence
                    settings: GameSettings, mail: MailContext, now: datetime, tag: str, purpose: str,
                    title: str, note: Sequence[str], private: Mapping[str, Sequence[str]] | None = None,
                    subject: str | None = None, only: str | None = None) -> int:
-    """The report to every seat (or ``only`` one), under a note; the number queued."""
+    """The report to every seat (or ``only`` one), under a note; the number queued.
+
+    A seat with ``BOARD ON`` gets the board's picture after the report's
+    banner, drawn once for all (``pbem.mailflow.outgoing.board_picture``).
+    """
     kind = kind_of(game.kind)
     count = 0
+    drawn: list[tuple[bytes, str] | None] = []
     for seat in _seats(session, game):
         if only is not None and seat.name != only:
             continue
@@ -260,11 +271,19 @@ def _queue_reports(session: Session, game: GameRow, state: Any, events: Sequence
         paragraphs = list(note) + list((private or {}).get(seat.name, ()))
         chosen = prefs_of(session, seat, settings.mail_default, settings.board_default)
         news = news_block(take_news(session, seat)) if mail.moderator_address else ""
-        body = (note_block(title, paragraphs) if paragraphs else "") + news + kind.report(
+        head = (note_block(title, paragraphs) if paragraphs else "") + news
+        body = head + kind.report(
             state, seat.name, events, game=game.name, open_cash=settings.open_cash, board=chosen.board)
         move = kind.shown_move(state)
+        if chosen.board and mail.moderator_address and not drawn:
+            drawn.append(board_picture(kind, game.name, state))
+        picture = InlinePicture(drawn[0][0], drawn[0][1], line_at(body, len(head))) \
+            if chosen.board and drawn and drawn[0] is not None else None
         if _queue(session, game, move, seat.email, purpose, f"report:{tag}:{_stamp(now)}",
                   subject or move_subject(game.name, move, "report"), body,
-                  _headers(game, settings, mail), mail, now):
+                  _headers(game, settings, mail), mail, now, picture=picture):
             count += 1
+    if only is None and purpose == "report" and mail.moderator_address:  # and the public report to observers
+        count += len(report_to_observers(session, game, state, events, Sender(mail.moderator_address, mail.domain),
+                                         f"{tag}:{_stamp(now)}", now))
     return count

@@ -15,7 +15,9 @@ from sqlmodel import Session
 from pbem import store
 from pbem.gamemaster.common import MailContext, _headers, _queue, _seats, _stamp
 from pbem.games import kind_of
+from pbem.mail.picture import InlinePicture
 from pbem.mailflow.binding import move_subject
+from pbem.mailflow.outgoing import board_picture, line_at
 from pbem.mailflow.turnmail import news_block
 from pbem.store.mailprefs import MailMode, prefs_of, seats_with_news_since, take_news
 from pbem.store.models import GameRow
@@ -37,11 +39,14 @@ def daily_digests(session: Session, game: GameRow, mail: MailContext, now: datet
         chosen = prefs_of(session, seat, settings.mail_default, settings.board_default)
         if seat.id not in due or chosen.mode is not MailMode.DAILY:
             continue
-        body = news_block(take_news(session, seat)) + kind.report(
-            state, seat.name, (), game=game.name, open_cash=settings.open_cash, board=chosen.board)
+        head = news_block(take_news(session, seat))
+        body = head + kind.report(state, seat.name, (), game=game.name, open_cash=settings.open_cash,
+                                  board=chosen.board)
         move = kind.shown_move(state)
+        drawn = board_picture(kind, game.name, state) if chosen.board else None
+        picture = InlinePicture(drawn[0], drawn[1], line_at(body, len(head))) if drawn is not None else None
         if _queue(session, game, move, seat.email, "digest", f"digest:{_stamp(now)}",
                   move_subject(game.name, move, "your daily digest"), body, _headers(game, settings, mail), mail,
-                  now):
+                  now, picture=picture):
             count += 1
     return count

@@ -20,6 +20,7 @@ from pbem.gamemaster.common import (
     _queue,
     _queue_prompts,
     _queue_reports,
+    _seats,
     _stamp,
     _when,
 )
@@ -31,6 +32,7 @@ from pbem.moderator import submit_in
 from pbem.render.text import note_block
 from pbem.store import GameRow
 from pbem.store import waiting as waiting_store
+from pbem.store.absence import ask_replace_once, stood_in
 from pbem.store.models import ActionRow
 from pbem.store.settings import GameSettings
 
@@ -188,3 +190,72 @@ def alert_game_master(session: Session, game: GameRow, state: Any, deadline: Dea
     return _queue(session, game, state.version, mail.game_master, "stalled", key,
                   f"[{name}] Stalled: {deadline.player} is past the deadline ({deadline.kind})",
                   note_block("For the game master", note) + prompt, _headers(game, settings, mail), mail, now)
+
+
+# --- the stand-in for an absent player ----------------------------------------------------------------
+
+STAND_IN_STRATEGY = "sensible"
+STAND_IN_ATTEMPTS = 3
+
+
+def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, settings: GameSettings,
+             mail: MailContext, now: datetime, *, why: str = "") -> tuple[bool, str]:
+    """The game's bot plays the expired decision for its player, as that player; (played, the orders or why not).
+
+    Every seat's report says so; after ``settings.absent_limit`` decisions in a
+    row taken this way the game master is asked, once, to replace the seat.
+    """
+    kind = kind_of(game.kind)
+    player = deadline.player
+    played = _bot_plays(session, game, state, player, now)
+    if played is None:
+        return False, "the stand-in found no order the game takes"
+    seat = next(s for s in _seats(session, game) if s.name == player)
+    missed = stood_in(session, game, seat, range(played.version_before, played.version))
+    words = kind.decision_words(state, deadline.pending) if deadline.pending is not None else deadline.kind
+    reason = why or f"No answer from {player} by the deadline ({_when(deadline.due)})"
+    note = [f"{reason}: the stand-in (the moderator's bot) played for {player}, who was asked to {words}: "
+            f"{played.text.replace(chr(10), '; ')}."]
+    _mail_after_play(session, game, played, settings, mail, now, "stand-in", note)
+    if settings.absent_limit and missed >= settings.absent_limit and ask_replace_once(session, seat):
+        _ask_to_replace(session, game, state, player, missed, settings, mail, now)
+    return True, played.text
+
+
+def _bot_plays(session: Session, game: GameRow, state: Any, player: str, now: datetime) -> Played | None:
+    """The bot's answer to the player's prompt, retried on a refusal; None when nothing was taken."""
+    kind = kind_of(game.kind)
+    prompt = kind.prompt(state, player, game=game.name)
+    if prompt is None:
+        return None
+    report = kind.report(state, player, (), game=game.name)
+    seed = f"{game.name}:{state.version}:{player}"
+    text = kind.bot.answer(prompt, STAND_IN_STRATEGY, seed, report)
+    tried: list[str] = []
+    for attempt in range(1, STAND_IN_ATTEMPTS + 1):
+        if not text:
+            return None
+        savepoint = session.begin_nested()  # a refused try leaves nothing behind
+        played = play_in_session(session, game, player, text, now)
+        if any(a.player == player for a in played.applied):
+            savepoint.commit()
+            return played
+        savepoint.rollback()
+        tried.append(text.upper())
+        error = kind.error(state, player, played.refusal, game=game.name) if played.refusal else ""
+        text = kind.bot.answer_refusal(error, prompt, STAND_IN_STRATEGY, seed, report, tried, attempt)
+    return None
+
+
+def _ask_to_replace(session: Session, game: GameRow, state: Any, player: str, missed: int,
+                    settings: GameSettings, mail: MailContext, now: datetime) -> bool:
+    if not mail.game_master:
+        log.warning("%s: %s missed %d decisions in a row; no game master address to tell", game.name, player, missed)
+        return False
+    note = [f"Game {game.name}: the stand-in has taken the last {missed} decisions of {player}, who has not "
+            "answered. Please find a new player, or step in yourself:",
+            f"pbem replace {game.name} {player} NEW --email ADDRESS (a new player takes the seat), or "
+            f"pbem force {game.name} --as {player} \"...\" (orders for the seat)."]
+    return _queue(session, game, state.version, mail.game_master, "replace", f"replace:{player}:{_stamp(now)}",
+                  f"[{game.name}] Please replace {player}: {missed} decisions missed",
+                  note_block("For the game master", note), _headers(game, settings, mail), mail, now)

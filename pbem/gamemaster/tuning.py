@@ -3,7 +3,12 @@
 Deadlines per decision (``deadline.bid=24``, ``deadline.default=48``; 0 means
 no deadline), the reminders before a deadline (``reminders=24,2`` or
 ``none``), ``open_cash``, and the mail defaults of seats that chose none
-(``mail=every|turn|round|daily``, ``board=on|off``). All pairs are checked before any is stored: one
+(``mail=every|turn|round|daily``, ``board=on|off``), whether players may send each other press
+(``press=none|signed|anonymous``, ``pbem.mailflow.press``), and what happens when a player is absent:
+``absent=alert|bot`` (a decision without a default past its deadline alerts the game master, or the
+stand-in plays it), ``absent_limit=N`` (decisions the stand-in takes in a row before the game master is
+asked to replace the seat; 0 never), ``vacation=stretch|bot`` and ``vacation_cap=DAYS``. All pairs are
+checked before any is stored: one
 bad pair changes nothing. A changed deadline applies to the decisions pending
 now as well, counted from when they became pending, as ``game show`` tells.
 """
@@ -12,15 +17,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
+from typing import Any
 
 from pbem.gamemaster.common import GameMasterError, _locked_game, _transaction
 from pbem.games import kind_of
 from pbem.store import Database
 from pbem.store.mailprefs import MailMode
-from pbem.store.settings import FALLBACK_DECISION, GameSettings, load_settings, save_settings
+from pbem.store.settings import FALLBACK_DECISION, PRESS_MODES, GameSettings, load_settings, save_settings
 
 DEADLINE = "deadline."
-KEYS = ("deadline.<decision>", "deadline.default", "reminders", "open_cash", "mail", "board")
+KEYS = ("deadline.<decision>", "deadline.default", "reminders", "open_cash", "mail", "board", "press", "absent",
+        "absent_limit", "vacation", "vacation_cap")
+CHOICES = {"absent": ("alert", "bot"), "vacation": ("stretch", "bot")}
+COUNTS = {"absent_limit": "absent_limit", "vacation_cap": "vacation_cap_days"}
 YES = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False, "false": False, "0": False}
 
 
@@ -65,6 +74,18 @@ def _apply(settings: GameSettings, pair: str, decisions: tuple[str, ...], change
                                                                reverse=True))
         changed.append(f"reminders: {_hours_list(settings.reminder_hours)} -> {_hours_list(hours)}")
         return dc_replace(settings, reminder_hours=hours)
+    if key in CHOICES:
+        if value.lower() not in CHOICES[key]:
+            raise GameMasterError(f"{key}={value}: one of " + ", ".join(CHOICES[key]))
+        changed.append(f"{key}: {getattr(settings, key)} -> {value.lower()}")
+        chosen: dict[str, Any] = {key: value.lower()}
+        return dc_replace(settings, **chosen)
+    if key in COUNTS:
+        if not value.isdigit() or int(value) > 365:
+            raise GameMasterError(f"{key}={value}: a whole number from 0 to 365")
+        changed.append(f"{key}: {getattr(settings, COUNTS[key])} -> {int(value)}")
+        count: dict[str, Any] = {COUNTS[key]: int(value)}
+        return dc_replace(settings, **count)
     if key == "mail":
         if value.lower() not in {m.value for m in MailMode}:
             raise GameMasterError(f"mail={value}: one of " + ", ".join(m.value for m in MailMode))
@@ -75,6 +96,11 @@ def _apply(settings: GameSettings, pair: str, decisions: tuple[str, ...], change
             raise GameMasterError(f"board={value}: write on or off")
         changed.append(f"board: {_on(settings.board_default)} -> {_on(YES[value.lower()])} (for seats that chose none)")
         return dc_replace(settings, board_default=YES[value.lower()])
+    if key == "press":
+        if value.lower() not in PRESS_MODES:
+            raise GameMasterError(f"press={value}: one of " + ", ".join(PRESS_MODES))
+        changed.append(f"press: {settings.press} -> {value.lower()}")
+        return dc_replace(settings, press=value.lower())
     if key == "open_cash":
         if value.lower() not in YES:
             raise GameMasterError(f"open_cash={value}: write on or off")

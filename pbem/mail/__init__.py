@@ -4,6 +4,7 @@
   player's text, loop guard, defects)
 * :mod:`pbem.mail.outbound` — :class:`OutgoingMail` -> ``EmailMessage``; stable Message-IDs,
   threading, List-Id, token addresses
+* :mod:`pbem.mail.picture` — the HTML alternative that shows a mail's board as an inline PNG
 * :mod:`pbem.mail.imap` — :class:`ImapInbox`: fetch by UID with UIDVALIDITY, move, IDLE/poll
 * :mod:`pbem.mail.maildir` — :class:`MaildirInbox`: the same interface over a local Maildir
 * :mod:`pbem.mail.smtp` — :class:`SmtpSender`: send, failures sorted into transient/permanent
@@ -39,6 +40,7 @@ from pbem.mail.outbound import (
     thread_headers,
     token_address,
 )
+from pbem.mail.picture import InlinePicture
 from pbem.mail.settings import (
     ImapSettings,
     MaildirSettings,
@@ -58,6 +60,7 @@ __all__ = [
     "ImapSettings",
     "InboundError",
     "InboundMessage",
+    "InlinePicture",
     "MailConfigError",
     "MailError",
     "MailboxError",

@@ -7,7 +7,9 @@ rebuild or resend exactly the same bytes after a crash. Stable Message-IDs
 (:func:`message_id_for`) make a resent mail a duplicate that the player's
 mail system collapses, not a second message.
 
-Every mail is text/plain UTF-8, ``From`` the moderator, ``Reply-To`` the
+Every mail is text/plain UTF-8 (a mail that carries the board also has an
+HTML alternative showing it as a picture: :mod:`pbem.mail.picture`; the
+plain text is the same either way), ``From`` the moderator, ``Reply-To`` the
 seat's token address (:func:`token_address`), threaded per game
 (:func:`game_thread_id`, :func:`thread_headers`, :func:`reply_threading`),
 with ``Auto-Submitted`` (RFC 3834: auto-responders must not answer it) and,
@@ -28,6 +30,7 @@ from typing import NamedTuple
 
 from pbem.mail.errors import OutboundError
 from pbem.mail.inbound import LOOP_HEADER, TOKEN_PATTERN, InboundMessage
+from pbem.mail.picture import InlinePicture, add_picture
 from pbem.mail.wrap import wrap_text
 
 DECISION_HEADER = "X-PBEM-Decision"
@@ -48,6 +51,8 @@ class OutgoingMail:
     asked for (``rondel``, ``investment``, …) and sets ``X-PBEM-Decision``.
     ``auto_submitted`` is ``auto-generated`` for reports and prompts,
     ``auto-replied`` for a direct answer to a player's mail (RFC 3834).
+    ``picture`` (the board as a PNG) makes the mail multipart/alternative
+    with an HTML part that shows it (:mod:`pbem.mail.picture`).
     """
 
     to: str
@@ -64,6 +69,8 @@ class OutgoingMail:
     list_id: str | None = None
     decision: str | None = None
     auto_submitted: str = "auto-generated"
+    picture: InlinePicture | None = None
+    attachment: tuple[str, str] | None = None  # (file name, text): a long answer attached as a text file
 
 
 class Threading(NamedTuple):
@@ -74,7 +81,8 @@ class Threading(NamedTuple):
 
 
 def build_message(mail: OutgoingMail) -> EmailMessage:
-    """The MIME message for ``mail``: text/plain UTF-8 with the headers listed in the module docstring.
+    """The MIME message for ``mail``: text/plain UTF-8 with the headers listed in the module docstring
+    (multipart/alternative with the picture in an HTML part when ``mail.picture`` is set).
 
     Raises :class:`OutboundError` for an invalid address or Message-ID, a line
     break in a header value (header injection), a naive ``date`` or an
@@ -112,11 +120,17 @@ def build_message(mail: OutgoingMail) -> EmailMessage:
         message[LOOP_HEADER] = mail.from_address  # ours: never answered by a moderator (pbem.mail.inbound)
         if mail.decision:
             message[DECISION_HEADER] = mail.decision
-        body = wrap_text(mail.body.replace("\r\n", "\n").replace("\r", "\n"))  # at most 78 columns
+        text = mail.body.replace("\r\n", "\n").replace("\r", "\n")
+        body = wrap_text(text)  # at most 78 columns
         if not body.endswith("\n"):
             body += "\n"
         plain = body.isascii() and all(len(line) <= _MAX_LINE for line in body.split("\n"))
         message.set_content(body, charset="utf-8", cte="7bit" if plain else "quoted-printable")
+        if mail.picture is not None:
+            add_picture(message, text, mail.picture, mail.message_id, mail.subject)
+        if mail.attachment is not None:
+            filename, attached = mail.attachment
+            message.add_attachment(attached, subtype="plain", charset="utf-8", filename=_one_line(filename, "file"))
         message.as_bytes()  # surface any serialisation problem here, not in the SMTP sender
     except (ValueError, TypeError, UnicodeError) as exc:
         raise OutboundError(f"cannot build the mail to {mail.to!r}: {exc}") from exc

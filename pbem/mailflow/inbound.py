@@ -10,6 +10,8 @@
    a polite reply to the sender.
 4. No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
    ``unknown_token``; each with one short reply to the sender telling how to reply.
+   A token of an observer of a game (``pbem.store.observers``) -> ``STOP`` ends their mail, other
+   words are answered saying that observers do not play (``pbem.mailflow.observers``).
 5. A seat's token, but from another address than the seat's -> ``spoofed``: nothing applied; the
    reply goes to the seat's real address (never to the sender, who may be anyone), saying that a
    message from that other address was ignored.
@@ -22,6 +24,9 @@
    must decide now when the game moved on (the game-end mail instead when it ended), and one reply
    to the sender answering its report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP;
    the game kind's ``answer_query``, against the state after the orders).
+   Before the game reads the orders, the core takes out its own lines: press to other players
+   (``PRESS TO``, relayed at once, ``pbem.mailflow.press``) and mail preferences (``MAIL``,
+   ``BOARD``); their confirmation rides in the same one reply.
 
 Direct replies (3-6, error replies, answers to questions) are counted in
 budgets (``pbem.store.inbound.Budget``), so that nobody can make the
@@ -85,6 +90,8 @@ from pbem.mailflow.binding import (
     move_subject,
 )
 from pbem.mailflow.crash import crash_point
+from pbem.mailflow.history import HISTORY_INLINE_LINES, history_text
+from pbem.mailflow.observers import answer as observer_answer
 from pbem.mailflow.outgoing import (
     MailComposer,
     decision_kind,
@@ -93,6 +100,8 @@ from pbem.mailflow.outgoing import (
     reply_subject,
 )
 from pbem.mailflow.preferences import read_preferences
+from pbem.mailflow.press import PressReading, read_press, relay
+from pbem.mailflow.vacation import announce_vacation, vacation_problem
 from pbem.moderator import Moderator, SubmitResult
 from pbem.render.text import note_block
 from pbem.store import (
@@ -115,6 +124,8 @@ from pbem.store.inbound import (
     record_message,
 )
 from pbem.store.mailprefs import set_prefs
+from pbem.store.models import id_of
+from pbem.store.observers import ObserverRow, observer_for_token
 from pbem.store.tokens import has_played, seat_for_token
 
 log = logging.getLogger("pbem.mailflow")
@@ -274,6 +285,9 @@ class _Handler:
             return self.stranger(InboundOutcome.NO_TOKEN, "no reply token in the address or the text")
         seat = seat_for_token(self.session, token)
         if seat is None:
+            watcher = observer_for_token(self.session, token)
+            if watcher is not None:
+                return self.observer(watcher, token)
             return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
         game = self.session.get(GameRow, seat.game_id)
         assert game is not None
@@ -389,6 +403,12 @@ class _Handler:
                                     body=body, reply_to_message=message)
         return self.outcome(outcome, reason)
 
+    def observer(self, watcher: ObserverRow, token: str) -> Outcome:
+        """A mail with an observer's token: STOP, or the answer that observers do not play."""
+        self.game = self.session.get(GameRow, watcher.game_id)
+        outcome, reason = observer_answer(self.compose, self.message, watcher, token, self.tag, self._allowed)
+        return self.outcome(outcome, reason)
+
     def spoofed(self, token: str) -> Outcome:
         """A seat's token from another address: tell the seat, at its own address, and change nothing."""
         game, seat, message = self.game, self.seat, self.message
@@ -423,20 +443,30 @@ class _Handler:
         assert game is not None and seat is not None
         kind = kind_of(game.kind)
         before = load_state(self.session, game)
-        wanted = read_preferences(message.body)
+        press = read_press(message.body)  # first: a press text may hold lines that look like MAIL or BOARD
+        wanted = read_preferences(press.body)
+        if wanted.refusal is None and wanted.vacation:
+            wanted = vacation_problem(self.compose.settings(game), wanted, self.now)
         if wanted.refusal is not None:
             return self.preference_refused(game, seat, token, before, wanted.refusal)
         body = wanted.body
+        parts = [self.press(game, seat, before, press)] if press.any else []  # press is bound to no move
         binding = self.binding(game, seat, before)
-        if binding.verdict is Verdict.STALE and not kind.queries_only(body) and (body.strip() or not wanted.any):
-            return self.stale(game, seat, token, before, binding)
+        if binding.verdict is Verdict.STALE and not kind.queries_only(body) and (
+                body.strip() or not (wanted.any or press.any)):
+            return self.stale(game, seat, token, before, binding, parts)
         self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
-        parts: list[str] = []
         if wanted.any:
-            set_prefs(self.session, seat, mode=wanted.mode, board=wanted.board)
-            parts.append(wanted.told())
-            if not kind.order_lines(body):
-                return self.preferences_only(game, seat, before, parts)
+            if wanted.vacation:
+                parts.append(announce_vacation(self.compose, game, before, seat, wanted))
+            if wanted.mode is not None or wanted.board is not None:
+                set_prefs(self.session, seat, mode=wanted.mode, board=wanted.board)
+                parts.append(wanted.told())
+            if wanted.history_from is not None:
+                parts.append(self.history(game, seat, before, wanted.history_from))
+        if parts and not kind.order_lines(body):
+            what = ", ".join(w for w, said in (("mail preferences", wanted.any), ("press", press.any)) if said)
+            return self.preferences_only(game, seat, before, parts, what)
         result = self.moderator.submit_in(self.session, game, seat.name, body, state=before)
         changed = result.version != result.version_before
         if result.refusal is not None and self._allowed(self._seat_budget(seat), "error"):
@@ -475,7 +505,14 @@ class _Handler:
             return Binding(move, Verdict.CURRENT)
         return judge(kind_of(game.kind), game_setup(game), load_log(self.session, game), now, seat.name, move)
 
-    def stale(self, game: GameRow, seat: SeatRow, token: str, now: Any, binding: Binding) -> Outcome:
+    def press(self, game: GameRow, seat: SeatRow, state: Any, reading: PressReading) -> str:
+        """Relay the message's press (``pbem.mailflow.press``); the sender's confirmation block."""
+        relayed = relay(self.compose, game, seat, state, reading, self.tag)
+        self.notes.append(relayed.note)
+        return relayed.told
+
+    def stale(self, game: GameRow, seat: SeatRow, token: str, now: Any, binding: Binding,
+              parts: list[str] | None = None) -> Outcome:
         """Orders written for a position that is gone: nothing applied, the player told what is asked now."""
         assert binding.move is not None
         kind = kind_of(game.kind)
@@ -494,11 +531,23 @@ class _Handler:
         if self._allowed(self._seat_budget(seat), "stale"):
             self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=shown,
                                  subject=move_subject(game.name, shown, "your orders were not applied"),
-                                 body=note_block("Your orders were not applied", paragraphs) + (prompt or ""),
+                                 body="\n".join([*(parts or []), note_block("Your orders were not applied",
+                                                                              paragraphs) + (prompt or "")]),
                                  known_token=token, reply_to_message=self.message,
                                  decision=decision_kind(kind, now, seat.name), auto_submitted="auto-replied")
         return self.outcome(InboundOutcome.STALE, f"answered move {binding.move}, the game is at move "
                             f"{now.version}: nothing applied", version_before=now.version, version=now.version)
+
+    def history(self, game: GameRow, seat: SeatRow, state: Any, since: int) -> str:
+        """HISTORY ALL / FROM: in the reply itself, or attached to it as a text file when it is long."""
+        text = history_text(self.session, game, seat.name, state, since)
+        lines = text.count("\n")
+        if lines <= HISTORY_INLINE_LINES:
+            return text
+        name = f"{game.name}-history-from-{since}.txt" if since else f"{game.name}-history.txt"
+        self.compose.attachments[id_of(seat)] = (name, text)
+        return note_block("History", [f"The history you asked for is {lines} lines long: it is attached to this "
+                                      f"mail as {name}."])
 
     def applied_late(self, binding: Binding, at: int) -> str:
         """Orders of an earlier move applied to the same, still open, decision: the player is told where."""
@@ -530,14 +579,15 @@ class _Handler:
                              decision=decision_kind(kind, result.state, seat.name) if purpose == "error" else None,
                              auto_submitted="auto-replied")
 
-    def preferences_only(self, game: GameRow, seat: SeatRow, state: Any, parts: list[str]) -> Outcome:
+    def preferences_only(self, game: GameRow, seat: SeatRow, state: Any, parts: list[str],
+                         what: str = "mail preferences") -> Outcome:
         kind = kind_of(game.kind)
         if self._allowed(self._seat_budget(seat), "preferences"):
             self.compose.to_seat(game, seat, purpose="preferences", key=f"preferences:{self.tag}",
                                  version=kind.shown_move(state),
                                  subject=reply_subject(self.message.subject, f"[{game.name}] Your mail"),
                                  body="\n".join(parts), reply_to_message=self.message, auto_submitted="auto-replied")
-        return self.outcome(InboundOutcome.QUERY, "mail preferences", version_before=state.version,
+        return self.outcome(InboundOutcome.QUERY, what, version_before=state.version,
                             version=state.version)
 
     def preference_refused(self, game: GameRow, seat: SeatRow, token: str, state: Any, reason: str) -> Outcome:

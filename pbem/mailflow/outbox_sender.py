@@ -9,7 +9,8 @@ first, and sends each with :class:`pbem.mail.SmtpSender`. Per row:
   60 minutes); the run stops there, since the next mail would most likely
   meet the same trouble;
 * :class:`~pbem.mail.PermanentSendError` (5xx for this mail) or a mail that
-  cannot be built -> ``failed``, kept for the game master.
+  cannot be built -> ``failed``, kept for the game master (a stored picture
+  of the board that cannot go with its mail is left out: the text goes).
 
 When the relay cannot be reached at all, no row is touched (a relay that is
 down is nobody's mail's fault): the run reports it and everything stays due,
@@ -22,8 +23,9 @@ after the restart, with the same Message-ID, which mail systems collapse.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
 from sqlmodel import col, select
@@ -90,7 +92,7 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     try:
         for index, row in enumerate(rows):
             try:
-                message = build_message(outgoing_mail(row, moderator))
+                message = _message(row, moderator)
             except (OutboundError, KeyError, ValueError) as exc:
                 _mark(db, row, "failed", now, f"cannot build the mail: {exc}")
                 failed += 1
@@ -117,6 +119,23 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     finally:
         sender.close()
     return DeliveryReport(sent, retried, failed)
+
+
+def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> EmailMessage:
+    """The row's message; with its picture when it has one, else (a picture that will not go) as plain text.
+
+    Why fall back: the picture only repeats the text; a stored picture that
+    cannot be sent must not cost the player the mail.
+    """
+    mail = outgoing_mail(row, moderator)
+    try:
+        return build_message(mail)
+    except OutboundError as exc:
+        if mail.picture is None:
+            raise
+        log.warning("outbox mail %s (%s to %s): its picture cannot go with it (%s); sent as plain text",
+                    row.id, row.purpose, row.recipient, exc)
+        return build_message(replace(mail, picture=None))
 
 
 def _mark(db: Database, row: OutboxRow, how: str, now: datetime, error: str) -> None:

@@ -29,11 +29,21 @@ token only when there is none yet (a game created without mail, a new player)
 or the one found is no longer the seat's. So the outbox is exactly as secret
 as the moderator's mailbox: whoever reads either can play every seat. Keep
 the database private, as the mailbox is.
+
+Pictures. A mail that carries the board (a report with the board, a
+``BOARD`` answer, the end of the game, each for a seat with ``BOARD ON``)
+also shows it as a picture (``pbem.mail.picture``). It is drawn here, where
+the state is at hand, once per composer and state (every seat sees the same
+public board), and kept with the outbox row, so that the sender needs no
+game state and a resend sends the same picture. A picture that cannot be
+drawn, or is too big for a mail, is left out: the text alone still tells
+everything.
 """
 from __future__ import annotations
 
 import hashlib
 import itertools
+import logging
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -46,6 +56,7 @@ from pbem.config import ModeratorSettings
 from pbem.games import GameKind, kind_of
 from pbem.mail import (
     InboundMessage,
+    InlinePicture,
     OutgoingMail,
     Threading,
     list_id_for,
@@ -55,10 +66,13 @@ from pbem.mail import (
     token_address,
     token_of_address,
 )
+from pbem.mail.picture import MAX_PICTURE_BYTES
 from pbem.mailflow.binding import move_subject
 from pbem.moderator import SubmitResult
-from pbem.store import GameRow, SeatRow, seats
+from pbem.store import GameRow, SeatRow, load_state, seats
 from pbem.store.inbound import Budget, take_reply
+from pbem.store.mailprefs import prefs_of
+from pbem.store.models import id_of
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 from pbem.store.settings import GameSettings, load_settings, save_settings
 from pbem.store.tokens import SeatTokenRow, hash_token, issue_token
@@ -67,6 +81,8 @@ AUTO_GENERATED = "auto-generated"
 AUTO_REPLIED = "auto-replied"
 NO_GAME = "pbem"  # the "game" in the Message-ID of a reply that belongs to no game
 TOKEN_SEARCH_DEPTH = 50  # outbox rows to a seat read per page when searching its token, newest first
+
+log = logging.getLogger("pbem.mailflow.outgoing")
 
 
 def key_tag(key: str) -> str:
@@ -113,17 +129,18 @@ def seat_token(session: Session, seat: SeatRow, moderator_address: str, known: s
     row = session.exec(select(SeatTokenRow).where(col(SeatTokenRow.seat_id) == seat.id)).first()
     token = None
     if row is not None:
-        candidates = itertools.chain([known] if known else [], _tokens_in_outbox(session, seat, moderator_address))
+        candidates = itertools.chain([known] if known else [],
+                                     tokens_in_outbox(session, seat.game_id, seat.email, moderator_address))
         token = next((c.strip().lower() for c in candidates if c and hash_token(c) == row.token_hash), None)
     return token if token is not None else issue_token(session, seat)
 
 
-def _tokens_in_outbox(session: Session, seat: SeatRow, moderator_address: str) -> Iterator[str]:
-    """Tokens in the Reply-To of the mails to the seat, newest first (read in pages, lazily)."""
+def tokens_in_outbox(session: Session, game_id: int, email: str, moderator_address: str) -> Iterator[str]:
+    """Tokens in the Reply-To of the game's mails to ``email`` (a seat, an observer), newest first, in pages."""
     before: int | None = None
     while True:
         query = select(OutboxRow.id, OutboxRow.headers).where(
-            col(OutboxRow.game_id) == seat.game_id, col(OutboxRow.recipient) == seat.email)
+            col(OutboxRow.game_id) == game_id, col(OutboxRow.recipient) == email)
         if before is not None:
             query = query.where(col(OutboxRow.id) < before)
         rows = session.exec(query.order_by(col(OutboxRow.id).desc()).limit(TOKEN_SEARCH_DEPTH)).all()
@@ -140,6 +157,31 @@ def _tokens_in_outbox(session: Session, seat: SeatRow, moderator_address: str) -
 def prompt_subject(kind: GameKind, game: str, state: Any, decision: Pending, suffix: str = "") -> str:
     """'[g1] Move 16: please choose a rondel space for Russia': the move, then what is asked."""
     return move_subject(game, kind.shown_move(state), f"please {kind.decision_words(state, decision)}{suffix}")
+
+
+def board_picture(kind: GameKind, game: str, state: Any) -> tuple[bytes, str] | None:
+    """The board of ``state`` as a PNG and its alt text; None when it cannot be drawn or is too big for a mail.
+
+    Why None rather than an error: the picture repeats what the text says; a
+    drawing bug must not cost a player their report (nor the game its move).
+    """
+    from pbem.render.picture import render_png  # Pillow is loaded only when a picture is drawn
+
+    try:
+        scene = kind.picture(state, game=game)
+        png = render_png(scene)
+    except Exception:  # any failure to draw leaves the mail as plain text
+        log.exception("cannot draw the board of game %s; the mail goes without its picture", game)
+        return None
+    if len(png) > MAX_PICTURE_BYTES:
+        log.warning("the picture of game %s is %d bytes, too big for a mail; left out", game, len(png))
+        return None
+    return png, f"Picture of the board after move {kind.shown_move(state)} - {scene.title.strip().rstrip('.')}"
+
+
+def line_at(text: str, offset: int) -> int:
+    """The index of the line of ``text`` that holds the character at ``offset``: where a picture's part begins."""
+    return text.count("\n", 0, max(0, offset))
 
 
 def reply_subject(subject: str, fallback: str) -> str:
@@ -179,6 +221,9 @@ def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None) ->
         list_id=h.get("list_id") or None,
         decision=h.get("decision") or None,
         auto_submitted=h.get("auto_submitted", AUTO_GENERATED),
+        picture=InlinePicture(row.picture, str(h.get("picture_alt") or "The board"), int(h.get("picture_line") or 0))
+        if row.picture else None,
+        attachment=(str(h["attachment"]["filename"]), str(h["attachment"]["text"])) if h.get("attachment") else None,
     )
 
 
@@ -216,6 +261,8 @@ class MailComposer:
         self.queued: list[Queued] = []
         self._tokens: dict[int, str] = {}
         self._settings: dict[int, GameSettings] = {}
+        self.attachments: dict[int, tuple[str, str]] = {}  # seat id -> (file name, text) for its one reply
+        self._pictures: dict[tuple[int, int], tuple[bytes, str] | None] = {}
 
     # --- tokens and settings ---------------------------------------------------------------
 
@@ -251,11 +298,39 @@ class MailComposer:
         root = self.settings(game).thread_root
         return thread_headers(root, self.welcome_id(game, recipient))
 
+    # --- pictures -----------------------------------------------------------------------------
+
+    def picture(self, game: GameRow, state: Any, *, line: int = 0) -> InlinePicture | None:
+        """The board of ``state`` for a mail whose part that carries the board begins at ``line`` of its body.
+
+        Drawn once per game and version in this composer (see the module
+        docstring); None when it cannot be drawn.
+        """
+        assert game.id is not None
+        kind = kind_of(game.kind)
+        key = (game.id, kind.rules.version(state))
+        if key not in self._pictures:
+            self._pictures[key] = board_picture(kind, game.name, state)
+        drawn = self._pictures[key]
+        return InlinePicture(drawn[0], drawn[1], line) if drawn is not None else None
+
+    def board_answer_picture(self, game: GameRow, state: Any, body: str) -> InlinePicture | None:
+        """The picture for a mail whose ``body`` holds the whole text board (a ``BOARD`` answer), beside it."""
+        board = kind_of(game.kind).board_text(state, game=game.name).strip()
+        at = body.find(board) if board else -1
+        return self.picture(game, state, line=line_at(body, at)) if at >= 0 else None
+
+    def board_wanted(self, game: GameRow, seat: SeatRow) -> bool:
+        """Whether the seat takes the board in its mail (``BOARD ON|OFF``, else the game's default)."""
+        settings = self.settings(game)
+        return prefs_of(self.session, seat, settings.mail_default, settings.board_default).board
+
     # --- queueing -----------------------------------------------------------------------------
 
     def _queue(self, *, recipient: str, to_name: str, purpose: str, message_id: str, subject: str, body: str,
                game: GameRow | None, version: int, reply_to: str | None, threading: Threading,
-               decision: str | None, auto_submitted: str) -> OutboxRow:
+               decision: str | None, auto_submitted: str, picture: InlinePicture | None = None,
+               attachment: tuple[str, str] | None = None) -> OutboxRow:
         headers: dict[str, Any] = {
             "from": self.moderator.address,
             "from_name": self.moderator.name,
@@ -269,13 +344,17 @@ class MailComposer:
             "auto_submitted": auto_submitted,
             "date": self.now.isoformat(),
         }
+        if picture is not None:
+            headers["picture_alt"], headers["picture_line"] = picture.alt, picture.line
+        if attachment is not None:
+            headers["attachment"] = {"filename": attachment[0], "text": attachment[1]}
         self.queued.append(Queued(recipient, purpose, message_id))
         existing = self.session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == message_id)).first()
         if existing is not None:  # the same mail, queued before: keep it as it is
             return existing
         mail = QueuedMail(recipient=recipient, purpose=purpose[:64], message_id=message_id, subject=subject,
                           body=body, game_id=game.id if game is not None else None, version=version,
-                          headers=headers)
+                          headers=headers, picture=picture.png if picture is not None else None)
         row = queue_mail(self.session, mail)
         row.created = self.now
         row.next_attempt = self.now
@@ -289,22 +368,30 @@ class MailComposer:
     def to_seat(self, game: GameRow, seat: SeatRow, *, purpose: str, version: int, subject: str, body: str,
                 decision: str | None = None, known_token: str | None = None,
                 reply_to_message: InboundMessage | None = None,
-                auto_submitted: str = AUTO_GENERATED, key: str | None = None) -> OutboxRow:
+                auto_submitted: str = AUTO_GENERATED, key: str | None = None,
+                picture: InlinePicture | None = None) -> OutboxRow:
         """Queue a mail to a seat: Reply-To its token address, threaded in the game (or under the player's mail).
 
         The Message-ID is made of (game, ``version``, the seat's address, ``key``
-        or else ``purpose`` with the composer's ``cause``).
+        or else ``purpose`` with the composer's ``cause``). ``picture`` shows
+        the board beside the text; an answer to questions (``query``) that
+        holds the whole text board gets its picture here, from the stored state.
         """
+        if picture is None and purpose == "query" and "\n" in body:
+            picture = self.board_answer_picture(game, load_state(self.session, game), body)
         token = self.token_for(seat, known_token)
+        attachment = None
         if reply_to_message is not None:
             threading = reply_threading(reply_to_message, self.settings(game).thread_root)
+            attachment = self.attachments.pop(id_of(seat), None)  # a long answer rides on the one reply
         else:
             threading = self.threading(game, seat.email)
         return self._queue(
             recipient=seat.email, to_name=seat.name, purpose=purpose,
             message_id=self.message_id(game.name, version, seat.email, key or self._key(purpose)), subject=subject,
             body=body, game=game, version=version, reply_to=token_address(self.moderator.address, token),
-            threading=threading, decision=decision, auto_submitted=auto_submitted)
+            threading=threading, decision=decision, auto_submitted=auto_submitted, picture=picture,
+            attachment=attachment)
 
     def to_address(self, address: str, *, purpose: str, subject: str, body: str,
                    reply_to_message: InboundMessage | None = None, game: GameRow | None = None,
@@ -354,7 +441,8 @@ class MailComposer:
         body = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash)
         move = kind.shown_move(state)
         self.to_seat(game, seat, purpose=purpose, version=move,
-                     subject=move_subject(game.name, move, kind.status_words(state)), body=body)
+                     subject=move_subject(game.name, move, kind.status_words(state)), body=body,
+                     picture=self.picture(game, state))  # this report always shows the board
 
     def prompt_parts(self, game: GameRow, state: Any, seat: SeatRow) -> tuple[str, str, str] | None:
         """(subject, body, decision kind) of the seat's prompt now; None when it decides nothing."""
@@ -380,10 +468,13 @@ class MailComposer:
 
     def game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any], *, head: str = "",
                  reply_to_message: InboundMessage | None = None) -> None:
+        """The last mail of the game to a seat, after ``head``; with the final board's picture (``BOARD ON``)."""
         kind = kind_of(game.kind)
         body = head + kind.game_end(state, seat.name, list(events), game=game.name)
+        picture = self.picture(game, state, line=line_at(body, len(head))) if self.board_wanted(game, seat) else None
         self.to_seat(game, seat, purpose="game_end", version=kind.shown_move(state),
-                     subject=f"[{game.name}] Game over", body=body, reply_to_message=reply_to_message)
+                     subject=f"[{game.name}] Game over", body=body, reply_to_message=reply_to_message,
+                     picture=picture)
 
     def turn_mail(self, game: GameRow, before: Any, result: SubmitResult, also_prompt: Sequence[str] = (), *,
                   sender_parts: Sequence[str] = (), reply_to_message: InboundMessage | None = None) -> bool:

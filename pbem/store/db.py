@@ -19,7 +19,17 @@ from sqlmodel import Session, create_engine
 
 from pbem.errors import StoreError
 from pbem.private import create_private_file
-from pbem.store import inbound, mailprefs, models, outbox, settings, tokens, waiting  # noqa: F401  (their tables)
+from pbem.store import (  # noqa: F401  (register their tables)
+    absence,
+    inbound,
+    mailprefs,
+    models,
+    observers,
+    outbox,
+    settings,
+    tokens,
+    waiting,
+)
 
 
 def normalise_url(url: str) -> URL:

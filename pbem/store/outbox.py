@@ -6,6 +6,12 @@ leaves the mail queued, and the sender delivers it later. ``message_id`` is
 unique, so queueing the same mail twice (a retried transaction, a reminder
 computed again) stores it once; delivery is at least once, and receivers can
 drop a duplicate by its Message-ID.
+
+A mail that carries the board keeps the board's picture (PNG bytes) in
+``picture``, drawn when the mail was composed from the state at hand: a
+resend after a crash sends the same picture, and the sender needs no game
+state (``pbem.mail.picture`` builds the HTML part around it; its alt text and
+place are header values, ``picture_alt`` and ``picture_line``).
 """
 from __future__ import annotations
 
@@ -19,6 +25,7 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -55,6 +62,7 @@ class OutboxRow(SQLModel, table=True):
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False))
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     sent: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    picture: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))  # the board, PNG
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,7 @@ class QueuedMail:
     game_id: int | None = None
     version: int = 0
     headers: dict[str, Any] | None = None  # extra header values (reply_to, decision, in_reply_to, list_id…)
+    picture: bytes | None = None  # the board as a PNG, shown beside the text (see the module docstring)
 
 
 def queue_mail(session: Session, mail: QueuedMail) -> OutboxRow:
@@ -85,6 +94,7 @@ def queue_mail(session: Session, mail: QueuedMail) -> OutboxRow:
         subject=mail.subject,
         body=mail.body,
         headers=dict(mail.headers or {}),
+        picture=mail.picture,
     )
     session.add(row)
     session.flush()
@@ -103,9 +113,12 @@ def due_mail(session: Session, now: datetime, limit: int = 100) -> list[OutboxRo
 
 
 def mark_sent(session: Session, row: OutboxRow, now: datetime) -> None:
+    """A sent mail keeps its text (the record of what players were told) but not its picture: a long game
+    would otherwise keep tens of megabytes of boards the text already describes."""
     row.status = OutboxStatus.SENT
     row.sent = now
     row.attempts += 1
+    row.picture = None
     session.add(row)
 
 

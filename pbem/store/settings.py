@@ -24,6 +24,9 @@ DEFAULT_DEADLINE_HOURS: dict[str, float] = {
 }
 DEFAULT_REMINDER_HOURS: tuple[float, ...] = (24.0,)
 FALLBACK_DECISION = "*"  # hours for a decision the game's hours do not name ([deadlines] default)
+# Press between players (pbem.mailflow.press): off, relayed with the sender's name, or without it.
+PRESS_MODES = ("none", "signed", "anonymous")
+DEFAULT_PRESS = "signed"
 
 
 @dataclass
@@ -36,6 +39,11 @@ class GameSettings:
     clock_reset: datetime | None = None  # undo, replace and resume restart every deadline from here
     mail_default: str = "every"  # a seat's mail mode unless it chose one (pbem.store.mailprefs.MailMode)
     board_default: bool = True  # whether reports carry the board unless the seat chose
+    press: str = DEFAULT_PRESS  # one of PRESS_MODES
+    absent: str = "alert"  # an expired decision without a default: "alert" the game master, or "bot" plays it
+    absent_limit: int = 3  # decisions the stand-in took in a row before the game master is asked to replace
+    vacation: str = "stretch"  # VACATION UNTIL: "stretch" the seat's deadlines, or the "bot" stands in
+    vacation_cap_days: int = 14  # the longest vacation a player may announce
 
     def hours_for(self, decision: str) -> float | None:
         """The hours a decision of this kind gets, else the game's fallback; None: no deadline."""
@@ -57,6 +65,12 @@ class GameSettingsRow(SQLModel, table=True):
     clock_reset: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     mail_default: str = Field(default="every", sa_column=Column(String(8), nullable=False, server_default="every"))
     board_default: bool = Field(default=True, sa_column=Column(Boolean, nullable=False, server_default=sa_true()))
+    press: str = Field(default=DEFAULT_PRESS, sa_column=Column(String(9), nullable=False,
+                                                               server_default=DEFAULT_PRESS))
+    absent: str = Field(default="alert", sa_column=Column(String(8), nullable=False, server_default="alert"))
+    absent_limit: int = Field(default=3, sa_column=Column(Integer, nullable=False, server_default="3"))
+    vacation: str = Field(default="stretch", sa_column=Column(String(8), nullable=False, server_default="stretch"))
+    vacation_cap_days: int = Field(default=14, sa_column=Column(Integer, nullable=False, server_default="14"))
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -67,7 +81,8 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
     hours = {k: float(v) for k, v in row.deadline_hours.items()}  # every game's row names all its hours
     return GameSettings(row.open_cash, row.paused, hours,
                         tuple(float(h) for h in row.reminder_hours) or DEFAULT_REMINDER_HOURS, row.thread_root,
-                        row.clock_reset, row.mail_default, row.board_default)
+                        row.clock_reset, row.mail_default, row.board_default, row.press, row.absent,
+                        row.absent_limit, row.vacation, row.vacation_cap_days)
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
@@ -82,6 +97,11 @@ def save_settings(session: Session, game: GameRow, settings: GameSettings) -> No
     row.clock_reset = settings.clock_reset
     row.mail_default = settings.mail_default
     row.board_default = settings.board_default
+    row.press = settings.press
+    row.absent = settings.absent
+    row.absent_limit = settings.absent_limit
+    row.vacation = settings.vacation
+    row.vacation_cap_days = settings.vacation_cap_days
     row.changed = utcnow()
     session.add(row)
     session.flush()

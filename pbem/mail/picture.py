@@ -1,0 +1,157 @@
+"""A picture beside a mail's text: the HTML alternative that shows the board as an image.
+
+Why: the ASCII board reads well in a fixed-width font, but phones and most
+webmail show mail in a proportional one; a picture of the board reads
+everywhere. The plain text stays what it is (the orders are answered from it,
+quotes are made of it, text-only clients show it), so a mail with a picture is
+
+    multipart/alternative
+      text/plain         the text, byte for byte as a text-only mail has it
+      multipart/related
+        text/html        the same text in <pre>, the picture where a reader looks for it
+        image/png        the picture, inline, with a Content-ID the HTML refers to
+
+Clients that show HTML show the page; the others show the text. The page is
+minimal and safe: every character of the text is escaped, nothing is loaded
+from anywhere (the image travels in the mail), no script, no form.
+
+Where the picture goes: :class:`InlinePicture` ``line`` names the line of
+the (unwrapped) text where the part that carries the board begins (a report
+after the news and answers); the picture follows that part's banner (its
+leading lines up to the last ``====`` rule before the first blank line), or
+stands at that line when it has none.
+
+Everything here is a pure function of its input, as :func:`build_message`
+is, so the same outbox row always gives the same bytes: the Content-ID is
+derived from the Message-ID, and the MIME boundaries are fixed words, each
+taken with a number when the text holds it (a boundary inside a part would
+let a player's quoted line break the mail apart). Fixed, not random nor a
+hash of the content, so that two mails that say the same have the same
+headers: nothing in them varies with what the reader may not see.
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import struct
+from dataclasses import dataclass
+from email.message import EmailMessage
+from urllib.parse import quote
+
+from pbem.mail.errors import OutboundError
+from pbem.mail.wrap import wrap_text
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MAX_PICTURE_BYTES = 150_000  # a board picture is 16-50 KB; a mail must stay small (base64 adds a third)
+RULE_CHARS = frozenset("=")
+RULE_MIN = 10  # an "=" line at least this long is a banner's rule
+PICTURE_NAME = "board.png"
+ALTERNATIVE_BOUNDARY = "=_pbem-alternative"  # neither is the beginning of the other
+RELATED_BOUNDARY = "=_pbem-related"
+
+
+@dataclass(frozen=True, slots=True)
+class InlinePicture:
+    """A PNG to show inline in the mail's HTML part, with its alt text and place (see the module docstring)."""
+
+    png: bytes
+    alt: str
+    line: int = 0  # the body line where the part that carries the picture begins
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from a PNG's header; :class:`OutboundError` when ``data`` is no PNG."""
+    if len(data) < 24 or not data.startswith(PNG_SIGNATURE) or data[12:16] != b"IHDR":
+        raise OutboundError("the picture of a mail must be a PNG")
+    width, height = struct.unpack(">II", data[16:24])
+    return int(width), int(height)
+
+
+def content_id(message_id: str) -> str:
+    """The picture's Content-ID (without angle brackets): stable per mail, unique, safe in a ``cid:`` URL."""
+    domain = message_id.strip("<>").rpartition("@")[2] or "pbem.invalid"
+    return f"board.{_digest(message_id.encode('utf-8'))}@{domain}"
+
+
+def picture_line(lines: list[str], start: int) -> int:
+    """The index of the line the picture stands before: after the banner of the part starting at ``start``."""
+    start = max(0, min(start, len(lines)))
+    index = start
+    while index < len(lines) and not lines[index].strip():
+        index += 1
+    after = start
+    while index < len(lines) and lines[index].strip():  # the part's leading block, up to a blank line
+        if _is_rule(lines[index]):
+            after = index + 1
+        index += 1
+    return after
+
+
+def html_page(text: str, picture: InlinePicture, cid: str, *, title: str = "") -> str:
+    """The HTML part: ``text`` (already wrapped, as the plain part has it) in ``<pre>``, the picture inside.
+
+    ``picture.line`` is a line of ``text`` here (see :func:`add_picture`).
+    """
+    width, height = png_size(picture.png)
+    lines = text.split("\n")
+    at = picture_line(lines, picture.line)
+    before, after = "\n".join(lines[:at]), "\n".join(lines[at:])
+    pre = "<pre style=\"margin:0;font-family:monospace;font-size:13px;line-height:1.25\">{}</pre>"
+    image = (f'<p style="margin:10px 0"><img src="cid:{quote(cid, safe="@.-_")}" alt="{html.escape(picture.alt)}" '
+             f'width="{width}" height="{height}" style="display:block;max-width:100%;height:auto;border:0"></p>')
+    parts = [pre.format(html.escape(before)) if before.strip() else "", image,
+             pre.format(html.escape(after)) if after.strip() else ""]
+    return ("<!DOCTYPE html>\n"
+            "<html><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{html.escape(title)}</title></head>\n"
+            "<body style=\"margin:0;padding:8px;background:#ffffff;color:#000000\">\n"
+            + "\n".join(part for part in parts if part) + "\n</body></html>\n")
+
+
+def add_picture(message: EmailMessage, body: str, picture: InlinePicture, message_id: str, title: str) -> None:
+    """Turn ``message`` (text/plain, its content set from ``body``) into the shape of the module docstring.
+
+    ``body`` is the mail's text before wrapping, with ``\\n`` line ends;
+    ``picture.line`` counts its lines. The boundaries are fixed (see the
+    module docstring), so that building the same mail twice gives the same bytes.
+    """
+    if len(picture.png) > MAX_PICTURE_BYTES:
+        raise OutboundError(f"the picture is {len(picture.png)} bytes, more than a mail carries "
+                            f"({MAX_PICTURE_BYTES})")
+    lines = body.split("\n")
+    head = lines[:max(0, picture.line)]
+    wrapped_start = len(wrap_text("\n".join(head)).split("\n")) if head else 0  # wrapping works line by line
+    text = wrap_text(body)
+    cid = content_id(message_id)
+    page = html_page(text, InlinePicture(picture.png, picture.alt, wrapped_start), cid, title=title)
+    plain = page.isascii() and all(len(line) <= 998 for line in page.split("\n"))
+    message.add_alternative(page, subtype="html", charset="utf-8", cte="7bit" if plain else "quoted-printable")
+    html_part = list(message.iter_parts())[1]  # the text/html just added, after the text/plain
+    html_part.add_related(picture.png, maintype="image", subtype="png", cid=f"<{cid}>", disposition="inline",
+                          filename=PICTURE_NAME)
+    for part in message.walk():
+        if part is not message:
+            del part["MIME-Version"]  # the email package repeats it on the parts it makes; only the top needs it
+    written = f"{text}\n{page}"  # every text the parts hold (base64 and quoted-printable never hold "=_")
+    message.set_boundary(boundary(ALTERNATIVE_BOUNDARY, written))
+    html_part.set_boundary(boundary(RELATED_BOUNDARY, written))
+
+
+def boundary(word: str, text: str) -> str:
+    """``word``, or ``word-N`` for the first N that ``text`` does not hold (RFC 2046: a boundary must not
+    occur in the parts it separates)."""
+    found, number = word, 0
+    while f"--{found}" in text:
+        number += 1
+        found = f"{word}-{number}"
+    return found
+
+
+def _is_rule(line: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) >= RULE_MIN and set(stripped) <= RULE_CHARS
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:24]

@@ -1,0 +1,46 @@
+"""``HISTORY ALL`` and ``HISTORY FROM <move>`` by mail: the whole story as this seat may read it, for any game.
+
+The game's own ``HISTORY`` answers the last moves; these two replay the log
+from the setup and narrate every move for the reader (``kind.narrate`` with
+the reader as viewer, and only moves whose events ``kind.tells`` the reader),
+so a sealed answer of another player never shows. Moves of a sealed round
+still open carry no number: their log positions would count the others'
+hidden answers.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.games import kind_of
+from pbem.render.text import bullet, finish
+from pbem.store import GameRow, game_setup, load_log
+
+TITLE = "HISTORY"
+HISTORY_INLINE_LINES = 120  # a longer history goes as a text file attached to the reply
+
+
+def history_text(session: Session, game: GameRow, viewer: str, state: Any, since: int = 0) -> str:
+    """Every move from move ``since`` on, numbered as the mails number them, with what the reader was told."""
+    kind = kind_of(game.kind)
+    rules = kind.rules
+    current, _ = rules.new_game(game_setup(game))
+    shown = kind.shown_move(state)
+    lines = [f"{TITLE} from move {since}" if since else f"{TITLE} of the whole game"]
+    sealed: list[str] = []
+    for entry in load_log(session, game):
+        current, events = rules.apply(current, entry.player, entry.action)
+        if not kind.tells(current, events, viewer):
+            continue
+        sentences = kind.narrate(current, events, viewer)
+        if entry.version >= shown:  # an open sealed round: the reader's own answers, unnumbered
+            sealed += sentences
+        elif entry.version + 1 >= since and sentences:
+            lines.append(f"move {entry.version + 1}:")
+            lines += [bullet(s, 2) for s in sentences]
+    if sealed:
+        lines += ["now (the round is still open):", *(bullet(s, 2) for s in sealed)]
+    if len(lines) == 1:
+        lines.append("  nothing yet")
+    return finish("\n".join(lines) + "\n")

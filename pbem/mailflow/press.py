@@ -1,0 +1,278 @@
+"""Press: players' letters to each other, relayed by the moderator without showing anyone's address.
+
+A player writes, anywhere in a mail to the game::
+
+    PRESS TO bob            (or several: PRESS TO bob, cy; or everyone else: PRESS TO ALL)
+    Shall we share Asia?
+    END PRESS
+
+The press text is every line below the ``PRESS TO`` line up to a line ``END
+PRESS``, or to the end of the message (its signature, a ``--`` line, ends it
+too). Lines quoted from another mail (``>``) are not relayed. Orders may stand
+above and below: the press lines are taken out of the message (blanked, so the
+other lines keep their numbers) before the game reads the orders, which apply
+as usual. Like ``MAIL``/``BOARD`` (``pbem.mailflow.preferences``) this is the
+core's own language, the same in every game, read before the game's.
+
+A recipient is a seat's name (case ignored, ``pbem.games.kind.match_player``)
+or what the seat holds in its game (``GameKind.holdings``: a colour in
+Eight-Minute Empire, a nation governed in Imperial 2030), or ``ALL``: every
+other seat. ``ALL`` means the players only; observers get public reports,
+never press. ``ALL`` wins over a seat that happens to be called "all".
+
+Each recipient gets one mail From the moderator, Reply-To their own token
+address (``MailComposer.to_seat``), threaded in the game, never under the
+sender's mail (its Message-ID could name the sender's host). The text is
+relayed as written, under ``Press from <seat>`` or, when the game master set
+``press=anonymous``, ``Anonymous press``; with ``press=none`` it is refused.
+The sender's confirmation (or the reason for a refusal) rides in the one
+mail back to their message. Anonymous press hides the name, not the moment:
+press sent in the same mail as orders arrives together with the report of
+those orders, so a player who wants to stay unknown sends it on its own.
+
+Limits: a press text of at most ``MAX_BYTES`` (UTF-8), and a seat relays at
+most ``PER_HOUR`` / ``PER_DAY`` mails (a press to three players is three),
+counted in the reply budgets of ``pbem.store.inbound``. A press that breaks
+a rule is refused alone; the rest of the message stands.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from pbem.games import GameKind, kind_of
+from pbem.games.kind import match_player
+from pbem.games.messagetext import QUOTE, SIGNATURES
+from pbem.render.text import bullet, join_words, wrap
+from pbem.store import GameRow, SeatRow, seats
+from pbem.store.inbound import Budget, replies_since, take_reply
+
+if TYPE_CHECKING:
+    from pbem.mailflow.outgoing import MailComposer
+
+MAX_BYTES = 8 * 1024
+PER_HOUR = 20  # press mails one seat may have relayed in an hour
+PER_DAY = 100  # and in a day
+EVERYONE = "all"
+NONE, SIGNED, ANONYMOUS = "none", "signed", "anonymous"
+
+_START = re.compile(r"^\s*press\b(.*)$", re.IGNORECASE)
+_TO = re.compile(r"^\s*to\s+([^:]*?)\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)  # "TO bob" or "TO bob: text"
+_END = re.compile(r"^\s*end\s+press\s*[.!]?\s*$", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,;\"']+")
+_FILLER = {"and", "&", "+"}
+
+
+@dataclass(frozen=True)
+class Press:
+    """One ``PRESS TO`` block of a message: its line, the names it gives, its text (or why it cannot be read)."""
+
+    number: int  # the line of ``PRESS TO`` in the message
+    line: str
+    names: tuple[str, ...]
+    text: str
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class PressReading:
+    """A message's press blocks, and the message without their lines (for the game's order language)."""
+
+    body: str
+    presses: tuple[Press, ...] = ()
+
+    @property
+    def any(self) -> bool:
+        return bool(self.presses)
+
+
+def read_press(body: str) -> PressReading:
+    """The press blocks of ``body`` (see the module docstring); their lines are blanked in ``body``."""
+    lines = body.split("\n")
+    presses: list[Press] = []
+    index = 0
+    while index < len(lines):
+        raw = lines[index]
+        if _signature(raw):
+            break
+        start = _START.match(raw) if not raw.lstrip().startswith(QUOTE) else None
+        if start is None:
+            index += 1
+            continue
+        number = index + 1
+        lines[index] = ""
+        text, index = _take_text(lines, number)
+        to = _TO.match(start.group(1))
+        if to is not None and to.group(2):
+            text = f"{to.group(2)}\n{text}".strip("\n")
+        names = _names(to.group(1)) if to else ()
+        problem = None if names else ("write PRESS TO and a player (or ALL), then your text on the lines below; "
+                                      "the lines below it, up to END PRESS, were not read as orders")
+        presses.append(Press(number, raw.strip(), names, text, problem))
+    return PressReading("\n".join(lines), tuple(presses))
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """"bob, cy and dan." -> ("bob", "cy", "dan")."""
+    names = (n.rstrip(".!?") for n in _SEPARATORS.split(text))
+    return tuple(n for n in names if n and n.lower() not in _FILLER)
+
+
+def _signature(raw: str) -> bool:
+    return raw.strip() in SIGNATURES or raw == "-- "
+
+
+def _take_text(lines: list[str], index: int) -> tuple[str, int]:
+    """The press text from ``index`` on (blanked in ``lines``), and where reading goes on after it."""
+    kept: list[str] = []
+    while index < len(lines):
+        raw = lines[index]
+        if _signature(raw):
+            break
+        lines[index] = ""
+        index += 1
+        if _END.match(raw):
+            break
+        if not raw.lstrip().startswith(QUOTE):
+            kept.append(raw.rstrip())
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    while kept and not kept[-1].strip():
+        kept.pop()
+    return "\n".join(kept), index
+
+
+# --- relaying -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Relayed:
+    """What became of a message's press: the block for the sender's reply, a line for the inbound record."""
+
+    told: str
+    note: str
+
+
+def relay(composer: MailComposer, game: GameRow, sender: SeatRow, state: Any, reading: PressReading,
+          tag: str) -> Relayed:
+    """Queue each readable press of ``reading`` to its recipients (inside the caller's transaction)."""
+    mode = composer.settings(game).press
+    table = list(seats(composer.session, game))
+    kind = kind_of(game.kind)
+    said: list[str] = []
+    notes: list[str] = []
+    for number, press in enumerate(reading.presses):
+        shown = press.line if len(press.line) <= 40 else press.line[:37] + "..."
+        where = f"line {press.number}: {shown}"
+        problem = _refusal(mode, game, press)
+        recipients: list[SeatRow] = []
+        if problem is None:
+            recipients, problem = _recipients(kind, state, table, sender, press.names, game.name)
+        if problem is None and not _room(composer, sender, game, len(recipients)):
+            problem = (f"you have sent as much press as the moderator relays ({PER_HOUR} mails an hour, "
+                       f"{PER_DAY} a day); please wait a while")
+        if problem is not None:
+            said.append(f"{where}: not relayed: {problem}")
+            notes.append("press refused")
+            continue
+        for seat in recipients:
+            _queue(composer, game, kind, state, sender, seat, recipients, press, mode, f"press:{tag}:{number}")
+        names = join_words(s.name for s in recipients)
+        how = "signed with your name" if mode == SIGNED else "without your name"
+        said.append(f"{where}: relayed to {names}, {how}.")
+        notes.append(f"press to {names}")
+    told = "\n".join(["YOUR PRESS", *(bullet(line) for line in said)]) + "\n"
+    return Relayed(told, "; ".join(notes))
+
+
+def _refusal(mode: str, game: GameRow, press: Press) -> str | None:
+    if mode == NONE:
+        return (f"press is off in game {game.name}: the game master chose a game without press, so nothing is "
+                "relayed between players")
+    if press.problem is not None:
+        return press.problem
+    if not press.text.strip():
+        return "there is no text to relay: write it on the lines below PRESS TO"
+    size = len(press.text.encode("utf-8"))
+    if size > MAX_BYTES:
+        return (f"the text is {_kb(size)}; press of at most {_kb(MAX_BYTES)} is relayed. Please shorten it "
+                "and send it again")
+    return None
+
+
+def _kb(count: int) -> str:
+    return f"{count / 1024:.1f} KB" if count % 1024 else f"{count // 1024} KB"
+
+
+def _recipients(kind: GameKind, state: Any, table: Sequence[SeatRow], sender: SeatRow, names: Sequence[str],
+                game: str) -> tuple[list[SeatRow], str | None]:
+    """The seats ``names`` give (never the sender), or why they give none."""
+    others = [seat for seat in table if seat.id != sender.id]
+    if any(name.lower() == EVERYONE for name in names):
+        return others, None if others else "there is no other player"
+    found: list[SeatRow] = []
+    for name in names:
+        seat = _seat_named(kind, state, table, name)
+        if seat is None:
+            listing = ", ".join(_shown(kind, state, s) for s in others)
+            return [], f"{name!r} is no player of game {game}; write one of: {listing}, or ALL"
+        if seat.id != sender.id and seat not in found:
+            found.append(seat)
+    return found, None if found else "press goes to other players, not to yourself"
+
+
+def _seat_named(kind: GameKind, state: Any, table: Sequence[SeatRow], name: str) -> SeatRow | None:
+    """The seat called ``name``, else the one seat holding something called so (a colour, a nation)."""
+    player = match_player(name, [seat.name for seat in table])
+    if player is not None:
+        return next(seat for seat in table if seat.name == player)
+    wanted = name.strip().casefold()
+    holders = [seat for seat in table if any(h.casefold() == wanted for h in _holdings(kind, state, seat.name))]
+    return holders[0] if len(holders) == 1 else None
+
+
+def _holdings(kind: GameKind, state: Any, player: str) -> tuple[str, ...]:
+    try:
+        return kind.holdings(state, player)
+    except (KeyError, ValueError):  # a seat the state does not know (it cannot happen in a sound game)
+        return ()
+
+
+def _shown(kind: GameKind, state: Any, seat: SeatRow) -> str:
+    held = _holdings(kind, state, seat.name)
+    return f"{seat.name} ({', '.join(held)})" if held else seat.name
+
+
+def _room(composer: MailComposer, sender: SeatRow, game: GameRow, count: int) -> bool:
+    """Whether ``count`` more press mails fit the sender's budget; if so they are counted in it."""
+    budget = Budget(f"press:{game.name}:{sender.name}", per_hour=PER_HOUR, per_day=PER_DAY)
+    now = composer.now
+    used_hour = replies_since(composer.session, budget.key, now - timedelta(hours=1))
+    used_day = replies_since(composer.session, budget.key, now - timedelta(days=1))
+    if used_hour + count > PER_HOUR or used_day + count > PER_DAY:
+        return False
+    return all(take_reply(composer.session, (budget,), "press", now) for _ in range(count))
+
+
+def _queue(composer: MailComposer, game: GameRow, kind: GameKind, state: Any, sender: SeatRow, seat: SeatRow,
+           recipients: Sequence[SeatRow], press: Press, mode: str, key: str) -> None:
+    """One relayed press: From the moderator, Reply-To the recipient's token; no address of the sender."""
+    if mode == SIGNED:
+        title, subject = f"Press from {sender.name}", f"[{game.name}] Press from {sender.name}"
+        others = [s.name for s in recipients if s.id != seat.id]
+        to = f"To you{' and ' + join_words(others) if others else ' alone'}."
+        answer = f"To answer, reply to this mail with a line PRESS TO {sender.name} and your text below it."
+    else:
+        title, subject, to = "Anonymous press", f"[{game.name}] Anonymous press", ""
+        answer = ("The sender is not named. To answer, reply with PRESS TO ALL, or to a player, and your "
+                  "text below it.")
+    rule = "-" * len(title)
+    footer = wrap(f"Game {game.name}: press between players, relayed by the moderator; nobody's address is "
+                  f"shown to anyone. {to} {answer} END PRESS on a line of its own ends your text; orders may "
+                  "follow it.")
+    body = "\n".join([title, rule, "", press.text, "", rule, footer]) + "\n"
+    composer.to_seat(game, seat, purpose="press", version=kind.shown_move(state), subject=subject, body=body,
+                     key=key)
