@@ -61,21 +61,32 @@ def _dense(points: Sequence[Point], step: float = STEP) -> list[Point]:
 def _crosses(points: Sequence[Point], obstacles: Sequence[Box]) -> bool:
     c = CLEARANCE
     xs, ys = [p.x for p in points], [p.y for p in points]
+    low_x, high_x, low_y, high_y = min(xs) - c, max(xs) + c, min(ys) - c, max(ys) + c  # once, not per box
     near = [(left - c, top - c, right + c, bottom + c) for left, top, right, bottom in obstacles
-            if left - c <= max(xs) and right + c >= min(xs) and top - c <= max(ys) and bottom + c >= min(ys)]
+            if left <= high_x and right >= low_x and top <= high_y and bottom >= low_y]
     return any(left <= p.x <= right and top <= p.y <= bottom for p in points for left, top, right, bottom in near)
 
 
 def dashes(points: Sequence[Point], dash: float, gap: float) -> list[list[Point]]:
     """The polyline cut into dashes ``dash`` pixels long, ``gap`` apart (Pillow draws no dashed lines)."""
     pieces: list[list[Point]] = []
-    run = 0.0
-    dense = _dense(points, 1.0)
-    for p, q in zip(dense, dense[1:], strict=False):
-        if run % (dash + gap) < dash:
-            if pieces and pieces[-1][-1] == p:
-                pieces[-1].append(q)
-            else:
-                pieces.append([p, q])
-        run += math.hypot(q.x - p.x, q.y - p.y)
+    period, walked = dash + gap, 0.0  # the pattern runs on across the polyline's corners
+    for p, q in zip(points, points[1:], strict=False):
+        length = math.hypot(q.x - p.x, q.y - p.y)
+        at = 0.0
+        while at < length:
+            phase = walked % period
+            span = min((dash - phase) if phase < dash else (period - phase), length - at)
+            if phase < dash:
+                start, end = _between(p, q, at / length), _between(p, q, (at + span) / length)
+                if pieces and phase > 0 and pieces[-1][-1] == start:
+                    pieces[-1].append(end)
+                else:
+                    pieces.append([start, end])
+            at += span
+            walked += span
     return pieces
+
+
+def _between(p: Point, q: Point, t: float) -> Point:
+    return p if t == 0 else Point(p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t)
