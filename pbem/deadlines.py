@@ -57,6 +57,7 @@ from engine.core.decisions import Pending
 from engine.core.protocol import Rules
 from pbem.errors import PbemError, StoreError
 from pbem.games import DEFAULT_KIND, GameKind, UnknownKind, kind_of
+from pbem.render.text import utc_stamp
 from pbem.store.absence import vacations_of
 from pbem.store.models import ActionRow, GameRow, GameStatus
 from pbem.store.outbox import OutboxRow
@@ -263,11 +264,11 @@ class TickReport:
         """A human summary, one line per thing done."""
         out = []
         for item in self.reminders:
-            out.append(f"{item.game}: reminded {item.player} ({item.kind}, due {_when(item.due)})")
+            out.append(f"{item.game}: reminded {item.player} ({item.kind}, due {utc_stamp(item.due)})")
         for item in self.defaults:
-            out.append(f"{item.game}: no answer from {item.player} by {_when(item.due)}: {item.detail}")
+            out.append(f"{item.game}: no answer from {item.player} by {utc_stamp(item.due)}: {item.detail}")
         for item in self.stalled:
-            out.append(f"{item.game}: {item.player} is past the deadline ({item.kind}, due {_when(item.due)}): "
+            out.append(f"{item.game}: {item.player} is past the deadline ({item.kind}, due {utc_stamp(item.due)}): "
                        f"{item.detail}")
         for name in self.paused:
             out.append(f"{name}: paused, deadlines not applied")
@@ -278,8 +279,6 @@ class TickReport:
         return out
 
 
-def _when(moment: datetime) -> str:
-    return utc(moment).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def tick(
@@ -344,14 +343,14 @@ def _act_on_expiry(session: Session, game: GameRow, state: Any, deadline: Deadli
             report.defaults.append(TickItem(game.name, deadline.player, deadline.kind, deadline.due,
                                             f"the stand-in played {outcome}"))
             log.info("%s: no answer from %s by %s: the stand-in played %s", game.name, deadline.player,
-                     _when(deadline.due), outcome)
+                     utc_stamp(deadline.due), outcome)
             return True, detail
         detail = outcome
     if deadline.passive:
         applied, outcome = gamemaster.apply_default(session, game, state, deadline, settings, mail, now)
         if applied:
             report.defaults.append(TickItem(game.name, deadline.player, deadline.kind, deadline.due, outcome))
-            log.info("%s: no answer from %s by %s: %s", game.name, deadline.player, _when(deadline.due), outcome)
+            log.info("%s: no answer from %s by %s: %s", game.name, deadline.player, utc_stamp(deadline.due), outcome)
             return True, detail
         log.warning("%s: the default for %s could not be applied: %s", game.name, deadline.player, outcome)
         detail = outcome  # should not happen: the engine offers the default; the game master steps in
@@ -373,8 +372,11 @@ def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, re
     if daily_digests(session, game, mail, now):
         log.info("%s: daily digests queued", name)
     since = decision_since(session, game)
+    due_soon = _may_act(settings, since, now)
+    if not due_soon and settings.vacation != "bot":
+        return  # the common case, one query cheaper: nothing due and no stand-in for a vacation
     away = vacations_of(session, game, now)
-    if not _may_act(settings, since, now) and not (away and settings.vacation == "bot"):
+    if not due_soon and not away:
         return
     from pbem import store
 
@@ -382,7 +384,7 @@ def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, re
     since = decision_since(session, game, state)  # a sealed round counts from where it opened
     for deadline in deadlines(state, settings, since, _kind(game).rules, away):
         if deadline.player in away and settings.vacation == "bot" and _in_turn(deadline):
-            why = f"{deadline.player} is away until {_when(away[deadline.player])}"
+            why = f"{deadline.player} is away until {utc_stamp(away[deadline.player])}"
             played, outcome = gamemaster.stand_in(session, game, state, deadline, settings, mail, now, why=why)
             if played:
                 report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due,
@@ -409,4 +411,4 @@ def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, re
         passed = [moment for moment in deadline.reminders if moment <= now]
         if passed and gamemaster.remind(session, game, state, deadline, passed[-1], settings, mail, now):
             report.reminders.append(TickItem(name, deadline.player, deadline.kind, deadline.due))
-            log.info("%s: reminded %s (%s, due %s)", name, deadline.player, deadline.kind, _when(deadline.due))
+            log.info("%s: reminded %s (%s, due %s)", name, deadline.player, deadline.kind, utc_stamp(deadline.due))

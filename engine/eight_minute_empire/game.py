@@ -36,7 +36,7 @@ from engine.eight_minute_empire.model import (
     State,
     Variant,
 )
-from engine.eight_minute_empire.scoring import final_scores
+from engine.eight_minute_empire.scoring import TIE_BREAKS, final_scores
 
 
 class DecisionKind(StrEnum):
@@ -92,8 +92,8 @@ def _fresh(board: Board, setup: Setup, ages: tuple[str, ...], number: int, carri
 
 def _series_result(scores: tuple[Score, ...], carried: dict[str, int]) -> tuple[tuple[Score, ...], tuple[str, ...]]:
     """R8-VAR-1: most points over the series; ties broken like R8-SCORE-5 on the last game (**Decision**)."""
-    def rank(score: Score) -> tuple[int, int, int, int]:
-        return (carried[score.player], score.coins, score.armies, score.regions)
+    def rank(score: Score) -> tuple[int, ...]:
+        return (carried[score.player], *(getattr(score, tie) for tie in TIE_BREAKS))
 
     ordered = tuple(sorted(scores, key=rank, reverse=True))
     return ordered, tuple(s.player for s in ordered if rank(s) == rank(ordered[0]))

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 from engine.eight_minute_empire.board import WILD, Board
 from engine.eight_minute_empire.model import NEUTRAL, Score, State
 
+TIE_BREAKS = ("coins", "armies", "regions")  # R8-SCORE-5: after the points, in this order (Score fields)
+
 
 def controller(pieces: dict[str, int]) -> str | None:
     """R8-SCORE-1/2: the one player with strictly the most; None on a tie or when empty."""
@@ -51,16 +53,19 @@ def _spreads(wilds: int, goods: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
             yield (good, *rest)
 
 
-def goods_score(board: Board, cards: tuple[int, ...]) -> tuple[int, tuple[str, ...]]:
-    """R8-SCORE-3/4: the goods points of a hand with its wild cards used as well as they can be."""
+def symbols_of(board: Board, cards: tuple[int, ...]) -> Counter[str]:
+    """R8-SCORE-3: the symbols a hand shows, per good (a double card counts two; wild cards under WILD)."""
     symbols = Counter[str]()
-    wilds = 0
     for card_id in cards:
         card = board.cards[card_id]
-        if card.good == WILD:
-            wilds += card.symbols
-        else:
-            symbols[card.good] += card.symbols
+        symbols[card.good] += card.symbols
+    return symbols
+
+
+def goods_score(board: Board, cards: tuple[int, ...]) -> tuple[int, tuple[str, ...]]:
+    """R8-SCORE-3/4: the goods points of a hand with its wild cards used as well as they can be."""
+    symbols = symbols_of(board, cards)
+    wilds = symbols.pop(WILD, 0)
     goods = tuple(board.goods)
     best: tuple[int, tuple[str, ...]] = (-1, ())
     for spread in _spreads(wilds, goods):
@@ -82,8 +87,8 @@ def final_scores(state: State, board: Board) -> tuple[tuple[Score, ...], tuple[s
                             sum(1 for o in continents.values() if o == player), goods, wilds,
                             state.coins[player], state.armies_of(player)))
 
-    def rank(score: Score) -> tuple[int, int, int, int]:
-        return (score.total, score.coins, score.armies, score.regions)
+    def rank(score: Score) -> tuple[int, ...]:
+        return (score.total, *(getattr(score, tie) for tie in TIE_BREAKS))
 
     ordered = tuple(sorted(scores, key=rank, reverse=True))
     winners = tuple(s.player for s in ordered if rank(s) == rank(ordered[0]))

@@ -18,6 +18,7 @@ from pbem.cli.base import (
 from pbem.cli.lines import refusal_lines
 from pbem.cli.style import PlainGroup
 from pbem.config import load_config
+from pbem.render.text import utc_stamp
 from pbem.store.settings import FALLBACK_DECISION
 
 # --- the game master's commands: game show, force, undo, replace, pause, resume, resend, deadlines tick ---
@@ -41,7 +42,7 @@ def mails_line(mail: Any, count: int) -> list[str]:
 
 
 def gm_when(moment: Any) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M UTC") if moment is not None else "-"
+    return utc_stamp(moment) if moment is not None else "-"
 
 
 @game_app.command("show")

@@ -9,6 +9,7 @@ import typer
 from pbem.cli.base import app, echo, handled, options_of
 from pbem.cli.style import PlainGroup
 from pbem.config import load_config
+from pbem.render.text import utc_stamp
 
 observer_app = typer.Typer(help="Observers: people who get a game's public reports by mail and do not play.",
                            cls=PlainGroup, no_args_is_help=True, pretty_exceptions_show_locals=False)
@@ -46,7 +47,7 @@ def observer_list(ctx: typer.Context, name: Annotated[str, typer.Argument(help="
         return
     echo(f"Observers of game {game}:")
     for row in rows:
-        echo(f"  {row.email} (since {row.added.strftime('%Y-%m-%d %H:%M UTC')})")
+        echo(f"  {row.email} (since {utc_stamp(row.added)})")
 
 
 @observer_app.command("remove")

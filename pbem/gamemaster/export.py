@@ -37,7 +37,7 @@ from pbem.deadlines import utc
 from pbem.errors import StoreError
 from pbem.gamemaster.common import _transaction
 from pbem.games import GameKind, kind_of
-from pbem.render.text import finish, wrap
+from pbem.render.text import finish, utc_stamp, wrap
 from pbem.store import GameRow
 from pbem.store.models import ActionRow
 
@@ -258,8 +258,6 @@ def export_text(export: GameExport) -> str:
     return finish("\n".join(parts))
 
 
-def _when(moment: datetime) -> str:
-    return utc(moment).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _header_lines(export: GameExport) -> list[str]:
@@ -268,7 +266,7 @@ def _header_lines(export: GameExport) -> list[str]:
         wrap(f"Game {export.name}: {export.title} ({export.kind}), {export.status}."
              + (" Public export." if export.public else "")),
         wrap(f"Players (seating order): {players}.", indent=2, first=0),
-        f"Created: {_when(export.created)}.",
+        f"Created: {utc_stamp(export.created)}.",
     ]
 
 
@@ -278,7 +276,7 @@ def _indented(sentences: Sequence[str], indent: int = 4) -> list[str]:
 
 def _action_lines(action: ExportedAction) -> list[str]:
     """The move's head line (kept as written: ``finish`` breaks it if a long order makes it too wide), its story."""
-    head = f"move {action.move}  ({_when(action.applied)})  {action.player}: {action.order}"
+    head = f"move {action.move}  ({utc_stamp(action.applied)})  {action.player}: {action.order}"
     return [head, *_indented(action.narration)]
 
 

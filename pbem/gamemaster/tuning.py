@@ -28,7 +28,15 @@ from pbem.store.settings import FALLBACK_DECISION, PRESS_MODES, GameSettings, lo
 DEADLINE = "deadline."
 KEYS = ("deadline.<decision>", "deadline.default", "reminders", "open_cash", "mail", "board", "press", "absent",
         "absent_limit", "vacation", "vacation_cap")
-CHOICES = {"absent": ("alert", "bot"), "vacation": ("stretch", "bot")}
+FOR_DEFAULTS = " (for seats that chose none)"
+# key -> (GameSettings field, the words it takes, what the change line adds)
+CHOICES: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "absent": ("absent", ("alert", "bot"), ""),
+    "vacation": ("vacation", ("stretch", "bot"), ""),
+    "mail": ("mail_default", tuple(m.value for m in MailMode), FOR_DEFAULTS),
+    "press": ("press", PRESS_MODES, ""),
+}
+FLAGS = {"board": ("board_default", FOR_DEFAULTS), "open_cash": ("open_cash", "")}  # key -> (field, note)
 COUNTS = {"absent_limit": "absent_limit", "vacation_cap": "vacation_cap_days"}
 YES = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False, "false": False, "0": False}
 
@@ -75,38 +83,28 @@ def _apply(settings: GameSettings, pair: str, decisions: tuple[str, ...], change
         changed.append(f"reminders: {_hours_list(settings.reminder_hours)} -> {_hours_list(hours)}")
         return dc_replace(settings, reminder_hours=hours)
     if key in CHOICES:
-        if value.lower() not in CHOICES[key]:
-            raise GameMasterError(f"{key}={value}: one of " + ", ".join(CHOICES[key]))
-        changed.append(f"{key}: {getattr(settings, key)} -> {value.lower()}")
-        chosen: dict[str, Any] = {key: value.lower()}
-        return dc_replace(settings, **chosen)
+        field, words, note = CHOICES[key]
+        if value.lower() not in words:
+            raise GameMasterError(f"{key}={value}: one of " + ", ".join(words))
+        changed.append(f"{key}: {getattr(settings, field)} -> {value.lower()}{note}")
+        return _set(settings, field, value.lower())
+    if key in FLAGS:
+        field, note = FLAGS[key]
+        if value.lower() not in YES:
+            raise GameMasterError(f"{key}={value}: write on or off")
+        changed.append(f"{key}: {_on(getattr(settings, field))} -> {_on(YES[value.lower()])}{note}")
+        return _set(settings, field, YES[value.lower()])
     if key in COUNTS:
         if not value.isdigit() or int(value) > 365:
             raise GameMasterError(f"{key}={value}: a whole number from 0 to 365")
         changed.append(f"{key}: {getattr(settings, COUNTS[key])} -> {int(value)}")
-        count: dict[str, Any] = {COUNTS[key]: int(value)}
-        return dc_replace(settings, **count)
-    if key == "mail":
-        if value.lower() not in {m.value for m in MailMode}:
-            raise GameMasterError(f"mail={value}: one of " + ", ".join(m.value for m in MailMode))
-        changed.append(f"mail: {settings.mail_default} -> {value.lower()} (for seats that chose none)")
-        return dc_replace(settings, mail_default=value.lower())
-    if key == "board":
-        if value.lower() not in YES:
-            raise GameMasterError(f"board={value}: write on or off")
-        changed.append(f"board: {_on(settings.board_default)} -> {_on(YES[value.lower()])} (for seats that chose none)")
-        return dc_replace(settings, board_default=YES[value.lower()])
-    if key == "press":
-        if value.lower() not in PRESS_MODES:
-            raise GameMasterError(f"press={value}: one of " + ", ".join(PRESS_MODES))
-        changed.append(f"press: {settings.press} -> {value.lower()}")
-        return dc_replace(settings, press=value.lower())
-    if key == "open_cash":
-        if value.lower() not in YES:
-            raise GameMasterError(f"open_cash={value}: write on or off")
-        changed.append(f"open_cash: {_on(settings.open_cash)} -> {_on(YES[value.lower()])}")
-        return dc_replace(settings, open_cash=YES[value.lower()])
+        return _set(settings, COUNTS[key], int(value))
     raise GameMasterError(f"{key!r} is no setting; keys: " + ", ".join(KEYS))
+
+
+def _set(settings: GameSettings, field: str, value: Any) -> GameSettings:
+    changes: dict[str, Any] = {field: value}
+    return dc_replace(settings, **changes)
 
 
 def _deadline(settings: GameSettings, decision: str, value: str, decisions: tuple[str, ...],

@@ -22,6 +22,7 @@ change a non-player may see, whatever the seats' modes.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from pbem.games import GameKind, kind_of
@@ -63,7 +64,11 @@ def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: Submit
         return False
     state, events, kind = result.state, list(result.events), kind_of(game.kind)
     prompted = {result.player, *also_prompt, *(r.player for r in result.resumed)}
-    round_ended = kind.race(before).round != kind.race(state).round
+
+    @cache
+    def round_ended() -> bool:  # asked only for a ROUND seat: race() may score the whole board
+        return kind.race(before).round != kind.race(state).round
+
     table = {seat.name: seat for seat in seats(composer.session, game)}
     sender_told = False
     for player in state.seating:
@@ -89,7 +94,7 @@ def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: Submit
             if told:
                 keep_news(composer.session, seat, kind.shown_move(state), kind.narrate(state, events, player),
                           composer.now)
-            if not (asks or parts or (chosen.mode is MailMode.ROUND and round_ended)):
+            if not (asks or parts or (chosen.mode is MailMode.ROUND and round_ended())):
                 continue  # orders that applied and ask nothing more: the next mail's news confirm them
             seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None)
         sender_told = sender_told or sender

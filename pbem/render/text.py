@@ -4,6 +4,7 @@ from __future__ import annotations
 import textwrap
 import unicodedata
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 MAX_WIDTH = 78
 
@@ -135,3 +136,9 @@ def note_block(title: str, paragraphs: Iterable[str]) -> str:
     """A headed block of wrapped paragraphs put above a report or prompt (ASCII, 78 columns)."""
     head = f"{title.upper()}\n{'-' * len(title)}\n"
     return head + "\n\n".join(wrap(p, 2) for p in paragraphs if p) + "\n\n"
+
+
+def utc_stamp(moment: datetime) -> str:
+    """'2030-06-03 12:00 UTC': how every mail and command tells a time (a naive time is UTC, as SQLite keeps it)."""
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.eight_minute_empire.board import WILD, Board
+from engine.eight_minute_empire.board import Board
 from engine.eight_minute_empire.model import Score, State
-from engine.eight_minute_empire.scoring import continent_owners, good_points, region_owners
+from engine.eight_minute_empire.scoring import (
+    TIE_BREAKS,
+    continent_owners,
+    good_points,
+    region_owners,
+    symbols_of,
+)
 from pbem.render.text import join_words, plural, wrap
 
-TIE_BREAKS = (("coins", "coins"), ("armies", "armies on the map"), ("regions", "regions controlled"))
+TIE_WORDS = {"coins": "coins", "armies": "armies on the map", "regions": "regions controlled"}
 
 
 def score_sheet(board: Board, state: State) -> list[str]:
@@ -49,11 +55,7 @@ def _continents(board: Board, owners: dict[int, str], continents: dict[str, str]
 
 
 def _goods(board: Board, cards: tuple[int, ...], score: Score) -> list[str]:
-    symbols = Counter[str]()
-    for card_id in cards:
-        card = board.cards[card_id]
-        if card.good != WILD:
-            symbols[card.good] += card.symbols
+    symbols = symbols_of(board, cards)
     wild = Counter(score.wilds)
     parts = []
     for good in board.goods:
@@ -81,7 +83,8 @@ def _ties(state: State) -> list[str]:
 
 def _tie_sentence(total: int, group: list[Score]) -> str:
     names = join_words([s.player for s in group])
-    for attribute, words in TIE_BREAKS:
+    for attribute in TIE_BREAKS:
+        words = TIE_WORDS[attribute]
         values = [getattr(s, attribute) for s in group]
         if len(set(values)) > 1:
             told = ", ".join(f"{s.player} {getattr(s, attribute)}" for s in group)

@@ -6,7 +6,6 @@ bid, until all bids are revealed (R8-BID-1).
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
@@ -26,7 +25,7 @@ from engine.eight_minute_empire.events import (
     TurnEnded,
 )
 from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, State, Variant
-from engine.eight_minute_empire.scoring import continent_owners, final_scores, region_owners
+from engine.eight_minute_empire.scoring import continent_owners, final_scores, region_owners, symbols_of
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
 from pbem.games.eight_minute_empire.words import banner, card_words, row_lines
@@ -82,10 +81,7 @@ def _sentence(board: Board, event: Event, viewer: str | None) -> str | None:
 
 
 def goods_tally(board: Board, cards: tuple[int, ...]) -> str:
-    counts = Counter[str]()
-    for card_id in cards:
-        card = board.cards[card_id]
-        counts[card.good] += card.symbols
+    counts = symbols_of(board, cards)
     return ", ".join(f"{good} {n}" for good, n in sorted(counts.items())) or "none"
 
 
