@@ -4,13 +4,17 @@ Prints the median time of one ``apply``, the median time to list every legal
 order of every unit at the start of a maneuver (``maneuver_options``, what a
 player's OPTIONS shows), random full Eight-Minute Empire games per second
 (``--eme-games``; the goal is at least 200 on one core) and the median time to write a
-turn's prompt (a sensible use of each card of the row), and, last, Imperial
+turn's prompt (a sensible use of each card of the row), Imperial 2030 random
+games per second when every legal option is listed at every step
+(``--listed-games``: each step lists every pending decision with all its
+options, as ``pending`` gives them, and picks one option uniformly; the way a
+peer engine is measured, so listing is what it times), and, last, Imperial
 2030's ``games per second: N``.
 Each game is played by the random legal player (engine.imperial2030.randomplay) until a
 nation reaches 25 power points, with a cap of 5000 actions per game (stated in
 the output; a capped game counts as played). Usage:
 
-    python benchmarks/engine.py [--games 40] [--players 2-6] [--seed 1]
+    python benchmarks/engine.py [--games 40] [--players 2-6] [--seed 1] [--listed-games 40]
 """
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.core.seats import Seat  # noqa: E402
 from engine.eight_minute_empire import game as eme  # noqa: E402
 from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
 from engine.eight_minute_empire.model import Phase  # noqa: E402
@@ -31,9 +36,9 @@ from engine.eight_minute_empire.model import State as EmeState  # noqa: E402
 from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
 from engine.eight_minute_empire.suggest import use_of_take  # noqa: E402
 from engine.imperial2030.board import default_board  # noqa: E402
-from engine.imperial2030.decisions import maneuver_options  # noqa: E402
+from engine.imperial2030.decisions import maneuver_options, pending  # noqa: E402
 from engine.imperial2030.game import apply  # noqa: E402
-from engine.imperial2030.model import GameSetup, GameState, ManeuverStep, Seat  # noqa: E402
+from engine.imperial2030.model import GameSetup, GameState, ManeuverStep  # noqa: E402
 from engine.imperial2030.randomplay import random_move  # noqa: E402
 from engine.imperial2030.setup import new_game  # noqa: E402
 
@@ -60,6 +65,27 @@ def play(players: int, seed: int, apply_times: list[float], starts: list[GameSta
         apply_times.append(time.perf_counter() - start)
         actions += 1
     return actions, state.finished
+
+
+def listed_games(games: int, seed: int) -> float:
+    """Random Imperial 2030 games (2-6 players in turn) per second, every legal option listed at every step.
+
+    Unlike ``play`` (whose random player draws one unit, then one of its
+    orders), each step here lists every pending decision with every option,
+    then picks a decision and one of its options uniformly: what a peer engine
+    that enumerates its legal moves is measured by. Same cap as ``play``.
+    """
+    board = default_board()
+    begin = time.perf_counter()
+    for i in range(games):
+        state, _ = new_game(board, GameSetup(tuple(Seat(f"p{n}") for n in range(2 + i % 5)), seed + i))
+        rng = random.Random(seed + i)
+        actions = 0
+        while not state.finished and actions < CAP:
+            decision = rng.choice(pending(state))
+            state, _ = apply(state, decision.player, rng.choice(decision.options).action)
+            actions += 1
+    return games / (time.perf_counter() - begin)
 
 
 def eight_minute_games(games: int, seed: int, turns: list[object] | None = None) -> float:
@@ -95,6 +121,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--eme-games", type=int, default=200, help="Eight-Minute Empire games to play")
+    parser.add_argument("--listed-games", type=int, default=40,
+                        help="Imperial 2030 games played listing every legal option at every step")
     args = parser.parse_args()
     default_board()  # load the map outside the timing
     apply_times: list[float] = []
@@ -121,6 +149,8 @@ def main() -> None:
           f"{eight_minute_games(args.eme_games, args.seed, turns):.1f} games per second")
     print(f"Eight-Minute Empire: a turn's prompt (a use of each card of the row), median over {len(turns)} "
           f"turns: {eight_minute_prompt_ms(turns):.2f} ms")
+    print(f"Imperial random games per second, every legal option listed: "
+          f"{listed_games(args.listed_games, args.seed):.1f}")
     print(f"games per second: {args.games / elapsed:.1f}")
 
 

@@ -38,6 +38,7 @@ Needs Debian's ``dovecot-imapd`` (as the mail tests do).
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import random
@@ -68,7 +69,7 @@ from mailservers import (  # noqa: E402
     free_port,
 )
 from sqlalchemy import func  # noqa: E402
-from sqlmodel import select  # noqa: E402
+from sqlmodel import col, select  # noqa: E402
 
 from engine.imperial2030.board import default_board  # noqa: E402
 from engine.imperial2030.decisions import pending  # noqa: E402
@@ -79,6 +80,7 @@ from pbem.mail import token_of_address  # noqa: E402
 from pbem.store import Database, find_game, load_log, load_state  # noqa: E402
 from pbem.store.games import game_setup  # noqa: E402
 from pbem.store.inbound import InboundRow  # noqa: E402
+from pbem.store.inqueue import counts as queue_counts  # noqa: E402
 from pbem.store.outbox import OutboxRow, OutboxStatus  # noqa: E402
 
 MODERATOR = "pbem@games.test"
@@ -115,6 +117,11 @@ class TimedHandler(RecordingHandler):
         with self._lock:
             return sum(len(t) for t in self.accepted.values())
 
+    def repeated(self) -> dict[str, int]:
+        """Message-ID -> times accepted, of the mails accepted more than once."""
+        with self._lock:
+            return {mid: len(t) for mid, t in self.accepted.items() if len(t) > 1}
+
 
 @contextmanager
 def relay() -> Iterator[tuple[int, TimedHandler]]:
@@ -133,8 +140,8 @@ def dovecot() -> Iterator[DovecotServer]:
     if binary is None:
         sys.exit("dovecot is not installed (apt-get install dovecot-imapd)")
     server = DovecotServer(binary)
-    server.start()
     try:
+        server.start()
         yield server
     finally:
         server.stop()
@@ -143,15 +150,10 @@ def dovecot() -> Iterator[DovecotServer]:
 # --- one moderator: a database, an inbox account, a pbem run process ------------------------------------
 
 
-def config_text(server: DovecotServer, user: str, password: str, smtp_port: int, url: str,
+def config_text(server: DovecotServer | None, user: str, password: str, smtp_port: int, url: str,
                 poll_interval: float) -> str:
-    return f'''
-[moderator]
-address = "{MODERATOR}"
-
-[database]
-url = "{url}"
-
+    """The moderator's configuration; without ``server`` no [imap] (``pbem lmtp`` needs none)."""
+    imap = "" if server is None else f'''
 [imap]
 host = "{server.host}"
 port = {server.port}
@@ -160,7 +162,14 @@ username = "{user}"
 password = "{password}"
 timeout = 10
 poll_interval = {poll_interval}
+'''
+    return f'''
+[moderator]
+address = "{MODERATOR}"
 
+[database]
+url = "{url}"
+{imap}
 [smtp]
 host = "127.0.0.1"
 port = {smtp_port}
@@ -181,39 +190,87 @@ def wait_until(condition: Callable[[], Any], what: str, timeout: float = WAIT, e
 
 
 class Moderator:
-    """A fresh database and inbox account; ``start()`` runs ``pbem run`` on them."""
+    """A fresh database and inbox account; ``start()`` runs ``pbem run`` on them (``processes`` of them),
+    ``start_lmtp()`` runs ``pbem lmtp``.
 
-    def __init__(self, directory: Path, server: DovecotServer, smtp_port: int, handler: TimedHandler, *,
-                 poll_interval: float = 60.0) -> None:
+    The database is SQLite in ``directory`` unless ``url`` names another (an empty PostgreSQL database);
+    without ``server`` there is no inbox account and no [imap] in the configuration (for ``pbem lmtp``).
+    """
+
+    def __init__(self, directory: Path, server: DovecotServer | None, smtp_port: int, handler: TimedHandler, *,
+                 poll_interval: float = 60.0, url: str | None = None) -> None:
         self.directory = directory
         self.handler = handler
-        self.user, self.password = server.new_account()
+        self.user, self.password = server.new_account() if server is not None else ("", "")
         self.server = server
-        self.url = f"sqlite:///{directory / 'pbem.db'}"
+        self.url = url or f"sqlite:///{directory / 'pbem.db'}"
         self.config_path = directory / "pbem.toml"
         self.config_path.write_text(config_text(server, self.user, self.password, smtp_port, self.url,
                                                 poll_interval))
         self.config = load_config(self.config_path, {})
         self.db = Database(self.url)
-        self.process: subprocess.Popen[bytes] | None = None
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.logs: list[Path] = []  # each process's standard error, in the order started
+        self.commands: list[str] = []  # each process's command line (``pbem …``), for the report
         self.imap: Any = None
 
     def table(self, name: str) -> Table:
         return Table(self.db, self.config, name)
 
-    def start(self, *, idle: bool) -> None:
+    def _spawn(self, command: list[str]) -> None:
+        """Start ``pbem --config … <command>`` in a process of its own, its standard error to a log file."""
         environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}
         environment.pop("PBEM_CRASH_AT", None)
-        args = [sys.executable, "-m", "pbem.cli", "--config", str(self.config_path), "run", "--log-level", "WARNING"]
-        if not idle:
-            args.append("--no-idle")
-        with (self.directory / "pbem-run.log").open("wb") as log:
-            self.process = subprocess.Popen(args, cwd=ROOT, env=environment, stdin=subprocess.DEVNULL,
-                                            stdout=subprocess.DEVNULL, stderr=log)
-        from imapclient import IMAPClient
+        args = [sys.executable, "-m", "pbem.cli", "--config", str(self.config_path), *command]
+        path = self.directory / ("pbem-run.log" if not self.logs else f"pbem-run-{len(self.logs) + 1}.log")
+        with path.open("wb") as log:
+            process = subprocess.Popen(args, cwd=ROOT, env=environment, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.DEVNULL, stderr=log)
+        self.processes.append(process)
+        self.logs.append(path)
+        self.commands.append(" ".join(["pbem", "--config", "CONFIG", *command]))
 
-        self.imap = IMAPClient(self.server.host, port=self.server.port, ssl=False, timeout=10)
-        self.imap.login(self.user, self.password)
+    def start(self, *, idle: bool, workers: int | None = None, processes: int = 1, log_level: str = "WARNING") -> None:
+        """``processes`` times ``pbem run`` (``--workers`` when given); at INFO (or DEBUG) log level, wait until
+        every one has said that it started."""
+        for _ in range(processes):
+            args = ["run", "--log-level", log_level]
+            if not idle:
+                args.append("--no-idle")
+            if workers is not None:
+                args += ["--workers", str(workers)]
+            self._spawn(args)
+        if log_level.upper() in ("INFO", "DEBUG"):
+            wait_until(lambda: self._logged("pbem moderator started"), "every pbem run to start")
+        if self.server is not None:
+            from imapclient import IMAPClient
+
+            self.imap = IMAPClient(self.server.host, port=self.server.port, ssl=False, timeout=10)
+            self.imap.login(self.user, self.password)
+
+    def start_lmtp(self, port: int, *, workers: int | None = None, log_level: str = "WARNING") -> None:
+        """``pbem lmtp --listen 127.0.0.1:port``; returns once it takes connections."""
+        import socket
+
+        args = ["lmtp", "--listen", f"127.0.0.1:{port}", "--log-level", log_level]
+        if workers is not None:
+            args += ["--workers", str(workers)]
+        self._spawn(args)
+
+        def listening() -> bool:
+            self.alive()
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+                    return sock.recv(64).startswith(b"220")
+            except OSError:
+                return False
+
+        wait_until(listening, "pbem lmtp to listen", every=0.05)
+
+    def _logged(self, text: str) -> bool:
+        """Whether every process's log has a line with ``text``."""
+        self.alive()
+        return all(text in path.read_text(errors="replace") for path in self.logs)
 
     def stop(self) -> None:
         if self.imap is not None:
@@ -222,9 +279,11 @@ class Moderator:
             except Exception:  # noqa: BLE001
                 pass
             self.imap = None
-        process, self.process = self.process, None
-        if process is not None and process.poll() is None:
-            process.send_signal(signal.SIGTERM)
+        running, self.processes = self.processes, []
+        for process in running:  # all told first: they stop side by side
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+        for process in running:
             try:
                 process.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -233,9 +292,10 @@ class Moderator:
         self.db.dispose()
 
     def alive(self) -> None:
-        if self.process is not None and self.process.poll() is not None:
-            log = (self.directory / "pbem-run.log").read_text(errors="replace")
-            raise SystemExit(f"pbem run exited with {self.process.returncode}:\n{log[-3000:]}")
+        for process, path, command in zip(self.processes, self.logs, self.commands, strict=True):
+            if process.poll() is not None:
+                log = path.read_text(errors="replace")
+                raise SystemExit(f"{command} exited with {process.returncode}:\n{log[-3000:]}")
 
     def append(self, raw: bytes) -> None:
         self.imap.append("INBOX", raw)
@@ -243,14 +303,16 @@ class Moderator:
     # --- the database, as the benchmark watches it -----------------------------------------------
 
     def handled(self) -> int:
+        """How many mails were handled (the daemons checked first: a dead one ends the wait at once)."""
+        self.alive()
         with self.db.transaction() as session:
-            return session.exec(select(func.count(InboundRow.id))).one()
+            return session.exec(select(func.count(col(InboundRow.id)))).one()
 
     def outbox(self) -> list[tuple[int, str, str]]:
         """(id, Message-ID, status) of every outbox row."""
         with self.db.transaction() as session:
             return [tuple(r) for r in session.exec(  # type: ignore[misc]
-                select(OutboxRow.id, OutboxRow.message_id, OutboxRow.status).order_by(OutboxRow.id)).all()]
+                select(OutboxRow.id, OutboxRow.message_id, OutboxRow.status).order_by(col(OutboxRow.id))).all()]
 
     def all_sent(self) -> list[tuple[int, str, str]] | None:
         """The outbox when every row is sent and accepted by the relay, else None.
@@ -259,7 +321,7 @@ class Moderator:
         """
         self.alive()
         with self.db.transaction() as session:
-            queued = session.exec(select(func.count(OutboxRow.id)).where(OutboxRow.status != OutboxStatus.SENT)).one()
+            queued = session.exec(select(func.count(col(OutboxRow.id))).where(col(OutboxRow.status) != OutboxStatus.SENT)).one()
         if queued:
             return None
         rows = self.outbox()
@@ -355,7 +417,8 @@ def latency(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, idl
                 time.sleep(rng.uniform(0.0, poll_interval if not idle else 0.05))
                 start = time.monotonic()
                 moderator.append(raw)
-                wait_until(lambda: moderator.handled() > n, f"order {n + 1} to be handled", every=0.005)
+                wait_until(functools.partial(lambda n: moderator.handled() > n, n), f"order {n + 1} to be handled",
+                           every=0.005)
                 rows = wait_until(moderator.all_sent, f"the mail caused by order {n + 1}", every=0.005)
                 new = [mid for row_id, mid, _ in rows if row_id not in known]
                 if not new:
@@ -374,9 +437,16 @@ def latency(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, idl
 
 
 def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, games: int,
-               steps: int) -> dict[str, Any]:
+               steps: int, url: str | None = None, processes: int = 1, workers: int | None = None,
+               log_level: str = "WARNING") -> dict[str, Any]:
+    """The throughput run (see the module docstring): ``processes`` times ``pbem run`` (``--workers``), on the
+    database at ``url`` (an empty one; default: SQLite in a temporary directory).
+
+    Also returned: ``applied_by``, how many orders each process applied (from its log: at INFO level only),
+    ``queue``, what is left in the inbound queue by status (nothing, when all went well), and ``commands``.
+    """
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as directory:
-        moderator = Moderator(Path(directory), server, smtp_port, handler)
+        moderator = Moderator(Path(directory), server, smtp_port, handler, url=url)
         try:
             tables = [moderator.table(f"t{i:02d}") for i in range(games)]
             for table in tables:
@@ -384,7 +454,7 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
             # the orders, planned ahead on the states in memory (one line each: applied as the moderator does)
             tokens = moderator.tokens()
             with moderator.db.transaction() as session:
-                ids = {t.name: find_game(session, t.name).id for t in tables}
+                ids = {t.name: int(find_game(session, t.name).id or 0) for t in tables}
             plan: list[list[bytes]] = [[] for _ in range(steps)]
             for table in tables:
                 state = table.state()
@@ -398,7 +468,7 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
                     plan[step].append(raw_mail(EMAILS[player], to, order + "\n", subject=f"Re: [{table.name}] move",
                                                message_id=f"<tp-{table.name}-{step}@clients.example>"))
             mails = [raw for step in plan for raw in step]
-            moderator.start(idle=True)
+            moderator.start(idle=True, workers=workers, processes=processes, log_level=log_level)
             welcomes = len(moderator.outbox())
             wait_until(moderator.all_sent, f"the {welcomes} welcome mails")
             before = {row_id for row_id, _, _ in moderator.outbox()}
@@ -418,8 +488,12 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
                     game = find_game(session, table.name)
                     state = load_state(session, game)
                     replayed += replay(default_board(), game_setup(game), load_log(session, game)) == state
+            with moderator.db.transaction() as session:
+                queue = queue_counts(session)
+            applied_by = [path.read_text(errors="replace").count(" applied (") for path in moderator.logs]
             return {"orders": len(mails), "appended": appended, "handled": handled, "last": last,
-                    "mails": len(new), "welcomes": welcomes, "outcomes": outcomes, "replayed": replayed}
+                    "mails": len(new), "welcomes": welcomes, "outcomes": outcomes, "replayed": replayed,
+                    "applied_by": applied_by, "queue": queue, "commands": list(moderator.commands)}
         finally:
             moderator.stop()
 

@@ -18,8 +18,22 @@ reminders hang on pending decisions").
   ``h`` hours before ``due`` for each ``h`` in ``settings.reminder_hours`` that
   falls after the clock start.
 
-:func:`tick` (the daemon calls it on a timer; ``pbem deadlines tick`` once) acts
-on every active, unpaused game, one transaction per game:
+:func:`tick` (the daemon calls it every minute, ``pbem poll`` once per pass,
+``pbem deadlines tick`` once) acts on every active, unpaused game whose
+*alarm* has rung, one transaction per game. **Why**: looking into every game
+every minute made the tick's cost grow with the number of games (issue 13).
+Each game row carries its alarm (``games.next_check``, ``pbem.store.alarm``):
+the earliest moment the tick may have anything to do there, stored by the tick
+after it looked (the next reminder, expiry, daily digest or end of a vacation;
+before anything is loaded, the cheap bound of :func:`_first_due`), and cleared
+by every change that can move a deadline (an action logged, settings saved —
+pause, resume, ``game set``, the clock restarts of undo and replace — a
+status change, a vacation, a mail mode, news kept for a digest), so that the
+next tick looks. So a tick over idle games is one indexed query, whatever
+their number. A paused game is listed as paused without being opened; a
+stalled decision (no default, game master alerted) and anything due that the
+tick could not mail are looked at again an hour later (:data:`LOOK_AGAIN`);
+``pbem deadlines tick`` looks at every active game (``everything``). In each game:
 
 - a reminder whose time has come is queued to the deciding player (the prompt
   with its deadline, under a reminder line); when several are due at once only
@@ -59,6 +73,7 @@ from pbem.errors import PbemError, StoreError
 from pbem.games import DEFAULT_KIND, GameKind, UnknownKind, kind_of
 from pbem.render.text import utc_stamp
 from pbem.store.absence import vacations_of
+from pbem.store.alarm import NEVER, PAUSED, DueGame, due_games, settle
 from pbem.store.models import ActionRow, GameRow, GameStatus
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import GameSettings, load_settings
@@ -71,6 +86,9 @@ log = logging.getLogger("pbem.deadlines")
 
 #: Outbox purposes of the game master's notices that restart the deadline clock of a game.
 CLOCK_PURPOSES = ("undo", "replace", "resume")
+#: When the tick looks again at a game where something is due that it could not do (a stalled decision waits
+#: for the game master; a reminder or a digest without a moderator address to mail it from).
+LOOK_AGAIN = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -218,15 +236,21 @@ def game_deadlines(session: Session, game: GameRow, state: Any,
                      _kind(game).rules, vacations_of(session, game))
 
 
-def _may_act(settings: GameSettings, since: datetime, now: datetime) -> bool:
-    """Cheap test before loading a state: could any reminder or deadline of any kind be due by ``now``?"""
+def _first_due(settings: GameSettings, since: datetime) -> datetime | None:
+    """The earliest moment any reminder or deadline of any kind could fall due (None: the game has no deadlines)."""
     first = []  # per kind: hours until its earliest reminder, else until its deadline
     for value in settings.deadline_hours.values():
         hours = float(value or 0)
         if hours > 0:
             first.append(hours - max((float(r) for r in settings.reminder_hours if 0 < float(r) < hours),
                                      default=0.0))
-    return bool(first) and now >= since + timedelta(hours=min(first))
+    return utc(since) + timedelta(hours=min(first)) if first else None
+
+
+def _may_act(settings: GameSettings, since: datetime, now: datetime) -> bool:
+    """Cheap test before loading a state: could any reminder or deadline of any kind be due by ``now``?"""
+    first = _first_due(settings, since)
+    return first is not None and now >= first
 
 
 # --- the tick ----------------------------------------------------------------------------------
@@ -289,12 +313,18 @@ def tick(
     moderator_address: str | None = None,
     game_master: str | None = None,
     games: Iterable[str] | None = None,
+    everything: bool = False,
 ) -> TickReport:
     """Act on every due reminder and expired deadline of every active, unpaused game (see the module docstring).
 
-    One transaction per game: a game that fails (a concurrent writer, a
-    database hiccup) is listed in ``errors`` and tried again at the next tick;
-    the others go on. ``games`` limits the tick to those games (by name).
+    Only the games whose alarm has rung are opened (``pbem.store.alarm``: one
+    indexed query, so an idle game costs nothing); ``everything`` opens every
+    active game instead (``pbem deadlines tick``, the game master's own look,
+    which also repairs alarms after a database was edited by hand). Each game
+    opened gets its next alarm. One transaction per game: a game that fails
+    (a concurrent writer, a database hiccup) is listed in ``errors`` and tried
+    again at the next tick; the others go on. ``games`` limits the tick to
+    those games (by name).
     """
     from pbem import (
         gamemaster,  # the game master's machinery (applying orders, queueing mail) lives there
@@ -306,17 +336,21 @@ def tick(
     report = TickReport(now)
     try:
         with db.transaction() as session:
-            query = select(GameRow.name).where(col(GameRow.status) == GameStatus.ACTIVE).order_by(col(GameRow.name))
-            names = list(session.exec(query).all())
+            listed = due_games(session, now, None if games is None else set(games), everything=everything)
     except SQLAlchemyError as exc:
         raise StoreError(f"cannot read the games in {db.display_url}: {getattr(exc, 'orig', None) or exc}") from None
-    if games is not None:
-        wanted = set(games)
-        names = [n for n in names if n in wanted]
-    for name in names:
+    alarms: list[tuple[DueGame, datetime]] = []
+    for listing in listed:
+        name = listing.name
+        if listing.paused:  # its alarm says so: nothing changed since a tick found it paused
+            report.checked.append(name)
+            report.paused.append(name)
+            continue
         try:
             with db.transaction() as session:
-                _tick_game(session, name, now, mail, report, gamemaster)
+                alarm = _tick_game(session, listing.id, now, mail, report, gamemaster)
+            if alarm is not None:
+                alarms.append((listing, alarm))
         except (PbemError, SQLAlchemyError) as exc:
             message = f"{name}: {getattr(exc, 'orig', None) or exc}"
             log.warning("deadline tick: %s", message)
@@ -324,6 +358,12 @@ def tick(
         except Exception as exc:  # noqa: BLE001 - one broken game must not stop the daemon's other games
             log.exception("deadline tick: game %s failed", name)
             report.errors.append(f"{name}: {type(exc).__name__}: {exc}")
+    try:
+        if alarms:
+            with db.transaction() as session:
+                settle(session, alarms)
+    except SQLAlchemyError as exc:  # the games stay due: the next tick looks at them again
+        log.warning("deadline tick: the next alarms were not stored: %s", getattr(exc, "orig", None) or exc)
     return report
 
 
@@ -357,31 +397,42 @@ def _act_on_expiry(session: Session, game: GameRow, state: Any, deadline: Deadli
     return False, detail
 
 
-def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, report: TickReport,
-               gamemaster: ModuleType) -> None:
-    game = session.exec(select(GameRow).where(col(GameRow.name) == name)).first()
+def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext, report: TickReport,
+               gamemaster: ModuleType) -> datetime | None:
+    """Act on what is due in one game; when to look at it next (None: the game changed, look at the next tick).
+
+    The cheap test first (settings and the clock's start; no state loaded)
+    unless a stand-in may play for a player on vacation; the alarm then is the
+    earliest moment anything could be due (:func:`_first_due`), or, with the
+    state loaded, the next reminder, deadline or vacation's end (:func:`_alarm`).
+    """
+    game = session.get(GameRow, game_id)
     if game is None or game.status != GameStatus.ACTIVE:
-        return
+        return None
+    name = game.name
     report.checked.append(name)
     settings = load_settings(session, game)
     if settings.paused:
         report.paused.append(name)
-        return
-    from pbem.gamemaster.digests import daily_digests
+        return PAUSED
+    from pbem.gamemaster.digests import daily_digests, next_digest
 
     if daily_digests(session, game, mail, now):
         log.info("%s: daily digests queued", name)
+    digest = next_digest(session, game, settings)
     since = decision_since(session, game)
-    due_soon = _may_act(settings, since, now)
+    first = _first_due(settings, since)
+    due_soon = first is not None and now >= first
     if not due_soon and settings.vacation != "bot":
-        return  # the common case, one query cheaper: nothing due and no stand-in for a vacation
+        return _alarm(now, [first, digest])  # the common case, one query cheaper: nothing due, no stand-in
     away = vacations_of(session, game, now)
     if not due_soon and not away:
-        return
+        return _alarm(now, [first, digest])
     from pbem import store
 
     state = store.load_state(session, game)
     since = decision_since(session, game, state)  # a sealed round counts from where it opened
+    moments: list[datetime | None] = [digest, *away.values()]  # a vacation's end moves its player's deadlines
     for deadline in deadlines(state, settings, since, _kind(game).rules, away):
         if deadline.player in away and settings.vacation == "bot" and _in_turn(deadline):
             why = f"{deadline.player} is away until {utc_stamp(away[deadline.player])}"
@@ -389,13 +440,14 @@ def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, re
             if played:
                 report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due,
                                                 f"the stand-in played {outcome} (vacation)"))
-                return
+                return None
+            moments.append(now)  # the stand-in found nothing: look again later
         if now >= deadline.due:
             detail = "no game master address configured" if not mail.game_master else ""
             acted, detail = _act_on_expiry(session, game, state, deadline, settings, mail, now, gamemaster, report,
                                            detail)
             if acted:
-                return  # the position changed: its new decisions start their clocks now
+                return None  # the position changed: its new decisions start their clocks now
             alerted = gamemaster.alert_game_master(session, game, state, deadline, settings, mail, now)
             if alerted:
                 detail = "game master alerted" + (f" ({detail})" if detail else "")
@@ -407,8 +459,23 @@ def _tick_game(session: Session, name: str, now: datetime, mail: MailContext, re
             report.stalled.append(item)
             if alerted:
                 report.alerts.append(item)
+            moments.append(now)  # stalled: nothing more to do until someone acts, but it is listed again later
             continue
         passed = [moment for moment in deadline.reminders if moment <= now]
         if passed and gamemaster.remind(session, game, state, deadline, passed[-1], settings, mail, now):
             report.reminders.append(TickItem(name, deadline.player, deadline.kind, deadline.due))
             log.info("%s: reminded %s (%s, due %s)", name, deadline.player, deadline.kind, utc_stamp(deadline.due))
+        elif passed and mail.moderator_address is None:
+            moments.append(now)  # due, but this tick can mail nothing: a tick with mail must find it
+        moments.extend([*(m for m in deadline.reminders if m > now), deadline.due])
+    return _alarm(now, moments)
+
+
+def _alarm(now: datetime, moments: Iterable[datetime | None]) -> datetime:
+    """The next alarm: the earliest moment after ``now``; one not after ``now`` (something due that this tick
+    could not do: a stalled decision, a mail without an address) is looked at again :data:`LOOK_AGAIN` later."""
+    found = [utc(m) for m in moments if m is not None]
+    later = [m for m in found if m > now]
+    if len(later) < len(found):
+        later.append(now + LOOK_AGAIN)
+    return min(later, default=NEVER)

@@ -326,8 +326,9 @@ class Rig:
         total = len(self.mails)
         committed, moved, received, sent = {
             "after_fetch": (0, 0, 0, 0),
-            "mid_transaction": (n - 1, n - 1, 0, 0),
-            "after_commit_before_move": (n, n - 1, 0, 0),
+            # the fetched batch is queued (one commit), moved message by message, then handled from the queue
+            "after_commit_before_move": (0, n - 1, 0, 0),
+            "mid_transaction": (n - 1, total, 0, 0),
             "mid_send": (total, total, n, n - 1),
         }[point]
         assert self.handled() == committed
@@ -419,7 +420,9 @@ def test_poll_once_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) ->
     report = rig.poll_here()  # the restart
     assert report.ok, report
     assert report.inbox is not None
-    assert report.inbox.recovered == (1 if spec.startswith("after_commit_before_move") else 0)
+    point, _, count = spec.partition(":")
+    # the whole batch was queued; those not yet moved are moved by the restart
+    assert report.inbox.recovered == (TOTAL - int(count or 1) + 1 if point == "after_commit_before_move" else 0)
     rig.check(resent=1 if spec.startswith("mid_send") else 0)
     if spec.startswith("mid_send"):  # the mail accepted just before the crash went out twice, with its Message-ID
         n = int(spec.partition(":")[2] or 1)
@@ -471,10 +474,15 @@ def test_run_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) -> None:
     committed = 0 if spec.startswith("after_fetch") else 2  # the first pass had nothing to fetch
     assert rig.handled() == committed
     assert rig.logs() == scenario().logs_after(committed)
-    assert rig.dovecot.uids("INBOX") == rig.uids[committed:]
+    left = rig.dovecot.uids("INBOX")  # what was fetched was queued and moved before it was handled
+    assert left == rig.uids[len(rig.uids) - len(left):]
+    assert len(left) == len(rig.uids) if spec.startswith("after_fetch") else len(left) <= len(rig.uids) - committed - 1
     stderr = run_to_the_end(rig)
     assert "Traceback" not in stderr
-    rig.check()
+    # ``pbem run`` sends from a thread of its own while it handles the next mail: the kill may come while that
+    # thread has a mail in flight, which is then the one mail sent twice (the at-most-once-more rule)
+    rig.check(resent=None)
+    assert sum(n - 1 for n in rig.received_ids().values()) <= 1
 
 
 # --- a real SIGKILL at a random moment -----------------------------------------------------------------

@@ -41,7 +41,7 @@ from pbem.games import kind_of, registered
 from pbem.games.results import Query
 from pbem.mail.outbound import move_of_message_id
 from pbem.mailflow import create_game_with_mail, process_message
-from pbem.mailflow.inbound import Outcome
+from pbem.mailflow.outcome import Outcome
 from pbem.render.text import problems
 from pbem.store import Database, find_game, load_state, replay_game
 from pbem.store.models import ActionRow, GameRow

@@ -27,6 +27,7 @@ from pbem.mailflow.crash import ENV, EXIT_CODE, POINTS
 from pbem.mailflow.inbound import DatabaseUnavailable
 from pbem.mailflow.mailbox import Mailbox
 from pbem.store import Database
+from pbem.store.inqueue import counts, failed_messages, retry_failed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -145,7 +146,7 @@ def test_a_database_outage_leaves_the_mail_in_the_inbox(setup: tuple[Table, Path
     def unavailable(*args: Any, **kwargs: Any) -> Any:
         raise DatabaseUnavailable("database unavailable: connection refused")
 
-    monkeypatch.setattr(daemon_module, "process_message", unavailable)
+    monkeypatch.setattr(daemon_module, "receive", unavailable)
     flow = MailFlow(table.config, table.db, moderator=table.moderator)
     report = poll_once(flow)
     assert report.problems == ["database unavailable: connection refused"] and not report.ok
@@ -171,12 +172,19 @@ def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Pat
     bad = dovecot.append(table.mail_from("ann", "BOOM\n"))
     dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
     report = poll_once(MailFlow(table.config, table.db, moderator=table.moderator))
-    assert [uid for uid, _ in report.inbox.failed] == [bad]
-    assert "a bug in the moderator" in report.inbox.failed[0][1]
-    assert [o.outcome for o in report.inbox.outcomes] == ["applied"]  # the next mail was handled all the same
-    assert dovecot.uids("failed") == [1] and dovecot.uids("INBOX") == []
-    assert any("moved to the failed folder" in r.message for r in caplog.records)
+    assert report.inbox is not None and report.inbox.failed == []
+    assert [o.outcome for o in report.inbox.outcomes] == ["failed", "applied"]  # the next mail was handled all the same
+    assert "a bug in the moderator" in report.inbox.outcomes[0].reason
+    assert dovecot.uids("failed") == [] and dovecot.uids("INBOX") == [] and len(dovecot.uids("processed")) == 2
+    assert any("set aside" in r.message for r in caplog.records)
     assert table.inbound()[0].outcome == "applied"  # the broken one is not recorded: it may be retried
+    with table.db.transaction() as session:  # it waits in the queue, set aside, for the game master
+        (kept,) = failed_messages(session)
+        assert kept.uid == bad and "a bug in the moderator" in kept.last_error
+        assert retry_failed(session) == 1
+    monkeypatch.undo()
+    again = poll_once(MailFlow(table.config, table.db)).inbox
+    assert again is not None and [o.outcome for o in again.outcomes] == ["refused"]  # BOOM is no order
 
 
 # --- the CLI -------------------------------------------------------------------------------------------
@@ -272,11 +280,15 @@ def test_a_crash_after_the_commit_before_the_move_applies_nothing_twice(
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == EXIT_CODE, stderr
     assert dovecot.uids("INBOX") == [uid]  # not moved ...
-    assert table.log_length() == 1  # ... but committed
-    assert smtpd.received == []  # nothing sent yet
+    with table.db.transaction() as session:  # ... but committed to the inbound queue
+        assert counts(session) == {"waiting": 1}
+    assert table.log_length() == 0 and smtpd.received == []  # not handled yet
     report = poll_once(MailFlow(table.config, table.db, moderator=table.moderator))  # the restart
-    assert report.inbox.recovered == 1 and [o.outcome for o in report.inbox.outcomes] == ["duplicate"]
+    assert report.inbox is not None and report.inbox.recovered == 1
+    assert [o.outcome for o in report.inbox.outcomes] == ["applied"]  # once: the queued copy, not a second one
     assert table.log_length() == 1 and dovecot.uids("INBOX") == [] and report.outbox.sent == 5
+    again = poll_once(MailFlow(table.config, table.db, moderator=table.moderator))
+    assert again.inbox is not None and again.inbox.outcomes == [] and table.log_length() == 1
 
 
 def test_a_crash_mid_send_delivers_at_least_once(setup: tuple[Table, Path], smtpd: SmtpServer) -> None:  # noqa: F811

@@ -173,8 +173,9 @@ def test_every_kind_of_mail_in_one_inbox(table: Table, dovecot: DovecotAccount, 
     uids = {name: dovecot.append(raw) for name, raw in mails.items()}
     report = poll_once(flow)
     outcomes = {o.key: o.outcome for o in report.inbox.outcomes}
+    # the second copy is known when the batch is queued; the rest are handled from the queue in arrival order
     assert [o.outcome for o in report.inbox.outcomes] == [
-        "applied", "duplicate", "spoofed", "no_token", "automatic", "refused", "refused", "query"]
+        "duplicate", "applied", "spoofed", "no_token", "automatic", "refused", "refused", "query"]
     assert [uid for uid, _ in report.inbox.failed] == [uids["not a mail"]]
     assert len(outcomes) == 7
     assert t.log_length() == 1  # only the first order changed the game

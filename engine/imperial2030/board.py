@@ -227,6 +227,17 @@ class Board:
             for rid in self.regions
         }
 
+    @cached_property
+    def land_steps(self) -> dict[str, tuple[str, ...]]:
+        """Land regions one land step away (an edge of kind "land", straits included), in map order.
+
+        Kept here because every army's every move looks it up (R-MOVE-3).
+        """
+        return {
+            rid: tuple(n for n in self.lands_of[rid] if self.edge_between[frozenset((rid, n))].kind == "land")
+            for rid in self.regions
+        }
+
     def canal_on(self, a: str, b: str) -> str | None:
         edge = self.edge_between.get(frozenset((a, b)))
         return edge.canal if edge else None

@@ -70,7 +70,8 @@ def factory_sites(state: GameState, nation: str) -> tuple[str, ...]:
     if state.nations[nation].treasury < state.board.tables.factory_cost:
         return ()
     built = state.nations[nation].factories
-    return tuple(c for c in state.board.homes[nation] if c not in built and not hostile_in(state, c))
+    blocked = blocked_provinces(state)  # once, not ``hostile_in`` per city
+    return tuple(c for c in state.board.homes[nation] if c not in built and c not in blocked)
 
 
 def build_factory(state: GameState, nation: str, action: BuildFactory, events: list[Event]) -> None:
@@ -104,11 +105,9 @@ def _factory_refusal(state: GameState, nation: str, city: str) -> str:
 
 def producing_factories(state: GameState, nation: str) -> tuple[str, ...]:
     """Own factories free of hostile armies whose unit is still in supply."""
-    return tuple(
-        f
-        for f in state.nations[nation].factories
-        if not hostile_in(state, f) and supply_left(state, nation, unit_for(state, f)) > 0
-    )
+    blocked = blocked_provinces(state)  # once, not ``hostile_in`` per factory
+    left = {kind: supply_left(state, nation, kind) for kind in UnitKind}
+    return tuple(f for f in state.nations[nation].factories if f not in blocked and left[unit_for(state, f)] > 0)
 
 
 def produce(state: GameState, nation: str, action: Produce, events: list[Event]) -> None:
@@ -133,13 +132,17 @@ def produce(state: GameState, nation: str, action: Produce, events: list[Event])
 # --- Import (R-IMPORT-1) ---------------------------------------------------------
 
 
-def import_sites(state: GameState, nation: str, kind: UnitKind) -> tuple[str, ...]:
+def import_sites(state: GameState, nation: str, kind: UnitKind,
+                 blocked: frozenset[str] | None = None) -> tuple[str, ...]:
+    """Home provinces free of hostile armies (ports only, for fleets); ``blocked`` when the caller has it."""
     homes = state.board.homes[nation]
     regions = state.board.regions
+    if blocked is None:
+        blocked = blocked_provinces(state)
     return tuple(
         h
         for h in homes
-        if not hostile_in(state, h) and (kind is UnitKind.ARMY or regions[h].city is CityKind.SHIPYARD)
+        if h not in blocked and (kind is UnitKind.ARMY or regions[h].city is CityKind.SHIPYARD)
     )
 
 
@@ -147,11 +150,12 @@ def import_choices(state: GameState, nation: str) -> tuple[ImportUnit, ...]:
     """Single units the nation could import now (R-IMPORT-1)."""
     if state.nations[nation].treasury < state.board.tables.import_cost_per_unit:
         return ()
+    blocked = blocked_provinces(state)
     return tuple(
         ImportUnit(kind, site)
         for kind in UnitKind
         if supply_left(state, nation, kind) > 0
-        for site in import_sites(state, nation, kind)
+        for site in import_sites(state, nation, kind, blocked)
     )
 
 

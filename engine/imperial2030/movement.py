@@ -92,12 +92,12 @@ def rail_reach(state: GameState, nation: str, start: str, blocked: frozenset[str
     """
     if blocked is None:
         blocked = blocked_provinces(state)
-    return _rail_component(state.board, nation, start, blocked)
+    return rail_component(state.board, nation, start, blocked)
 
 
 @lru_cache(maxsize=8192)
-def _rail_component(board: Board, nation: str, start: str, blocked: frozenset[str]) -> tuple[str, ...]:
-    """Cached: the answer depends only on the board, the nation, the start and the blocked provinces."""
+def rail_component(board: Board, nation: str, start: str, blocked: frozenset[str]) -> tuple[str, ...]:
+    """``rail_reach`` cached: the answer depends only on the board, the nation, the start and the blocked provinces."""
     links = board.rail.get(nation, {})
     if start not in links or start in blocked:
         return (start,)

@@ -53,7 +53,7 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 PANELS: dict[str, tuple[str, ...]] = {
     "Play and inspect": ("game", "order", "state", "board", "report", "export", "kinds"),
     "Game master": ("force", "undo", "replace", "pause", "resume", "resend", "observer"),
-    "Mail server": ("run", "poll", "check", "deadlines"),
+    "Mail server": ("run", "lmtp", "poll", "check", "inbox", "deadlines"),
     "Demo": ("demo", "mail", "mailhub", "bot"),
 }
 _ORDER = [name for names in PANELS.values() for name in names]

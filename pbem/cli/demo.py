@@ -41,19 +41,19 @@ def mailhub_command(
 
     from pbem.mailhub import MailHub, MailHubError
 
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    # before the hub says it is ready: a SIGTERM right after that line must stop it cleanly, not kill it
+    signal.signal(signal.SIGTERM, stop)
     try:
         hub = MailHub(root, host, port, fsync=fsync)
         hub.start()
     except MailHubError as exc:
         fail(str(exc))
-    echo(f"pbem mailhub: SMTP on {hub.host}:{hub.port}, delivering into {hub.root}/<address>/ "
-         "(plus-addresses to their base address). Ctrl-C stops it.")
-
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
     try:
+        echo(f"pbem mailhub: SMTP on {hub.host}:{hub.port}, delivering into {hub.root}/<address>/ "
+             "(plus-addresses to their base address). Ctrl-C stops it.")
         while hub.running:
             hub.wait_delivered(hub.delivered + 1, 1.0)
     except KeyboardInterrupt:

@@ -250,13 +250,16 @@ def resend_command(
 @deadlines_app.command("tick")
 @handled
 def deadlines_tick(ctx: typer.Context) -> None:
-    """Send due reminders, apply passive defaults of expired decisions, alert the game master (once)."""
+    """Send due reminders, apply passive defaults of expired decisions, alert the game master (once).
+
+    Looks at every active game, not only those whose alarm rang (as ``pbem run`` and ``pbem poll`` do).
+    """
     from pbem.deadlines import tick
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
     report = tick(moderator.db, mail_domain=mail.domain, moderator_address=mail.moderator_address,
-                  game_master=mail.game_master)
+                  game_master=mail.game_master, everything=True)
     for line in report.lines():
         echo(line)
     if report.errors:

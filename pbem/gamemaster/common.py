@@ -191,11 +191,10 @@ def _queue(session: Session, game: GameRow, version: int, recipient: str, purpos
         headers = {**headers, "picture_alt": picture.alt, "picture_line": picture.line}
     row = queue_mail(session, QueuedMail(recipient=recipient, purpose=purpose, message_id=message_id,
                                          subject=subject, body=body, game_id=game.id, version=version,
-                                         headers=headers, picture=picture.png if picture is not None else None))
-    row.created = now
-    session.add(row)
+                                         headers=headers, picture=picture.png if picture is not None else None,
+                                         created=now))
     session.flush()
-    return True
+    return row.id is not None
 
 
 def _with_reply_to(session: Session, game: GameRow, recipient: str, headers: dict[str, Any],

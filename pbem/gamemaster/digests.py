@@ -2,9 +2,10 @@
 
 The other modes mail when something asks for it (a decision, a round's
 end); a daily seat with nothing to decide would otherwise hear nothing. The
-tick looks at each game once a minute or so; a seat whose oldest kept news is
-a day old gets them with the report as it stands (no prompt: prompts were
-sent when they were due).
+tick looks at a game when its alarm rings (``pbem.store.alarm``: keeping the
+first news wakes it, :func:`next_digest` tells it when to look again); a seat
+whose oldest kept news is a day old gets them with the report as it stands (no
+prompt: prompts were sent when they were due).
 """
 from __future__ import annotations
 
@@ -13,17 +14,24 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from pbem import store
+from pbem.deadlines import utc
 from pbem.gamemaster.common import MailContext, _headers, _queue, _seats, _stamp
 from pbem.games import kind_of
 from pbem.mail.picture import InlinePicture
 from pbem.mailflow.binding import move_subject
 from pbem.mailflow.outgoing import board_picture, line_at
 from pbem.mailflow.turnmail import news_block
-from pbem.store.mailprefs import MailMode, prefs_of, seats_with_news_since, take_news
+from pbem.store.mailprefs import MailMode, oldest_daily_news, prefs_of, seats_with_news_since, take_news
 from pbem.store.models import GameRow
-from pbem.store.settings import load_settings
+from pbem.store.settings import GameSettings, load_settings
 
 DAY = timedelta(days=1)
+
+
+def next_digest(session: Session, game: GameRow, settings: GameSettings) -> datetime | None:
+    """When the game's next daily digest falls due (None: no ``DAILY`` seat holds news): the tick's alarm."""
+    oldest = oldest_daily_news(session, game, settings.mail_default)
+    return None if oldest is None else utc(oldest) + DAY
 
 
 def daily_digests(session: Session, game: GameRow, mail: MailContext, now: datetime) -> int:

@@ -28,11 +28,11 @@ from pbem.mailflow.games import create_game_with_mail
 from pbem.mailflow.inbound import (
     DatabaseUnavailable,
     MessageFailed,
-    Outcome,
     process_message,
 )
 from pbem.mailflow.mailbox import Mailbox
 from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due
+from pbem.mailflow.outcome import Outcome
 from pbem.mailflow.outgoing import (
     MailComposer,
     Queued,

@@ -1,4 +1,4 @@
-"""The mail commands of the CLI: ``pbem run``, ``pbem poll --once``, ``pbem check``.
+"""The mail commands of the CLI: ``pbem run``, ``pbem lmtp``, ``pbem poll --once``, ``pbem check``.
 
 Registered on ``pbem.cli.app`` by :func:`register`, which ``pbem.cli`` calls at
 its end (this module does not import ``pbem.cli``, so ``python -m pbem.cli``
@@ -119,18 +119,94 @@ def run_command(
                             help="Deliver the outbox at least this often (mail queued by other commands).")
     ] = 60.0,
     no_idle: Annotated[bool, typer.Option("--no-idle", help="Poll even when the IMAP server offers IDLE.")] = False,
+    workers: Annotated[int, typer.Option("--workers", metavar="N", min=1, max=64,
+                                         help="Threads handling received mail, several games at once "
+                                              "(1: the reader handles it itself).")] = 1,
 ) -> None:
     """Run the moderator: read mail as it arrives (IMAP IDLE, else polling), answer it, deliver the outbox.
 
-    Stops cleanly on SIGTERM or Ctrl-C. Logs go to standard error.
+    Any number of `pbem run` processes may share one database: one reads the
+    inbox, all handle what it received. Stops cleanly on SIGTERM or Ctrl-C.
+    Logs go to standard error.
     """
     from pbem.mailflow.daemon import Daemon
 
     config = _config(ctx)
     _logging(log_level)
-    daemon = Daemon(_flow(ctx, config, use_idle=False if no_idle else None), outbox_interval=outbox_interval)
+    flow = _flow(ctx, config, use_idle=False if no_idle else None)
+    _serve(Daemon(flow, outbox_interval=outbox_interval), workers)
+
+
+def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None) -> None:
+    """Run ``daemon`` with ``workers`` handling the queue (1: inline), until SIGTERM or Ctrl-C."""
+    from pbem.mailflow.appliers import Appliers, QueueListener, Sender
+
+    flow = daemon.flow
+    appliers = None
+    sender = Sender(flow, daemon.outbox_interval)
+    flow.on_sending(sender.wake)
+    sender.start()
+    listener = QueueListener(flow) if QueueListener.wanted(flow) else None
+    if listener is not None:
+        listener.start()
+    if workers > 1 or not daemon.read_inbox:
+        flow.apply_inline = False
+        appliers = Appliers(flow, workers)
+        flow.on_queued(appliers.wake)
+        appliers.start()
     daemon.install_signal_handlers()
-    daemon.run()
+    try:
+        before()
+        daemon.run()
+    finally:
+        if appliers is not None:
+            appliers.stop()
+        if listener is not None:
+            listener.stop()
+        sender.stop()
+
+
+@handled
+def lmtp_command(
+    ctx: typer.Context,
+    listen: Annotated[str, typer.Option("--listen", metavar="HOST:PORT",
+                                        help="Where to take LMTP connections (keep it local or private).")]
+    = "127.0.0.1:8024",
+    workers: Annotated[int, typer.Option("--workers", metavar="N", min=1, max=64,
+                                         help="Threads handling received mail.")] = 2,
+    log_level: Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
+    = "INFO",
+    outbox_interval: Annotated[
+        float, typer.Option("--outbox-interval", metavar="SECONDS", min=1.0,
+                            help="Deliver the outbox at least this often (mail queued by other commands).")
+    ] = 60.0,
+) -> None:
+    """Take mail from your mail server over LMTP (Postfix, Exim), answer it, deliver the outbox.
+
+    Each mail is stored before the server is told it arrived, so nothing is
+    lost; no IMAP mailbox is read. See docs/running.md for the Postfix lines.
+    """
+    from pbem.mailflow.daemon import Daemon
+    from pbem.mailflow.lmtp import LmtpHandler, start_lmtp
+
+    host, _, port_text = listen.rpartition(":")
+    if not host or not port_text.isdigit():
+        fail(f"--listen must be HOST:PORT, not {listen!r}")
+    config = _config(ctx, inbox=False)
+    _logging(log_level)
+    flow = _flow(ctx, config)
+    daemon = Daemon(flow, outbox_interval=outbox_interval, read_inbox=False)
+    servers = []
+
+    def listen_now() -> None:
+        servers.append(start_lmtp(LmtpHandler(flow.db, config, flow.clock, flow.wake_workers), host.strip("[]"),
+                                  int(port_text)))
+
+    try:
+        _serve(daemon, workers, listen_now)
+    finally:
+        for server in servers:
+            server.stop()
 
 
 @handled
@@ -200,5 +276,48 @@ def check_command(ctx: typer.Context) -> None:
 def register(app: typer.Typer) -> None:
     """Add ``run``, ``poll`` and ``check`` to the CLI."""
     app.command("run")(run_command)
+    app.command("lmtp")(lmtp_command)
     app.command("poll")(poll_command)
     app.command("check")(check_command)
+    app.add_typer(inbox_app, name="inbox")
+
+
+inbox_app = typer.Typer(help="Received mail waiting to be handled, and mail whose handling failed (set aside).",
+                        no_args_is_help=False, invoke_without_command=True)
+
+
+@inbox_app.callback()
+@handled
+def inbox_command(ctx: typer.Context) -> None:
+    """Show how much received mail waits, and each message set aside (its handling failed)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from pbem.store.inqueue import counts, failed_messages
+
+    db = options_of(ctx).moderator().db
+    with db.transaction() as session:
+        waiting, kept = counts(session), failed_messages(session)
+    typer.echo(f"queue: {waiting.get('waiting', 0)} waiting, {waiting.get('claimed', 0)} being handled, "
+               f"{waiting.get('failed', 0)} set aside")
+    for row in kept:
+        typer.echo(f"  #{row.id} {row.message_key} ({row.source}, received {row.received:%Y-%m-%d %H:%M}): "
+                   f"{row.last_error.splitlines()[0] if row.last_error else 'failed'}")
+    if kept:
+        typer.echo("Try them again with: pbem inbox retry [ID]")
+
+
+@inbox_app.command("retry")
+@handled
+def inbox_retry_command(ctx: typer.Context,
+                        message: Annotated[int | None, typer.Argument(metavar="[ID]", help="One message "
+                                                                      "(default: every one set aside).")] = None,
+                        ) -> None:
+    """Put messages set aside back in line: the next pass of `pbem run` or `pbem poll` handles them again."""
+    from pbem.store.inqueue import retry_failed
+
+    db = options_of(ctx).moderator().db
+    with db.transaction() as session:
+        number = retry_failed(session, message)
+    if message is not None and number == 0:
+        fail(f"no message #{message} is set aside (see: pbem inbox)")
+    typer.echo(f"{number} message(s) back in line")

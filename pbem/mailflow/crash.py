@@ -8,13 +8,14 @@ points, in the order a message passes them:
 ``after_fetch``
     ``pbem run`` / ``pbem poll --once``: a batch of messages was fetched from
     IMAP, nothing of it handled yet.
-``mid_transaction``
-    ``pbem.mailflow.inbound.process_message``: the message is recorded, its
-    orders applied and logged, its mail queued, all inside the transaction,
-    which is not committed yet.
 ``after_commit_before_move``
-    the message's transaction is committed; it is still in the inbox (not
-    yet moved to the processed or failed folder).
+    the fetched batch is committed to the inbound queue
+    (``pbem.mailflow.intake``); this message is still in the inbox (not yet
+    moved to the processed or failed folder), nor handled.
+``mid_transaction``
+    ``pbem.mailflow.inbound.process_message``: the message (out of the
+    inbox, in the queue) is recorded, its orders applied and logged, its
+    mail queued, all inside the transaction, which is not committed yet.
 ``mid_send``
     ``pbem.mailflow.outbox_sender``: the SMTP server accepted a mail; the
     outbox row is not yet marked sent (so the mail is sent again after a
@@ -22,7 +23,7 @@ points, in the order a message passes them:
 
 What must hold after a restart at any of them: every order applied exactly
 once (the inbound key is unique and recorded in the same transaction as the
-orders), every mail delivered at least once, the game's state equal to the
+orders and the message's removal from the queue), every mail delivered at least once, the game's state equal to the
 replay of its log. Unset (the normal case) costs one dictionary lookup.
 """
 from __future__ import annotations

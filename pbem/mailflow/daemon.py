@@ -5,18 +5,22 @@ outbox once, exit); ``pbem run`` is :class:`Daemon` (IMAP IDLE, or polling
 when the server has no IDLE, reconnecting with backoff, stopping cleanly on
 SIGTERM/SIGINT). Both use :class:`MailFlow`, which does one pass:
 
-1. *Recovery* (first pass after connecting): messages still in the inbox at
-   or below the stored position were recorded but not moved (a crash between
-   the commit and the move); they are read again, found recorded
-   (``duplicate``) and moved where they belong.
+1. *Recovery* (first pass after connecting): claims left by a dead process
+   of this host are freed; messages still in the inbox at or below the
+   stored position were queued but not moved (a crash between the commit
+   and the move); they are found queued or handled (``duplicate``) and moved.
 2. ``fetch_new`` above the stored position (``mailbox_state``), by UID, in
    batches; a changed UIDVALIDITY rereads the whole inbox, and what was
-   recorded before is skipped by its key.
-3. Each message: :func:`pbem.mailflow.inbound.process_message` (one
-   transaction: record, orders, log, outbox, the position), then the move to
-   the processed folder (or to the failed folder for mail that cannot be
-   handled, with the reason logged). A database that cannot be reached stops
-   the pass with the mail left in the inbox.
+   handled before is skipped by its key.
+3. Each batch goes into the inbound queue in one transaction with the new
+   position (``pbem.mailflow.intake.receive``), then each message is moved to
+   the processed folder (bytes that are no mail at all: to the failed
+   folder). Then the queue is handled (``intake.drain``: one transaction per
+   message, ``pbem.mailflow.inbound.process_message``), in this thread, or
+   by the workers of ``pbem run --workers N`` (``pbem.mailflow.workers``).
+   A message whose handling fails stays in the queue, set aside, for the game
+   master (``pbem inbox``). A database that cannot be reached stops the pass
+   with the mail left in the inbox.
 4. The outbox: :func:`pbem.mailflow.outbox_sender.deliver_due`.
 5. Periodic tasks (the deadline tick of ``pbem.deadlines``), when given.
 
@@ -46,22 +50,26 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from pbem.config import Config
+from pbem.holders import gone, holder_name
 from pbem.mail import FetchedMessage, MailboxError, MailboxPosition, SmtpSender
+from pbem.mailflow.appliers import Lease
 from pbem.mailflow.crash import crash_point
-from pbem.mailflow.inbound import (
-    DatabaseUnavailable,
-    MessageFailed,
-    Outcome,
-    process_message,
-)
+from pbem.mailflow.inbound import DatabaseUnavailable
+from pbem.mailflow.intake import Received, drain, receive
 from pbem.mailflow.mailbox import Mailbox
 from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due, next_due
+from pbem.mailflow.outcome import DUPLICATE, Outcome
 from pbem.moderator import Moderator
-from pbem.store.inbound import advance_position, load_position
+from pbem.store.inbound import load_position
+from pbem.store.inqueue import reclaim as reclaim_messages
+from pbem.store.outbox import reclaim as reclaim_mail
 
 log = logging.getLogger("pbem.mailflow")
 
 FETCH_LIMIT = 50  # messages per fetch: bounded memory, the outbox gets its turn between batches
+FETCH_LEASE = 300.0  # seconds: renewed at every pass, and a pass comes at least every outbox interval
+HELP_INTERVAL = 1.0  # seconds between looks at the queue when another process reads the inbox
+TASK_LEASE = 180.0  # seconds, at least three task intervals: one process runs the deadline tick
 Task = Callable[[datetime], Any]  # a periodic task: called with the clock after every pass
 
 
@@ -95,7 +103,7 @@ class MailFlow:
                  clock: Callable[[], datetime] = utc_now, inbox_factory: Callable[[], Any] | None = None,
                  sender_factory: Callable[[], SmtpSender] | None = None,
                  tasks: Sequence[Task] = (), task_interval: float = 60.0,
-                 fetch_limit: int = FETCH_LIMIT) -> None:
+                 fetch_limit: int = FETCH_LIMIT, apply_inline: bool = True) -> None:
         self.config = config
         self.db = db
         self.moderator = moderator or Moderator(db)
@@ -108,7 +116,14 @@ class MailFlow:
         self.task_interval = task_interval
         self._tasks_ran: float | None = None  # time.monotonic() of the last run
         self.fetch_limit = fetch_limit
+        self.apply_inline = apply_inline
+        self.worker = holder_name("apply")
+        self._wake: Callable[[], None] = lambda: None
+        self.queued = threading.Event()  # set when mail was queued (here, or elsewhere: QueueListener)
+        self._send_soon: Callable[[], None] | None = None
         config.require_moderator()
+        self.fetch_lease = Lease(db, f"fetch:{inbox_identity(config)}", FETCH_LEASE, clock)
+        self.task_lease = Lease(db, "periodic-tasks", max(TASK_LEASE, 3 * task_interval), clock)
 
     def ssl_context(self) -> ssl.SSLContext:
         """One verifying TLS context for every connection (loading the CA store costs ~70 ms each time)."""
@@ -128,12 +143,13 @@ class MailFlow:
         report = PassReport()
         mailbox = _mailbox_name(inbox)
         stored = self._position(mailbox)
-        if recover and stored is not None and stored.uidvalidity == inbox.uidvalidity:
-            leftovers = _leftovers(inbox, stored.last_uid)
-            if leftovers:
-                log.info("%d message(s) recorded before but still in the inbox: moving them", len(leftovers))
-                for fetched in leftovers:
-                    self._handle(inbox, mailbox, fetched, report, recovering=True)
+        if recover:
+            self.reclaim()
+            if stored is not None and stored.uidvalidity == inbox.uidvalidity:
+                leftovers = _leftovers(inbox, stored.last_uid)
+                if leftovers:
+                    log.info("%d message(s) queued before but still in the inbox: moving them", len(leftovers))
+                    self._take(inbox, mailbox, leftovers, None, report, recovering=True)
         position = stored
         while True:
             result = inbox.fetch_new(position, limit=self.fetch_limit)
@@ -143,39 +159,89 @@ class MailFlow:
                             "messages handled before are skipped", mailbox,
                             position.uidvalidity if position else "?", result.position.uidvalidity)
             crash_point("after_fetch")
-            for fetched in result.messages:
-                self._handle(inbox, mailbox, fetched, report)
-            if position != result.position:
-                self._advance(mailbox, result.position)
+            moved = result.position if position != result.position else None
+            self._take(inbox, mailbox, result.messages, moved, report)
             position = result.position
             if not result.more:
                 return report
 
-    def _handle(self, inbox: Any, mailbox: str, fetched: FetchedMessage, report: PassReport, *,
-                recovering: bool = False) -> None:
-        uid = fetched.uid
-        try:
-            outcome = process_message(self.db, self.config, fetched.raw, mailbox, inbox.uidvalidity, uid,
-                                      self.clock(), moderator=self.moderator)
-        except MessageFailed as exc:
-            log.error("message UID %s of %s cannot be handled, moved to the failed folder: %s", uid, mailbox, exc)
-            inbox.move_to_failed(uid)
-            report.failed.append((uid, str(exc)))
-            return
-        crash_point("after_commit_before_move")
-        if outcome.folder == "failed":
-            inbox.move_to_failed(uid)
-        else:
-            inbox.move_to_processed(uid)
-        if recovering:
-            report.recovered += 1
-        report.outcomes.append(outcome)
+    def _take(self, inbox: Any, mailbox: str, messages: Sequence[FetchedMessage], position: MailboxPosition | None,
+              report: PassReport, *, recovering: bool = False) -> None:
+        """Queue ``messages`` (and the new ``position``) in one transaction, move them out of the inbox, and
+        handle the queue unless separate workers do."""
+        batch = [Received(m.raw, "imap", mailbox, inbox.uidvalidity, m.uid) for m in messages]
+        if batch or position is not None:
+            at = (mailbox, position.uidvalidity, position.last_uid) if position is not None else None
+            receipts = receive(self.db, self.config, batch, self.clock(), at)
+            for fetched, receipt in zip(messages, receipts, strict=True):
+                crash_point("after_commit_before_move")
+                if receipt.status == "unreadable":
+                    log.error("message UID %s of %s is no mail, moved to the failed folder: %s", fetched.uid,
+                              mailbox, receipt.reason)
+                    inbox.move_to_failed(fetched.uid)
+                    report.failed.append((fetched.uid, receipt.reason))
+                    continue
+                inbox.move_to_processed(fetched.uid)
+                if recovering:
+                    report.recovered += 1
+                if receipt.status == "handled":
+                    report.outcomes.append(Outcome(receipt.key, DUPLICATE, receipt.reason))
+        if self.apply_inline:
+            report.outcomes += self.apply_queue()
+        elif batch:
+            self.wake_workers()
+
+    def apply_queue(self) -> list[Outcome]:
+        """Handle what is queued, in this thread (see ``pbem.mailflow.intake``), logging each outcome."""
+        def handled(outcome: Outcome) -> None:
+            self.log_outcome(outcome)
+            if self._send_soon is not None and outcome.queued:
+                self._send_soon()
+
+        return drain(self.db, self.config, self.worker, self.clock, moderator=self.moderator, after_each=handled)
+
+    @staticmethod
+    def log_outcome(outcome: Outcome) -> None:
         where = f" game {outcome.game}" if outcome.game else ""
         who = f" seat {outcome.player}" if outcome.player else ""
         versions = (f" v{outcome.version_before}->{outcome.version}"
                     if outcome.version is not None and outcome.version_before is not None else "")
-        log.info("UID %s from %s:%s%s%s %s (%s); %d mail(s) queued", uid, outcome.sender or "?", where, who,
-                 versions, outcome.outcome, outcome.reason, len(outcome.queued))
+        log.info("message %s from %s:%s%s%s %s (%s); %d mail(s) queued", outcome.key, outcome.sender or "?", where,
+                 who, versions, outcome.outcome, outcome.reason, len(outcome.queued))
+
+    def reclaim(self) -> None:
+        """Claims left by a process of this host that died (a crash, a kill) are free again at once."""
+        try:
+            with self.db.transaction() as session:
+                messages = reclaim_messages(session, gone)
+                mails = reclaim_mail(session, gone, self.clock())
+        except SQLAlchemyError as exc:
+            raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+        if messages or mails:
+            log.info("a stopped process left %d message(s) and %d mail(s) claimed: taken back", messages, mails)
+
+    def wake_workers(self) -> None:
+        self.queued.set()
+        self._wake()
+
+    def on_sending(self, wake: Callable[[], None]) -> None:
+        """A sender thread delivers the outbox (``pbem.mailflow.appliers.Sender``): ``wake`` starts it."""
+        self._send_soon = wake
+
+    @property
+    def sending_elsewhere(self) -> bool:
+        return self._send_soon is not None
+
+    def send_soon(self) -> None:
+        """Deliver what is due: by the sender thread when there is one, else here and now."""
+        if self._send_soon is not None:
+            self._send_soon()
+        else:
+            self.deliver()
+
+    def on_queued(self, wake: Callable[[], None]) -> None:
+        """What to call when mail was queued and the workers apply it (``apply_inline`` off)."""
+        self._wake = wake
 
     def _position(self, mailbox: str) -> MailboxPosition | None:
         try:
@@ -184,13 +250,6 @@ class MailFlow:
         except SQLAlchemyError as exc:
             raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
         return None if stored is None else MailboxPosition(stored.uidvalidity, stored.last_uid)
-
-    def _advance(self, mailbox: str, position: MailboxPosition) -> None:
-        try:
-            with self.db.transaction() as session:
-                advance_position(session, mailbox, position.uidvalidity, position.last_uid, self.clock())
-        except SQLAlchemyError as exc:
-            raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
 
     # --- the outbox and the periodic tasks --------------------------------------------------------
 
@@ -211,6 +270,8 @@ class MailFlow:
         if not force and self._tasks_ran is not None and now - self._tasks_ran < self.task_interval:
             return []
         self._tasks_ran = now
+        if self.tasks and not self.task_lease.hold():  # another process runs them (one deadline ticker)
+            return []
         problems = []
         for task in self.tasks:
             try:
@@ -242,6 +303,15 @@ def default_inbox_factory(config: Config, context: Callable[[], ssl.SSLContext] 
 
         return lambda: MaildirInbox(maildir)
     return lambda: Mailbox(config.require_imap(), ssl_context=context() if context else None, use_idle=use_idle)
+
+
+def inbox_identity(config: Config) -> str:
+    """Which inbox ``config`` reads, as a lease name: one reader per inbox, whatever the processes."""
+    maildir = getattr(config, "maildir", None)
+    if maildir is not None:
+        return f"maildir:{maildir.path}"
+    imap = getattr(config, "imap", None)
+    return "none" if imap is None else f"imap:{imap.username}@{imap.host}:{imap.port}/{imap.mailbox}"
 
 
 def _mailbox_name(inbox: Any) -> str:
@@ -289,16 +359,23 @@ def poll_once(flow: MailFlow) -> PollReport:
     report: PassReport | None = None
     inbox = None
     try:
-        inbox = flow.open_inbox()
-        report = flow.process_inbox(inbox, recover=True)
+        if flow.fetch_lease.hold():
+            inbox = flow.open_inbox()
+            report = flow.process_inbox(inbox, recover=True)
+        else:  # a running ``pbem run`` reads the inbox: only help with what is queued
+            log.info("the inbox is read by another process; handling the queue only")
+            flow.reclaim()
+            report = PassReport(outcomes=flow.apply_queue())
     except (MailboxError, DatabaseUnavailable) as exc:
         problems.append(str(exc))
         log.error("inbox not processed: %s", exc)
     finally:
         if inbox is not None:
             inbox.close()
+        flow.fetch_lease.release()
     problems += flow.run_tasks()
     delivery = flow.deliver()
+    flow.task_lease.release()
     return PollReport(report, delivery, problems)
 
 
@@ -321,8 +398,9 @@ class Daemon:
     """
 
     def __init__(self, flow: MailFlow, *, outbox_interval: float = 60.0, min_backoff: float = 1.0,
-                 max_backoff: float = 300.0, wait_slice: float | None = None) -> None:
+                 max_backoff: float = 300.0, wait_slice: float | None = None, read_inbox: bool = True) -> None:
         self.flow = flow
+        self.read_inbox = read_inbox  # off for ``pbem lmtp``: the mail comes to it
         self.outbox_interval = outbox_interval
         self.min_backoff = min_backoff
         self.max_backoff = max_backoff
@@ -331,6 +409,8 @@ class Daemon:
         self._interruptible = False
         self.passes = 0
         self.connects = 0
+        self._smtp_down = False
+        self._helping = False
 
     # --- stopping ----------------------------------------------------------------------------
 
@@ -372,58 +452,87 @@ class Daemon:
     # --- the loop ------------------------------------------------------------------------------
 
     def run(self) -> None:
+        """Read the inbox while this process holds its lease; else (another process reads it) help with the
+        queue, the periodic tasks and the outbox, and try the lease again now and then."""
         backoff = self.min_backoff
-        smtp_down = False
         log.info("pbem moderator started")
-        while not self.stopping:
-            inbox = None
-            try:
-                inbox = self.flow.open_inbox()
-                self.connects += 1
-                mode = "IDLE" if getattr(inbox, "uses_idle", False) else "polling"
-                log.info("inbox %s open (%s)", _mailbox_name(inbox), mode)
-                recover = True
-                while not self.stopping:
-                    self.flow.process_inbox(inbox, recover=recover)
-                    recover = False
-                    backoff = self.min_backoff
-                    self.passes += 1
-                    self.flow.run_tasks(force=False)
-                    delivery = self.flow.deliver()
-                    if delivery.unavailable and not smtp_down:
-                        log.warning("outbox waits: %s", delivery.unavailable)
-                    elif smtp_down and not delivery.unavailable:
-                        log.info("SMTP relay reachable again")
-                    smtp_down = delivery.unavailable is not None
-                    if self.stopping:
-                        break
-                    timeout = self.flow.seconds_to_next_mail(min(self.outbox_interval, self.flow.task_interval)
-                                                             if self.flow.tasks else self.outbox_interval)
-                    if self.wait_slice is not None:
-                        timeout = min(timeout, self.wait_slice)
-                    with self._waiting():
-                        inbox.wait_for_mail(timeout)
-            except _Interrupted:
-                break
-            except Exception as exc:  # noqa: BLE001  (the daemon carries on)
-                if self.stopping:
-                    break
-                if isinstance(exc, MailboxError | DatabaseUnavailable):
-                    log.warning("%s; trying again in %g s", exc, backoff)
-                else:  # a bug: say so loudly, but keep the moderator running
-                    log.exception("unexpected error; trying again in %g s", backoff)
-                if inbox is not None:
-                    _close(inbox)
-                    inbox = None
+        try:
+            while not self.stopping:
                 try:
-                    self._sleep(backoff)
+                    if self.read_inbox and self.flow.fetch_lease.hold():
+                        self._read_inbox()
+                    else:
+                        self._help()
+                    backoff = self.min_backoff
                 except _Interrupted:
                     break
-                backoff = min(self.max_backoff, backoff * 2)
-            finally:
-                if inbox is not None:
-                    _close(inbox)
+                except Exception as exc:  # noqa: BLE001  (the daemon carries on)
+                    if self.stopping:
+                        break
+                    if isinstance(exc, MailboxError | DatabaseUnavailable):
+                        log.warning("%s; trying again in %g s", exc, backoff)
+                    else:  # a bug: say so loudly, but keep the moderator running
+                        log.exception("unexpected error; trying again in %g s", backoff)
+                    try:
+                        self._sleep(backoff)
+                    except _Interrupted:
+                        break
+                    backoff = min(self.max_backoff, backoff * 2)
+        finally:
+            self.flow.fetch_lease.release()
+            self.flow.task_lease.release()
         log.info("pbem moderator stopped")
+
+    def _read_inbox(self) -> None:
+        inbox = self.flow.open_inbox()
+        try:
+            self.connects += 1
+            mode = "IDLE" if getattr(inbox, "uses_idle", False) else "polling"
+            log.info("inbox %s open (%s)", _mailbox_name(inbox), mode)
+            recover = True
+            while not self.stopping:
+                self.flow.process_inbox(inbox, recover=recover)
+                recover = False
+                self.passes += 1
+                self._chores()
+                if self.stopping or not self.flow.fetch_lease.hold():
+                    return
+                with self._waiting():
+                    inbox.wait_for_mail(self._timeout())
+        finally:
+            _close(inbox)
+
+    def _help(self) -> None:
+        """One round without the inbox: another process reads it (``pbem.mailflow.appliers``)."""
+        if not self._helping and self.read_inbox:
+            log.info("another process reads the inbox: this one handles the queue, and reads the inbox "
+                     "when that process stops")
+        self._helping = True
+        self.flow.reclaim()
+        if self.flow.apply_inline:
+            self.flow.apply_queue()
+        self._chores()
+        if not self.stopping:
+            with self._waiting():
+                self.flow.queued.wait(min(self._timeout(), HELP_INTERVAL))
+            self.flow.queued.clear()
+
+    def _chores(self) -> None:
+        self.flow.run_tasks(force=False)
+        if self.flow.sending_elsewhere:
+            self.flow.send_soon()
+            return
+        delivery = self.flow.deliver()
+        if delivery.unavailable and not self._smtp_down:
+            log.warning("outbox waits: %s", delivery.unavailable)
+        elif self._smtp_down and not delivery.unavailable:
+            log.info("SMTP relay reachable again")
+        self._smtp_down = delivery.unavailable is not None
+
+    def _timeout(self) -> float:
+        timeout = self.flow.seconds_to_next_mail(min(self.outbox_interval, self.flow.task_interval)
+                                                 if self.flow.tasks else self.outbox_interval)
+        return timeout if self.wait_slice is None else min(timeout, self.wait_slice)
 
 
 def _close(inbox: Any) -> None:

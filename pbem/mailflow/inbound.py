@@ -65,7 +65,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -87,11 +87,10 @@ from pbem.mailflow.binding import (
     Verdict,
     answered_move,
     judge,
-    move_subject,
 )
 from pbem.mailflow.crash import crash_point
-from pbem.mailflow.history import HISTORY_INLINE_LINES, history_text
 from pbem.mailflow.observers import answer as observer_answer
+from pbem.mailflow.outcome import DUPLICATE, FAILED, PROCESSED, Outcome
 from pbem.mailflow.outgoing import (
     MailComposer,
     decision_kind,
@@ -101,9 +100,9 @@ from pbem.mailflow.outgoing import (
 )
 from pbem.mailflow.preferences import read_preferences
 from pbem.mailflow.press import PressReading, read_press, relay
+from pbem.mailflow.seatreplies import SeatReplies
 from pbem.mailflow.vacation import announce_vacation, vacation_problem
 from pbem.moderator import Moderator, SubmitResult
-from pbem.render.text import note_block
 from pbem.store import (
     Database,
     GameRow,
@@ -124,7 +123,6 @@ from pbem.store.inbound import (
     record_message,
 )
 from pbem.store.mailprefs import set_prefs
-from pbem.store.models import id_of
 from pbem.store.observers import ObserverRow, observer_for_token
 from pbem.store.tokens import has_played, seat_for_token
 
@@ -132,9 +130,6 @@ log = logging.getLogger("pbem.mailflow")
 
 SPOOF_NOTICES_PER_DAY = 1  # warnings to a seat that mail from another address carried its token
 STRANGER_REPLIES_PER_DAY = 3  # replies to one address for mail without a seat's token (an unknown responder)
-DUPLICATE = "duplicate"
-FAILED = "failed"
-PROCESSED = "processed"
 
 
 class MessageFailed(PbemError):
@@ -145,34 +140,14 @@ class DatabaseUnavailable(PbemError):
     """The database cannot be reached: leave the message in the inbox and try again later."""
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What :func:`process_message` did with one mail.
-
-    ``outcome`` is an ``InboundOutcome`` value or ``"duplicate"``; ``folder``
-    is where the mail goes now (``processed`` or ``failed``); ``queued`` the
-    Message-IDs of the mail queued for it.
-    """
-
-    key: str
-    outcome: str
-    reason: str = ""
-    sender: str = ""
-    game: str | None = None
-    player: str | None = None
-    version_before: int | None = None
-    version: int | None = None
-    queued: tuple[str, ...] = ()
-    folder: str = PROCESSED
-
-    @property
-    def duplicate(self) -> bool:
-        return self.outcome == DUPLICATE
-
-
 def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidvalidity: int, uid: int,
-                    now: datetime, *, moderator: Moderator | None = None, retries: int = 5) -> Outcome:
-    """Handle one raw mail in one transaction (see the module docstring); ``now`` must be timezone-aware."""
+                    now: datetime, *, moderator: Moderator | None = None, retries: int = 5,
+                    also: Callable[[Session], None] | None = None, advance: bool = True) -> Outcome:
+    """Handle one raw mail in one transaction (see the module docstring); ``now`` must be timezone-aware.
+
+    ``also`` runs in that transaction too (the inbound queue deletes the
+    message there); ``advance`` off leaves the mailbox position alone (the queue's receiver moved it).
+    """
     identity = config.require_moderator()
     moderator = moderator or Moderator(db)
     now = now.astimezone(UTC)
@@ -184,7 +159,10 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
                 outcome = handler.handle()
                 if not outcome.duplicate:
                     handler.record(mailbox, uidvalidity, uid, outcome)
-                advance_position(session, mailbox, uidvalidity, uid, now)
+                if advance:
+                    advance_position(session, mailbox, uidvalidity, uid, now)
+                if also is not None:
+                    also(session)
                 crash_point("mid_transaction")
             return outcome
         except (ConcurrentUpdate, IntegrityError) as exc:
@@ -245,7 +223,7 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-class _Handler:
+class _Handler(SeatReplies):
     """The decision for one message, inside one session."""
 
     def __init__(self, session: Session, config: Config, identity: ModeratorSettings, moderator: Moderator,
@@ -511,96 +489,6 @@ class _Handler:
         self.notes.append(relayed.note)
         return relayed.told
 
-    def stale(self, game: GameRow, seat: SeatRow, token: str, now: Any, binding: Binding,
-              parts: list[str] | None = None) -> Outcome:
-        """Orders written for a position that is gone: nothing applied, the player told what is asked now."""
-        assert binding.move is not None
-        kind = kind_of(game.kind)
-        lines = kind.order_lines(self.message.body)
-        shown = kind.shown_move(now)
-        gone = "the game master has since taken moves back" if binding.move > shown else \
-            "the game has moved on since"
-        paragraphs = [f"You answered the mail of move {binding.move}, and {gone}: the game is at move "
-                      f"{shown}. Your orders were not applied; nothing changed.",
-                      "Not applied: " + "; ".join(f"line {line.number}: {line.text}" for line in lines) + ".",
-                      "If they still fit, send them again in reply to this mail."]
-        prompt = kind.prompt(now, seat.name, game=game.name)
-        if prompt is None:
-            waiting = ", ".join(sorted({d.player for d in kind.rules.pending(now)})) or "nobody"
-            paragraphs.append(f"You have nothing to decide now; the game waits for {waiting}.")
-        if self._allowed(self._seat_budget(seat), "stale"):
-            self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=shown,
-                                 subject=move_subject(game.name, shown, "your orders were not applied"),
-                                 body="\n".join([*(parts or []), note_block("Your orders were not applied",
-                                                                              paragraphs) + (prompt or "")]),
-                                 known_token=token, reply_to_message=self.message,
-                                 decision=decision_kind(kind, now, seat.name), auto_submitted="auto-replied")
-        return self.outcome(InboundOutcome.STALE, f"answered move {binding.move}, the game is at move "
-                            f"{now.version}: nothing applied", version_before=now.version, version=now.version)
-
-    def history(self, game: GameRow, seat: SeatRow, state: Any, since: int) -> str:
-        """HISTORY ALL / FROM: in the reply itself, or attached to it as a text file when it is long."""
-        text = history_text(self.session, game, seat.name, state, since)
-        lines = text.count("\n")
-        if lines <= HISTORY_INLINE_LINES:
-            return text
-        name = f"{game.name}-history-from-{since}.txt" if since else f"{game.name}-history.txt"
-        self.compose.attachments[id_of(seat)] = (name, text)
-        return note_block("History", [f"The history you asked for is {lines} lines long: it is attached to this "
-                                      f"mail as {name}."])
-
-    def applied_late(self, binding: Binding, at: int) -> str:
-        """Orders of an earlier move applied to the same, still open, decision: the player is told where."""
-        return note_block("Your orders were applied", [
-            f"Your orders answered the mail of move {binding.move}. Only other players moved since, and the "
-            f"decision you answered was still open, so they were applied at move {at}; the report tells what "
-            "they did."])
-
-    def answers(self, game: GameRow, seat: SeatRow, result: SubmitResult) -> str:
-        """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), together.
-
-        Answered by the game kind (``GameKind.answer_query``) against the state the orders left.
-        """
-        settings = self.compose.settings(game)
-        kind = kind_of(game.kind)
-        log_entries = load_log(self.session, game) if any(q.kind == "history" for q in result.queries) else None
-        return "\n".join(kind.answer_query(result.state, seat.name, query, log=log_entries, game=game.name,
-                                           open_cash=settings.open_cash) for query in result.queries)
-
-    def reply(self, game: GameRow, seat: SeatRow, result: SubmitResult, parts: list[str]) -> None:
-        """The one reply to a message that changed nothing (a refusal, questions, preferences)."""
-        kind = kind_of(game.kind)
-        purpose = "error" if result.refusal is not None else "query" if result.queries else "preferences"
-        fallback = {"error": "Your orders", "query": "Your questions", "preferences": "Your mail"}[purpose]
-        self.compose.to_seat(game, seat, purpose=purpose, key=f"{purpose}:{self.tag}",
-                             version=kind.shown_move(result.state),
-                             subject=reply_subject(self.message.subject, f"[{game.name}] {fallback}"),
-                             body="\n".join(parts), reply_to_message=self.message,
-                             decision=decision_kind(kind, result.state, seat.name) if purpose == "error" else None,
-                             auto_submitted="auto-replied")
-
-    def preferences_only(self, game: GameRow, seat: SeatRow, state: Any, parts: list[str],
-                         what: str = "mail preferences") -> Outcome:
-        kind = kind_of(game.kind)
-        if self._allowed(self._seat_budget(seat), "preferences"):
-            self.compose.to_seat(game, seat, purpose="preferences", key=f"preferences:{self.tag}",
-                                 version=kind.shown_move(state),
-                                 subject=reply_subject(self.message.subject, f"[{game.name}] Your mail"),
-                                 body="\n".join(parts), reply_to_message=self.message, auto_submitted="auto-replied")
-        return self.outcome(InboundOutcome.QUERY, what, version_before=state.version,
-                            version=state.version)
-
-    def preference_refused(self, game: GameRow, seat: SeatRow, token: str, state: Any, reason: str) -> Outcome:
-        kind = kind_of(game.kind)
-        self.compose.token_for(seat, token)
-        if self._allowed(self._seat_budget(seat), "error"):
-            body = note_block("Nothing was applied", [reason, "The rest of your message was not read either: "
-                                                      "send it again with that line put right."])
-            self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=kind.shown_move(state),
-                                 subject=reply_subject(self.message.subject, f"[{game.name}] Your orders"),
-                                 body=body, reply_to_message=self.message,
-                                 decision=decision_kind(kind, state, seat.name), auto_submitted="auto-replied")
-        return self.outcome(InboundOutcome.REFUSED, reason, version_before=state.version, version=state.version)
 
 
 def _refusal_text(result: SubmitResult) -> str:

@@ -147,9 +147,7 @@ def queue_to_observer(session: Session, game: GameRow, row: ObserverRow, sender:
         headers.update({"from": sender.address, "from_name": sender.name})
     queued = queue_mail(session, QueuedMail(recipient=row.email, purpose=PURPOSE, message_id=message_id,
                                             subject=subject, body=body, game_id=game.id, version=version,
-                                            headers=headers))
-    queued.created, queued.next_attempt = now, now
-    session.add(queued)
+                                            headers=headers, created=now))
     session.flush()
     return queued
 

@@ -1,9 +1,13 @@
 """Delivering the outbox: committed mail, handed to the SMTP relay, retried until it is accepted.
 
-:func:`deliver_due` takes the queued rows whose next attempt is due, oldest
-first, and sends each with :class:`pbem.mail.SmtpSender`. Per row:
+:func:`deliver_due` claims the queued rows whose next attempt is due, oldest
+first, a batch at a time (``pbem.store.outbox.claim_due``: any number of
+senders may share an outbox, each mail goes to one of them), and sends each
+over one connection of :class:`pbem.mail.SmtpSender`, batch after batch
+until nothing is due. Per row:
 
-* accepted -> ``sent`` (marked in its own small transaction right after);
+* accepted -> ``sent`` (marked together with the rest of its batch, in one
+  small transaction, when the batch is done);
 * :class:`~pbem.mail.TransientSendError` (4xx, dropped connection …) -> kept
   queued, next attempt after ``pbem.store.outbox.backoff`` (1, 2, 4 … at most
   60 minutes); the run stops there, since the next mail would most likely
@@ -17,8 +21,9 @@ down is nobody's mail's fault): the run reports it and everything stays due,
 so an SMTP outage of any length loses nothing and costs no attempts.
 
 Delivery is at least once: a crash after the server accepted a mail and
-before its row is marked sent (``PBEM_CRASH_AT=mid_send``) sends it again
-after the restart, with the same Message-ID, which mail systems collapse.
+before its batch is marked sent (``PBEM_CRASH_AT=mid_send``) sends it again
+once its claim has run out (``CLAIM_LEASE``), with the same Message-ID,
+which mail systems collapse.
 """
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from typing import TYPE_CHECKING
 from sqlmodel import col, select
 
 from pbem.config import ModeratorSettings
+from pbem.holders import holder_name
 from pbem.mail import (
     OutboundError,
     PermanentSendError,
@@ -44,10 +50,11 @@ from pbem.store.models import utcnow
 from pbem.store.outbox import (
     OutboxRow,
     OutboxStatus,
-    due_mail,
+    claim_due,
     mark_failed,
     mark_retry,
-    mark_sent,
+    mark_sent_many,
+    release_claims,
 )
 
 if TYPE_CHECKING:
@@ -55,6 +62,8 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("pbem.mailflow.outbox")
+
+CLAIM_LEASE = 600.0  # seconds a sender holds its claimed mails: far longer than sending a batch takes
 
 
 @dataclass(frozen=True)
@@ -72,53 +81,95 @@ class DeliveryReport:
         return self.unavailable is None and self.retried == 0
 
 
-def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *, limit: int = 200,
-                moderator: ModeratorSettings | None = None) -> DeliveryReport:
-    """Send every due mail (at most ``limit``); see the module docstring.
+def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *, batch: int = 50,
+                moderator: ModeratorSettings | None = None, worker: str | None = None,
+                lease: float = CLAIM_LEASE) -> DeliveryReport:
+    """Send every due mail, batch after batch until none is due; see the module docstring.
 
-    ``moderator`` gives From for rows queued without one (see ``outgoing_mail``).
+    ``moderator`` gives From for rows queued without one (see ``outgoing_mail``);
+    ``worker`` names this sender in its claims (default: this process and thread).
     """
     now = (now or utcnow()).astimezone(UTC)
+    worker = worker or holder_name("send")
     with db.transaction() as session:
-        rows = due_mail(session, now, limit)
+        rows = claim_due(session, worker, now, lease, batch)
     if not rows:
         return DeliveryReport()
     try:
         sender.open()
     except TransientSendError as exc:
+        _release(db, rows, now)
         log.warning("SMTP relay unavailable, %d mail(s) wait: %s", len(rows), exc)
         return DeliveryReport(waiting=len(rows), unavailable=str(exc))
-    sent = retried = failed = 0
+    totals = DeliveryReport()
     try:
-        for index, row in enumerate(rows):
-            try:
-                message = _message(row, moderator)
-            except (OutboundError, KeyError, ValueError) as exc:
-                _mark(db, row, "failed", now, f"cannot build the mail: {exc}")
-                failed += 1
-                log.error("outbox mail %s (%s to %s) cannot be built: %s", row.id, row.purpose, row.recipient, exc)
-                continue
-            try:
-                sender.send(message)
-            except TransientSendError as exc:
-                _mark(db, row, "retry", now, str(exc))
-                retried += 1
-                log.warning("mail %s (%s to %s) not accepted, will retry: %s", row.id, row.purpose,
-                            row.recipient, exc)
-                return DeliveryReport(sent, retried, failed, waiting=len(rows) - index - 1)
-            except PermanentSendError as exc:
-                _mark(db, row, "failed", now, str(exc))
-                failed += 1
-                log.error("mail %s (%s to %s) refused for good: %s", row.id, row.purpose, row.recipient, exc)
-                continue
-            crash_point("mid_send")
-            _mark(db, row, "sent", now, "")
-            sent += 1
-            log.info("sent %s to %s (game %s, version %s)", row.purpose.split(":")[0], row.recipient,
-                     row.game_id, row.version)
+        while rows:
+            report, stopped = _send_batch(db, sender, rows, now, moderator)
+            totals = _add(totals, report)
+            if stopped:
+                return totals
+            with db.transaction() as session:
+                rows = claim_due(session, worker, now, lease, batch)
     finally:
         sender.close()
-    return DeliveryReport(sent, retried, failed)
+    return totals
+
+
+def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: datetime,
+                moderator: ModeratorSettings | None) -> tuple[DeliveryReport, bool]:
+    """Send claimed ``rows`` over the open connection, each marked sent as soon as the relay took it.
+
+    Why not one mark per batch (cheaper by a small UPDATE per mail): a sender
+    killed mid-batch would send every mail of the batch again; marked one by
+    one, only the mail in flight can go twice. Returns the report and whether
+    a transient failure stopped the run.
+    """
+    sent: list[int] = []
+    failed = 0
+    for index, row in enumerate(rows):
+        try:
+            message = _message(row, moderator)
+        except (OutboundError, KeyError, ValueError) as exc:
+            _mark(db, row, "failed", now, f"cannot build the mail: {exc}")
+            failed += 1
+            log.error("outbox mail %s (%s to %s) cannot be built: %s", row.id, row.purpose, row.recipient, exc)
+            continue
+        try:
+            sender.send(message)
+        except TransientSendError as exc:
+            _mark(db, row, "retry", now, str(exc))
+            _release(db, rows[index + 1:], now)
+            log.warning("mail %s (%s to %s) not accepted, will retry: %s", row.id, row.purpose,
+                        row.recipient, exc)
+            return DeliveryReport(len(sent), 1, failed, waiting=len(rows) - index - 1), True
+        except PermanentSendError as exc:
+            _mark(db, row, "failed", now, str(exc))
+            failed += 1
+            log.error("mail %s (%s to %s) refused for good: %s", row.id, row.purpose, row.recipient, exc)
+            continue
+        crash_point("mid_send")
+        sent.append(id_of_row(row))
+        with db.transaction() as session:
+            mark_sent_many(session, sent[-1:], now)
+        log.info("sent %s to %s (game %s, version %s)", row.purpose.split(":")[0], row.recipient,
+                 row.game_id, row.version)
+    return DeliveryReport(len(sent), 0, failed), False
+
+
+def _add(one: DeliveryReport, other: DeliveryReport) -> DeliveryReport:
+    return DeliveryReport(one.sent + other.sent, one.retried + other.retried, one.failed + other.failed,
+                          other.waiting, other.unavailable)
+
+
+def id_of_row(row: OutboxRow) -> int:
+    if row.id is None:
+        raise ValueError("an outbox row that was never stored")
+    return row.id
+
+
+def _release(db: Database, rows: list[OutboxRow], now: datetime) -> None:
+    with db.transaction() as session:
+        release_claims(session, [id_of_row(row) for row in rows], now)
 
 
 def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> EmailMessage:
@@ -143,9 +194,7 @@ def _mark(db: Database, row: OutboxRow, how: str, now: datetime, error: str) -> 
         current = session.get(OutboxRow, row.id)
         if current is None or current.status != OutboxStatus.QUEUED:
             return  # someone else (a second sender, the game master) dealt with it meanwhile
-        if how == "sent":
-            mark_sent(session, current, now)
-        elif how == "retry":
+        if how == "retry":
             mark_retry(session, current, now, error)
         else:
             mark_failed(session, current, now, error)

@@ -263,6 +263,7 @@ class MailComposer:
         self._settings: dict[int, GameSettings] = {}
         self.attachments: dict[int, tuple[str, str]] = {}  # seat id -> (file name, text) for its one reply
         self._pictures: dict[tuple[int, int], tuple[bytes, str] | None] = {}
+        self._written: dict[str, OutboxRow] = {}  # queued by this composer, not yet flushed
 
     # --- tokens and settings ---------------------------------------------------------------
 
@@ -270,7 +271,8 @@ class MailComposer:
         """The seat's current token in plaintext (see the module docstring); issued when none is at hand."""
         assert seat.id is not None
         if seat.id not in self._tokens:
-            self._tokens[seat.id] = seat_token(self.session, seat, self.moderator.address, known)
+            with self.session.no_autoflush:  # its search of the outbox need not see the mails being written
+                self._tokens[seat.id] = seat_token(self.session, seat, self.moderator.address, known)
         return self._tokens[seat.id]
 
     def settings(self, game: GameRow) -> GameSettings:
@@ -349,17 +351,16 @@ class MailComposer:
         if attachment is not None:
             headers["attachment"] = {"filename": attachment[0], "text": attachment[1]}
         self.queued.append(Queued(recipient, purpose, message_id))
-        existing = self.session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == message_id)).first()
+        if message_id in self._written:
+            return self._written[message_id]
+        with self.session.no_autoflush:  # the mails written so far go in one INSERT, at the end
+            existing = self.session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == message_id)).first()
         if existing is not None:  # the same mail, queued before: keep it as it is
             return existing
         mail = QueuedMail(recipient=recipient, purpose=purpose[:64], message_id=message_id, subject=subject,
                           body=body, game_id=game.id if game is not None else None, version=version,
-                          headers=headers, picture=picture.png if picture is not None else None)
-        row = queue_mail(self.session, mail)
-        row.created = self.now
-        row.next_attempt = self.now
-        self.session.add(row)
-        self.session.flush()
+                          headers=headers, picture=picture.png if picture is not None else None, created=self.now)
+        row = self._written[message_id] = queue_mail(self.session, mail, unseen=True)
         return row
 
     def _key(self, purpose: str) -> str:

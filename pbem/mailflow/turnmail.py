@@ -21,7 +21,7 @@ change a non-player may see, whatever the seats' modes.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +71,18 @@ def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: Submit
 
     table = {seat.name: seat for seat in seats(composer.session, game)}
     sender_told = False
+    with composer.session.no_autoflush:  # every seat's mail goes in one INSERT at the end
+        sender_told = _each_seat(composer, game, before, result, table, prompted, round_ended, sender_parts,
+                                 reply_to_message)
+    after_change(composer, game, state, events)
+    return sender_told
+
+
+def _each_seat(composer: MailComposer, game: GameRow, before: Any, result: SubmitResult, table: dict[str, SeatRow],
+               prompted: set[str], round_ended: Callable[[], bool], sender_parts: Sequence[str],
+               reply_to_message: InboundMessage | None) -> bool:
+    state, events, kind = result.state, list(result.events), kind_of(game.kind)
+    sender_told = False
     for player in state.seating:
         seat = table.get(player)
         if seat is None:
@@ -98,7 +110,6 @@ def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: Submit
                 continue  # orders that applied and ask nothing more: the next mail's news confirm them
             seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None)
         sender_told = sender_told or sender
-    after_change(composer, game, state, events)
     return sender_told
 
 

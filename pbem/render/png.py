@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -149,17 +149,28 @@ class Placed:
 
 def measure(pen: ImageDraw.ImageDraw, node: Node, at: Point, scene: Scene) -> Placed:
     """A node's box at ``at``: as wide as its label and tokens need (up to the scene's widest), grown down."""
-    widest, lowest = scene.node_size
-    size = scene.label_size
-    labels = _label_lines(pen, node.label, widest * 2 // 3, size)  # narrow boxes: two words take two lines
-    rows = _rows(pen, node.tokens, widest - 6)
+    width, height, labels, rows, line_height = _shape(node.label, node.tokens, scene.node_size, scene.label_size)
+    top = at.y - scene.node_size[1] / 2
+    return Placed((at.x - width / 2, top, at.x + width / 2, top + height), labels, rows, line_height)
+
+
+_RULER = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # measures text; draws nothing
+
+
+@lru_cache(maxsize=8192)
+def _shape(label: str, tokens: tuple[Token, ...], node_size: tuple[int, int], size: float
+           ) -> tuple[float, int, tuple[str, ...], tuple[tuple[Token, ...], ...], int]:
+    """(width, height, label lines, token rows, line height) of a place; remembered (bounded), since a place
+    is measured at every settling round and most places look the same from one move to the next."""
+    widest, lowest = node_size
+    pen = _RULER
+    labels = _label_lines(pen, label, widest * 2 // 3, size)  # narrow boxes: two words take two lines
+    rows = _rows(pen, tokens, widest - 6)
     inner = max([pen.textlength(line, font=font(size)) for line in labels] + [_row_width(pen, row) for row in rows])
     width = min(widest, max(lowest, inner + 5))
     line_height = round(size * 1.25)
     height = max(lowest, len(labels) * line_height + 9 + len(rows) * (TOKEN_HEIGHT + TOKEN_GAP))
-    top = at.y - lowest / 2
-    return Placed((at.x - width / 2, top, at.x + width / 2, top + height), tuple(labels),
-                  tuple(tuple(row) for row in rows), line_height)
+    return width, height, tuple(labels), tuple(tuple(row) for row in rows), line_height
 
 
 def boxes(scene: Scene, pen: ImageDraw.ImageDraw | None = None) -> dict[str, list[Box]]:

@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from pbem.store.alarm import wake
 from pbem.store.models import ActionRow, GameRow, SeatRow, id_of
 
 
@@ -81,6 +82,8 @@ def vacations_of(session: Session, game: GameRow, now: datetime | None = None) -
 
 
 def set_vacation(session: Session, seat: SeatRow, until: datetime | None) -> None:
+    """Set or end the seat's vacation; wakes the deadline tick's alarm (stretched deadlines, the stand-in)."""
+    wake(session, seat.game_id)
     row = _row(session, seat)
     row.vacation_until = until
     session.add(row)

@@ -22,7 +22,8 @@ from engine.core.log import LogEntry, replay
 from engine.core.protocol import Rules
 from pbem.errors import ConcurrentUpdate, GameExists, GameNotFound, StoreError
 from pbem.games import DEFAULT_KIND, UnknownKind, kind_of
-from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow, id_of
+from pbem.store.alarm import wake
+from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow, id_of, utcnow
 
 
 @dataclass(frozen=True)
@@ -90,10 +91,12 @@ def game_setup(game: GameRow) -> Anything:
 
 
 def set_status(session: Session, game: GameRow, status: str) -> None:
+    """Finish or reopen a game; wakes the deadline tick's alarm (a reopened game has deadlines again)."""
     if game.status != status:
         game.status = status
         session.add(game)
         session.flush()
+        wake(session, game.id)
 
 
 def list_games(session: Session) -> list[GameInfo]:
@@ -137,6 +140,8 @@ def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry[A
     the check before it) refuses the write with ``ConcurrentUpdate``; the
     caller's transaction must then be rolled back (``Database.transaction``
     does so as the exception leaves it), so nothing of it is written.
+    The game's deadline alarm is woken (``pbem.store.alarm``): the actions
+    answer decisions and ask new ones, whose clocks start now.
     """
     if not entries:
         return
@@ -154,6 +159,7 @@ def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry[A
                               action=rules.action_to_json(entry.action)))
     try:
         session.flush()
+        wake(session, game.id)
     except IntegrityError:
         raise ConcurrentUpdate(
             f"game {name!r} changed meanwhile: another writer appended version {entries[0].version} "
@@ -174,10 +180,18 @@ def latest_snapshot(session: Session, game: GameRow) -> SnapshotRow | None:
 
 
 def save_snapshot(session: Session, game: GameRow, state: Anything) -> None:
-    """Keep one snapshot per game: the given state's, replacing older ones."""
+    """Keep one snapshot per game: the given state's, written over the older one in place (one UPDATE, not a
+    DELETE and an INSERT: this runs for every move)."""
     rules = rules_of(game)
-    session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
-    session.add(SnapshotRow(game_id=id_of(game), version=rules.version(state), state=rules.state_to_json(state)))
+    version, data = rules.version(state), rules.state_to_json(state)
+    rows = list(session.exec(select(SnapshotRow).where(col(SnapshotRow.game_id) == game.id)).all())
+    if len(rows) == 1:
+        row = rows[0]
+        row.version, row.state, row.created = version, data, utcnow()
+        session.add(row)
+    else:  # none yet (or several, from before): start afresh
+        session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
+        session.add(SnapshotRow(game_id=id_of(game), version=version, state=data))
     session.flush()
 
 

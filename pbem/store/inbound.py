@@ -61,6 +61,7 @@ class InboundOutcome:
 
 class InboundRow(SQLModel, table=True):
     __tablename__ = "inbound_messages"
+    __table_args__ = (Index("ix_inbound_messages_game_id", "game_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     message_key: str = Field(sa_column=Column(String(KEY_MAX), nullable=False, unique=True))

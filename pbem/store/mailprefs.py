@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from pbem.store.alarm import wake
 from pbem.store.models import GameRow, SeatRow, id_of
 
 
@@ -62,6 +63,9 @@ def prefs_of(session: Session, seat: SeatRow, default_mode: str, default_board: 
 
 
 def set_prefs(session: Session, seat: SeatRow, *, mode: MailMode | None = None, board: bool | None = None) -> None:
+    """The seat's choices; a mode change wakes the deadline tick's alarm (daily digests are sent by the tick)."""
+    if mode is not None:
+        wake(session, seat.game_id)
     row = _row_for_update(session, seat)
     if mode is not None:
         row.mode = mode.value
@@ -76,6 +80,8 @@ def keep_news(session: Session, seat: SeatRow, version: int, lines: list[str], n
     if not lines:
         return
     row = _row_for_update(session, seat)
+    if row.news_since is None:  # a daily digest falls due a day from now: the tick's alarm must know
+        wake(session, seat.game_id)
     row.news = [*row.news, *([version, line] for line in lines)]
     row.news_since = row.news_since or now
     session.add(row)
@@ -93,6 +99,14 @@ def take_news(session: Session, seat: SeatRow) -> list[str]:
     session.add(row)
     session.flush()
     return lines
+
+
+def oldest_daily_news(session: Session, game: GameRow, default_mode: str) -> datetime | None:
+    """When the oldest news still kept for a ``DAILY`` seat of ``game`` was kept (its digest is due a day later)."""
+    rows = session.exec(select(SeatMailRow.mode, SeatMailRow.news_since)
+                        .where(col(SeatMailRow.game_id) == game.id, col(SeatMailRow.news_since).is_not(None))).all()
+    kept = [since for mode, since in rows if since is not None and (mode or default_mode) == MailMode.DAILY.value]
+    return min(kept, default=None)
 
 
 def seats_with_news_since(session: Session, game: GameRow, before: datetime) -> list[int]:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -36,6 +37,7 @@ class GameStatus:
 
 class GameRow(SQLModel, table=True):
     __tablename__ = "games"
+    __table_args__ = (Index("ix_games_status_next_check", "status", "next_check"),)
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(sa_column=Column(String(GAME_NAME_MAX), unique=True, nullable=False))
@@ -44,6 +46,10 @@ class GameRow(SQLModel, table=True):
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     kind: str = Field(default="imperial2030",  # which game it is: a name of the registry pbem.games
                       sa_column=Column(String(40), nullable=False, server_default="imperial2030"))
+    # The deadline tick's alarm (pbem.deadlines): the earliest moment it may have anything to do for this
+    # game; NULL after any change, so that the next tick looks at the game and sets it again. Kept by
+    # pbem.store.alarm (wake, and the far-future markers NEVER and PAUSED).
+    next_check: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
 
 
 class SeatRow(SQLModel, table=True):

@@ -15,6 +15,7 @@ place are header values, ``picture_alt`` and ``picture_line``).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,12 +25,16 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
     Text,
     UniqueConstraint,
+    exists,
+    update,
 )
+from sqlalchemy.orm import aliased
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.models import utcnow
@@ -43,7 +48,12 @@ class OutboxStatus:
 
 class OutboxRow(SQLModel, table=True):
     __tablename__ = "outbox"
-    __table_args__ = (UniqueConstraint("message_id", name="uq_outbox_message_id"),)
+    __table_args__ = (
+        UniqueConstraint("message_id", name="uq_outbox_message_id"),
+        Index("ix_outbox_status_next_attempt", "status", "next_attempt"),
+        Index("ix_outbox_game_purpose", "game_id", "purpose"),
+        Index("ix_outbox_game_recipient", "game_id", "recipient"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: int | None = Field(
@@ -63,6 +73,7 @@ class OutboxRow(SQLModel, table=True):
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     sent: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     picture: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))  # the board, PNG
+    claimed_by: str = Field(default="", sa_column=Column(String(64), nullable=False, server_default=""))  # a sender
 
 
 @dataclass(frozen=True)
@@ -78,13 +89,22 @@ class QueuedMail:
     version: int = 0
     headers: dict[str, Any] | None = None  # extra header values (reply_to, decision, in_reply_to, list_id…)
     picture: bytes | None = None  # the board as a PNG, shown beside the text (see the module docstring)
+    created: datetime | None = None  # when it was written and first due (default: now)
 
 
-def queue_mail(session: Session, mail: QueuedMail) -> OutboxRow:
-    """Queue a mail in the caller's transaction; a mail already queued (same Message-ID) is kept as it is."""
-    existing = session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == mail.message_id)).first()
-    if existing is not None:
-        return existing
+def queue_mail(session: Session, mail: QueuedMail, *, unseen: bool = False) -> OutboxRow:
+    """Queue a mail in the caller's transaction; a mail already queued (same Message-ID) is kept as it is.
+
+    The row is written with the transaction's next flush, so that the mails
+    of one message go in one INSERT; ``unseen`` says the caller has checked
+    already that the Message-ID is new (one query less per mail).
+    """
+    if not unseen:
+        with session.no_autoflush:
+            existing = session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == mail.message_id)).first()
+        if existing is not None:
+            return existing
+    created = mail.created or utcnow()
     row = OutboxRow(
         game_id=mail.game_id,
         version=mail.version,
@@ -95,14 +115,15 @@ def queue_mail(session: Session, mail: QueuedMail) -> OutboxRow:
         body=mail.body,
         headers=dict(mail.headers or {}),
         picture=mail.picture,
+        created=created,
+        next_attempt=created,
     )
     session.add(row)
-    session.flush()
     return row
 
 
 def due_mail(session: Session, now: datetime, limit: int = 100) -> list[OutboxRow]:
-    """Queued mail whose next attempt is due, oldest first."""
+    """Queued mail whose next attempt is due, oldest first (read only: senders use ``claim_due``)."""
     rows = session.exec(
         select(OutboxRow)
         .where(col(OutboxRow.status) == OutboxStatus.QUEUED, col(OutboxRow.next_attempt) <= now)
@@ -112,14 +133,65 @@ def due_mail(session: Session, now: datetime, limit: int = 100) -> list[OutboxRo
     return list(rows)
 
 
+def claim_due(session: Session, sender: str, now: datetime, lease: float, limit: int = 50) -> list[OutboxRow]:
+    """Claim up to ``limit`` due mails for ``sender``, oldest first; call in its own transaction.
+
+    Why a claim: several senders (``pbem run`` workers, a cron ``poll --once``)
+    share one outbox and each mail must go out once. A claim moves the mail's
+    next attempt to the end of the lease, so no other sender sees it due; a
+    sender that dies lets its claims fall due again when the lease ends (and
+    only then may a mail it had sent go out twice). On PostgreSQL the rows are
+    read ``FOR UPDATE SKIP LOCKED``; the conditional UPDATE keeps SQLite (and
+    any race) to one winner per row.
+    """
+    older = aliased(OutboxRow)
+    behind = exists().where(  # one player's mail of one game leaves in the order it was written
+        col(older.game_id) == col(OutboxRow.game_id), col(older.recipient) == col(OutboxRow.recipient),
+        col(older.id) < col(OutboxRow.id), col(older.status) == OutboxStatus.QUEUED, col(older.claimed_by) != "")
+    query = (select(OutboxRow.id)
+             .where(col(OutboxRow.status) == OutboxStatus.QUEUED, col(OutboxRow.next_attempt) <= now, ~behind)
+             .order_by(col(OutboxRow.id)).limit(limit))
+    if session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True, of=OutboxRow)
+    ids = list(session.exec(query).all())
+    if not ids:
+        return []
+    session.execute(update(OutboxRow)
+                    .where(col(OutboxRow.id).in_(ids), col(OutboxRow.status) == OutboxStatus.QUEUED,
+                           col(OutboxRow.next_attempt) <= now)
+                    .values(next_attempt=now + timedelta(seconds=lease), claimed_by=sender[:64]))
+    claimed = session.exec(select(OutboxRow).where(col(OutboxRow.id).in_(ids), col(OutboxRow.claimed_by) == sender[:64])
+                           .order_by(col(OutboxRow.id)).execution_options(populate_existing=True)).all()
+    return list(claimed)
+
+
+def mark_sent_many(session: Session, ids: Sequence[int], now: datetime) -> None:
+    """Mark mails sent in one statement. A sent mail keeps its text (the record of what players were told)
+    but not its picture: a long game would otherwise keep tens of megabytes of boards the text describes."""
+    if ids:
+        session.execute(update(OutboxRow).where(col(OutboxRow.id).in_(ids), col(OutboxRow.status) == OutboxStatus.QUEUED)
+                        .values(status=OutboxStatus.SENT, sent=now, attempts=col(OutboxRow.attempts) + 1,
+                                picture=None, claimed_by=""))
+
+
+def release_claims(session: Session, ids: Sequence[int], now: datetime) -> None:
+    """Claimed mails not tried after all (the relay went away): due again at once, for any sender."""
+    if ids:
+        session.execute(update(OutboxRow).where(col(OutboxRow.id).in_(ids), col(OutboxRow.status) == OutboxStatus.QUEUED)
+                        .values(next_attempt=now, claimed_by=""))
+
+
+def reclaim(session: Session, gone: Callable[[str], bool], now: datetime) -> int:
+    """Claims of senders that are ``gone`` (``pbem.workers.gone``) fall due at once; how many."""
+    rows = session.exec(select(OutboxRow.id, OutboxRow.claimed_by)
+                        .where(col(OutboxRow.status) == OutboxStatus.QUEUED, col(OutboxRow.claimed_by) != "")).all()
+    dead = [row_id for row_id, holder in rows if gone(holder)]
+    release_claims(session, [row_id for row_id in dead if row_id is not None], now)
+    return len(dead)
+
+
 def mark_sent(session: Session, row: OutboxRow, now: datetime) -> None:
-    """A sent mail keeps its text (the record of what players were told) but not its picture: a long game
-    would otherwise keep tens of megabytes of boards the text already describes."""
-    row.status = OutboxStatus.SENT
-    row.sent = now
-    row.attempts += 1
-    row.picture = None
-    session.add(row)
+    mark_sent_many(session, [row.id] if row.id is not None else [], now)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -131,6 +203,7 @@ def mark_retry(session: Session, row: OutboxRow, now: datetime, error: str) -> N
     row.attempts += 1
     row.next_attempt = now + backoff(row.attempts)
     row.last_error = error[:2000]
+    row.claimed_by = ""
     session.add(row)
 
 
@@ -138,6 +211,7 @@ def mark_failed(session: Session, row: OutboxRow, now: datetime, error: str) -> 
     row.status = OutboxStatus.FAILED
     row.attempts += 1
     row.last_error = error[:2000]
+    row.claimed_by = ""
     session.add(row)
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, Str
 from sqlalchemy import true as sa_true
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from pbem.store.alarm import wake
 from pbem.store.models import GameRow, id_of, utcnow
 
 # Hours a player has for each kind of decision (engine DecisionKind values), and
@@ -86,6 +87,8 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
+    """Store the settings; wakes the deadline tick's alarm (hours, pause, clock restarts, mail defaults)."""
+    wake(session, game.id)
     row = session.exec(select(GameSettingsRow).where(col(GameSettingsRow.game_id) == game.id)).first()
     if row is None:
         row = GameSettingsRow(game_id=id_of(game))

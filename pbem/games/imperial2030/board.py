@@ -110,7 +110,22 @@ def _notes(panel: FilledPanel) -> list[str]:
     return [f"{code} ({names.get(code, code)}): {content}" for code, content in panel.notes]
 
 
+_last_drawn: tuple[GameState, DrawnBoard] | None = None
+
+
 def draw_board(state: GameState) -> DrawnBoard:
+    """The board of ``state``; the same state object twice is drawn once (a report to every seat shows the
+    same board: why draw it for each)."""
+    global _last_drawn
+    last = _last_drawn
+    if last is not None and last[0] is state:
+        return last[1]
+    drawn = _draw_board(state)
+    _last_drawn = (state, drawn)
+    return drawn
+
+
+def _draw_board(state: GameState) -> DrawnBoard:
     board = state.board
     art = board_art()
     problems = check_board_art(board, art)

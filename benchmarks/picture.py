@@ -1,0 +1,120 @@
+"""Board picture benchmark: the median cost of drawing one board as a PNG, and its size.
+
+A picture is drawn for every order applied by mail, so its cost counts per
+order. The boards are varied on purpose: several seeded random games per kind,
+a board every few moves from the setup on, drawn round-robin across the games
+as a host serving many games would (so that caches kept between pictures are
+not flattered by a run of near-identical boards). Only ``render_png`` is timed
+(the game's scene is built beforehand; ``--with-scene`` times both), in CPU
+time of this process (a busy machine stretches wall time, printed too). Prints,
+per game kind:
+
+    board picture, imperial2030: median X ms, Y KB
+
+Usage (``PYTHONPATH`` picks the code measured: an older tree's ``pbem`` goes
+first, e.g. ``PYTHONPATH=/tmp/old python benchmarks/picture.py``):
+
+    python benchmarks/picture.py [--games 6] [--moves 400] [--every 8]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+# This folder's engine.py would hide the engine package; the project goes after PYTHONPATH, so that an older
+# tree's code can be measured.
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [entry for entry in sys.path if Path(entry or ".").resolve() != HERE] + [str(HERE.parent)]
+
+from engine.core.seats import Seat  # noqa: E402
+from engine.eight_minute_empire import game as eme  # noqa: E402
+from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
+from engine.eight_minute_empire.model import Setup as EmeSetup  # noqa: E402
+from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
+from engine.imperial2030.board import default_board  # noqa: E402
+from engine.imperial2030.game import apply  # noqa: E402
+from engine.imperial2030.model import GameSetup  # noqa: E402
+from engine.imperial2030.randomplay import random_move  # noqa: E402
+from engine.imperial2030.setup import new_game  # noqa: E402
+from pbem.games.eight_minute_empire.kind import EightMinuteEmpire  # noqa: E402
+from pbem.games.imperial2030.kind import Imperial2030  # noqa: E402
+from pbem.render.picture import render_png  # noqa: E402
+
+
+def imperial_states(games: int, moves: int, every: int) -> list[Any]:
+    """Seeded random Imperial 2030 games (6 players), a state every ``every`` moves from the setup on."""
+    played = []
+    for seed in range(1, games + 1):
+        state, _ = new_game(default_board(), GameSetup(tuple(Seat(f"p{i}") for i in range(6)), seed))
+        rng, states = random.Random(seed), []
+        for move in range(moves + 1):
+            if move % every == 0:
+                states.append(state)
+            if state.finished:
+                break
+            state, _ = apply(state, *random_move(state, rng))
+        played.append(states)
+    return round_robin(played)
+
+
+def eme_states(games: int, moves: int, every: int) -> list[Any]:
+    """Seeded random Eight-Minute Empire games (2-5 players), a state every ``every`` moves to the end."""
+    board = eme_board()
+    played = []
+    for seed in range(1, games + 1):
+        state, _ = eme.new_game(board, EmeSetup(tuple(Seat(f"p{n}", f"p{n}@x.org") for n in range(2 + seed % 4)), seed))
+        rng, states = random.Random(seed), []
+        for move in range(moves + 1):
+            if move % every == 0:
+                states.append(state)
+            if state.finished:
+                break
+            state, _ = eme.apply(board, state, *eme_random_move(board, state, rng))
+        played.append(states)
+    return round_robin(played)
+
+
+def round_robin(played: list[list[Any]]) -> list[Any]:
+    """The games' states taken in turn: each game's next board, game after game."""
+    return [states[turn] for turn in range(max(map(len, played))) for states in played if turn < len(states)]
+
+
+def measure(name: str, picture: Callable[[Any], Any], states: list[Any], with_scene: bool) -> None:
+    """Times in CPU seconds of this process (a busy machine stretches wall time, not these); wall time too."""
+    render_png(picture(states[0]))  # load Pillow and the fonts outside the timing
+    times, walls, sizes = [], [], []
+    for state in states:
+        scene = None if with_scene else picture(state)
+        begin, wall = time.process_time(), time.perf_counter()
+        data = render_png(scene if scene is not None else picture(state))
+        times.append(time.process_time() - begin)
+        walls.append(time.perf_counter() - wall)
+        sizes.append(len(data))
+    print(f"board picture, {name}: median {statistics.median(times) * 1e3:.1f} ms, "
+          f"{statistics.median(sizes) / 1024:.1f} KB ({len(states)} pictures; CPU time, wall "
+          f"{statistics.median(walls) * 1e3:.1f} ms; max {max(times) * 1e3:.1f} ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=6, help="seeded games per kind")
+    parser.add_argument("--moves", type=int, default=400, help="random moves per game, at most")
+    parser.add_argument("--every", type=int, default=8, help="moves between two pictures")
+    parser.add_argument("--with-scene", action="store_true", help="time building the scene too")
+    args = parser.parse_args()
+    imperial, eight = Imperial2030(), EightMinuteEmpire()
+    measure("imperial2030", lambda s: imperial.picture(s, game="w"),
+            imperial_states(args.games, args.moves, args.every), args.with_scene)
+    measure("eight-minute-empire", lambda s: eight.picture(s, game="g"),
+            eme_states(args.games, args.moves, args.every), args.with_scene)
+    print(f"(code measured: {Path(sys.modules[render_png.__module__].__file__ or '').parent})")
+
+
+if __name__ == "__main__":
+    main()

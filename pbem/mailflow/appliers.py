@@ -1,0 +1,206 @@
+"""Worker threads that handle the inbound queue, and the leases that keep single jobs single.
+
+``pbem run --workers N`` (and ``pbem lmtp``) hand the queue to N threads: the
+receiver only queues mail and goes back to waiting, each worker claims a
+message (``pbem.mailflow.intake``), handles it, and delivers the outbox right
+after, so a player's answer leaves as soon as it is written. Workers are
+woken at once by a receiver of the same process, and look at the queue every
+``poll`` seconds anyway (mail queued by another process: a second ``pbem
+run``, an LMTP server on another host).
+
+Why threads and not processes: handling a message is mostly database and
+SMTP round trips (the GIL is released while waiting); several processes on
+one PostgreSQL database work as well (claims, not locks), which is the way to
+use more cores (docs/running.md).
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from pbem.holders import gone, holder_name
+from pbem.mailflow.inbound import DatabaseUnavailable
+from pbem.mailflow.intake import QUEUE_CHANNEL, drain
+from pbem.store.leases import release_lease, take_lease
+
+if TYPE_CHECKING:
+    from pbem.mailflow.daemon import MailFlow
+    from pbem.store import Database
+
+log = logging.getLogger("pbem.mailflow")
+_leases = itertools.count(1)
+
+
+class Appliers:
+    """N threads draining the inbound queue of ``flow``; ``start``, ``wake`` when mail was queued, ``stop``."""
+
+    def __init__(self, flow: MailFlow, count: int, *, poll: float = 1.0) -> None:
+        self.flow = flow
+        self.count = count
+        self.poll = poll
+        self._stop = threading.Event()
+        self._bell = threading.Condition()
+        self._rings = 0
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        for number in range(self.count):
+            thread = threading.Thread(target=self._work, name=f"pbem-apply-{number + 1}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def wake(self) -> None:
+        with self._bell:
+            self._rings += 1
+            self._bell.notify_all()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop after the message at hand (its transaction ends either way: nothing is half done)."""
+        self._stop.set()
+        self.wake()
+        for thread in self._threads:
+            thread.join(timeout)
+
+    def _work(self) -> None:
+        name = holder_name("apply")
+        flow = self.flow
+        while not self._stop.is_set():
+            with self._bell:
+                rings = self._rings
+            try:
+                outcomes = drain(flow.db, flow.config, name, flow.clock, moderator=flow.moderator,
+                                 stopping=self._stop.is_set)
+            except DatabaseUnavailable as exc:
+                log.warning("%s; the worker waits %g s", exc, self.poll)
+                outcomes = []
+            except Exception:  # a bug must not end the worker: the message stays claimed until its lease ends
+                log.exception("worker %s: unexpected error", name)
+                outcomes = []
+            for outcome in outcomes:
+                flow.log_outcome(outcome)
+            if outcomes:
+                flow.send_soon()
+                continue
+            with self._bell:
+                if self._rings == rings:  # no mail was queued while the queue was read: wait for some
+                    self._bell.wait(self.poll)
+
+
+class Sender:
+    """One thread that delivers the outbox whenever it is woken (mail was queued), and every ``interval``.
+
+    Why a thread of its own: the SMTP conversation is mostly waiting, and the
+    next message can be handled meanwhile; and one sender per process keeps
+    one connection's worth of mail together.
+    """
+
+    def __init__(self, flow: MailFlow, interval: float) -> None:
+        self.flow = flow
+        self.interval = interval
+        self._stop = threading.Event()
+        self._due = threading.Event()
+        self._thread = threading.Thread(target=self._work, name="pbem-send", daemon=True)
+        self._down = False
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._due.set()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        self._stop.set()
+        self._due.set()
+        self._thread.join(timeout)
+
+    def _work(self) -> None:
+        while not self._stop.is_set():
+            self._due.wait(self.interval)
+            self._due.clear()
+            if self._stop.is_set():
+                return
+            try:
+                delivery = self.flow.deliver()
+            except Exception:  # a bug must not end the sender: the mail stays queued
+                log.exception("the sender failed; the outbox waits for the next round")
+                continue
+            if delivery.unavailable and not self._down:
+                log.warning("outbox waits: %s", delivery.unavailable)
+            elif self._down and not delivery.unavailable:
+                log.info("SMTP relay reachable again")
+            self._down = delivery.unavailable is not None
+
+
+class QueueListener:
+    """On PostgreSQL: wake this process's workers when any process queued mail (LISTEN/NOTIFY).
+
+    Why: a process that does not read the inbox would otherwise look at the
+    queue only every second or so; with several processes the mail should go
+    to whichever worker is free at once.
+    """
+
+    def __init__(self, flow: MailFlow) -> None:
+        self.flow = flow
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listen, name="pbem-listen", daemon=True)
+
+    @staticmethod
+    def wanted(flow: MailFlow) -> bool:
+        return bool(flow.db.url.get_backend_name() == "postgresql")
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def _listen(self) -> None:
+        import psycopg
+
+        conninfo = self.flow.db.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(conninfo, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {QUEUE_CHANNEL}")
+                    while not self._stop.is_set():
+                        for _ in connection.notifies(timeout=1.0):
+                            self.flow.wake_workers()
+            except psycopg.Error as exc:  # the workers still look every second; try again shortly
+                log.warning("not listening for queued mail (%s); trying again", str(exc).strip().splitlines()[0])
+                self._stop.wait(5.0)
+
+
+class Lease:
+    """One named lease held by this process (``pbem.store.leases``): ``hold()`` takes or renews it."""
+
+    def __init__(self, db: Database, name: str, seconds: float, clock: Callable[[], datetime]) -> None:
+        self.db = db
+        self.name = name
+        self.seconds = seconds
+        self.clock = clock
+        self.holder = holder_name(f"lease{next(_leases)}")  # two flows of one thread are two holders
+        self.held = False
+
+    def hold(self) -> bool:
+        try:
+            with self.db.transaction() as session:
+                self.held = take_lease(session, self.name, self.holder, self.clock(), self.seconds, gone)
+        except Exception as exc:  # noqa: BLE001  (no database: nobody holds it as far as we can tell)
+            log.warning("lease %s not taken: %s", self.name, exc)
+            self.held = False
+        return self.held
+
+    def release(self) -> None:
+        if not self.held:
+            return
+        try:
+            with self.db.transaction() as session:
+                release_lease(session, self.name, self.holder)
+        except Exception as exc:  # noqa: BLE001  (it runs out by itself)
+            log.warning("lease %s not released: %s", self.name, exc)
+        self.held = False

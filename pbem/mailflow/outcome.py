@@ -1,0 +1,38 @@
+"""What became of one inbound mail: the result of ``pbem.mailflow.inbound.process_message``.
+
+Kept apart so that the modules that write a seat's replies
+(``pbem.mailflow.seatreplies``) and the queue's workers can name it without
+importing the whole decision.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DUPLICATE = "duplicate"
+FAILED = "failed"
+PROCESSED = "processed"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What :func:`process_message` did with one mail.
+
+    ``outcome`` is an ``InboundOutcome`` value or ``"duplicate"``; ``folder``
+    is where the mail goes now (``processed`` or ``failed``); ``queued`` the
+    Message-IDs of the mail queued for it.
+    """
+
+    key: str
+    outcome: str
+    reason: str = ""
+    sender: str = ""
+    game: str | None = None
+    player: str | None = None
+    version_before: int | None = None
+    version: int | None = None
+    queued: tuple[str, ...] = ()
+    folder: str = PROCESSED
+
+    @property
+    def duplicate(self) -> bool:
+        return self.outcome == DUPLICATE

@@ -1,0 +1,156 @@
+"""The board picture's pixels are pinned: drawing may get faster, never different.
+
+A picture goes out with every order applied by mail; to be cheaper, the
+renderer remembers what does not change from one move to the next (the size
+of a place, the route and dashes of a line). These tests hold the decoded
+pixels of a few varied boards (setup, crowded boards after random play, both
+games) to the SHA-256 digests the renderer gave before it remembered
+anything, and check that warm caches, cold ones, any order of drawing and
+several threads give those pixels. The digests depend on the scenes too: a change to a game's rules
+or random player that changes the states below changes them (then regenerate
+them with ``python tests/test_board_picture_pixels.py`` from a renderer known
+to be right).
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import random
+import sys
+import threading
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers, when run as a script
+
+from helpers import position, standard_game  # noqa: E402
+
+from engine.core.seats import Seat  # noqa: E402
+from engine.eight_minute_empire import game as eme  # noqa: E402
+from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
+from engine.eight_minute_empire.model import NEUTRAL, Setup, Variant  # noqa: E402
+from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
+from engine.imperial2030.game import apply  # noqa: E402
+from engine.imperial2030.randomplay import random_move  # noqa: E402
+from pbem.games.eight_minute_empire.kind import EightMinuteEmpire  # noqa: E402
+from pbem.games.imperial2030.kind import Imperial2030  # noqa: E402
+from pbem.render import png  # noqa: E402
+from pbem.render.picture import Scene, render_png  # noqa: E402
+from pbem.render import routes  # noqa: E402
+
+EME = EightMinuteEmpire()
+IMPERIAL = Imperial2030()
+
+
+def imperial_after(seed: int, moves: int) -> Scene:
+    rng = random.Random(seed)
+    state = standard_game()
+    for _ in range(moves):
+        state, _ = apply(state, *random_move(state, rng))
+    return IMPERIAL.picture(state, game="w")
+
+
+def imperial_position() -> Scene:
+    state = standard_game()
+    state = position(state, "russia", armies={"moscow": 2, "kazakhstan": 3}, fleets={"northpacific": 1},
+                     flags=["kazakhstan"])
+    state = position(state, "china", armies={"kazakhstan": 1}, hostile={"kazakhstan": 1}, fleets={"chinasea": 2})
+    return IMPERIAL.picture(position(state, "usa", fleets={"caribbeansea": 1}), game="w")
+
+
+def eme_after(players: int, seed: int, moves: int, variants: frozenset[Variant] = frozenset()) -> Scene:
+    board = eme_board()
+    seats = tuple(Seat(f"p{n}", f"p{n}@x.org") for n in range(players))
+    state, _ = eme.new_game(board, Setup(seats, seed, (), variants))
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.finished:
+            break
+        state, _ = eme.apply(board, state, *eme_random_move(board, state, rng))
+    return EME.picture(state, game="g")
+
+
+def eme_neutral() -> Scene:
+    scene = eme_after(2, 4, 6, frozenset({Variant.NEUTRAL}))
+    assert any(token.text.startswith("N") for node in scene.nodes for token in node.tokens), NEUTRAL
+    return scene
+
+
+SCENES: dict[str, Callable[[], Scene]] = {
+    "imperial setup": lambda: IMPERIAL.picture(standard_game(), game="w"),
+    "imperial position": imperial_position,
+    "imperial seed 1, 150 moves": lambda: imperial_after(1, 150),
+    "imperial seed 2, 600 moves": lambda: imperial_after(2, 600),
+    "imperial seed 3, 350 moves": lambda: imperial_after(3, 350),
+    "eme setup, 3 players": lambda: eme_after(3, 1, 0),
+    "eme seed 2, 4 players, 20 moves": lambda: eme_after(4, 2, 20),
+    "eme seed 3, 5 players, to the end": lambda: eme_after(5, 3, 10_000),
+    "eme neutral armies": eme_neutral,
+}
+
+# Decoded RGB pixels, as drawn before the renderer kept caches (Pillow's default font and FASTOCTREE).
+DIGESTS: dict[str, str] = {
+    'imperial setup': '095d4c0ea9e4c3f58d09e1426dc0b9f8228cce3cd3987e2d933ca64bb87db221',
+    'imperial position': 'ef312b6b2086cb43ffe241ecf7e7640857428e8949915dc4cd7eb812f4992f96',
+    'imperial seed 1, 150 moves': 'dc6462a6f03867a3c277449c9f60cef37a92ce1ba2ebddb655259b1b751fce1f',
+    'imperial seed 2, 600 moves': '17871653215563b7b066b4a951d718d863e14ced550ccac64c8583a2ef7a030b',
+    'imperial seed 3, 350 moves': '204a765f5e2b4f3475c3a9abac7c8fdec88d0738d888f782d6991535fca510d6',
+    'eme setup, 3 players': 'd8a1867be21072ee84723a0a887ae71d7343d32f605de2d92109481e6215e785',
+    'eme seed 2, 4 players, 20 moves': '7052e19532ebfbeed74e310ad234d453cfbad1e84d6845b4b9896aad41c3cf82',
+    'eme seed 3, 5 players, to the end': 'dedf6afd14a00116b3011605d07487cf9de5aed668dfa146ee5e245c7798e72c',
+    'eme neutral armies': '33cfbe243d22ba320901a6938f1720c609365e47f32da34b39cf62a209428c2d',
+}
+
+
+@cache
+def scene(name: str) -> Scene:
+    return SCENES[name]()
+
+
+def pixels(data: bytes) -> str:
+    image = Image.open(io.BytesIO(data))
+    return hashlib.sha256(repr(image.size).encode() + image.convert("RGB").tobytes()).hexdigest()
+
+
+@pytest.mark.parametrize("name", list(SCENES))
+def test_the_picture_has_its_pinned_pixels(name: str) -> None:
+    assert pixels(render_png(scene(name))) == DIGESTS[name]
+
+
+def test_the_same_pixels_in_any_order_and_twice() -> None:
+    """Caches filled by other boards, or by the same board, change nothing."""
+    names = list(SCENES)
+    for name in reversed(names):
+        assert pixels(render_png(scene(name))) == DIGESTS[name], name
+    for name in names:
+        assert pixels(render_png(scene(name))) == DIGESTS[name], name
+
+
+def test_several_threads_draw_the_same_pixels() -> None:
+    names = list(SCENES)
+    wrong: list[str] = []
+
+    def draw_all(order: list[str]) -> None:
+        wrong.extend(name for name in order if pixels(render_png(scene(name))) != DIGESTS[name])
+
+    threads = [threading.Thread(target=draw_all, args=(names[k:] + names[:k],)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == []
+
+
+def test_the_caches_are_bounded() -> None:
+    """A host draws boards of thousands of games for months: every remembered answer has a bound."""
+    for remembered in (routes._route, routes._dashes, png._shape):
+        assert remembered.cache_info().maxsize is not None
+
+
+if __name__ == "__main__":
+    for key in SCENES:
+        print(f"    {key!r}: {pixels(render_png(scene(key)))!r},")
