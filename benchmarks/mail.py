@@ -82,6 +82,7 @@ from pbem.store.games import game_setup  # noqa: E402
 from pbem.store.inbound import InboundRow  # noqa: E402
 from pbem.store.inqueue import counts as queue_counts  # noqa: E402
 from pbem.store.outbox import OutboxRow, OutboxStatus  # noqa: E402
+from pbem.store.settings import load_settings, save_settings  # noqa: E402
 
 MODERATOR = "pbem@games.test"
 EMAILS = dict(PLAYERS)
@@ -438,10 +439,11 @@ def latency(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, idl
 
 def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, games: int,
                steps: int, url: str | None = None, processes: int = 1, workers: int | None = None,
-               log_level: str = "WARNING") -> dict[str, Any]:
+               log_level: str = "WARNING", pictures: bool = True) -> dict[str, Any]:
     """The throughput run (see the module docstring): ``processes`` times ``pbem run`` (``--workers``), on the
     database at ``url`` (an empty one; default: SQLite in a temporary directory).
 
+    ``pictures`` off: the games' reports go without the board and its picture (``pbem game set NAME board=off``).
     Also returned: ``applied_by``, how many orders each process applied (from its log: at INFO level only),
     ``queue``, what is left in the inbound queue by status (nothing, when all went well), and ``commands``.
     """
@@ -451,6 +453,12 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
             tables = [moderator.table(f"t{i:02d}") for i in range(games)]
             for table in tables:
                 table.create(players=PLAYER_COUNT, now=_now())
+                if not pictures:
+                    with moderator.db.transaction() as session:
+                        game = find_game(session, table.name)
+                        settings = load_settings(session, game)
+                        settings.board_default = False
+                        save_settings(session, game, settings)
             # the orders, planned ahead on the states in memory (one line each: applied as the moderator does)
             tokens = moderator.tokens()
             with moderator.db.transaction() as session:

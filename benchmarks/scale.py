@@ -46,6 +46,11 @@ lmtp``) in processes of their own. The building blocks are those of
     median deadline tick over 10,000 idle games divided by the one over 100
     (``n/a`` when that script is missing).
 
+Every game's mail carries the board as text and as a picture (the default,
+``board=on``); two informative ``#`` lines repeat the SQLite throughput and
+the LMTP latency with ``board=off`` (text without the board), to show what
+drawing and sending the picture costs.
+
 Sizes: 20 games x 4 steps and 30 LMTP orders; ``--quick``: 10 games x 3
 steps and 15 orders (about a minute on an idle two-core machine, a few when
 it is busy); ``--games``, ``--steps``, ``--orders`` set them explicitly.
@@ -93,6 +98,9 @@ from mail import (  # noqa: E402
     wait_until,
 )
 from mailservers import DovecotServer, free_port  # noqa: E402
+
+from pbem.store import find_game  # noqa: E402
+from pbem.store.settings import load_settings, save_settings  # noqa: E402
 
 FULL = {"games": 20, "steps": 4, "orders": 30}
 QUICK = {"games": 10, "steps": 3, "orders": 15}
@@ -151,12 +159,12 @@ def duplicates(handler: TimedHandler) -> tuple[int, int]:
 
 
 def throughput_run(server: DovecotServer, kind: str, *, processes: int, workers: int, games: int,
-                   steps: int, problems: list[str]) -> tuple[float, int]:
+                   steps: int, problems: list[str], pictures: bool = True) -> tuple[float, int]:
     """One throughput run with its own relay and database; (orders per second, duplicate mails). Prints its details."""
-    label = f"{kind}, {processes} x pbem run --workers {workers}"
+    label = f"{kind}, {processes} x pbem run --workers {workers}" + ("" if pictures else ", board=off")
     with relay() as (smtp_port, handler), database(kind) as url:
         result = throughput(server, smtp_port, handler, games=games, steps=steps, url=url, processes=processes,
-                            workers=workers, log_level=LOG_LEVEL)
+                            workers=workers, log_level=LOG_LEVEL, pictures=pictures)
         dup, copies = duplicates(handler)  # the daemons have stopped: nothing more can come
         received = handler.count()
     orders, rate = result["orders"], result["orders"] / result["last"]
@@ -187,14 +195,21 @@ def throughput_run(server: DovecotServer, kind: str, *, processes: int, workers:
 # --- LMTP latency -----------------------------------------------------------------------------------------
 
 
-def lmtp_latency(*, orders: int, rng: random.Random, problems: list[str]) -> tuple[list[float], list[float]]:
+def lmtp_latency(*, orders: int, rng: random.Random, problems: list[str],
+                 pictures: bool = True) -> tuple[list[float], list[float]]:
     """Seconds from opening each order's LMTP session to the last mail it caused accepted by the relay, and
-    to the ``250`` after its DATA."""
+    to the ``250`` after its DATA; ``pictures`` off: the game's mail without the board (``board=off``)."""
     with relay() as (smtp_port, handler), tempfile.TemporaryDirectory(prefix="pbem-bench-") as directory:
         moderator = Moderator(Path(directory), None, smtp_port, handler)
         try:
             table = moderator.table("lmtp")
             table.create(players=PLAYER_COUNT, now=mail._now())
+            if not pictures:
+                with moderator.db.transaction() as session:
+                    game = find_game(session, table.name)
+                    settings = load_settings(session, game)
+                    settings.board_default = False
+                    save_settings(session, game, settings)
             port = free_port()
             moderator.start_lmtp(port, workers=LMTP_WORKERS, log_level=LOG_LEVEL)
             note(f"lmtp: ran {moderator.commands[0]} (SQLite)")
@@ -293,12 +308,19 @@ def main() -> int:
             threads2, _ = throughput_run(server, "postgresql", processes=1, workers=2, games=games, steps=steps,
                                          problems=problems)
             note(f"orders per second, postgresql, one process with --workers 2 (informative): {threads2:.1f}")
+            textual, _ = throughput_run(server, "sqlite", processes=1, workers=1, games=games, steps=steps,
+                                        problems=problems, pictures=False)
+            note(f"orders per second, sqlite, 1 worker, board=off: mail without the board and its picture "
+                 f"(informative): {textual:.1f}")
         except (Exception, SystemExit) as exc:  # noqa: BLE001
-            problems.append(f"postgresql, 1 x pbem run --workers 2: {exc}")
+            problems.append(f"postgresql, 1 x pbem run --workers 2, or sqlite with board=off: {exc}")
     totals, acks = lmtp_latency(orders=orders, rng=rng, problems=problems)
     note(f"lmtp: the 250 after DATA (committed to the queue) after median {statistics.median(acks) * 1000:.1f} ms, "
          f"p95 {percentile(acks, 95) * 1000:.1f} ms; the last mail caused: min {min(totals) * 1000:.0f} ms, "
          f"max {max(totals) * 1000:.0f} ms ({len(totals)} orders)")
+    plain, _ = lmtp_latency(orders=orders, rng=rng, problems=problems, pictures=False)
+    note(f"latency lmtp, board=off: mail without the board and its picture (informative): median "
+         f"{statistics.median(plain) * 1000:.0f} ms, p95 {percentile(plain, 95) * 1000:.0f} ms")
     tick = tick_figure()
     for problem in problems:
         note(f"CHECK FAILED: {problem}")

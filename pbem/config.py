@@ -8,10 +8,11 @@ never silently ignored):
                  address that gets alerts, optional)
 ``[database]``   ``url``
 ``[imap]``       as ``pbem.mail.settings.imap_settings`` accepts: host, port, security
-                 (none|starttls|ssl), username, password or password_env, mailbox, processed_folder,
-                 failed_folder, timeout, poll_interval, idle_refresh
+                 (none|starttls|ssl), username, one of password, password_env and password_command,
+                 auth (password|xoauth2), mailbox, processed_folder, failed_folder, timeout, poll_interval,
+                 idle_refresh
 ``[smtp]``       as ``pbem.mail.settings.smtp_settings`` accepts: host, port, security, username,
-                 password or password_env, timeout, local_hostname
+                 one of password, password_env and password_command, auth, timeout, local_hostname
 ``[maildir]``    instead of ``[imap]``: a local Maildir as the inbox (``pbem.mail.settings.maildir_settings``:
                  path, processed_folder, failed_folder, poll_interval, fsync; a relative path is taken
                  from the config file's directory)
@@ -23,16 +24,20 @@ never silently ignored):
                  ``replies_per_sender_per_hour`` and ``replies_per_sender_per_day`` (direct replies to a
                  player's mail; 0: never reply), ``replies_to_strangers_per_hour`` (all replies to mail
                  without a seat's token, together) and ``replies_per_domain_per_hour`` (those to one
-                 domain): see ``pbem.mailflow.inbound`` for who is charged what
+                 domain): see ``pbem.mailflow.inbound`` for who is charged what; ``max_mails_per_hour``
+                 and ``max_mails_per_day`` (what the mail provider lets the account send; 0: no limit;
+                 mail beyond waits in the outbox: ``pbem.mailflow.sendlimits``)
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
 
 Secrets: passwords (``password``, or better ``password_env`` naming an environment variable) live only
 in the ``ImapSettings``/``SmtpSettings`` objects, whose ``repr`` hides them; the raw TOML is kept out of
-``repr`` too, and no error message quotes a value of a password key. A ``password_env`` whose variable
-is not set is not an error when the file is read (``pbem game list`` needs no mail password) but when
-the mail settings are asked for (``Config.require_imap`` / ``require_smtp``).
+``repr`` too, and no error message quotes a value of a password key. A ``password_command`` is not run
+when the file is read, only at each login (``pbem.mail.credentials``): its output is never stored here.
+A ``password_env`` whose variable is not set is not an error when the file is read (``pbem game list``
+needs no mail password) but when the mail settings are asked for (``Config.require_imap`` /
+``require_smtp``).
 """
 from __future__ import annotations
 
@@ -69,7 +74,7 @@ MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
 DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)  # and every kind's decisions: decision_names()
 LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_sender_per_day",
-              "replies_to_strangers_per_hour", "replies_per_domain_per_hour")
+              "replies_to_strangers_per_hour", "replies_per_domain_per_hour", "max_mails_per_hour", "max_mails_per_day")
 
 
 def accepted_keys() -> dict[str, tuple[str, ...]]:
@@ -130,6 +135,8 @@ class Limits:
     replies_per_sender_per_day: int = 40
     replies_to_strangers_per_hour: int = 20
     replies_per_domain_per_hour: int = 5
+    max_mails_per_hour: int = 0  # what the provider lets an account send; 0: no limit (pbem.mailflow.sendlimits)
+    max_mails_per_day: int = 0
 
 
 @dataclass(frozen=True)
@@ -304,7 +311,8 @@ def _mail_section(data: Mapping[str, Any], name: str, parse: Any, env: Mapping[s
         return None
     section = data[name]
     variable = section.get("password_env")
-    if isinstance(variable, str) and variable and variable not in env and "password" not in section:
+    if (isinstance(variable, str) and variable and variable not in env
+            and "password" not in section and "password_command" not in section):
         missing[name] = (f"{where}: [{name}] the environment variable {variable} (password_env) is not set")
         env = {**env, variable: ""}
     return parse(section, env)

@@ -18,15 +18,33 @@ process runs as that user, without chroot.
 (made with the ``openssl`` command), offering STARTTLS on one port and TLS on
 another, for the security modes.
 
+``dovecot_oauth2``: a Dovecot that also accepts AUTHENTICATE XOAUTH2, checking
+the bearer token itself as an OAuth2 provider's tokens are checked: its
+``oauth2`` passdb validates JWTs locally (``introspection_mode = local``)
+against an HMAC key made for the instance, with the signature, the expiry and
+the subject (which must be the user logging in) all checked. The account's
+``access_token()`` signs one. No OAuth2 server runs; passwords still work by
+LOGIN and PLAIN, and a password is no token.
+
+Every instance turns Dovecot's authentication penalty off: it would delay
+each login from 127.0.0.1 by up to 15 s after a failed one, and tests fail
+logins on purpose.
+
 ``smtpd`` / ``smtpd_tls``: aiosmtpd's ``Controller`` on free loopback ports,
 collecting what it receives; replies can be forced per stage (``451``,
-``550``) and a login is offered (not required).
+``550``) and a login is offered (not required): PLAIN and LOGIN with
+``SMTP_USER``/``SMTP_PASSWORD``, and XOAUTH2 with ``SMTP_USER``/``SMTP_TOKEN``.
 """
 from __future__ import annotations
 
+import base64
 import grp
+import hashlib
+import hmac
+import json
 import os
 import pwd
+import shlex
 import shutil
 import socket
 import ssl
@@ -130,9 +148,10 @@ class _Users:
 class DovecotServer:
     """One Dovecot instance with its own config, runtime and mail directories under one temp dir."""
 
-    def __init__(self, binary: str, tls: TlsFiles | None = None) -> None:
+    def __init__(self, binary: str, tls: TlsFiles | None = None, *, oauth2: bool = False) -> None:
         self.binary = binary
         self.tls = tls
+        self.oauth2_key = os.urandom(32) if oauth2 else b""  # signs the access tokens this instance accepts
         self.users = _Users.for_us()
         self.root = Path(tempfile.mkdtemp(prefix="pbem-dovecot-"))
         self.root.chmod(0o755)  # the login and internal users must reach the runtime directory
@@ -163,15 +182,17 @@ class DovecotServer:
             f"first_valid_gid = {mail.pw_gid}",
             f"last_valid_gid = {mail.pw_gid}",
             "disable_plaintext_auth = no",  # Dovecot 2.3 name; 2.4 calls it auth_allow_cleartext
-            "auth_mechanisms = plain login",
+            f"auth_mechanisms = plain login{' xoauth2' if self.oauth2_key else ''}",
             "auth_failure_delay = 0 secs",  # a wrong-password test need not wait the default 2 seconds
             "mail_location = maildir:~/Maildir",
             "mailbox_idle_check_interval = 1 secs",  # IDLE notices new mail within a second even without inotify
             "imap_idle_notify_interval = 2 mins",
             "passdb {",
             "  driver = passwd-file",
+            *(["  mechanisms = plain login"] if self.oauth2_key else []),  # a password is no access token
             f"  args = scheme=PLAIN username_format=%u {self.passwd}",
             "}",
+            *self._oauth2_passdb(),
             "userdb {",
             "  driver = static",
             f"  args = uid={mail.pw_uid} gid={mail.pw_gid} home={self.mail_root}/%u",
@@ -189,6 +210,9 @@ class DovecotServer:
         if not self.users.as_root:
             lines.append("  chroot =")
         lines.append("}")
+        # No growing delay after failed logins (see the module docstring): without this listener the
+        # auth process finds no penalty service and applies none.
+        lines += ["service anvil {", "  unix_listener anvil-auth-penalty {", "    mode = 0", "  }", "}"]
         if self.tls:
             lines += ["ssl = yes", f"ssl_cert = <{self.tls.cert}", f"ssl_key = <{self.tls.key}"]
             if Path("/usr/share/dovecot/dh.pem").exists():
@@ -200,6 +224,32 @@ class DovecotServer:
             for service in ("anvil", "auth-worker", "imap", "stats"):
                 lines += [f"service {service} {{", "  chroot =", f"  user = {self.users.internal}", "}"]
         return "\n".join(lines) + "\n"
+
+    def _oauth2_passdb(self) -> list[str]:
+        """The ``oauth2`` passdb for XOAUTH2: local JWT validation with this instance's HMAC key."""
+        if not self.oauth2_key:
+            return []
+        # The key dictionary is looked up as <prefix>/<azp>/<alg>/<kid>; our tokens carry neither azp nor kid.
+        key_file = self.root / "oauth2-keys" / "default" / "HS256" / "default"
+        key_file.parent.mkdir(parents=True)
+        key_file.write_text(base64.b64encode(self.oauth2_key).decode())
+        for path in (key_file, *list(key_file.parents)[:3]):
+            path.chmod(0o755 if path.is_dir() else 0o644)  # read by the auth process, which may not run as us
+        settings = self.root / "dovecot-oauth2.conf.ext"
+        settings.write_text(f"introspection_mode = local\nlocal_validation_key_dict = fs:posix:prefix="
+                            f"{self.root / 'oauth2-keys'}/\nusername_attribute = sub\n")
+        settings.chmod(0o644)
+        return ["passdb {", "  driver = oauth2", "  mechanisms = xoauth2", f"  args = {settings}", "}"]
+
+    def access_token(self, user: str, lifetime: float = 300.0) -> str:
+        """A JWT for ``user`` that this instance accepts for ``lifetime`` seconds (negative: already expired)."""
+        assert self.oauth2_key, "this Dovecot was started without XOAUTH2"
+        now = int(time.time())
+        header = {"typ": "JWT", "alg": "HS256"}
+        claims = {"sub": user, "iat": now - 60, "nbf": now - 60, "exp": now + int(lifetime)}
+        signed = ".".join(_base64url(json.dumps(part).encode()) for part in (header, claims))
+        signature = hmac.new(self.oauth2_key, signed.encode(), hashlib.sha256).digest()
+        return f"{signed}.{_base64url(signature)}"
 
     def start(self) -> None:
         (self.root / "state").mkdir()
@@ -261,6 +311,10 @@ class DovecotServer:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+def _base64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
 def _dovecot_binary() -> str:
     binary = shutil.which("dovecot", path=DOVECOT_SEARCH_PATH)
     if binary is None:
@@ -269,8 +323,8 @@ def _dovecot_binary() -> str:
     return binary
 
 
-def _start_dovecot(tls: TlsFiles | None = None) -> Iterator[DovecotServer]:
-    server = DovecotServer(_dovecot_binary(), tls)
+def _start_dovecot(tls: TlsFiles | None = None, *, oauth2: bool = False) -> Iterator[DovecotServer]:
+    server = DovecotServer(_dovecot_binary(), tls, oauth2=oauth2)
     try:
         server.start()
     except RuntimeError as exc:
@@ -291,6 +345,11 @@ def dovecot_tls_server(tls_files: TlsFiles) -> Iterator[DovecotServer]:
     yield from _start_dovecot(tls_files)
 
 
+@pytest.fixture(scope="session")
+def dovecot_oauth2_server() -> Iterator[DovecotServer]:
+    yield from _start_dovecot(oauth2=True)
+
+
 @dataclass
 class DovecotAccount:
     """A fresh IMAP account on the test Dovecot: where it is, how to log in, how to put mail into it."""
@@ -301,6 +360,12 @@ class DovecotAccount:
     password: str = field(repr=False)
     ssl_port: int = 0
     tls: TlsFiles | None = None
+    server: DovecotServer | None = field(default=None, repr=False)
+
+    def access_token(self, lifetime: float = 300.0, user: str | None = None) -> str:
+        """An access token the server accepts for this account (or for ``user``) by XOAUTH2."""
+        assert self.server is not None
+        return self.server.access_token(user or self.user, lifetime)
 
     def settings(self, **overrides: Any) -> ImapSettings:
         values: dict[str, Any] = dict(
@@ -353,16 +418,55 @@ def dovecot(dovecot_server: DovecotServer) -> DovecotAccount:
 
 
 @pytest.fixture
+def dovecot_oauth2(dovecot_oauth2_server: DovecotServer) -> DovecotAccount:
+    """An account on the Dovecot that accepts XOAUTH2 (see ``access_token``) besides passwords."""
+    user, password = dovecot_oauth2_server.new_account()
+    return DovecotAccount(dovecot_oauth2_server.host, dovecot_oauth2_server.port, user, password,
+                          server=dovecot_oauth2_server)
+
+
+@pytest.fixture
 def dovecot_tls(dovecot_tls_server: DovecotServer) -> DovecotAccount:
     user, password = dovecot_tls_server.new_account()
     return DovecotAccount(dovecot_tls_server.host, dovecot_tls_server.port, user, password,
                           dovecot_tls_server.ssl_port, dovecot_tls_server.tls)
 
 
+# password_command --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SecretCommand:
+    """A ``password_command`` as a password manager or an OAuth2 helper would be: it prints the secret
+    kept in ``store`` and appends a line to ``calls``, so a test can count how often it ran."""
+
+    command: str
+    store: Path
+    calls: Path
+
+    @property
+    def runs(self) -> int:
+        return len(self.calls.read_text().splitlines()) if self.calls.exists() else 0
+
+    def hand_out(self, secret: str) -> None:
+        """From now on print ``secret`` (as a helper does after refreshing a token)."""
+        self.store.write_text(secret + "\n")
+        self.store.chmod(0o600)
+
+
+def secret_command(directory: Path, secret: str, name: str = "secret") -> SecretCommand:
+    store, calls = directory / f"{name}.store", directory / f"{name}.calls"
+    command = f"echo run >> {shlex.quote(str(calls))} && cat {shlex.quote(str(store))}"
+    helper = SecretCommand(command, store, calls)
+    helper.hand_out(secret)
+    return helper
+
+
 # SMTP --------------------------------------------------------------------------------------
 
 SMTP_USER = "relay-user"
 SMTP_PASSWORD = "relay-secret-42"
+SMTP_TOKEN = "relay-access-token-7f3a"  # the one bearer token the relay takes for SMTP_USER by XOAUTH2
 
 
 @dataclass(frozen=True)
@@ -387,6 +491,35 @@ class RecordingHandler:
     def __init__(self) -> None:
         self.received: list[ReceivedMail] = []
         self.replies: dict[str, str] = {}
+        self.xoauth2_logins: list[str] = []  # "ok" or "refused", one per AUTH XOAUTH2
+
+    async def auth_XOAUTH2(self, server: Any, args: list[str]) -> Any:
+        """SASL XOAUTH2 as Gmail's relay does it: the initial response (or one after an empty challenge);
+        a bad token gets a JSON error as a 334 challenge, the client's empty answer, then 535."""
+        from aiosmtpd.smtp import AuthResult, LoginPassword
+
+        if len(args) == 2:
+            try:
+                response: Any = base64.b64decode(args[1], validate=True)
+            except ValueError:
+                return AuthResult(success=False, handled=False, message="501 5.5.2 Cannot decode response")
+        else:
+            response = await server.challenge_auth("")
+            if not isinstance(response, bytes):  # aborted or undecodable: challenge_auth has answered 501
+                return AuthResult(success=False, handled=True)
+        fields = dict(part.split("=", 1) for part in response.decode("utf-8", "replace").split("\x01") if "=" in part)
+        if fields.get("user") == SMTP_USER and fields.get("auth") == f"Bearer {SMTP_TOKEN}":
+            self.xoauth2_logins.append("ok")
+            return AuthResult(success=True, auth_data=LoginPassword(SMTP_USER.encode(), b""))
+        self.xoauth2_logins.append("refused")
+        error = json.dumps({"status": "401", "schemes": "bearer", "scope": "https://mail.test/"})
+        answer = await server.challenge_auth(error)
+        if not isinstance(answer, bytes):
+            return AuthResult(success=False, handled=True)
+        if answer:  # the client must answer the error report with an empty response
+            return AuthResult(success=False, handled=False, message="501 5.5.2 Expected an empty response")
+        return AuthResult(success=False, handled=False,
+                          message="535 5.7.8 Username and Password not accepted (invalid token)")
 
     async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]) -> str:
         if "MAIL" in self.replies:

@@ -4,8 +4,8 @@ A picture goes out with every order applied by mail; to be cheaper, the
 renderer remembers what does not change from one move to the next (the size
 of a place, the route and dashes of a line). These tests hold the decoded
 pixels of a few varied boards (setup, crowded boards after random play, both
-games) to the SHA-256 digests the renderer gave before it remembered
-anything, and check that warm caches, cold ones, any order of drawing and
+games) to the SHA-256 digests the renderer gives with every cache empty, and
+check that warm caches, cold ones, any order of drawing and
 several threads give those pixels. The digests depend on the scenes too: a change to a game's rules
 or random player that changes the states below changes them (then regenerate
 them with ``python tests/test_board_picture_pixels.py`` from a renderer known
@@ -92,17 +92,18 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "eme neutral armies": eme_neutral,
 }
 
-# Decoded RGB pixels, as drawn before the renderer kept caches (Pillow's default font and FASTOCTREE).
+# Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font; the palette chosen by
+# FASTOCTREE from every other pixel of every other row, the picture mapped onto it).
 DIGESTS: dict[str, str] = {
-    'imperial setup': '095d4c0ea9e4c3f58d09e1426dc0b9f8228cce3cd3987e2d933ca64bb87db221',
-    'imperial position': 'ef312b6b2086cb43ffe241ecf7e7640857428e8949915dc4cd7eb812f4992f96',
-    'imperial seed 1, 150 moves': 'dc6462a6f03867a3c277449c9f60cef37a92ce1ba2ebddb655259b1b751fce1f',
-    'imperial seed 2, 600 moves': '17871653215563b7b066b4a951d718d863e14ced550ccac64c8583a2ef7a030b',
-    'imperial seed 3, 350 moves': '204a765f5e2b4f3475c3a9abac7c8fdec88d0738d888f782d6991535fca510d6',
-    'eme setup, 3 players': 'd8a1867be21072ee84723a0a887ae71d7343d32f605de2d92109481e6215e785',
-    'eme seed 2, 4 players, 20 moves': '7052e19532ebfbeed74e310ad234d453cfbad1e84d6845b4b9896aad41c3cf82',
-    'eme seed 3, 5 players, to the end': 'dedf6afd14a00116b3011605d07487cf9de5aed668dfa146ee5e245c7798e72c',
-    'eme neutral armies': '33cfbe243d22ba320901a6938f1720c609365e47f32da34b39cf62a209428c2d',
+    'imperial setup': '84a670c703a85d53112b792d60ded5fe4c4f6fc0b5543958c7810d1b2b61deaf',
+    'imperial position': '31ea812b91f88ae767310489645a5839db7a79cc5e78a02e78877d01f5557a24',
+    'imperial seed 1, 150 moves': '8b710efa46ffcf8f46737bc56627d22efb668a0f6e862c52ac8bfff766ae4588',
+    'imperial seed 2, 600 moves': '57fcffbcf688dba2259a902c00709749a05090f5840aa1353f2b57f70faea24a',
+    'imperial seed 3, 350 moves': '809be3b772e4d8a18084816bca23336f2d60f1feee3973d1ac187fb977a6036b',
+    'eme setup, 3 players': '48b9a3488697518e8999f3d140165b11b2350869638adeafa6524e100ed5f263',
+    'eme seed 2, 4 players, 20 moves': 'ddf7d85376999de08dc605602125927bebc347215d49916df8857c9cb87f1ca0',
+    'eme seed 3, 5 players, to the end': '36cd49f4cd8f3cf9fff344b57de1a853b334ed05dc7fa01bea9a960affa9e32b',
+    'eme neutral armies': 'e981227f2b3f84564b3b8a20c4c853bc335fa227fa7eff4384f1fbd3b19cbf29',
 }
 
 

@@ -18,7 +18,7 @@ from pbem.config import (
     parse_config,
 )
 from pbem.errors import ConfigError
-from pbem.mail import Security
+from pbem.mail import AuthMethod, Security
 from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.toml"
@@ -131,6 +131,24 @@ def test_mistakes_are_clear_errors(tmp_path: Path, text: str, message: str) -> N
         load_config(write(tmp_path, text), {})
 
 
+def test_a_password_command_is_kept_for_the_login_not_run(tmp_path: Path) -> None:
+    ran = tmp_path / "ran"
+    text = FULL.replace('password_env = "PBEM_TEST_IMAP_PW"', f'password_command = "touch {ran}; echo t0ken"\n'
+                                                              'auth = "xoauth2"')
+    config = load_config(write(tmp_path, text), {})  # no PBEM_TEST_IMAP_PW needed any more
+    imap = config.require_imap()
+    assert imap.password_command == f"touch {ran}; echo t0ken" and imap.auth is AuthMethod.XOAUTH2
+    assert not ran.exists()  # run at each login (pbem check, run, poll), never when the file is read
+    assert "touch" not in repr(config)
+
+
+def test_only_one_secret_source_per_server(tmp_path: Path) -> None:
+    text = FULL.replace('password_env = "PBEM_TEST_IMAP_PW"', 'password_env = "PBEM_TEST_IMAP_PW"\n'
+                                                              'password_command = "pass show mail/pbem"')
+    with pytest.raises(ConfigError, match=r"\[imap\]: give one of password, password_env or password_command"):
+        load_config(write(tmp_path, text), {})  # even though the variable is unset: the file is wrong
+
+
 def test_error_messages_never_quote_a_password(tmp_path: Path) -> None:
     text = "[smtp]\nhost = 'h'\npassword = 'Top-Secret-99'\nport = 'x'\n"
     with pytest.raises(ConfigError) as info:
@@ -223,11 +241,12 @@ def test_the_example_loads_and_so_does_every_commented_key(tmp_path: Path) -> No
                 continue
             seen.add((section, key.group(1)))
             candidate = candidate.split("  #")[0]
-            if section in ("imap", "smtp") and key.group(1) == "password":
-                continue  # password and password_env exclude each other
+            if section in ("imap", "smtp") and key.group(1) in ("password", "password_command"):
+                continue  # password, password_env and password_command exclude each other
         lines.append(candidate)
     tomllib.loads("\n".join(lines))
     config = load_config(write(tmp_path, "\n".join(lines)), {"PBEM_IMAP_PASSWORD": "x", "PBEM_SMTP_PASSWORD": "y"})
     assert config.moderator.game_master == "gm@example.org"
+    assert config.imap.auth is AuthMethod.PASSWORD and config.smtp.auth is AuthMethod.PASSWORD
     assert config.imap.idle_refresh == 540 and config.limits.max_message_bytes == 1048576
 

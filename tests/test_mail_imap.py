@@ -1,20 +1,26 @@
-"""ImapInbox against a real Dovecot: fetch by UID, bookkeeping, moves, UIDVALIDITY, IDLE and polling."""
+"""ImapInbox against a real Dovecot: fetch by UID, bookkeeping, moves, UIDVALIDITY, IDLE and polling;
+logging in with a password_command and with XOAUTH2."""
 from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from mailservers import (  # noqa: F401
     DovecotAccount,
     dovecot,
+    dovecot_oauth2,
+    dovecot_oauth2_server,
     dovecot_server,
     dovecot_tls,
     dovecot_tls_server,
+    secret_command,
     tls_files,
 )
 
 from pbem.mail import (
+    AuthMethod,
     ImapInbox,
     MailboxError,
     MailboxLoginError,
@@ -226,3 +232,78 @@ def test_tls_with_an_untrusted_certificate_fails_clearly(dovecot_tls: DovecotAcc
 def test_starttls_against_a_server_without_it_fails_clearly(dovecot: DovecotAccount) -> None:
     with pytest.raises(MailboxError, match="does not offer STARTTLS"):
         ImapInbox(dovecot.settings(security=Security.STARTTLS)).connect()
+
+
+# --- password_command and XOAUTH2 ---------------------------------------------------------------------
+
+
+def test_password_command_runs_at_every_login(tmp_path: Path, dovecot: DovecotAccount) -> None:
+    helper = secret_command(tmp_path, dovecot.password)
+    settings = dovecot.settings(password="", password_command=helper.command)
+    assert helper.runs == 0
+    uid = dovecot.append(mail(1))
+    with ImapInbox(settings) as inbox:
+        assert [m.uid for m in inbox.fetch_new(None).messages] == [uid]
+        inbox.fetch_new(None)
+        assert helper.runs == 1  # once for the login, not per command
+    with ImapInbox(settings):
+        pass
+    assert helper.runs == 2  # a new connection asks again: nothing is cached
+
+
+def test_a_failing_password_command_is_a_login_error_naming_the_status(tmp_path: Path,
+                                                                        dovecot: DovecotAccount) -> None:
+    settings = dovecot.settings(password="", password_command="echo Half-A-Secret-55; exit 4")
+    with pytest.raises(MailboxLoginError) as caught:
+        ImapInbox(settings).connect()
+    text = str(caught.value)
+    assert "[imap] password_command failed: exit status 4" in text
+    assert "Half-A-Secret-55" not in text and "Half-A-Secret-55" not in repr(settings)
+
+
+def test_a_wrong_secret_from_the_command_is_masked(tmp_path: Path, dovecot: DovecotAccount) -> None:
+    helper = secret_command(tmp_path, "Wrong-From-Helper-77")
+    with pytest.raises(MailboxLoginError, match="refused the login") as caught:
+        ImapInbox(dovecot.settings(password="", password_command=helper.command)).connect()
+    assert "Wrong-From-Helper-77" not in str(caught.value)
+
+
+def test_xoauth2_with_a_token_from_the_helper(tmp_path: Path, dovecot_oauth2: DovecotAccount) -> None:
+    """Dovecot checks the token for real (signature, expiry, subject): see tests/mailservers.py."""
+    helper = secret_command(tmp_path, dovecot_oauth2.access_token())
+    settings = dovecot_oauth2.settings(password="", password_command=helper.command, auth=AuthMethod.XOAUTH2)
+    uid = dovecot_oauth2.append(mail(1))
+    with ImapInbox(settings) as inbox:
+        assert [m.uid for m in inbox.fetch_new(None).messages] == [uid]
+    helper.hand_out(dovecot_oauth2.access_token(lifetime=600))  # the helper refreshed the token
+    with ImapInbox(settings) as inbox:
+        assert inbox.fetch_new(None).messages[0].uid == uid
+    assert helper.runs == 2
+
+
+@pytest.mark.parametrize("token", ["expired", "another user's", "the password", "no token"])
+def test_a_refused_token_is_a_login_error_with_a_hint(tmp_path: Path, dovecot_oauth2: DovecotAccount,
+                                                       token: str) -> None:
+    secret = {"expired": dovecot_oauth2.access_token(lifetime=-30),
+              "another user's": dovecot_oauth2.access_token(user="u9999"),
+              "the password": dovecot_oauth2.password,  # a password is no access token
+              "no token": "not-a-token"}[token]
+    helper = secret_command(tmp_path, secret)
+    settings = dovecot_oauth2.settings(password="", password_command=helper.command, auth="xoauth2")
+    with pytest.raises(MailboxLoginError) as caught:
+        ImapInbox(settings).connect()
+    text = str(caught.value)
+    assert f"refused the XOAUTH2 login of {dovecot_oauth2.user!r}" in text and "may have expired" in text
+    assert secret not in text and helper.runs == 1
+
+
+def test_xoauth2_against_a_server_without_it_says_so(tmp_path: Path, dovecot: DovecotAccount) -> None:
+    helper = secret_command(tmp_path, "Some-Token-123")
+    settings = dovecot.settings(password="", password_command=helper.command, auth="xoauth2")
+    with pytest.raises(MailboxLoginError, match=r"does not offer AUTH=XOAUTH2"):
+        ImapInbox(settings).connect()
+
+
+def test_the_xoauth2_server_still_takes_passwords(dovecot_oauth2: DovecotAccount) -> None:
+    with ImapInbox(dovecot_oauth2.settings()) as inbox:
+        assert inbox.fetch_new(None).messages == ()

@@ -7,6 +7,7 @@ import pytest
 
 from pbem.errors import ConfigError
 from pbem.mail import (
+    AuthMethod,
     ImapSettings,
     MailConfigError,
     Security,
@@ -41,6 +42,7 @@ def test_imap_settings_from_config() -> None:
         processed_folder="pbem/processed", failed_folder="pbem/failed", poll_interval=30.0,
     )
     assert settings.effective_port == 993
+    assert settings.auth is AuthMethod.PASSWORD and settings.password_command == ""
     assert "imap-Secret-1" not in repr(settings)
 
 
@@ -60,7 +62,9 @@ def test_smtp_settings_from_config() -> None:
     ({"host": "h", "port": "993"}, {}, r"\[imap\] port must be a number"),
     ({"host": "h", "port": 70000}, {}, r"port must be a number from 1 to 65535"),
     ({"host": "h", "password_env": "NOPE_VAR"}, {}, r"the environment variable NOPE_VAR \(password_env\) is not set"),
-    ({"host": "h", "password": "x", "password_env": "V"}, {"V": "y"}, "not both"),
+    ({"host": "h", "password": "x", "password_env": "V"}, {"V": "y"}, "not password and password_env"),
+    ({"host": "h", "password": "x", "password_command": "c"}, {}, "not password and password_command"),
+    ({"host": "h", "auth": "cram-md5"}, {}, r"\[imap\] auth must be one of password\|xoauth2"),
     ({"host": "h", "poll_interval": 0}, {}, "positive number of seconds"),
     ({"host": "h", "folder": "INBOX"}, {}, r"unknown setting\(s\) folder"),
 ])

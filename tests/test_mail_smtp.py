@@ -1,25 +1,30 @@
-"""SmtpSender against aiosmtpd on loopback: delivery, and failures sorted into transient and permanent."""
+"""SmtpSender against aiosmtpd on loopback: delivery, failures sorted into transient and permanent, and
+logging in with a password_command and with XOAUTH2."""
 from __future__ import annotations
 
 import socket
 import threading
 from datetime import datetime, timezone
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 from aiosmtpd.controller import Controller
 from mailservers import (  # noqa: F401  (fixtures)
     SMTP_PASSWORD,
+    SMTP_TOKEN,
     SMTP_USER,
     RecordingHandler,
     SmtpServer,
     free_port,
+    secret_command,
     smtpd,
     smtpd_tls,
     tls_files,
 )
 
 from pbem.mail import (
+    AuthMethod,
     DECISION_HEADER,
     OutgoingMail,
     PermanentSendError,
@@ -190,3 +195,85 @@ def test_an_untrusted_certificate_is_a_transient_tls_error(smtpd_tls: SmtpServer
 def test_starttls_against_a_server_without_it(smtpd: SmtpServer) -> None:
     with pytest.raises(TransientSendError, match="does not offer STARTTLS"):
         SmtpSender(smtpd.settings(security=Security.STARTTLS)).open()
+
+
+# --- password_command and XOAUTH2 ---------------------------------------------------------------------
+
+
+def test_password_command_runs_at_every_login(tmp_path: Path, smtpd: SmtpServer) -> None:
+    helper = secret_command(tmp_path, SMTP_PASSWORD)
+    sender = SmtpSender(smtpd.settings(username=SMTP_USER, password_command=helper.command))
+    try:
+        sender.send(prompt("ann@example.org"))
+        sender.send(prompt("bob@example.org"))
+        assert helper.runs == 1  # one login serves the open connection
+        sender.close()
+        sender.send(prompt("cat@example.org"))
+    finally:
+        sender.close()
+    assert helper.runs == 2  # a new connection asks again: nothing is cached
+    assert [r.authenticated_as for r in smtpd.received] == [SMTP_USER] * 3
+
+
+def test_no_login_no_command(tmp_path: Path, smtpd: SmtpServer) -> None:
+    helper = secret_command(tmp_path, SMTP_PASSWORD)
+    with SmtpSender(smtpd.settings(password_command=helper.command)) as sender:  # no username: a plain relay
+        sender.send(prompt())
+    assert helper.runs == 0
+
+
+def test_a_failing_password_command_is_transient_and_names_the_status(smtpd: SmtpServer) -> None:
+    settings = smtpd.settings(username=SMTP_USER, password_command="echo Half-A-Secret-56; exit 2")
+    with pytest.raises(TransientSendError) as caught:
+        SmtpSender(settings).send(prompt())  # the mail stays in the outbox until the helper works again
+    text = str(caught.value)
+    assert "[smtp] password_command failed: exit status 2" in text and "Half-A-Secret-56" not in text
+    assert smtpd.received == []
+
+
+def test_xoauth2_with_a_token_from_the_helper(tmp_path: Path, smtpd: SmtpServer) -> None:
+    helper = secret_command(tmp_path, SMTP_TOKEN)
+    settings = smtpd.settings(username=SMTP_USER, password_command=helper.command, auth=AuthMethod.XOAUTH2)
+    with SmtpSender(settings) as sender:
+        sender.send(prompt())
+    assert [r.authenticated_as for r in smtpd.received] == [SMTP_USER]
+    assert smtpd.handler.xoauth2_logins == ["ok"] and helper.runs == 1
+
+
+def test_a_refused_token_is_transient_with_a_hint_and_hidden(tmp_path: Path, smtpd: SmtpServer) -> None:
+    helper = secret_command(tmp_path, "Expired-Token-4242")
+    settings = smtpd.settings(username=SMTP_USER, password_command=helper.command, auth="xoauth2")
+    with pytest.raises(TransientSendError) as caught:
+        SmtpSender(settings).send(prompt())
+    text = str(caught.value)
+    assert f"refused the XOAUTH2 login of {SMTP_USER!r}: 535" in text and "may have expired" in text
+    assert "Expired-Token-4242" not in text
+    assert smtpd.handler.xoauth2_logins == ["refused"]  # the error report was answered as XOAUTH2 wants
+    helper.hand_out(SMTP_TOKEN)  # the helper got a fresh token: the next attempt goes through
+    with SmtpSender(settings) as sender:
+        sender.send(prompt())
+    assert [r.authenticated_as for r in smtpd.received] == [SMTP_USER]
+
+
+def test_xoauth2_against_a_relay_without_it_says_so(tmp_path: Path) -> None:
+    controller = Controller(RecordingHandler(), hostname="127.0.0.1", port=free_port(), auth_require_tls=False,
+                            auth_exclude_mechanism=["XOAUTH2"])
+    controller.start()
+    try:
+        settings = SmtpSettings(host="127.0.0.1", port=controller.port, security=Security.NONE, timeout=5,
+                                username=SMTP_USER, password_command="echo t0ken", auth="xoauth2")
+        with pytest.raises(TransientSendError, match=r"does not offer AUTH XOAUTH2 .*it offers LOGIN PLAIN"):
+            SmtpSender(settings).open()
+    finally:
+        controller.stop()
+
+
+@pytest.mark.parametrize("security", [Security.STARTTLS, Security.SSL])
+def test_xoauth2_over_tls(tmp_path: Path, smtpd_tls: SmtpServer, security: Security) -> None:
+    assert smtpd_tls.tls is not None
+    port = smtpd_tls.ssl_port if security is Security.SSL else smtpd_tls.port
+    settings = smtpd_tls.settings(security=security, port=port, username=SMTP_USER, auth="xoauth2",
+                                  password_command=secret_command(tmp_path, SMTP_TOKEN).command)
+    with SmtpSender(settings, ssl_context=smtpd_tls.tls.client_context()) as sender:
+        sender.send(prompt())
+    assert [r.authenticated_as for r in smtpd_tls.received] == [SMTP_USER]

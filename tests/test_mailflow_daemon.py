@@ -15,7 +15,18 @@ from typing import Any
 
 import pytest
 from mailflowkit import Table
-from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
+from mailservers import (  # noqa: F401  (fixtures)
+    SMTP_TOKEN,
+    SMTP_USER,
+    DovecotAccount,
+    SmtpServer,
+    dovecot,
+    dovecot_oauth2,
+    dovecot_oauth2_server,
+    dovecot_server,
+    secret_command,
+    smtpd,
+)
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -237,6 +248,64 @@ def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, doveco
     assert "refused the login" in result.stdout and "connection refused" in result.stdout
     assert "IMAP does NOT work; SMTP does NOT work." in result.stdout
     assert "Wrong-Secret-123" not in result.output
+
+
+def xoauth2_config(account: DovecotAccount, smtp: SmtpServer, db: str, imap_command: str, smtp_command: str) -> str:
+    """Both servers by XOAUTH2, each token printed by a helper command."""
+    return f'''
+[moderator]
+address = "pbem@games.test"
+
+[database]
+url = "{db}"
+
+[imap]
+host = "{account.host}"
+port = {account.port}
+security = "none"
+username = "{account.user}"
+auth = "xoauth2"
+password_command = "{imap_command}"
+timeout = 10
+
+[smtp]
+host = "{smtp.host}"
+port = {smtp.port}
+security = "none"
+username = "{SMTP_USER}"
+auth = "xoauth2"
+password_command = "{smtp_command}"
+timeout = 10
+'''
+
+
+def test_check_logs_in_by_xoauth2_with_tokens_from_helpers(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
+                                                            smtpd: SmtpServer) -> None:  # noqa: F811
+    imap_token = dovecot_oauth2.access_token()
+    imap_helper, smtp_helper = secret_command(tmp_path, imap_token, "imap"), secret_command(tmp_path, SMTP_TOKEN)
+    path = tmp_path / "pbem.toml"
+    path.write_text(xoauth2_config(dovecot_oauth2, smtpd, f"sqlite:///{tmp_path / 'c.db'}",
+                                   imap_helper.command, smtp_helper.command))
+    result = CliRunner().invoke(app, ["--config", str(path), "check"])
+    assert result.exit_code == 0, result.output
+    how = "(with XOAUTH2, secret from password_command)"
+    assert f"login ok as {dovecot_oauth2.user} {how}" in result.stdout
+    assert f"login ok as {SMTP_USER} {how}" in result.stdout
+    assert (imap_helper.runs, smtp_helper.runs) == (1, 1)
+    assert imap_token not in result.output and SMTP_TOKEN not in result.output
+    assert smtpd.handler.xoauth2_logins == ["ok"]
+
+
+def test_check_says_which_helper_failed_without_its_output(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
+                                                           smtpd: SmtpServer) -> None:  # noqa: F811
+    path = tmp_path / "pbem.toml"
+    path.write_text(xoauth2_config(dovecot_oauth2, smtpd, f"sqlite:///{tmp_path / 'c.db'}",
+                                   "echo Leaked-Token-1; exit 1", "echo Stale-Token-2"))
+    result = CliRunner().invoke(app, ["--config", str(path), "check"])
+    assert result.exit_code == 1
+    assert "[imap] password_command failed: exit status 1" in result.stdout
+    assert f"refused the XOAUTH2 login of '{SMTP_USER}'" in result.stdout and "may have expired" in result.stdout
+    assert "Leaked-Token-1" not in result.output and "Stale-Token-2" not in result.output
 
 
 # --- processes: SIGTERM and the crash points -------------------------------------------------------------

@@ -1,9 +1,11 @@
 """The database and the mail folders hold every seat's reply token: only their owner may read them.
+The mail passwords and access tokens, on the other hand, are written nowhere, and logged nowhere.
 
 Each test runs under the common umask 022, which would make new files 0644 and folders 0755.
 """
 from __future__ import annotations
 
+import base64
 import os
 import smtplib
 import stat
@@ -12,6 +14,16 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from mailservers import (  # noqa: F401  (fixtures)
+    SMTP_TOKEN,
+    SMTP_USER,
+    DovecotAccount,
+    SmtpServer,
+    dovecot_oauth2,
+    dovecot_oauth2_server,
+    secret_command,
+    smtpd,
+)
 from sqlalchemy import text
 from typer.testing import CliRunner
 
@@ -93,3 +105,40 @@ def test_pbem_poll_warns_at_start_when_the_database_is_readable_by_others(tmp_pa
     result = CliRunner().invoke(app, ["--database", f"sqlite:///{database}", "--config", str(config), "poll",
                                       "--once"])
     assert f"chmod 600 {database}" in result.stderr, result.output
+
+
+def test_tokens_from_helpers_are_neither_stored_nor_logged(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
+                                                           smtpd: SmtpServer) -> None:  # noqa: F811
+    """A whole ``pbem poll`` with both logins by XOAUTH2, logging at DEBUG: the tokens the helpers print are in
+    no output and in no file pbem wrote (database, journal), and only the helpers' own stores hold them."""
+    imap_token = dovecot_oauth2.access_token()
+    imap_helper, smtp_helper = secret_command(tmp_path, imap_token, "imap"), secret_command(tmp_path, SMTP_TOKEN)
+    database = tmp_path / "pbem.db"
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'[moderator]\naddress = "pbem@games.test"\n[database]\nurl = "sqlite:///{database}"\n'
+                      f'[imap]\nhost = "{dovecot_oauth2.host}"\nport = {dovecot_oauth2.port}\nsecurity = "none"\n'
+                      f'username = "{dovecot_oauth2.user}"\nauth = "xoauth2"\n'
+                      f'password_command = "{imap_helper.command}"\ntimeout = 10\n'
+                      f'[smtp]\nhost = "{smtpd.host}"\nport = {smtpd.port}\nsecurity = "none"\n'
+                      f'username = "{SMTP_USER}"\nauth = "xoauth2"\npassword_command = "{smtp_helper.command}"\n'
+                      'timeout = 10\n')
+    runner = CliRunner()
+    created = runner.invoke(app, ["--config", str(config), "game", "new", "g1", "--player", "ann:ann@example.org",
+                                  "--player", "bob:bob@example.org", "--seed", "1"])
+    assert created.exit_code == 0, created.output
+    assert (imap_helper.runs, smtp_helper.runs) == (0, 0)  # creating a game logs in nowhere
+    result = runner.invoke(app, ["--config", str(config), "poll", "--once", "--log-level", "DEBUG"])
+    assert result.exit_code == 0, result.output
+    assert smtpd.received and f"outbox: {len(smtpd.received)} sent" in result.stdout
+    assert (imap_helper.runs, smtp_helper.runs) == (1, 1)
+    secrets = [imap_token, SMTP_TOKEN]
+    secrets += [base64.b64encode(f"user={user}\x01auth=Bearer {token}\x01\x01".encode()).decode()
+                for user, token in ((dovecot_oauth2.user, imap_token), (SMTP_USER, SMTP_TOKEN))]
+    for secret in secrets:
+        assert secret not in result.output and secret not in created.output
+    stores = {imap_helper.store, smtp_helper.store}
+    written = [path for path in tmp_path.rglob("*") if path.is_file() and path not in stores]
+    assert database in written
+    for path in written:
+        content = path.read_bytes()
+        assert not any(secret.encode() in content for secret in secrets), path

@@ -8,9 +8,13 @@
     pbem report NAME --for PLAYER          that player's turn report (and prompt, if they must decide)
     pbem export NAME [--format json|text] [--public] [--output FILE]
                                            a game's whole history, to replay or to publish
+    pbem init [--provider P] [--address A] a first, commented pbem.toml for a mail provider (asks what is missing)
     pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.mailflow)
     pbem poll                              for cron: the inbox once, the outbox once
     pbem check                             can we reach the IMAP and SMTP servers of the config?
+    pbem status [--json] [--no-games]      is a moderator running? queues, outbox, whom each game waits for
+    pbem backup FILE [--force]             a consistent copy of the SQLite database, taken while games run
+    pbem restore FILE [--force]            put a backup back (stop the moderator first)
     pbem game show NAME                    seats, whose turn, deadlines, waiting lines, last moves, outbox
     pbem force NAME --as PLAYER "TEXT"     orders for a player by the game master (mailed like any move)
     pbem undo NAME                         take back the last move and tell everyone
@@ -38,7 +42,16 @@ from __future__ import annotations
 import typer
 from typer.models import CommandInfo, TyperInfo
 
-from pbem.cli import demo, export, master, observers, play  # noqa: F401  (their commands register on the apps)
+from pbem.cli import (  # noqa: F401  (their commands register on the apps)
+    backup,
+    demo,
+    export,
+    init,
+    master,
+    observers,
+    play,
+    status,
+)
 from pbem.cli.base import EXIT_ERROR, EXIT_REFUSED, Options, app, game_app
 from pbem.cli.style import plain_commands
 from pbem.mailflow.commands import register as _register_mail_commands
@@ -53,7 +66,7 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 PANELS: dict[str, tuple[str, ...]] = {
     "Play and inspect": ("game", "order", "state", "board", "report", "export", "kinds"),
     "Game master": ("force", "undo", "replace", "pause", "resume", "resend", "observer"),
-    "Mail server": ("run", "lmtp", "poll", "check", "inbox", "deadlines"),
+    "Mail server": ("init", "check", "run", "lmtp", "poll", "status", "inbox", "deadlines", "backup", "restore"),
     "Demo": ("demo", "mail", "mailhub", "bot"),
 }
 _ORDER = [name for names in PANELS.values() for name in names]

@@ -45,6 +45,19 @@ def gm_when(moment: Any) -> str:
     return utc_stamp(moment) if moment is not None else "-"
 
 
+def _sending_held(ctx: typer.Context) -> str | None:
+    """Why queued mail is held back now (a sending limit, a relay that asked us to slow down), if it is."""
+    from datetime import UTC, datetime
+
+    from pbem.config import load_config
+    from pbem.mailflow.sendlimits import waiting_reason
+
+    options = options_of(ctx)
+    limits = load_config(options.config).limits
+    with options.moderator().db.transaction() as session:
+        return waiting_reason(session, limits, datetime.now(UTC))
+
+
 @game_app.command("show")
 @handled
 def game_show_command(
@@ -83,6 +96,10 @@ def game_show_command(
             echo(f"  {a.version + 1:>4}  {a.player:<{width}}  {a.order}  ({gm_when(a.applied)})")
     echo("Outbox: " + (", ".join(f"{count} {status}" for status, count in sorted(view.outbox.items()))
                        or "no mail") + ".")
+    if view.outbox.get("queued"):
+        held = _sending_held(ctx)
+        if held:
+            echo(f"  Queued mail waits: {held}.")
     hours = ", ".join(f"{'other' if kind == FALLBACK_DECISION else kind} {value:g}h"
                       for kind, value in view.settings.deadline_hours.items())
     reminders = ", ".join(f"{h:g}h" for h in view.settings.reminder_hours)

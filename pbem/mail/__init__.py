@@ -9,10 +9,13 @@
 * :mod:`pbem.mail.maildir` — :class:`MaildirInbox`: the same interface over a local Maildir
 * :mod:`pbem.mail.smtp` — :class:`SmtpSender`: send, failures sorted into transient/permanent
 * :mod:`pbem.mail.settings` — :class:`ImapSettings`, :class:`SmtpSettings`, :class:`MaildirSettings` from the config file
+* :mod:`pbem.mail.credentials` — the login secret (password, environment, ``password_command``) and
+  :class:`AuthMethod` (password or XOAUTH2)
 * :mod:`pbem.mail.errors` — the exception hierarchy (:class:`MailError` and below)
 """
 from __future__ import annotations
 
+from pbem.mail.credentials import AuthMethod, CredentialError
 from pbem.mail.errors import (
     InboundError,
     MailboxError,
@@ -54,6 +57,8 @@ from pbem.mail.smtp import SmtpSender
 
 __all__ = [
     "DECISION_HEADER",
+    "AuthMethod",
+    "CredentialError",
     "FetchResult",
     "FetchedMessage",
     "ImapInbox",

@@ -20,9 +20,17 @@ NAT timeouts, and otherwise sleeps and polls every ``poll_interval`` seconds.
 It first reselects the mailbox and compares its UIDNEXT with the last fetch,
 so mail delivered between a fetch and the IDLE is not missed.
 
-Secrets: the password is sent by LOGIN and nowhere else; imapclient redacts
-LOGIN in its protocol log, error messages are built from the server's reply,
-and as a last guard any error text containing the password is masked.
+Logging in: with ``auth = "password"`` by LOGIN; with ``auth = "xoauth2"`` by
+AUTHENTICATE XOAUTH2 (imapclient's ``oauth2_login``) with the access token as
+the secret. The secret is fetched anew for every connection
+(:func:`pbem.mail.credentials.login_secret`: a ``password_command`` runs each
+time, before the connection is opened, so that a slow helper does not eat
+into the server's patience) and is dropped once the login is done.
+
+Secrets: the secret is sent by LOGIN or AUTHENTICATE and nowhere else;
+imapclient redacts both in its protocol log, error messages are built from
+the server's reply, and as a last guard any error text containing the secret
+is masked.
 """
 from __future__ import annotations
 
@@ -38,6 +46,7 @@ from typing import Any, NamedTuple
 from imapclient import DELETED, IMAPClient, SocketTimeout
 from imapclient.exceptions import CapabilityError, IMAPClientError, LoginError
 
+from pbem.mail.credentials import XOAUTH2_HINT, AuthMethod, CredentialError, login_secret, mask
 from pbem.mail.errors import MailboxError, MailboxLoginError
 from pbem.mail.settings import ImapSettings, Security
 
@@ -115,6 +124,10 @@ class ImapInbox:
             return
         s = self.settings
         where = f"{s.host}:{s.effective_port}"
+        try:
+            secret = login_secret(s.password, s.password_command, "[imap]")
+        except CredentialError as exc:
+            raise MailboxLoginError(f"cannot log in to the IMAP server {where}: {exc}") from None
         context = self._ssl_context or ssl.create_default_context()
         try:
             client = IMAPClient(
@@ -125,19 +138,15 @@ class ImapInbox:
                 timeout=SocketTimeout(connect=s.timeout, read=s.timeout),
             )
         except (OSError, IMAPClientError) as exc:
-            raise MailboxError(self._mask(f"cannot connect to the IMAP server {where} ({s.security}): {_reason(exc)}")) from None
+            raise MailboxError(mask(f"cannot connect to the IMAP server {where} ({s.security}): {_reason(exc)}",
+                                    secret)) from None
         try:
             if s.security is Security.STARTTLS:
                 try:
                     client.starttls(context)
                 except CapabilityError:
                     raise MailboxError(f"the IMAP server {where} does not offer STARTTLS") from None
-            try:
-                client.login(s.username, s.password)
-            except LoginError as exc:
-                raise MailboxLoginError(
-                    self._mask(f"the IMAP server {where} refused the login of {s.username!r}: {_reason(exc)}")
-                ) from None
+            self._login(client, secret, where)
             self._client = client
             self._select()
         except MailboxError:
@@ -147,7 +156,28 @@ class ImapInbox:
         except (OSError, IMAPClientError) as exc:
             self._client = None
             _shutdown(client)
-            raise MailboxError(self._mask(f"IMAP session with {where} failed: {_reason(exc)}")) from None
+            raise MailboxError(mask(f"IMAP session with {where} failed: {_reason(exc)}", secret)) from None
+        finally:
+            del secret  # held for this login only
+
+    def _login(self, client: IMAPClient, secret: str, where: str) -> None:
+        """LOGIN, or AUTHENTICATE XOAUTH2 with ``secret`` as the access token; ``MailboxLoginError`` if refused."""
+        s = self.settings
+        xoauth2 = s.auth is AuthMethod.XOAUTH2
+        if xoauth2 and "AUTH=XOAUTH2" not in {_text(cap).upper() for cap in client.capabilities()}:
+            raise MailboxLoginError(f"the IMAP server {where} does not offer AUTH=XOAUTH2 (auth = \"xoauth2\"); "
+                                    f"use auth = \"password\" there")
+        try:
+            if xoauth2:
+                client.oauth2_login(s.username, secret)
+            else:
+                client.login(s.username, secret)
+        except LoginError as exc:
+            hint = f" ({XOAUTH2_HINT})" if xoauth2 else ""
+            raise MailboxLoginError(
+                mask(f"the IMAP server {where} refused the {'XOAUTH2 ' if xoauth2 else ''}login of "
+                     f"{s.username!r}: {_reason(exc)}{hint}", secret)
+            ) from None
 
     def close(self) -> None:
         """Log out (quietly: a connection that is already gone is closed all the same)."""
@@ -386,11 +416,8 @@ class ImapInbox:
             if client is not None:
                 _shutdown(client)
             s = self.settings
-            raise MailboxError(self._mask(f"IMAP {action} on {s.host}:{s.effective_port} failed: {_reason(exc)}")) from None
-
-    def _mask(self, text: str) -> str:
-        password = self.settings.password
-        return text.replace(password, "***") if password and len(password) >= 3 else text
+            raise MailboxError(mask(f"IMAP {action} on {s.host}:{s.effective_port} failed: {_reason(exc)}",
+                                    s.password)) from None
 
 
 def _announces_mail(response: Any) -> bool:

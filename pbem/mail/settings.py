@@ -2,9 +2,13 @@
 
 The ``[imap]`` and ``[smtp]`` tables of the TOML configuration map onto
 :class:`ImapSettings` and :class:`SmtpSettings` through :func:`imap_settings`
-and :func:`smtp_settings`. Passwords come from ``password`` or, better, from the
-environment variable named by ``password_env``; they are kept out of ``repr``
-so that a settings object printed in a log or a traceback shows no secret.
+and :func:`smtp_settings`. The secret comes from exactly one of ``password``,
+the environment variable named by ``password_env`` (both read with the file),
+or ``password_command``, which is only kept here and run at every login
+(:mod:`pbem.mail.credentials`). ``auth`` says how it is used: as a password,
+or as an OAuth2 access token (``xoauth2``). Password and command are kept out
+of ``repr``, so that a settings object printed in a log or a traceback shows
+no secret.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from pbem.mail.credentials import AuthMethod, parse_choice
 from pbem.mail.errors import MailConfigError
 
 
@@ -28,15 +33,7 @@ class Security(StrEnum):
     @classmethod
     def parse(cls, value: object, where: str = "security") -> Security:
         """The mode named by ``value`` (case-insensitive); ``MailConfigError`` naming the choices otherwise."""
-        if isinstance(value, Security):
-            return value
-        if isinstance(value, str):
-            try:
-                return cls(value.strip().lower())
-            except ValueError:
-                pass
-        choices = "|".join(mode.value for mode in cls)
-        raise MailConfigError(f"{where} must be one of {choices}, not {value!r}")
+        return parse_choice(cls, value, where)
 
 
 IMAP_DEFAULT_PORTS = {Security.NONE: 143, Security.STARTTLS: 143, Security.SSL: 993}
@@ -51,6 +48,8 @@ class ImapSettings:
     RFC 2177 servers drop idle clients after 30 minutes, and NAT boxes often
     forget quiet connections sooner, so the default stays well inside both.
     ``poll_interval`` is the sleep between checks when the server has no IDLE.
+    ``password_command``, when set, is run at each login instead of using
+    ``password`` (see :mod:`pbem.mail.credentials`).
     """
 
     host: str
@@ -58,6 +57,8 @@ class ImapSettings:
     security: Security = Security.SSL
     username: str = ""
     password: str = field(default="", repr=False)
+    password_command: str = field(default="", repr=False)
+    auth: AuthMethod = AuthMethod.PASSWORD
     mailbox: str = "INBOX"
     processed_folder: str = "processed"
     failed_folder: str = "failed"
@@ -67,7 +68,9 @@ class ImapSettings:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "security", Security.parse(self.security, "[imap] security"))
+        object.__setattr__(self, "auth", AuthMethod.parse(self.auth, "[imap] auth"))
         _check_server(self.host, self.port, "[imap]")
+        _check_login(self.username, self.password, self.password_command, self.auth, "[imap]")
 
     @property
     def effective_port(self) -> int:
@@ -84,12 +87,16 @@ class SmtpSettings:
     security: Security = Security.STARTTLS
     username: str = ""
     password: str = field(default="", repr=False)
+    password_command: str = field(default="", repr=False)
+    auth: AuthMethod = AuthMethod.PASSWORD
     timeout: float = 60.0
     local_hostname: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "security", Security.parse(self.security, "[smtp] security"))
+        object.__setattr__(self, "auth", AuthMethod.parse(self.auth, "[smtp] auth"))
         _check_server(self.host, self.port, "[smtp]")
+        _check_login(self.username, self.password, self.password_command, self.auth, "[smtp]")
 
     @property
     def effective_port(self) -> int:
@@ -99,9 +106,10 @@ class SmtpSettings:
 
 #: The keys each mail table accepts (any other is an error; config.example.toml lists them all).
 MAILDIR_KEYS = ("path", "processed_folder", "failed_folder", "poll_interval", "fsync")
-IMAP_KEYS = ("host", "port", "security", "username", "password", "password_env", "mailbox", "processed_folder",
+SECRET_KEYS = ("password", "password_env", "password_command")  # exactly one of them (or none)
+IMAP_KEYS = ("host", "port", "security", "username", *SECRET_KEYS, "auth", "mailbox", "processed_folder",
              "failed_folder", "timeout", "poll_interval", "idle_refresh")
-SMTP_KEYS = ("host", "port", "security", "username", "password", "password_env", "timeout", "local_hostname")
+SMTP_KEYS = ("host", "port", "security", "username", *SECRET_KEYS, "auth", "timeout", "local_hostname")
 
 
 @dataclass(frozen=True)
@@ -164,16 +172,20 @@ def maildir_settings(section: Mapping[str, Any], *, base: str | os.PathLike[str]
 
 
 def imap_settings(section: Mapping[str, Any], env: Mapping[str, str] | None = None) -> ImapSettings:
-    """``ImapSettings`` from the ``[imap]`` table: host, port, security, username, password or
-    password_env, mailbox, processed_folder, failed_folder, timeout, poll_interval, idle_refresh."""
+    """``ImapSettings`` from the ``[imap]`` table: host, port, security, username, one of password,
+    password_env and password_command, auth, mailbox, processed_folder, failed_folder, timeout,
+    poll_interval, idle_refresh. The command is not run here."""
     where = "[imap]"
     _reject_unknown(section, where, set(IMAP_KEYS))
+    password, command = _secret_source(section, where, os.environ if env is None else env)
     return ImapSettings(
         host=_string(section, "host", where, required=True),
         port=_port(section, where),
         security=Security.parse(section.get("security", "ssl"), f"{where} security"),
         username=_string(section, "username", where),
-        password=_password(section, where, os.environ if env is None else env),
+        password=password,
+        password_command=command,
+        auth=_auth(section, where),
         mailbox=_string(section, "mailbox", where) or "INBOX",
         processed_folder=_string(section, "processed_folder", where) or "processed",
         failed_folder=_string(section, "failed_folder", where) or "failed",
@@ -184,16 +196,19 @@ def imap_settings(section: Mapping[str, Any], env: Mapping[str, str] | None = No
 
 
 def smtp_settings(section: Mapping[str, Any], env: Mapping[str, str] | None = None) -> SmtpSettings:
-    """``SmtpSettings`` from the ``[smtp]`` table: host, port, security, username, password or
-    password_env, timeout, local_hostname."""
+    """``SmtpSettings`` from the ``[smtp]`` table: host, port, security, username, one of password,
+    password_env and password_command, auth, timeout, local_hostname. The command is not run here."""
     where = "[smtp]"
     _reject_unknown(section, where, set(SMTP_KEYS))
+    password, command = _secret_source(section, where, os.environ if env is None else env)
     return SmtpSettings(
         host=_string(section, "host", where, required=True),
         port=_port(section, where),
         security=Security.parse(section.get("security", "starttls"), f"{where} security"),
         username=_string(section, "username", where),
-        password=_password(section, where, os.environ if env is None else env),
+        password=password,
+        password_command=command,
+        auth=_auth(section, where),
         timeout=_seconds(section, "timeout", where, 60.0),
         local_hostname=_string(section, "local_hostname", where) or None,
     )
@@ -204,6 +219,23 @@ def _check_server(host: str, port: int | None, where: str) -> None:
         raise MailConfigError(f"{where} host must be a non-empty string")
     if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 0 < port < 65536):
         raise MailConfigError(f"{where} port must be a number from 1 to 65535, not {port!r}")
+
+
+def _check_login(username: str, password: str, command: str, auth: AuthMethod, where: str) -> None:
+    """One secret source at most; XOAUTH2 must name the account the token is for."""
+    if password and command:
+        raise MailConfigError(f"{where}: give one of password, password_env or password_command, not several")
+    if auth is AuthMethod.XOAUTH2 and not username:
+        raise MailConfigError(f'{where} auth = "xoauth2" needs username (the account the token is for)')
+
+
+def _auth(section: Mapping[str, Any], where: str) -> AuthMethod:
+    """``auth``; ``xoauth2`` needs a source for the token (a command, as tokens expire within the hour)."""
+    auth = AuthMethod.parse(section.get("auth", AuthMethod.PASSWORD.value), f"{where} auth")
+    if auth is AuthMethod.XOAUTH2 and not any(key in section for key in SECRET_KEYS):
+        raise MailConfigError(f'{where} auth = "xoauth2" needs password_command: a command that prints a fresh '
+                              "access token (an OAuth2 helper)")
+    return auth
 
 
 def _reject_unknown(section: Mapping[str, Any], where: str, known: set[str]) -> None:
@@ -239,21 +271,30 @@ def _seconds(section: Mapping[str, Any], key: str, where: str, default: float) -
     return float(value)
 
 
-def _password(section: Mapping[str, Any], where: str, env: Mapping[str, str]) -> str:
-    """The password from ``password`` or from the environment variable named by ``password_env``.
+def _secret_source(section: Mapping[str, Any], where: str, env: Mapping[str, str]) -> tuple[str, str]:
+    """(password, password_command): the password from ``password`` or ``password_env``, or the command.
 
-    Errors name the variable, never a value.
+    At most one of the three keys may be given. The command is checked to be
+    a non-empty string, not run: that happens at each login. Errors name the
+    key or the variable, never a value.
     """
-    if "password" in section and "password_env" in section:
-        raise MailConfigError(f"{where}: give password or password_env, not both")
+    given = [key for key in SECRET_KEYS if key in section]
+    if len(given) > 1:
+        raise MailConfigError(f"{where}: give one of password, password_env or password_command, "
+                              f"not {' and '.join(given)}")
+    if "password_command" in section:
+        command = section["password_command"]
+        if not isinstance(command, str) or not command.strip():
+            raise MailConfigError(f"{where} password_command must be a command line (run with /bin/sh -c)")
+        return "", command.strip()
     if "password_env" in section:
         name = section["password_env"]
         if not isinstance(name, str) or not name:
             raise MailConfigError(f"{where} password_env must name an environment variable")
         if name not in env:
             raise MailConfigError(f"{where}: the environment variable {name} (password_env) is not set")
-        return env[name]
+        return env[name], ""
     value = section.get("password", "")
     if not isinstance(value, str):
         raise MailConfigError(f"{where} password must be a string")
-    return value
+    return value, ""

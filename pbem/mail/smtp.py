@@ -12,6 +12,13 @@ later, or mark it undeliverable. :meth:`SmtpSender.send` raises
 One connection is kept open across ``send`` calls (a run of the outbox sends
 many mails) and checked with NOOP before reuse, because servers drop idle
 clients; after any failure it is closed, so the next send starts clean.
+
+Logging in (when a username is set): ``auth = "password"`` lets smtplib pick
+AUTH PLAIN or LOGIN; ``auth = "xoauth2"`` sends AUTH XOAUTH2 with the access
+token as the secret. The secret is fetched anew for every connection
+(a ``password_command`` runs each time, see :mod:`pbem.mail.credentials`) and
+dropped once the login is done. A refused login, a token included, is
+transient: the mail waits until the credentials work again.
 """
 from __future__ import annotations
 
@@ -22,6 +29,7 @@ from collections.abc import Sequence
 from email.message import EmailMessage
 from types import TracebackType
 
+from pbem.mail.credentials import XOAUTH2_HINT, AuthMethod, CredentialError, SmtpXoauth2, login_secret, mask
 from pbem.mail.errors import PermanentSendError, SendError, TransientSendError
 from pbem.mail.settings import Security, SmtpSettings
 
@@ -49,6 +57,11 @@ class SmtpSender:
             return
         s = self.settings
         where = f"{s.host}:{s.effective_port}"
+        try:
+            secret = login_secret(s.password, s.password_command, "[smtp]") if s.username else ""
+        except CredentialError as exc:
+            raise TransientSendError(f"cannot log in to the SMTP server {where}: {exc}") from None
+        xoauth2 = s.auth is AuthMethod.XOAUTH2
         context = self._ssl_context or ssl.create_default_context()
         smtp: smtplib.SMTP | None = None
         try:
@@ -64,24 +77,41 @@ class SmtpSender:
                 smtp.starttls(context=context)
                 smtp.ehlo()
             if s.username:
-                smtp.login(s.username, s.password)
+                self._login(smtp, secret, where)
         except smtplib.SMTPAuthenticationError as exc:
             _quit(smtp)
+            hint = f" ({XOAUTH2_HINT})" if xoauth2 else ""
             raise TransientSendError(
-                self._mask(f"the SMTP server {where} refused the login of {s.username!r}: {_reply(exc)}"), exc.smtp_code
+                mask(f"the SMTP server {where} refused the {'XOAUTH2 ' if xoauth2 else ''}login of {s.username!r}: "
+                     f"{_reply(exc)}{hint}", secret), exc.smtp_code
             ) from None
         except SendError:
             _quit(smtp)
             raise
         except smtplib.SMTPResponseException as exc:
             _quit(smtp)
-            raise TransientSendError(self._mask(f"the SMTP server {where} refused us: {_reply(exc)}"), exc.smtp_code) from None
+            raise TransientSendError(mask(f"the SMTP server {where} refused us: {_reply(exc)}", secret),
+                                     exc.smtp_code) from None
         except (smtplib.SMTPException, OSError) as exc:
             _quit(smtp)
             raise TransientSendError(
-                self._mask(f"cannot talk to the SMTP server {where} ({s.security}): {_reason(exc)}")
+                mask(f"cannot talk to the SMTP server {where} ({s.security}): {_reason(exc)}", secret)
             ) from None
+        finally:
+            del secret  # held for this login only
         self._smtp = smtp
+
+    def _login(self, smtp: smtplib.SMTP, secret: str, where: str) -> None:
+        """AUTH as configured; raises ``SMTPAuthenticationError`` when refused (sorted by ``open``)."""
+        s = self.settings
+        if s.auth is not AuthMethod.XOAUTH2:
+            smtp.login(s.username, secret)
+            return
+        offered = (smtp.esmtp_features.get("auth", "") if smtp.has_extn("auth") else "").upper().split()
+        if "XOAUTH2" not in offered:
+            raise TransientSendError(f"the SMTP server {where} does not offer AUTH XOAUTH2 (auth = \"xoauth2\"; "
+                                     f"it offers {' '.join(offered) or 'no AUTH'})")
+        smtp.auth("XOAUTH2", SmtpXoauth2(s.username, secret))
 
     def close(self) -> None:
         """Say QUIT (quietly: a connection already gone is closed all the same)."""
@@ -148,10 +178,6 @@ class SmtpSender:
                 pass
             self.close()
         self.open()
-
-    def _mask(self, text: str) -> str:
-        password = self.settings.password
-        return text.replace(password, "***") if password and len(password) >= 3 else text
 
 
 def _permanent(code: int) -> bool:

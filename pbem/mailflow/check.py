@@ -3,9 +3,11 @@
 IMAP: connection and security, login, the mailbox (messages, UIDVALIDITY),
 the processed and failed folders (missing ones are created on first use, so
 that is no failure), IDLE (else polling) and MOVE. SMTP: connection and
-security, greeting and EHLO, login (or no login configured). No password
-appears in the output: the lines are built from our own words, the servers'
-replies and the mail layer's error messages, which mask passwords.
+security, greeting and EHLO, login (or no login configured). A
+``password_command`` is run for each login, as the daemon would run it, so a
+broken helper shows here. No password or token appears in the output: the
+lines are built from our own words, the servers' replies and the mail layer's
+error messages, which mask secrets and never quote what a command printed.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 
 from pbem.config import Config
 from pbem.errors import ConfigError
-from pbem.mail import MailboxError, SendError, SmtpSender
+from pbem.mail import AuthMethod, MailboxError, SendError, SmtpSender
 from pbem.mailflow.mailbox import Mailbox
 
 
@@ -64,7 +66,8 @@ def _check_inbox(config: Config, report: CheckReport, context: ssl.SSLContext | 
         report.lines.append((False, f"{where}: {exc}"))
         return False
     try:
-        report.lines.append((True, f"{where}: connected, login ok as {settings.username or '(no user)'}"))
+        report.lines.append((True, f"{where}: connected, login ok as {settings.username or '(no user)'}"
+                                   f"{_how(settings.auth, settings.password_command)}"))
         info = inbox.info()
         report.lines.append((True, f"mailbox {settings.mailbox!r} exists: {info.messages} message(s), "
                                    f"UIDVALIDITY {info.uidvalidity}"))
@@ -106,9 +109,20 @@ def _check_smtp(config: Config, report: CheckReport, context: ssl.SSLContext | N
         greeting = ""
         if smtp is not None and smtp.ehlo_resp:
             greeting = smtp.ehlo_resp.decode("utf-8", "replace").splitlines()[0].strip()
-        login = f"login ok as {settings.username}" if settings.username else "no login configured"
+        login = (f"login ok as {settings.username}{_how(settings.auth, settings.password_command)}"
+                 if settings.username else "no login configured")
         report.lines.append((True, f"{where}: connected, greeting ok{f' ({greeting})' if greeting else ''}, "
                                    f"{login}"))
     finally:
         sender.close()
     return True
+
+
+def _how(auth: AuthMethod, command: str) -> str:
+    """How we logged in, when it was not with a password from the file or the environment."""
+    parts = []
+    if auth is AuthMethod.XOAUTH2:
+        parts.append("with XOAUTH2")
+    if command:
+        parts.append("secret from password_command")
+    return f" ({', '.join(parts)})" if parts else ""

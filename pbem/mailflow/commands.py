@@ -1,5 +1,8 @@
 """The mail commands of the CLI: ``pbem run``, ``pbem lmtp``, ``pbem poll --once``, ``pbem check``.
 
+``run``, ``lmtp`` and ``poll`` log to standard error as text, or as JSON
+lines with ``--log-format json`` (``pbem.mailflow.logformat``).
+
 Registered on ``pbem.cli.app`` by :func:`register`, which ``pbem.cli`` calls at
 its end (this module does not import ``pbem.cli``, so ``python -m pbem.cli``
 works too). Exit codes: 0 done; 1 a server or the database could not
@@ -32,6 +35,14 @@ EXIT_ERROR = 2
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# The options that run, lmtp and poll share.
+LogLevel = Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
+LogFormat = Annotated[str, typer.Option("--log-format", metavar="FORMAT",
+                                        help="text, or json: one JSON object per line (journald, log shippers).")]
+OutboxInterval = Annotated[float, typer.Option(
+    "--outbox-interval", metavar="SECONDS", min=1.0,
+    help="Deliver the outbox at least this often (mail queued by other commands).")]
 
 
 def fail(message: str) -> NoReturn:
@@ -70,11 +81,18 @@ def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Con
     return config
 
 
-def _logging(level: str) -> None:
+def _logging(level: str, log_format: str = "text") -> None:
+    """The log on standard error: text lines for people, or JSON lines (``pbem.mailflow.logformat``)."""
+    from pbem.mailflow.logformat import FORMATS, JsonLines
+
     value = getattr(logging, level.upper(), None)
     if not isinstance(value, int):
         fail(f"--log-level must be one of DEBUG, INFO, WARNING, ERROR, not {level!r}")
-    logging.basicConfig(level=value, format=LOG_FORMAT, stream=sys.stderr, force=True)
+    if log_format.lower() not in FORMATS:
+        fail(f"--log-format must be text or json, not {log_format!r}")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLines() if log_format.lower() == "json" else logging.Formatter(LOG_FORMAT))
+    logging.basicConfig(level=value, handlers=[handler], force=True)
     logging.getLogger("imapclient").setLevel(max(value, logging.WARNING))  # its protocol log is too chatty
     logging.getLogger("alembic").setLevel(max(value, logging.WARNING))  # "Context impl SQLiteImpl" … at every start
 
@@ -112,12 +130,9 @@ class _ErrorsLogged(logging.Handler):
 @handled
 def run_command(
     ctx: typer.Context,
-    log_level: Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
-    = "INFO",
-    outbox_interval: Annotated[
-        float, typer.Option("--outbox-interval", metavar="SECONDS", min=1.0,
-                            help="Deliver the outbox at least this often (mail queued by other commands).")
-    ] = 60.0,
+    log_level: LogLevel = "INFO",
+    log_format: LogFormat = "text",
+    outbox_interval: OutboxInterval = 60.0,
     no_idle: Annotated[bool, typer.Option("--no-idle", help="Poll even when the IMAP server offers IDLE.")] = False,
     workers: Annotated[int, typer.Option("--workers", metavar="N", min=1, max=64,
                                          help="Threads handling received mail, several games at once "
@@ -132,7 +147,7 @@ def run_command(
     from pbem.mailflow.daemon import Daemon
 
     config = _config(ctx)
-    _logging(log_level)
+    _logging(log_level, log_format)
     flow = _flow(ctx, config, use_idle=False if no_idle else None)
     _serve(Daemon(flow, outbox_interval=outbox_interval), workers)
 
@@ -174,12 +189,9 @@ def lmtp_command(
     = "127.0.0.1:8024",
     workers: Annotated[int, typer.Option("--workers", metavar="N", min=1, max=64,
                                          help="Threads handling received mail.")] = 2,
-    log_level: Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
-    = "INFO",
-    outbox_interval: Annotated[
-        float, typer.Option("--outbox-interval", metavar="SECONDS", min=1.0,
-                            help="Deliver the outbox at least this often (mail queued by other commands).")
-    ] = 60.0,
+    log_level: LogLevel = "INFO",
+    log_format: LogFormat = "text",
+    outbox_interval: OutboxInterval = 60.0,
 ) -> None:
     """Take mail from your mail server over LMTP (Postfix, Exim), answer it, deliver the outbox.
 
@@ -193,7 +205,7 @@ def lmtp_command(
     if not host or not port_text.isdigit():
         fail(f"--listen must be HOST:PORT, not {listen!r}")
     config = _config(ctx, inbox=False)
-    _logging(log_level)
+    _logging(log_level, log_format)
     flow = _flow(ctx, config)
     daemon = Daemon(flow, outbox_interval=outbox_interval, read_inbox=False)
     servers = []
@@ -214,15 +226,15 @@ def poll_command(
     ctx: typer.Context,
     once: Annotated[bool, typer.Option("--once", help="One pass, then exit: the default (accepted for cron lines "
                                                       "that give it).")] = True,
-    log_level: Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
-    = "WARNING",
+    log_level: LogLevel = "WARNING",
+    log_format: LogFormat = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing when all went well.")] = False,
 ) -> None:
     """For cron: read the inbox once, answer what came, check deadlines, deliver the outbox once, exit."""
     from pbem.mailflow.daemon import poll_once
 
     config = _config(ctx)
-    _logging(log_level)
+    _logging(log_level, log_format)
     errors = _ErrorsLogged()
     logging.getLogger().addHandler(errors)
     try:
@@ -240,17 +252,32 @@ def poll_command(
     out = report.outbox
     if not quiet or out.sent or out.failed or out.retried or out.unavailable:
         typer.echo(f"outbox: {out.sent} sent, {out.failed} failed, {out.retried + out.waiting} waiting"
-                   + (f" (SMTP unavailable: {out.unavailable})" if out.unavailable else ""))
+                   + (f" (SMTP unavailable: {out.unavailable})" if out.unavailable else "")
+                   + (f" (held: {out.held})" if out.held else ""))
     if not errors.count:  # each problem is logged where it happens: say it here only if the log did not
         for problem in report.problems:
-            typer.echo(f"error: {problem}", err=True)
+            if log_format.lower() == "json":  # standard error holds JSON lines only
+                logging.getLogger("pbem").error("%s", problem)
+            else:
+                typer.echo(f"error: {problem}", err=True)
     if not report.ok:
         raise typer.Exit(EXIT_UNAVAILABLE)
 
 
 @handled
-def check_command(ctx: typer.Context) -> None:
-    """Connect to the IMAP and SMTP servers of the configuration and say what works (changes nothing)."""
+def check_command(
+    ctx: typer.Context,
+    send_test: Annotated[str | None, typer.Option(
+        "--send-test", metavar="ADDRESS",
+        help="Also send a mail to the moderator's own plus-address, wait for it in the inbox and move it, "
+             "then send a test mail to ADDRESS (yours). Exit 0 only if the whole round trip works.")] = None,
+    wait: Annotated[float, typer.Option("--wait", metavar="SECONDS", min=1.0,
+                                        help="How long to wait for the test mail to arrive.")] = 120.0,
+) -> None:
+    """Connect to the IMAP and SMTP servers of the configuration and say what works (changes nothing).
+
+    With --send-test, one test mail goes to the moderator itself and one to ADDRESS.
+    """
     from pbem.mailflow.check import check_mail
 
     config = load_config(options_of(ctx).config)
@@ -270,6 +297,22 @@ def check_command(ctx: typer.Context) -> None:
                f"{'SMTP works' if report.smtp_ok else 'SMTP does NOT work'}.")
     typer.echo(verdict)
     if not report.ok:
+        raise typer.Exit(EXIT_UNAVAILABLE)
+    if send_test is not None:
+        _send_test(config, send_test, wait)
+
+
+def _send_test(config: Config, address: str, wait: float) -> None:
+    from pbem.mailflow.roundtrip import round_trip
+
+    if "@" not in address or address.count("@") != 1 or any(c.isspace() for c in address):
+        fail(f"--send-test wants one mail address, not {address!r}")
+    typer.echo("Round trip: a mail to the moderator's own plus-address, as a player's reply travels ...")
+    trip = round_trip(config, address, wait=wait)
+    for line in trip.text():
+        typer.echo(line)
+    typer.echo("The round trip works: invite your friends." if trip.ok else "The round trip does NOT work.")
+    if not trip.ok:
         raise typer.Exit(EXIT_UNAVAILABLE)
 
 

@@ -17,12 +17,18 @@ SIGTERM/SIGINT). Both use :class:`MailFlow`, which does one pass:
    the processed folder (bytes that are no mail at all: to the failed
    folder). Then the queue is handled (``intake.drain``: one transaction per
    message, ``pbem.mailflow.inbound.process_message``), in this thread, or
-   by the workers of ``pbem run --workers N`` (``pbem.mailflow.workers``).
+   by the workers of ``pbem run --workers N`` (``pbem.mailflow.appliers``).
    A message whose handling fails stays in the queue, set aside, for the game
    master (``pbem inbox``). A database that cannot be reached stops the pass
    with the mail left in the inbox.
-4. The outbox: :func:`pbem.mailflow.outbox_sender.deliver_due`.
-5. Periodic tasks (the deadline tick of ``pbem.deadlines``), when given.
+4. The outbox: :func:`pbem.mailflow.outbox_sender.deliver_due` (by the
+   sender thread of ``pbem.mailflow.appliers`` under ``pbem run``).
+5. Periodic tasks (the deadline tick of ``pbem.deadlines``), when given, by
+   the one process that holds their lease.
+
+Several processes may share one database: the one holding the inbox's lease
+reads it (``Daemon._read_inbox``); the others handle the queue and send
+(``Daemon._help``) and take the lease over when its holder stops.
 
 The daemon delivers the outbox after every pass and at least every
 ``outbox_interval`` seconds (mail queued by the game master's commands goes
@@ -256,7 +262,8 @@ class MailFlow:
     def deliver(self) -> DeliveryReport:
         """Deliver the due outbox once; a database that cannot be reached is reported, not raised."""
         try:
-            return deliver_due(self.db, self.sender_factory(), self.clock(), moderator=self.config.moderator)
+            return deliver_due(self.db, self.sender_factory(), self.clock(), moderator=self.config.moderator,
+                               limits=self.config.limits)
         except SQLAlchemyError as exc:
             log.warning("outbox not delivered: database unavailable: %s", _first_line(exc))
             return DeliveryReport(unavailable=f"database unavailable: {_first_line(exc)}")

@@ -40,6 +40,13 @@ class Mailbox(ImapInbox):
                 found.append(FetchedMessage(uid, bytes(raw)))
         return found
 
+    def with_message_id(self, message_id: str) -> list[int]:
+        """The UIDs of the messages in the mailbox whose Message-ID is ``message_id`` (``pbem check --send-test``)."""
+        client = self._need()
+        with self._errors("search"):
+            self._select()
+            return sorted(int(uid) for uid in client.search(["HEADER", "Message-ID", message_id]))
+
     def has_folder(self, folder: str) -> bool:
         """Whether ``folder`` exists on the server (nothing is created)."""
         client = self._need()

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from sqlmodel import col, select
 
-from pbem.config import ModeratorSettings
+from pbem.config import Limits, ModeratorSettings
 from pbem.holders import holder_name
 from pbem.mail import (
     OutboundError,
@@ -46,6 +46,7 @@ from pbem.mail import (
 )
 from pbem.mailflow.crash import crash_point
 from pbem.mailflow.outgoing import outgoing_mail
+from pbem.mailflow.sendlimits import hold, is_limit, room
 from pbem.store.models import utcnow
 from pbem.store.outbox import (
     OutboxRow,
@@ -75,6 +76,7 @@ class DeliveryReport:
     failed: int = 0
     waiting: int = 0  # rows still queued and due after the run
     unavailable: str | None = None
+    held: str | None = None  # why due mail waits: a sending limit (``pbem.mailflow.sendlimits``)
 
     @property
     def ok(self) -> bool:
@@ -83,18 +85,19 @@ class DeliveryReport:
 
 def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *, batch: int = 50,
                 moderator: ModeratorSettings | None = None, worker: str | None = None,
-                lease: float = CLAIM_LEASE) -> DeliveryReport:
+                lease: float = CLAIM_LEASE, limits: Limits | None = None) -> DeliveryReport:
     """Send every due mail, batch after batch until none is due; see the module docstring.
 
     ``moderator`` gives From for rows queued without one (see ``outgoing_mail``);
-    ``worker`` names this sender in its claims (default: this process and thread).
+    ``worker`` names this sender in its claims (default: this process and thread);
+    ``limits`` the provider's sending limits (``pbem.mailflow.sendlimits``).
     """
     now = (now or utcnow()).astimezone(UTC)
     worker = worker or holder_name("send")
-    with db.transaction() as session:
-        rows = claim_due(session, worker, now, lease, batch)
+    limits = limits or Limits()
+    rows, held = _claim(db, worker, now, lease, batch, limits)
     if not rows:
-        return DeliveryReport()
+        return DeliveryReport(held=held)
     try:
         sender.open()
     except TransientSendError as exc:
@@ -108,11 +111,21 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
             totals = _add(totals, report)
             if stopped:
                 return totals
-            with db.transaction() as session:
-                rows = claim_due(session, worker, now, lease, batch)
+            rows, held = _claim(db, worker, now, lease, batch, limits)
     finally:
         sender.close()
-    return totals
+    return replace(totals, held=held)
+
+
+def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int,
+           limits: Limits) -> tuple[list[OutboxRow], str | None]:
+    """The next batch this sender may send, within the sending limits; and why there is none, if held."""
+    with db.transaction() as session:
+        allowed = room(session, limits, now)
+        if allowed.mails == 0:
+            return [], allowed.reason
+        size = batch if allowed.mails is None else min(batch, allowed.mails)
+        return claim_due(session, worker, now, lease, size), None
 
 
 def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: datetime,
@@ -137,6 +150,14 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
         try:
             sender.send(message)
         except TransientSendError as exc:
+            if is_limit(exc):  # the provider's limit, not this mail's fault: everyone waits, no attempt charged
+                with db.transaction() as session:
+                    until = hold(session, now)
+                    release_claims(session, [id_of_row(r) for r in rows[index:]], until)
+                log.warning("the mail server says we send too much (%s); holding the outbox until %s", exc,
+                            until.isoformat(timespec="minutes"))
+                return DeliveryReport(len(sent), 0, failed, waiting=len(rows) - index,
+                                      held=f"the mail server asked us to slow down: {exc}"), True
             _mark(db, row, "retry", now, str(exc))
             _release(db, rows[index + 1:], now)
             log.warning("mail %s (%s to %s) not accepted, will retry: %s", row.id, row.purpose,
@@ -158,7 +179,7 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
 
 def _add(one: DeliveryReport, other: DeliveryReport) -> DeliveryReport:
     return DeliveryReport(one.sent + other.sent, one.retried + other.retried, one.failed + other.failed,
-                          other.waiting, other.unavailable)
+                          other.waiting, other.unavailable, other.held)
 
 
 def id_of_row(row: OutboxRow) -> int:

@@ -53,6 +53,7 @@ class OutboxRow(SQLModel, table=True):
         Index("ix_outbox_status_next_attempt", "status", "next_attempt"),
         Index("ix_outbox_game_purpose", "game_id", "purpose"),
         Index("ix_outbox_game_recipient", "game_id", "recipient"),
+        Index("ix_outbox_status_sent", "status", "sent"),
     )
 
     id: int | None = Field(default=None, primary_key=True)

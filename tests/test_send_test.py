@@ -1,0 +1,127 @@
+"""``pbem check --send-test ADDRESS``: the whole way a player's reply travels, seen working once.
+
+The servers are real: Dovecot holds the moderator's inbox, aiosmtpd is the
+relay. Between them the test plays the provider's mail system: the relay
+hands mail for the moderator's domain to Dovecot (an IMAP APPEND, as local
+delivery would), keeping the ``+token`` as it came, or stripping it (a
+provider without plus-addressing). Everything else it keeps, as sent out.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mailservers import (  # noqa: F401  (fixtures)
+    DovecotAccount,
+    RecordingHandler,
+    SmtpServer,
+    _controller,
+    dovecot,
+    dovecot_server,
+    free_port,
+)
+from typer.testing import CliRunner
+
+from pbem.cli import app
+from pbem.config import load_config
+from pbem.mailflow.roundtrip import round_trip
+
+
+class Delivering(RecordingHandler):
+    """The relay of a provider: mail for games.test goes into the Dovecot inbox, the rest is kept as sent."""
+
+    def __init__(self, account: DovecotAccount, *, strip_plus: bool = False) -> None:
+        super().__init__()
+        self.account = account
+        self.strip_plus = strip_plus
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        answer = await super().handle_DATA(server, session, envelope)
+        for rcpt in envelope.rcpt_tos:
+            if rcpt.endswith("@games.test"):
+                delivered = re.sub(r"\+[^@]*@", "@", rcpt) if self.strip_plus else rcpt
+                data = bytes(envelope.content)
+                if self.strip_plus:
+                    data = data.replace(rcpt.encode(), delivered.encode())
+                self.account.append(f"Delivered-To: {delivered}\r\n".encode() + data)
+        return answer
+
+
+@pytest.fixture
+def relay(dovecot: DovecotAccount) -> Iterator[SmtpServer]:  # noqa: F811
+    handler = Delivering(dovecot)
+    controller = _controller(handler, free_port())
+    controller.start()
+    try:
+        yield SmtpServer("127.0.0.1", controller.port, handler)
+    finally:
+        controller.stop()
+
+
+def config_file(tmp_path: Path, account: DovecotAccount, smtp: SmtpServer) -> Path:
+    path = tmp_path / "pbem.toml"
+    path.write_text(f'''[moderator]
+address = "pbem@games.test"
+
+[database]
+url = "sqlite:///{tmp_path / 'pbem.db'}"
+
+[imap]
+host = "{account.host}"
+port = {account.port}
+security = "none"
+username = "{account.user}"
+password = "{account.password}"
+poll_interval = 0.2
+
+[smtp]
+host = "{smtp.host}"
+port = {smtp.port}
+security = "none"
+''')
+    return path
+
+
+def test_send_test_passes_when_the_whole_round_trip_works(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+                                                          relay: SmtpServer) -> None:
+    path = config_file(tmp_path, dovecot, relay)
+    result = CliRunner().invoke(app, ["--config", str(path), "check", "--send-test", "gm@example.org",
+                                      "--wait", "20"], env={"PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""})
+    assert result.exit_code == 0, result.output
+    for seen in ("it arrived in the inbox", "noticed by IDLE", "plus-addressing works",
+                 "moved it to the processed folder", "a test mail to gm@example.org", "The round trip works"):
+        assert seen in result.stdout
+    assert dovecot.uids("INBOX") == [] and len(dovecot.uids("processed")) == 1
+    outward = [r for r in relay.handler.received if r.rcpt_tos == ("gm@example.org",)]
+    assert len(outward) == 1 and outward[0].message["Auto-Submitted"] == "auto-generated"
+    assert dovecot.password not in result.output
+
+
+def test_a_provider_that_strips_the_plus_fails_the_round_trip(tmp_path: Path,
+                                                              dovecot: DovecotAccount) -> None:  # noqa: F811
+    handler = Delivering(dovecot, strip_plus=True)
+    controller = _controller(handler, free_port())
+    controller.start()
+    try:
+        config = load_config(config_file(tmp_path, dovecot, SmtpServer("127.0.0.1", controller.port, handler)), {})
+        trip = round_trip(config, "gm@example.org", wait=20)
+    finally:
+        controller.stop()
+    assert not trip.ok
+    assert any("plus-addressing: the token did not arrive" in line for line in trip.text())
+    assert not any(r.rcpt_tos == ("gm@example.org",) for r in handler.received)  # no test mail to the GM then
+
+
+def test_mail_that_never_arrives_fails_after_the_wait(tmp_path: Path, dovecot: DovecotAccount) -> None:  # noqa: F811
+    handler = RecordingHandler()  # a relay that delivers nothing to the moderator
+    controller = _controller(handler, free_port())
+    controller.start()
+    try:
+        config = load_config(config_file(tmp_path, dovecot, SmtpServer("127.0.0.1", controller.port, handler)), {})
+        trip = round_trip(config, "gm@example.org", wait=1.5)
+    finally:
+        controller.stop()
+    assert not trip.ok and any("did not arrive in the inbox within 1.5 s" in line for line in trip.text())
