@@ -351,6 +351,27 @@ class Moderator:
         return found
 
 
+def without_board(table: Table) -> None:
+    """The game's mail without the board and its picture (``pbem game set NAME board=off``)."""
+    with table.db.transaction() as session:
+        game = find_game(session, table.name)
+        settings = load_settings(session, game)
+        settings.board_default = False
+        save_settings(session, game, settings)
+
+
+def answered_after(moderator: Moderator, handler: TimedHandler, n: int, known: set[int], start: float,
+                   what: str) -> float:
+    """Seconds from ``start`` until the relay took the last mail order ``n`` (the n+1-th) caused; ``known``: the
+    outbox rows before it."""
+    wait_until(functools.partial(lambda n: moderator.handled() > n, n), f"order {n + 1} to be handled", every=0.005)
+    rows = wait_until(moderator.all_sent, f"the mail caused by order {n + 1}", every=0.005)
+    new = [mid for row_id, mid, _ in rows if row_id not in known]
+    if not new:
+        raise SystemExit(f"order {n + 1} ({what}) caused no mail: {moderator.outcomes()}")
+    return max(handler.first(mid) or 0.0 for mid in new) - start
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
@@ -418,14 +439,7 @@ def latency(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, idl
                 time.sleep(rng.uniform(0.0, poll_interval if not idle else 0.05))
                 start = time.monotonic()
                 moderator.append(raw)
-                wait_until(functools.partial(lambda n: moderator.handled() > n, n), f"order {n + 1} to be handled",
-                           every=0.005)
-                rows = wait_until(moderator.all_sent, f"the mail caused by order {n + 1}", every=0.005)
-                new = [mid for row_id, mid, _ in rows if row_id not in known]
-                if not new:
-                    raise SystemExit(f"order {n + 1} ({order!r} from {player}) caused no mail: "
-                                     f"{moderator.outcomes()}")
-                results.append(max(handler.first(mid) or 0.0 for mid in new) - start)
+                results.append(answered_after(moderator, handler, n, known, start, f"{order!r} from {player}"))
             outcomes = moderator.outcomes()
             if outcomes != {"applied": orders}:
                 raise SystemExit(f"latency run: not every order was applied: {outcomes}")
@@ -454,11 +468,7 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
             for table in tables:
                 table.create(players=PLAYER_COUNT, now=_now())
                 if not pictures:
-                    with moderator.db.transaction() as session:
-                        game = find_game(session, table.name)
-                        settings = load_settings(session, game)
-                        settings.board_default = False
-                        save_settings(session, game, settings)
+                    without_board(table)
             # the orders, planned ahead on the states in memory (one line each: applied as the moderator does)
             tokens = moderator.tokens()
             with moderator.db.transaction() as session:

@@ -66,7 +66,6 @@ Needs Debian's ``dovecot-imapd`` (as the mail tests do) and a PostgreSQL server.
 from __future__ import annotations
 
 import argparse
-import functools
 import random
 import signal
 import smtplib
@@ -90,17 +89,16 @@ from mail import (  # noqa: E402
     PLAYER_COUNT,
     Moderator,
     TimedHandler,
+    answered_after,
     dovecot,
     percentile,
     pick,
     relay,
     throughput,
     wait_until,
+    without_board,
 )
 from mailservers import DovecotServer, free_port  # noqa: E402
-
-from pbem.store import find_game  # noqa: E402
-from pbem.store.settings import load_settings, save_settings  # noqa: E402
 
 FULL = {"games": 20, "steps": 4, "orders": 30}
 QUICK = {"games": 10, "steps": 3, "orders": 15}
@@ -205,11 +203,7 @@ def lmtp_latency(*, orders: int, rng: random.Random, problems: list[str],
             table = moderator.table("lmtp")
             table.create(players=PLAYER_COUNT, now=mail._now())
             if not pictures:
-                with moderator.db.transaction() as session:
-                    game = find_game(session, table.name)
-                    settings = load_settings(session, game)
-                    settings.board_default = False
-                    save_settings(session, game, settings)
+                without_board(table)
             port = free_port()
             moderator.start_lmtp(port, workers=LMTP_WORKERS, log_level=LOG_LEVEL)
             note(f"lmtp: ran {moderator.commands[0]} (SQLite)")
@@ -234,14 +228,7 @@ def lmtp_latency(*, orders: int, rng: random.Random, problems: list[str],
                     acks.append(time.monotonic() - start)
                 if code != 250 or b"queued" not in answer:
                     raise SystemExit(f"LMTP answered order {n + 1} with {code} {answer!r}")
-                wait_until(functools.partial(lambda n: moderator.handled() > n, n), f"order {n + 1} to be handled",
-                           every=0.005)
-                rows = wait_until(moderator.all_sent, f"the mail caused by order {n + 1}", every=0.005)
-                new = [mid for row_id, mid, _ in rows if row_id not in known]
-                if not new:
-                    raise SystemExit(f"order {n + 1} ({order!r} from {player}) caused no mail: "
-                                     f"{moderator.outcomes()}")
-                totals.append(max(handler.first(mid) or 0.0 for mid in new) - start)
+                totals.append(answered_after(moderator, handler, n, known, start, f"{order!r} from {player}"))
             outcomes = moderator.outcomes()
             if outcomes != {"applied": orders}:
                 problems.append(f"lmtp: not every order was applied: {outcomes}")

@@ -74,7 +74,7 @@ from pbem.games import DEFAULT_KIND, GameKind, UnknownKind, kind_of
 from pbem.render.text import utc_stamp
 from pbem.store.absence import vacations_of
 from pbem.store.alarm import NEVER, PAUSED, DueGame, due_games, settle
-from pbem.store.models import ActionRow, GameRow, GameStatus
+from pbem.store.models import ActionRow, GameRow, GameStatus, as_utc
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import GameSettings, load_settings
 
@@ -118,9 +118,7 @@ class Deadline:
         return round((self.due - moment).total_seconds() / 3600, 4)
 
 
-def utc(moment: datetime) -> datetime:
-    """A timezone-aware UTC datetime (SQLite hands timestamps back naive: they are UTC)."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+utc = as_utc  # the name the game master's modules import
 
 
 def deadlines(state: Any, settings: GameSettings, since: datetime,

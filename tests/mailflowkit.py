@@ -8,6 +8,8 @@ the raw mails players send.
 from __future__ import annotations
 
 import itertools
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import format_datetime
@@ -30,6 +32,17 @@ MODERATOR = "pbem@games.test"
 PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org")]
 NOW = datetime(2030, 6, 3, 12, 0, tzinfo=UTC)
 _ids = itertools.count(1)
+
+
+def wait_until(condition: Callable[[], Any], timeout: float = 20.0) -> Any:
+    """``condition()``'s first true value, looked at every 50 ms; an AssertionError after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
 
 
 def config_for(**sections: dict[str, Any]) -> Config:

@@ -15,13 +15,13 @@ import smtplib
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import Table, config_for
+from mailflowkit import Table, config_for, wait_until
 from mailservers import SmtpServer, free_port, smtpd  # noqa: F401  (fixtures)
 
 from pbem.mailflow import MailFlow
@@ -35,14 +35,6 @@ from pbem.store.inqueue import counts
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def wait_until(condition: Callable[[], Any], timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 class Rig:

@@ -10,14 +10,12 @@ leases) are checked on SQLite and PostgreSQL alike.
 from __future__ import annotations
 
 import threading
-import time
 from collections import Counter
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
-from mailflowkit import PLAYERS, Table, config_for, raw_mail
+from mailflowkit import PLAYERS, Table, config_for, raw_mail, wait_until
 from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
 
 from engine.imperial2030.decisions import pending
@@ -37,14 +35,6 @@ STEPS = 3
 NOW = datetime(2030, 6, 3, 12, 0, tzinfo=UTC)
 
 
-def wait_until(condition: Callable[[], Any], timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 def mail_config(account: DovecotAccount, smtp: SmtpServer) -> Any:
@@ -103,11 +93,11 @@ def test_two_workers_on_postgresql_apply_every_order_once_and_send_every_mail_on
     for worker in workers:
         worker.start()
     try:
-        wait_until(lambda: all(r.status == "sent" for r in tables[0].outbox()))  # the welcomes
+        wait_until(lambda: all(r.status == "sent" for r in tables[0].outbox()), 60.0)  # the welcomes
         for raw in mails:
             dovecot.append(raw)
-        wait_until(lambda: len(tables[0].inbound()) == len(mails))
-        wait_until(lambda: all(r.status == "sent" for r in tables[0].outbox()))
+        wait_until(lambda: len(tables[0].inbound()) == len(mails), 60.0)
+        wait_until(lambda: all(r.status == "sent" for r in tables[0].outbox()), 60.0)
     finally:
         for worker in workers:
             worker.stop()

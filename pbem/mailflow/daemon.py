@@ -61,7 +61,7 @@ from pbem.mail import FetchedMessage, MailboxError, MailboxPosition, SmtpSender
 from pbem.mailflow.appliers import Lease
 from pbem.mailflow.crash import crash_point
 from pbem.mailflow.inbound import DatabaseUnavailable
-from pbem.mailflow.intake import Received, drain, receive
+from pbem.mailflow.intake import ReceiptStatus, Received, drain, receive
 from pbem.mailflow.mailbox import Mailbox
 from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due, next_due
 from pbem.mailflow.outcome import DUPLICATE, Outcome
@@ -74,6 +74,7 @@ log = logging.getLogger("pbem.mailflow")
 
 FETCH_LIMIT = 50  # messages per fetch: bounded memory, the outbox gets its turn between batches
 FETCH_LEASE = 300.0  # seconds: renewed at every pass, and a pass comes at least every outbox interval
+RECLAIM_INTERVAL = 60.0  # seconds between looks for claims of dead processes while helping
 HELP_INTERVAL = 1.0  # seconds between looks at the queue when another process reads the inbox
 TASK_LEASE = 180.0  # seconds, at least three task intervals: one process runs the deadline tick
 Task = Callable[[datetime], Any]  # a periodic task: called with the clock after every pass
@@ -181,7 +182,7 @@ class MailFlow:
             receipts = receive(self.db, self.config, batch, self.clock(), at)
             for fetched, receipt in zip(messages, receipts, strict=True):
                 crash_point("after_commit_before_move")
-                if receipt.status == "unreadable":
+                if receipt.status is ReceiptStatus.UNREADABLE:
                     log.error("message UID %s of %s is no mail, moved to the failed folder: %s", fetched.uid,
                               mailbox, receipt.reason)
                     inbox.move_to_failed(fetched.uid)
@@ -190,7 +191,7 @@ class MailFlow:
                 inbox.move_to_processed(fetched.uid)
                 if recovering:
                     report.recovered += 1
-                if receipt.status == "handled":
+                if receipt.status is ReceiptStatus.HANDLED:
                     report.outcomes.append(Outcome(receipt.key, DUPLICATE, receipt.reason))
         if self.apply_inline:
             report.outcomes += self.apply_queue()
@@ -418,6 +419,7 @@ class Daemon:
         self.connects = 0
         self._smtp_down = False
         self._helping = False
+        self._reclaimed = -RECLAIM_INTERVAL  # time.monotonic() of the last look for a dead process's claims
 
     # --- stopping ----------------------------------------------------------------------------
 
@@ -515,7 +517,9 @@ class Daemon:
             log.info("another process reads the inbox: this one handles the queue, and reads the inbox "
                      "when that process stops")
         self._helping = True
-        self.flow.reclaim()
+        if time.monotonic() - self._reclaimed >= RECLAIM_INTERVAL:  # not at every look at the queue
+            self.flow.reclaim()
+            self._reclaimed = time.monotonic()
         if self.flow.apply_inline:
             self.flow.apply_queue()
         self._chores()

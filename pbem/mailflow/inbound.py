@@ -54,10 +54,10 @@ transaction, so a crash anywhere leaves either all of it or none of it.
 
 Errors. A mail that is no mail at all, or that makes the handling fail (a
 bug, a game whose log does not replay), raises :class:`MessageFailed`; the
-caller moves it to the failed folder (nothing is recorded, so a game master
-can move it back into the inbox to try again). When the database cannot be
-reached, :class:`DatabaseUnavailable` is raised: the mail must stay in the
-inbox until it can. Concurrent writers (another message of the same game, a
+caller sets it aside (``pbem.mailflow.intake``: it stays in the inbound
+queue, nothing is recorded, and ``pbem inbox retry`` tries it again). When
+the database cannot be reached, :class:`DatabaseUnavailable` is raised: the
+mail must stay where it is (inbox or queue) until it can. Concurrent writers (another message of the same game, a
 game-master command, a second daemon with the same message) make the whole
 transaction start again, up to ``retries`` times.
 """
@@ -133,11 +133,11 @@ STRANGER_REPLIES_PER_DAY = 3  # replies to one address for mail without a seat's
 
 
 class MessageFailed(PbemError):
-    """This message cannot be handled (not a mail, or the handling failed): set it aside in the failed folder."""
+    """This message cannot be handled (not a mail, or the handling failed): set it aside for the game master."""
 
 
 class DatabaseUnavailable(PbemError):
-    """The database cannot be reached: leave the message in the inbox and try again later."""
+    """The database cannot be reached: leave the message where it is (inbox or queue) and try again later."""
 
 
 def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidvalidity: int, uid: int,

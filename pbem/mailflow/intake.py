@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
@@ -66,13 +67,19 @@ class Received:
     token: str | None = None  # the envelope's token (LMTP knows it from RCPT TO)
 
 
+class ReceiptStatus(StrEnum):
+    """What became of one received message (the value is what LMTP's ``250`` says)."""
+
+    QUEUED = "queued"
+    WAITING = "waiting"  # queued before, not handled yet
+    HANDLED = "handled"  # handled before (or twice in one fetch)
+    UNREADABLE = "unreadable"  # no mail at all
+
+
 @dataclass(frozen=True)
 class Receipt:
-    """What became of one received message: ``queued``, ``waiting`` (queued before), ``handled`` (before), or
-    ``unreadable`` (no mail at all)."""
-
     key: str
-    status: str
+    status: ReceiptStatus
     reason: str = ""
 
 
@@ -83,35 +90,36 @@ def receive(db: Database, config: Config, batch: list[Received], now: datetime,
     Raises ``DatabaseUnavailable`` when the database cannot be reached: then
     nothing is queued and the receiver must keep the mail.
     """
-    identity = config.require_moderator()
+    config.require_moderator()  # before the transaction: a configuration error is not a database error
     try:
         with db.transaction() as session:
             receipts: list[Receipt] = []
             for item in batch:
-                receipt = _queue_one(session, config, identity.address, item, now)
-                if receipt.status == "waiting" and any(r.key == receipt.key for r in receipts):
-                    receipt = Receipt(receipt.key, "handled", "the same message twice in one fetch")
+                receipt = _queue_one(session, config, item, now)
+                if receipt.status is ReceiptStatus.WAITING and any(r.key == receipt.key for r in receipts):
+                    receipt = Receipt(receipt.key, ReceiptStatus.HANDLED, "the same message twice in one fetch")
                 receipts.append(receipt)
             if position is not None:
                 advance_position(session, *position, now)
-            if any(r.status == "queued" for r in receipts) and session.get_bind().dialect.name == "postgresql":
+            if any(r.status is ReceiptStatus.QUEUED for r in receipts) and session.get_bind().dialect.name == "postgresql":
                 session.execute(text(f"NOTIFY {QUEUE_CHANNEL}"))  # other processes' workers, at the commit
     except SQLAlchemyError as exc:
         raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
     return receipts
 
 
-def _queue_one(session: Session, config: Config, address: str, item: Received, now: datetime) -> Receipt:
+def _queue_one(session: Session, config: Config, item: Received, now: datetime) -> Receipt:
     try:
-        message, key, _ = read(item.raw, config.require_moderator(), config.limits.max_message_bytes)
+        # the header is all a route needs (the handling reads the whole mail): read as if oversize
+        message, key, _ = read(item.raw, config.require_moderator(), max_bytes=0)
     except MessageFailed as exc:
-        return Receipt("", "unreadable", str(exc))
+        return Receipt("", ReceiptStatus.UNREADABLE, str(exc))
     if find_message(session, key) is not None:
-        return Receipt(key, "handled", "already handled")
+        return Receipt(key, ReceiptStatus.HANDLED, "already handled")
     route = _route(session, item.token or message.token, message.sender or "") or f"key:{key}"
     row = QueuedMessageRow(message_key=key, route=route, raw=item.raw, source=item.source, mailbox=item.mailbox,
                            uidvalidity=item.uidvalidity, uid=item.uid, received=now)
-    return Receipt(key, "queued" if enqueue(session, row) else "waiting")
+    return Receipt(key, ReceiptStatus.QUEUED if enqueue(session, row) else ReceiptStatus.WAITING)
 
 
 def _route(session: Session, token: str | None, sender: str) -> str | None:

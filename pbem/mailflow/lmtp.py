@@ -31,7 +31,7 @@ from aiosmtpd.lmtp import LMTP
 from pbem.config import Config
 from pbem.mail import token_of_address
 from pbem.mailflow.inbound import DatabaseUnavailable
-from pbem.mailflow.intake import Received, receive
+from pbem.mailflow.intake import ReceiptStatus, Received, receive
 from pbem.store import Database
 
 log = logging.getLogger("pbem.mailflow.lmtp")
@@ -82,9 +82,9 @@ class LmtpHandler:
             return self._each(envelope, TRY_LATER)
         receipt = receipts[0]
         log.info("LMTP: message %s %s", receipt.key or "?", receipt.status)
-        if receipt.status == "queued":
+        if receipt.status is ReceiptStatus.QUEUED:
             self.on_queued()
-        answer = ("250 2.0.0 not a mail; dropped" if receipt.status == "unreadable"
+        answer = ("250 2.0.0 not a mail; dropped" if receipt.status is ReceiptStatus.UNREADABLE
                   else f"250 2.0.0 {receipt.status}")
         return self._each(envelope, answer)
 

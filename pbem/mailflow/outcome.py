@@ -17,9 +17,10 @@ PROCESSED = "processed"
 class Outcome:
     """What :func:`process_message` did with one mail.
 
-    ``outcome`` is an ``InboundOutcome`` value or ``"duplicate"``; ``folder``
-    is where the mail goes now (``processed`` or ``failed``); ``queued`` the
-    Message-IDs of the mail queued for it.
+    ``outcome`` is an ``InboundOutcome`` value, ``"duplicate"`` or (set aside
+    by the queue's worker) ``"failed"``; ``folder`` is the mailbox folder the
+    mail belongs in (``processed`` or ``failed``: the receiver moved it there
+    when it was queued); ``queued`` the Message-IDs of the mail queued for it.
     """
 
     key: str

@@ -25,6 +25,7 @@ from pbem.config import Limits
 from pbem.mail import SendError
 from pbem.render.text import utc_stamp
 from pbem.store.leases import LeaseRow, release_lease, take_lease
+from pbem.store.models import as_utc
 from pbem.store.outbox import OutboxRow, OutboxStatus
 
 HOLD = "smtp-hold"
@@ -51,9 +52,9 @@ def sent_since(session: Session, since: datetime) -> int:
 def room(session: Session, limits: Limits, now: datetime) -> Room:
     """What the hold and the hour's and the day's limits leave room for now."""
     hold = session.get(LeaseRow, HOLD)
-    if hold is not None and _aware(hold.until) > now:
-        return Room(0, f"the mail server asked us to slow down; sending again at {utc_stamp(_aware(hold.until))}",
-                    _aware(hold.until))
+    if hold is not None and as_utc(hold.until) > now:
+        return Room(0, f"the mail server asked us to slow down; sending again at {utc_stamp(as_utc(hold.until))}",
+                    as_utc(hold.until))
     rooms = [Room(None)]
     for limit, span, what in ((limits.max_mails_per_hour, timedelta(hours=1), "hour"),
                               (limits.max_mails_per_day, timedelta(days=1), "day")):
@@ -78,7 +79,7 @@ def _next_free(session: Session, window_start: datetime) -> datetime:
     """When the oldest mail sent inside the window was sent: it leaves the window one span later."""
     oldest = session.exec(select(func.min(col(OutboxRow.sent))).where(
         col(OutboxRow.status) == OutboxStatus.SENT, col(OutboxRow.sent) >= window_start)).one()
-    return _aware(oldest) if oldest is not None else window_start
+    return as_utc(oldest) if oldest is not None else window_start
 
 
 def is_limit(exc: SendError) -> bool:
@@ -97,8 +98,3 @@ def waiting_reason(session: Session, limits: Limits, now: datetime) -> str | Non
     """Why due mail is not going out now (None: nothing holds it back)."""
     return room(session, limits, now).reason
 
-
-def _aware(moment: datetime) -> datetime:
-    from datetime import UTC
-
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

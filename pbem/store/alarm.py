@@ -30,16 +30,13 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import bindparam, union_all, update
 from sqlmodel import Session, col, select
 
-from pbem.store.models import GameRow, GameStatus
+from pbem.store.models import GameRow, GameStatus, as_utc
 
 NEVER = datetime(9999, 1, 1, tzinfo=UTC)  # nothing can fall due until a change wakes the game
 PAUSED = datetime(9999, 12, 31, tzinfo=UTC)  # paused: listed by every tick, never opened until resumed
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def _utc(moment: datetime) -> datetime:
-    """SQLite hands timestamps back naive: they are UTC."""
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def wake(session: Session, game_id: int | None) -> None:
@@ -81,7 +78,7 @@ def due_games(session: Session, now: datetime, names: Collection[str] | None = N
         rows = list(session.execute(query).all())
     else:
         parts = [select(*columns).where(active, condition)
-                 for condition in (alarm.is_(None), alarm <= _utc(now), alarm == PAUSED)]
+                 for condition in (alarm.is_(None), alarm <= as_utc(now), alarm == PAUSED)]
         if names is not None:
             parts = [part.where(col(GameRow.name).in_(list(names))) for part in parts]
         rows = list(session.execute(union_all(*parts)).all())
@@ -90,8 +87,8 @@ def due_games(session: Session, now: datetime, names: Collection[str] | None = N
     if woken:
         session.execute(update(GameRow).where(col(GameRow.id).in_(woken), alarm.is_(None))
                         .values(next_check=claim).execution_options(synchronize_session=False))
-    found = [DueGame(game_id, name, claim if seen is None else _utc(seen),
-                     not everything and seen is not None and _utc(seen) == PAUSED) for game_id, name, seen in rows]
+    found = [DueGame(game_id, name, claim if seen is None else as_utc(seen),
+                     not everything and seen is not None and as_utc(seen) == PAUSED) for game_id, name, seen in rows]
     return sorted(found, key=lambda game: game.name)
 
 
@@ -102,5 +99,5 @@ def settle(session: Session, alarms: Sequence[tuple[DueGame, datetime]]) -> None
     table = GameRow.metadata.tables["games"]  # Core: an executemany UPDATE with a WHERE of its own
     statement = (update(table).where(table.c.id == bindparam("game"), table.c.next_check == bindparam("seen"))
                  .values(next_check=bindparam("alarm")))
-    session.connection().execute(statement, [{"game": game.id, "seen": game.guard, "alarm": _utc(alarm)}
+    session.connection().execute(statement, [{"game": game.id, "seen": game.guard, "alarm": as_utc(alarm)}
                                              for game, alarm in alarms])

@@ -30,6 +30,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A timezone-aware UTC datetime (SQLite hands timestamps back naive: they are UTC)."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 class GameStatus:
     ACTIVE = "active"
     FINISHED = "finished"

@@ -123,17 +123,6 @@ def queue_mail(session: Session, mail: QueuedMail, *, unseen: bool = False) -> O
     return row
 
 
-def due_mail(session: Session, now: datetime, limit: int = 100) -> list[OutboxRow]:
-    """Queued mail whose next attempt is due, oldest first (read only: senders use ``claim_due``)."""
-    rows = session.exec(
-        select(OutboxRow)
-        .where(col(OutboxRow.status) == OutboxStatus.QUEUED, col(OutboxRow.next_attempt) <= now)
-        .order_by(col(OutboxRow.id))
-        .limit(limit)
-    ).all()
-    return list(rows)
-
-
 def claim_due(session: Session, sender: str, now: datetime, lease: float, limit: int = 50) -> list[OutboxRow]:
     """Claim up to ``limit`` due mails for ``sender``, oldest first; call in its own transaction.
 
@@ -189,10 +178,6 @@ def reclaim(session: Session, gone: Callable[[str], bool], now: datetime) -> int
     dead = [row_id for row_id, holder in rows if gone(holder)]
     release_claims(session, [row_id for row_id in dead if row_id is not None], now)
     return len(dead)
-
-
-def mark_sent(session: Session, row: OutboxRow, now: datetime) -> None:
-    mark_sent_many(session, [row.id] if row.id is not None else [], now)
 
 
 def backoff(attempts: int) -> timedelta:
