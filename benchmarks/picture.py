@@ -1,20 +1,30 @@
 """Board picture benchmark: the median cost of drawing one board as a PNG, and its size.
 
 A picture is drawn for every order applied by mail, so its cost counts per
-order. The boards are varied on purpose: several seeded random games per kind,
-a board every few moves from the setup on, drawn round-robin across the games
-as a host serving many games would (so that caches kept between pictures are
-not flattered by a run of near-identical boards). Only ``render_png`` is timed
-(the game's scene is built beforehand; ``--with-scene`` times both), in CPU
-time of this process (a busy machine stretches wall time, printed too). Prints,
-per game kind:
+order. Two patterns are timed, per game kind:
 
-    board picture, imperial2030: median X ms, Y KB
+- cache-hostile: several seeded random games, a board every ``--every``
+  moves from the setup on, drawn round-robin across the games (so that
+  caches kept between pictures are not flattered by a run of near-identical
+  boards). Prints ``board picture, imperial2030: median X ms, Y KB``.
+- per move, as the moderator draws them: ``--interleaved`` games (other
+  seeds, each started some way into its play), one picture after every
+  move, the games' moves interleaved (game 1 move k, game 2 move k, ...,
+  then move k+1), as a host applying their orders in turn would. Many moves
+  change nothing on the board (a bid, an investment), so the median over
+  the pictures whose board differs from that game's previous one is printed
+  too: ``board picture per move, imperial2030, 20 games interleaved: median
+  X ms (changed boards: median Y ms, N of M), Z KB``.
+
+Only ``render_png`` is timed (the game's scene is built beforehand;
+``--with-scene`` times both), in CPU time of this process (a busy machine
+stretches wall time, printed too). The second pattern runs after the first,
+in the same process, as a host's would after other games.
 
 Usage (``PYTHONPATH`` picks the code measured: an older tree's ``pbem`` goes
 first, e.g. ``PYTHONPATH=/tmp/old python benchmarks/picture.py``):
 
-    python benchmarks/picture.py [--games 6] [--moves 400] [--every 8]
+    python benchmarks/picture.py [--games 6] [--moves 400] [--every 8] [--interleaved 20] [--per-game 30]
 """
 from __future__ import annotations
 
@@ -80,6 +90,40 @@ def eme_states(games: int, moves: int, every: int) -> list[Any]:
     return round_robin(played)
 
 
+def imperial_runs(games: int, moves: int) -> list[list[Any]]:
+    """Per game (seeds from 101), the states after each of ``moves`` moves, from some way into its play."""
+    runs = []
+    for seed in range(101, 101 + games):
+        state, _ = new_game(default_board(), GameSetup(tuple(Seat(f"p{i}") for i in range(6)), seed))
+        rng = random.Random(seed)
+        states = []
+        for move in range(seed * 37 % 300 + moves):
+            if state.finished:
+                break
+            state, _ = apply(state, *random_move(state, rng))
+            if move >= seed * 37 % 300:
+                states.append(state)
+        runs.append(states)
+    return runs
+
+
+def eme_runs(games: int, moves: int) -> list[list[Any]]:
+    """Per game (seeds from 101, 2-5 players), the states after each of up to ``moves`` moves."""
+    board = eme_board()
+    runs = []
+    for seed in range(101, 101 + games):
+        seats = tuple(Seat(f"p{n}", f"p{n}@x.org") for n in range(2 + seed % 4))
+        state, _ = eme.new_game(board, EmeSetup(seats, seed))
+        rng, states = random.Random(seed), []
+        for _ in range(moves):
+            if state.finished:
+                break
+            state, _ = eme.apply(board, state, *eme_random_move(board, state, rng))
+            states.append(state)
+        runs.append(states)
+    return runs
+
+
 def round_robin(played: list[list[Any]]) -> list[Any]:
     """The games' states taken in turn: each game's next board, game after game."""
     return [states[turn] for turn in range(max(map(len, played))) for states in played if turn < len(states)]
@@ -101,18 +145,47 @@ def measure(name: str, picture: Callable[[Any], Any], states: list[Any], with_sc
           f"{statistics.median(walls) * 1e3:.1f} ms; max {max(times) * 1e3:.1f} ms)")
 
 
+def measure_per_move(name: str, picture: Callable[[Any, str], Any], runs: list[list[Any]], with_scene: bool) -> None:
+    """One picture per move, the games interleaved; also the median over boards that changed (see the doc)."""
+    turns = [(game, states[turn]) for turn in range(max(map(len, runs))) for game, states in enumerate(runs)
+             if turn < len(states)]
+    scenes = [None if with_scene else picture(state, f"game{game}") for game, state in turns]
+    times, walls, sizes, changed = [], [], [], []
+    last: dict[int, Any] = {}
+    for (game, state), scene in zip(turns, scenes, strict=True):
+        begin, wall = time.process_time(), time.perf_counter()
+        scene = scene if scene is not None else picture(state, f"game{game}")
+        data = render_png(scene)
+        times.append(time.process_time() - begin)
+        walls.append(time.perf_counter() - wall)
+        sizes.append(len(data))
+        if last.get(game) != scene:
+            changed.append(times[-1])
+        last[game] = scene
+    print(f"board picture per move, {name}, {len(runs)} games interleaved: median "
+          f"{statistics.median(times) * 1e3:.1f} ms (changed boards: median {statistics.median(changed) * 1e3:.1f} ms, "
+          f"{len(changed)} of {len(times)}), {statistics.median(sizes) / 1024:.1f} KB (CPU time, wall "
+          f"{statistics.median(walls) * 1e3:.1f} ms; max {max(times) * 1e3:.1f} ms)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=6, help="seeded games per kind")
     parser.add_argument("--moves", type=int, default=400, help="random moves per game, at most")
     parser.add_argument("--every", type=int, default=8, help="moves between two pictures")
     parser.add_argument("--with-scene", action="store_true", help="time building the scene too")
+    parser.add_argument("--interleaved", type=int, default=20, help="games drawn move by move, interleaved")
+    parser.add_argument("--per-game", type=int, default=30, help="moves (pictures) per interleaved game")
     args = parser.parse_args()
     imperial, eight = Imperial2030(), EightMinuteEmpire()
     measure("imperial2030", lambda s: imperial.picture(s, game="w"),
             imperial_states(args.games, args.moves, args.every), args.with_scene)
     measure("eight-minute-empire", lambda s: eight.picture(s, game="g"),
             eme_states(args.games, args.moves, args.every), args.with_scene)
+    measure_per_move("imperial2030", lambda s, game: imperial.picture(s, game=game),
+                     imperial_runs(args.interleaved, args.per_game), args.with_scene)
+    measure_per_move("eight-minute-empire", lambda s, game: eight.picture(s, game=game),
+                     eme_runs(args.interleaved, args.per_game), args.with_scene)
     print(f"(code measured: {Path(sys.modules[render_png.__module__].__file__ or '').parent})")
 
 

@@ -93,12 +93,16 @@ class SubmitResult:
 # --- a message, inside the caller's transaction --------------------------------------------
 
 
-def submit_in(session: Session, game: GameRow, player_text: str, text: str, state: Any = None) -> SubmitResult:
+def submit_in(session: Session, game: GameRow, player_text: str, text: str, state: Any = None, *,
+              before_write: Callable[[Any], None] | None = None) -> SubmitResult:
     """``submit`` inside the caller's session (no transaction of its own, no retry).
 
     ``state`` is the game's current state when the caller has loaded it
     already. A ``ConcurrentUpdate`` leaves the session unusable: the caller
     rolls its transaction back and may start the whole message again.
+    ``before_write`` is given the new state once the orders are applied, before
+    the first write: work done there does not hold the database's write lock
+    (on SQLite, one writer at a time: the outbox's sender waits for it).
     """
     name = game.name
     game_kind = kind_of(game.kind)
@@ -115,6 +119,8 @@ def submit_in(session: Session, game: GameRow, player_text: str, text: str, stat
         raise StoreError(f"the order layer applied {len(outcome.entries)} actions but the state moved "
                          f"from version {before} to {after}")
     if outcome.entries:
+        if before_write is not None:
+            before_write(outcome.state)
         store.append_actions(session, game, outcome.entries)
         store.save_snapshot(session, game, outcome.state)
         if rules.finished(outcome.state):
@@ -271,9 +277,9 @@ class Moderator:
             return self.submit_in(session, game, player_text, text)
 
     def submit_in(self, session: Session, game: GameRow, player_text: str, text: str,
-                  state: Any = None) -> SubmitResult:
+                  state: Any = None, *, before_write: Callable[[Any], None] | None = None) -> SubmitResult:
         """``submit`` inside the caller's session (no transaction of its own, no retry): ``submit_in``."""
-        return submit_in(session, game, player_text, text, state)
+        return submit_in(session, game, player_text, text, state, before_write=before_write)
 
     def waiting(self, name: str) -> dict[str, tuple[tuple[int, str], ...]]:
         """Player -> (line number, text) of their lines waiting for another player's answer."""

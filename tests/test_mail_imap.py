@@ -110,6 +110,20 @@ def test_move_to_processed_and_failed_creates_the_folders(dovecot: DovecotAccoun
     assert dovecot.subjects("pbem.failed") == ["order 2"]
 
 
+@pytest.mark.parametrize("use_move", [None, False], ids=["MOVE", "COPY+EXPUNGE"])
+def test_a_batch_is_moved_to_processed_in_one_call_and_again_harmlessly(dovecot: DovecotAccount,
+                                                                         use_move: bool | None) -> None:
+    """The daemon moves a fetched batch in one command once it is queued; a repeat after a crash does nothing."""
+    uids = [dovecot.append(mail(n)) for n in (1, 2, 3, 4)]
+    with ImapInbox(dovecot.settings(), use_move=use_move) as inbox:
+        inbox.fetch_new(None)
+        inbox.move_to_processed(*uids[:3])
+        inbox.move_to_processed(*uids[:3])
+        inbox.move_to_processed()  # an empty batch: no command at all
+    assert dovecot.uids("INBOX") == [uids[3]]
+    assert dovecot.subjects("processed") == ["order 1", "order 2", "order 3"]
+
+
 def test_uidvalidity_change_refetches_everything(dovecot: DovecotAccount) -> None:
     dovecot.append(mail(1), folder="Orders")
     settings = dovecot.settings(mailbox="Orders")

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -33,10 +35,13 @@ from pbem.mail import (
     SmtpSender,
     SmtpSettings,
     TransientSendError,
+    WireMail,
     build_message,
     message_id_for,
     token_address,
 )
+from pbem.mail import smtp
+from pbem.mail.wire import to_wire
 
 MODERATOR = "pbem@games.example"
 
@@ -277,3 +282,127 @@ def test_xoauth2_over_tls(tmp_path: Path, smtpd_tls: SmtpServer, security: Secur
     with SmtpSender(settings, ssl_context=smtpd_tls.tls.client_context()) as sender:
         sender.send(prompt())
     assert [r.authenticated_as for r in smtpd_tls.received] == [SMTP_USER]
+
+
+# --- a kept connection ------------------------------------------------------------------------------------
+
+
+class CountingHandler(RecordingHandler):
+    """Counts connections (EHLO) and NOOPs; ``once[stage]`` answers the next MAIL or DATA so, one time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ehlos = 0
+        self.noops = 0
+        self.once: dict[str, str] = {}
+
+    async def handle_EHLO(self, server: Any, session: Any, envelope: Any, hostname: str,
+                          responses: list[str]) -> list[str]:
+        session.host_name = hostname
+        self.ehlos += 1
+        return responses
+
+    async def handle_NOOP(self, server: Any, session: Any, envelope: Any, arg: str) -> str:
+        self.noops += 1
+        return "250 OK"
+
+    async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]) -> str:
+        if "MAIL" in self.once:
+            return self.once.pop("MAIL")
+        return await super().handle_MAIL(server, session, envelope, address, mail_options)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if "DATA" in self.once:
+            return self.once.pop("DATA")
+        return await super().handle_DATA(server, session, envelope)
+
+
+@pytest.fixture
+def counting() -> Iterator[tuple[CountingHandler, SmtpSettings]]:
+    handler = CountingHandler()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    try:
+        yield handler, SmtpSettings(host="127.0.0.1", port=controller.port, security=Security.NONE, timeout=5,
+                                    local_hostname="pbem.test")
+    finally:
+        controller.stop()
+
+
+def wired(to: str) -> WireMail:
+    return to_wire(prompt(to))
+
+
+def test_mails_in_a_row_share_one_connection_and_ask_no_noop(counting: tuple[CountingHandler, SmtpSettings]) -> None:
+    handler, settings = counting
+    with SmtpSender(settings) as sender:
+        for to in ("ann@example.org", "bob@example.org", "cat@example.org"):
+            sender.send_wire(wired(to))
+    assert (handler.ehlos, handler.noops) == (1, 0)
+    assert [r.rcpt_tos for r in handler.received] == [("ann@example.org",), ("bob@example.org",), ("cat@example.org",)]
+
+
+def test_a_connection_that_idled_is_checked_with_noop(counting: tuple[CountingHandler, SmtpSettings],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    handler, settings = counting
+    monkeypatch.setattr(smtp, "IDLE_CHECK", 0.0)
+    with SmtpSender(settings) as sender:
+        sender.send_wire(wired("ann@example.org"))
+        sender.send_wire(wired("bob@example.org"))
+        assert sender.idle_for() is not None
+    assert (handler.ehlos, handler.noops) == (1, 2)  # one before each mail: each found the connection idle
+    assert len(handler.received) == 2
+
+
+def test_a_421_at_mail_from_on_a_kept_connection_sends_on_a_new_one(
+        counting: tuple[CountingHandler, SmtpSettings]) -> None:
+    """The server closes a kept connection with 421 before it took anything: once more, on a new one."""
+    handler, settings = counting
+    with SmtpSender(settings) as sender:
+        sender.send_wire(wired("ann@example.org"))
+        handler.once["MAIL"] = "421 4.4.2 Idle too long, closing connection"
+        sender.send_wire(wired("bob@example.org"))
+    assert handler.ehlos == 2
+    assert [r.rcpt_tos for r in handler.received] == [("ann@example.org",), ("bob@example.org",)]
+
+
+def test_a_421_at_mail_from_on_a_new_connection_is_not_tried_again(
+        counting: tuple[CountingHandler, SmtpSettings]) -> None:
+    handler, settings = counting
+    handler.once["MAIL"] = "421 4.7.0 Too many connections"
+    sender = SmtpSender(settings)
+    with pytest.raises(TransientSendError) as caught:
+        sender.send_wire(wired("ann@example.org"))
+    assert caught.value.code == 421 and handler.ehlos == 1 and handler.received == []
+
+
+def test_a_421_after_data_on_a_kept_connection_is_not_sent_again(
+        counting: tuple[CountingHandler, SmtpSettings]) -> None:
+    """After DATA the server may have kept the mail: sending it again at once could deliver it twice."""
+    handler, settings = counting
+    sender = SmtpSender(settings)
+    sender.send_wire(wired("ann@example.org"))
+    handler.once["DATA"] = "421 4.3.0 Shutting down"
+    with pytest.raises(TransientSendError) as caught:
+        sender.send_wire(wired("bob@example.org"))
+    assert caught.value.code == 421
+    assert sender.idle_for() is None  # closed: the next mail starts clean
+    sender.send_wire(wired("cat@example.org"))
+    sender.close()
+    assert [r.rcpt_tos for r in handler.received] == [("ann@example.org",), ("cat@example.org",)]
+    assert handler.ehlos == 2
+
+
+def test_a_dropped_kept_connection_and_a_dead_relay_is_transient() -> None:
+    """The kept connection is gone and so is the relay: the mail waits, nothing is raised but TransientSendError."""
+    port = free_port()
+    controller = Controller(RecordingHandler(), hostname="127.0.0.1", port=port)
+    controller.start()
+    sender = SmtpSender(SmtpSettings(host="127.0.0.1", port=port, security=Security.NONE, timeout=5))
+    try:
+        sender.send_wire(wired("ann@example.org"))
+    finally:
+        controller.stop()
+    with pytest.raises(TransientSendError, match="connection refused"):
+        sender.send_wire(wired("bob@example.org"))
+    assert sender.idle_for() is None

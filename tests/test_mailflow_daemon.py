@@ -174,10 +174,10 @@ def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Pat
     table, _ = setup
     original = table.moderator.submit_in
 
-    def buggy(session: Any, game: Any, player: str, text: str, state: Any = None) -> Any:
+    def buggy(session: Any, game: Any, player: str, text: str, state: Any = None, **options: Any) -> Any:
         if "BOOM" in text:
             raise RuntimeError("a bug in the moderator")
-        return original(session, game, player, text, state=state)
+        return original(session, game, player, text, state=state, **options)
 
     monkeypatch.setattr(table.moderator, "submit_in", buggy)
     bad = dovecot.append(table.mail_from("ann", "BOOM\n"))

@@ -5,6 +5,7 @@
 * :mod:`pbem.mail.outbound` — :class:`OutgoingMail` -> ``EmailMessage``; stable Message-IDs,
   threading, List-Id, token addresses
 * :mod:`pbem.mail.picture` — the HTML alternative that shows a mail's board as an inline PNG
+* :mod:`pbem.mail.wire` — :class:`WireMail`: a built message as the relay receives it, serialised once
 * :mod:`pbem.mail.imap` — :class:`ImapInbox`: fetch by UID with UIDVALIDITY, move, IDLE/poll
 * :mod:`pbem.mail.maildir` — :class:`MaildirInbox`: the same interface over a local Maildir
 * :mod:`pbem.mail.smtp` — :class:`SmtpSender`: send, failures sorted into transient/permanent
@@ -42,6 +43,7 @@ from pbem.mail.outbound import (
     reply_threading,
     thread_headers,
     token_address,
+    wire_mail,
 )
 from pbem.mail.picture import InlinePicture
 from pbem.mail.settings import (
@@ -54,6 +56,7 @@ from pbem.mail.settings import (
     smtp_settings,
 )
 from pbem.mail.smtp import SmtpSender
+from pbem.mail.wire import WireMail
 
 __all__ = [
     "DECISION_HEADER",
@@ -82,6 +85,7 @@ __all__ = [
     "SmtpSettings",
     "Threading",
     "TransientSendError",
+    "WireMail",
     "build_message",
     "domain_of",
     "game_thread_id",
@@ -95,4 +99,5 @@ __all__ = [
     "thread_headers",
     "token_address",
     "token_of_address",
+    "wire_mail",
 ]

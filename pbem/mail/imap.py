@@ -37,7 +37,7 @@ from __future__ import annotations
 import socket
 import ssl
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from types import TracebackType
@@ -263,30 +263,34 @@ class ImapInbox:
 
     # moving --------------------------------------------------------------------------------
 
-    def move(self, uid: int, folder: str) -> None:
-        """Move message ``uid`` of the mailbox into ``folder``, creating the folder when missing.
+    def move(self, uid: int | Sequence[int], folder: str) -> None:
+        """Move message ``uid`` (or several, in one command) of the mailbox into ``folder``, creating the folder
+        when missing.
 
         MOVE (RFC 6851) when the server has it; otherwise COPY, flag
-        ``\\Deleted`` and expunge (UID EXPUNGE with UIDPLUS, so that only this
-        message goes; a plain EXPUNGE without it). Moving a UID that is no
+        ``\\Deleted`` and expunge (UID EXPUNGE with UIDPLUS, so that only these
+        messages go; a plain EXPUNGE without it). Moving a UID that is no
         longer there does nothing, so a repeated move after a crash is harmless.
         """
+        uids = [uid] if isinstance(uid, int) else list(uid)
+        if not uids:
+            return
         client = self._need()
         target = self.ensure_folder(folder)
         with self._errors(f"move to {target!r}"):
             if self._want_move is not False and "MOVE" in self.capabilities:
-                client.move([uid], target)
+                client.move(uids, target)
                 return
-            client.copy([uid], target)
-            client.add_flags([uid], [DELETED])
+            client.copy(uids, target)
+            client.add_flags(uids, [DELETED])
             if "UIDPLUS" in self.capabilities:
-                client.uid_expunge([uid])
+                client.uid_expunge(uids)
             else:
                 client.expunge()
 
-    def move_to_processed(self, uid: int) -> None:
-        """Move ``uid`` to the configured processed folder."""
-        self.move(uid, self.settings.processed_folder)
+    def move_to_processed(self, *uids: int) -> None:
+        """Move ``uids`` to the configured processed folder: one command for a whole batch of handled mail."""
+        self.move(uids, self.settings.processed_folder)
 
     def move_to_failed(self, uid: int) -> None:
         """Move ``uid`` to the configured failed folder (mail that could not be handled, for a human)."""

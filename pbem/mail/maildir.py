@@ -339,9 +339,10 @@ class MaildirInbox:
             except OSError as exc:
                 raise MailboxError(f"cannot move message {uid} to {target}: {exc.strerror}") from None
 
-    def move_to_processed(self, uid: int) -> None:
-        """Move ``uid`` to the processed folder."""
-        self.move(uid, self.settings.processed_folder)
+    def move_to_processed(self, *uids: int) -> None:
+        """Move ``uids`` to the processed folder."""
+        for uid in uids:
+            self.move(uid, self.settings.processed_folder)
 
     def move_to_failed(self, uid: int) -> None:
         """Move ``uid`` to the failed folder (mail that could not be handled, for a human)."""

@@ -22,7 +22,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -30,7 +29,8 @@ from typing import NamedTuple
 
 from pbem.mail.errors import OutboundError
 from pbem.mail.inbound import LOOP_HEADER, TOKEN_PATTERN, InboundMessage
-from pbem.mail.picture import InlinePicture, add_picture
+from pbem.mail.picture import InlinePicture, add_picture, boundary
+from pbem.mail.wire import OUR_POLICY, WireMail, to_wire
 from pbem.mail.wrap import wrap_text
 
 DECISION_HEADER = "X-PBEM-Decision"
@@ -40,6 +40,7 @@ _DECISION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _SLUG_RE = re.compile(r"[^A-Za-z0-9_-]+")
 _AUTO_SUBMITTED = ("auto-generated", "auto-replied")
 _MAX_LINE = 998  # RFC 5322 line limit; longer lines need quoted-printable
+MIXED_BOUNDARY = "=_pbem-mixed"  # the text and its attachment; no other boundary of ours begins so
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,30 @@ def build_message(mail: OutgoingMail) -> EmailMessage:
     break in a header value (header injection), a naive ``date`` or an
     unknown ``auto_submitted`` value.
     """
+    message = _compose(mail)
+    try:
+        message.as_bytes()  # surface any serialisation problem here, not in the SMTP sender
+    except (ValueError, TypeError, UnicodeError) as exc:
+        raise OutboundError(f"cannot build the mail to {mail.to!r}: {exc}") from exc
+    return message
+
+
+def wire_mail(mail: OutgoingMail) -> WireMail:
+    """``mail`` as the relay receives it: ``build_message(mail)`` with its envelope, as smtplib would send it.
+
+    What the outbox sends: the message is serialised once, here (errors as
+    :func:`build_message` raises them), and not again by smtplib
+    (:mod:`pbem.mail.wire`).
+    """
+    message = _compose(mail)
+    try:
+        return to_wire(message)
+    except (ValueError, TypeError, UnicodeError) as exc:
+        raise OutboundError(f"cannot build the mail to {mail.to!r}: {exc}") from exc
+
+
+def _compose(mail: OutgoingMail) -> EmailMessage:
+    """The message of :func:`build_message`, not yet serialised."""
     if mail.date.tzinfo is None or mail.date.utcoffset() is None:
         raise OutboundError("the Date of an outgoing mail must be timezone-aware")
     if mail.auto_submitted not in _AUTO_SUBMITTED:
@@ -99,7 +124,7 @@ def build_message(mail: OutgoingMail) -> EmailMessage:
         if value is not None and not _MSGID_RE.match(value):
             raise OutboundError(f"{label} must look like <left@right>, not {value!r}")
 
-    message = EmailMessage(policy=policy.SMTP)
+    message = EmailMessage(policy=OUR_POLICY)
     try:
         message["From"] = _address(mail.from_address, mail.from_name, "From")
         message["To"] = _address(mail.to, mail.to_name, "To")
@@ -131,7 +156,10 @@ def build_message(mail: OutgoingMail) -> EmailMessage:
         if mail.attachment is not None:
             filename, attached = mail.attachment
             message.add_attachment(attached, subtype="plain", charset="utf-8", filename=_one_line(filename, "file"))
-        message.as_bytes()  # surface any serialisation problem here, not in the SMTP sender
+            # A fixed boundary, as the picture's (pbem.mail.picture): left to the email package it is random,
+            # and the same outbox row would give other bytes at every build.
+            parts = b"\n".join(part.as_bytes() for part in message.iter_parts()).decode("ascii", "replace")
+            message.set_boundary(boundary(MIXED_BOUNDARY, parts))
     except (ValueError, TypeError, UnicodeError) as exc:
         raise OutboundError(f"cannot build the mail to {mail.to!r}: {exc}") from exc
     return message

@@ -31,6 +31,7 @@ headers: nothing in them varies with what the reader may not see.
 """
 from __future__ import annotations
 
+import binascii
 import hashlib
 import html
 import struct
@@ -39,6 +40,7 @@ from email.message import EmailMessage
 from urllib.parse import quote
 
 from pbem.mail.errors import OutboundError
+from pbem.mail.wire import CACHED_BODIES, Recent
 from pbem.mail.wrap import wrap_text
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -128,14 +130,35 @@ def add_picture(message: EmailMessage, body: str, picture: InlinePicture, messag
     plain = page.isascii() and all(len(line) <= 998 for line in page.split("\n"))
     message.add_alternative(page, subtype="html", charset="utf-8", cte="7bit" if plain else "quoted-printable")
     html_part = list(message.iter_parts())[1]  # the text/html just added, after the text/plain
-    html_part.add_related(picture.png, maintype="image", subtype="png", cid=f"<{cid}>", disposition="inline",
+    # The part is made empty and given the picture's base64 afterwards: the same part add_related makes from
+    # the bytes, but encoded once for every mail that carries this picture (see base64_lines).
+    html_part.add_related(b"", maintype="image", subtype="png", cid=f"<{cid}>", disposition="inline",
                           filename=PICTURE_NAME)
+    list(html_part.iter_parts())[-1].set_payload(base64_lines(picture.png, message.policy.max_line_length))
     for part in message.walk():
         if part is not message:
             del part["MIME-Version"]  # the email package repeats it on the parts it makes; only the top needs it
     written = f"{text}\n{page}"  # every text the parts hold (base64 and quoted-printable never hold "=_")
     message.set_boundary(boundary(ALTERNATIVE_BOUNDARY, written))
     html_part.set_boundary(boundary(RELATED_BOUNDARY, written))
+
+
+def base64_lines(data: bytes, max_line_length: int | None) -> str:
+    """``data`` in base64, each line as long as the policy lets a line be, as the email package writes it.
+
+    Remembered for the last few pictures (:class:`pbem.mail.wire.Recent`):
+    the mails of one order carry the same board.
+    """
+    return _encoded.get((data, max_line_length or 78))
+
+
+def _base64(key: tuple[bytes, int]) -> str:
+    data, max_line_length = key
+    step = max_line_length // 4 * 3
+    return "".join(binascii.b2a_base64(data[at:at + step]).decode("ascii") for at in range(0, len(data), step))
+
+
+_encoded: Recent[tuple[bytes, int], str] = Recent(CACHED_BODIES, _base64)
 
 
 def boundary(word: str, text: str) -> str:

@@ -10,8 +10,12 @@ later, or mark it undeliverable. :meth:`SmtpSender.send` raises
   RCPT TO or DATA: this mail will never be accepted as it is.
 
 One connection is kept open across ``send`` calls (a run of the outbox sends
-many mails) and checked with NOOP before reuse, because servers drop idle
-clients; after any failure it is closed, so the next send starts clean.
+many mails, and ``pbem run``'s sender keeps it between runs for a while);
+after an idle spell it is checked with NOOP before reuse, because servers
+drop idle clients, and a kept connection found gone at MAIL FROM is opened
+anew and the mail tried again on it (nothing of it was taken yet). After
+any other failure it is closed, so the next send starts clean. A mail goes
+as the bytes :mod:`pbem.mail.wire` made once, not serialised again here.
 
 Logging in (when a username is set): ``auth = "password"`` lets smtplib pick
 AUTH PLAIN or LOGIN; ``auth = "xoauth2"`` sends AUTH XOAUTH2 with the access
@@ -22,16 +26,23 @@ transient: the mail waits until the credentials work again.
 """
 from __future__ import annotations
 
+import logging
 import smtplib
 import socket
 import ssl
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from email.message import EmailMessage
 from types import TracebackType
 
 from pbem.mail.credentials import XOAUTH2_HINT, AuthMethod, CredentialError, SmtpXoauth2, login_secret, mask
 from pbem.mail.errors import PermanentSendError, SendError, TransientSendError
 from pbem.mail.settings import Security, SmtpSettings
+from pbem.mail.wire import WireMail, to_wire
+
+log = logging.getLogger("pbem.mail.smtp")
+
+IDLE_CHECK = 5.0  # seconds a kept connection may idle before it is checked with NOOP
 
 
 class SmtpSender:
@@ -41,6 +52,7 @@ class SmtpSender:
         self.settings = settings
         self._ssl_context = ssl_context
         self._smtp: smtplib.SMTP | None = None
+        self._used = 0.0  # time.monotonic() when the open connection last did something
 
     def __repr__(self) -> str:
         s = self.settings
@@ -51,10 +63,15 @@ class SmtpSender:
         """Connect, secure the connection as configured and log in (when a username is set).
 
         Raises :class:`TransientSendError` when that fails: ``pbem check`` can
-        call this alone to say whether the relay works.
+        call this alone to say whether the relay works. A connection open
+        already is asked NOOP and replaced when it no longer answers: a run
+        of the outbox starts here, and a relay that went away since the last
+        run must show as unreachable before a mail is tried (and charged an attempt).
         """
         if self._smtp is not None:
-            return
+            if self._answers():
+                return
+            self.close()
         s = self.settings
         where = f"{s.host}:{s.effective_port}"
         try:
@@ -100,6 +117,7 @@ class SmtpSender:
         finally:
             del secret  # held for this login only
         self._smtp = smtp
+        self._used = time.monotonic()
 
     def _login(self, smtp: smtplib.SMTP, secret: str, where: str) -> None:
         """AUTH as configured; raises ``SMTPAuthenticationError`` when refused (sorted by ``open``)."""
@@ -135,49 +153,169 @@ class SmtpSender:
         and refuse others, that is a :class:`PermanentSendError` naming the
         refused ones (the others got the mail: do not resend it to them).
         """
-        self._ensure_open()
-        assert self._smtp is not None
-        s = self.settings
-        where = f"{s.host}:{s.effective_port}"
         try:
-            refused = self._smtp.send_message(message, from_addr=sender, to_addrs=recipients)
-        except smtplib.SMTPRecipientsRefused as exc:
-            self.close()
-            replies = {rcpt: (code, _text(text)) for rcpt, (code, text) in exc.recipients.items()}
-            codes = [code for code, _ in replies.values()]
-            detail = "; ".join(f"{rcpt}: {code} {text}" for rcpt, (code, text) in replies.items())
-            error = PermanentSendError if codes and all(_permanent(code) for code in codes) else TransientSendError
-            raise error(f"{where} refused the recipient(s): {detail}", min(codes) if codes else None) from None
-        except (smtplib.SMTPSenderRefused, smtplib.SMTPDataError) as exc:
-            self.close()
-            stage = "the sender" if isinstance(exc, smtplib.SMTPSenderRefused) else "the message"
-            error = PermanentSendError if _permanent(exc.smtp_code) else TransientSendError
-            raise error(f"{where} refused {stage}: {_reply(exc)}", exc.smtp_code) from None
-        except smtplib.SMTPResponseException as exc:
-            self.close()
-            raise TransientSendError(f"{where} answered {_reply(exc)}", exc.smtp_code) from None
-        except (smtplib.SMTPException, OSError) as exc:
-            self.close()
-            raise TransientSendError(f"lost the SMTP server {where} while sending: {_reason(exc)}") from None
-        except (ValueError, UnicodeError) as exc:  # no recipients, or headers smtplib cannot encode
-            self.close()
-            raise PermanentSendError(f"cannot send this message: {exc}") from None
+            wire = to_wire(message, sender, None if recipients is None else tuple(recipients))
+        except ValueError:  # SMTPUTF8 or Bcc: smtplib's own way
+            self._sorted(lambda smtp: smtp.send_message(message, from_addr=sender, to_addrs=recipients))
+            return
+        self.send_wire(wire)
+
+    def send_wire(self, mail: WireMail) -> None:
+        """Hand ``mail`` (:func:`pbem.mail.wire_mail`) to the relay; returns and raises as :meth:`send` does.
+
+        A kept connection the server has dropped, or closed with a 421 reply
+        to MAIL FROM, is opened anew and the mail tried once more on it: the
+        server took nothing of the mail yet, so it cannot arrive twice.
+        """
+        self._sorted(lambda smtp: _transaction(smtp, mail))
+
+    def _sorted(self, talk: Callable[[smtplib.SMTP], dict[str, tuple[int, bytes]]]) -> None:
+        """Run ``talk`` over the connection, its failures sorted into transient and permanent."""
+        where = f"{self.settings.host}:{self.settings.effective_port}"
+        reused = self._ensure_open()
+        try:
+            try:
+                refused = talk(self._connection())
+            except _Unsent as unsent:
+                if not reused:
+                    raise unsent.cause from None
+                log.info("the kept connection to %s was gone (%s); sending on a new one", where, _reason(unsent.cause))
+                self.close()
+                self.open()
+                refused = talk(self._connection())
+        except _Unsent as unsent:
+            raise self._failure(unsent.cause, where) from None
+        except (smtplib.SMTPException, OSError, ValueError, UnicodeError) as exc:
+            raise self._failure(exc, where) from None
+        self._used = time.monotonic()
         if refused:
             detail = "; ".join(f"{rcpt}: {code} {_text(text)}" for rcpt, (code, text) in refused.items())
             raise PermanentSendError(f"{where} refused some recipients: {detail}",
                                      min(code for code, _ in refused.values()))
 
-    def _ensure_open(self) -> None:
-        """Open, or make sure the open connection still answers (servers drop idle clients)."""
-        if self._smtp is not None:
-            try:
-                code, _ = self._smtp.noop()
-                if code == 250:
-                    return
-            except (smtplib.SMTPException, OSError):
-                pass
-            self.close()
+    def _connection(self) -> smtplib.SMTP:
+        if self._smtp is None:
+            raise smtplib.SMTPServerDisconnected("not connected")
+        return self._smtp
+
+    def _failure(self, exc: BaseException, where: str) -> SendError:
+        """The :class:`SendError` ``exc`` stands for; the connection is closed, so the next send starts clean."""
+        self.close()
+        if isinstance(exc, SendError):
+            return exc
+        if isinstance(exc, smtplib.SMTPRecipientsRefused):
+            replies = {rcpt: (code, _text(text)) for rcpt, (code, text) in exc.recipients.items()}
+            codes = [code for code, _ in replies.values()]
+            detail = "; ".join(f"{rcpt}: {code} {text}" for rcpt, (code, text) in replies.items())
+            error = PermanentSendError if codes and all(_permanent(code) for code in codes) else TransientSendError
+            return error(f"{where} refused the recipient(s): {detail}", min(codes) if codes else None)
+        if isinstance(exc, (smtplib.SMTPSenderRefused, smtplib.SMTPDataError)):
+            stage = "the sender" if isinstance(exc, smtplib.SMTPSenderRefused) else "the message"
+            error = PermanentSendError if _permanent(exc.smtp_code) else TransientSendError
+            return error(f"{where} refused {stage}: {_reply(exc)}", exc.smtp_code)
+        if isinstance(exc, smtplib.SMTPResponseException):
+            return TransientSendError(f"{where} answered {_reply(exc)}", exc.smtp_code)
+        if isinstance(exc, (smtplib.SMTPException, OSError)):
+            return TransientSendError(f"lost the SMTP server {where} while sending: {_reason(exc)}")
+        return PermanentSendError(f"cannot send this message: {exc}")  # no recipients, or headers it cannot encode
+
+    def _ensure_open(self) -> bool:
+        """Open, or keep the open connection; whether the connection kept is the one that was open.
+
+        A connection in steady use is not asked NOOP (a round trip per mail
+        for nothing: :meth:`send_wire` reconnects should the server have gone
+        all the same); one idle for ``IDLE_CHECK`` seconds is (:meth:`open`).
+        """
+        kept = self._smtp
+        if kept is not None and time.monotonic() - self._used < IDLE_CHECK:
+            return True
         self.open()
+        return kept is not None and self._smtp is kept
+
+    def _answers(self) -> bool:
+        """Whether the open connection still answers NOOP (servers drop idle clients)."""
+        assert self._smtp is not None
+        try:
+            code, _ = self._smtp.noop()
+        except (smtplib.SMTPException, OSError):
+            return False
+        if code != 250:
+            return False
+        self._used = time.monotonic()
+        return True
+
+    def idle_for(self) -> float | None:
+        """Seconds since the open connection was last used (None: no connection is open)."""
+        return None if self._smtp is None else time.monotonic() - self._used
+
+
+class _Unsent(Exception):
+    """The server went away before it took anything of the mail (at MAIL FROM): safe to try again."""
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+def _transaction(smtp: smtplib.SMTP, mail: WireMail) -> dict[str, tuple[int, bytes]]:
+    """MAIL, RCPT, DATA for ``mail``, failing as ``smtplib.SMTP.sendmail`` does; the refused recipients.
+
+    Why not ``sendmail``: it scans the whole message with a regular
+    expression to double leading dots; ``bytes.replace`` does it at memory speed.
+    """
+    options = [f"SIZE={len(mail.data)}"] if smtp.does_esmtp and smtp.has_extn("size") else []
+    try:
+        code, reply = smtp.mail(mail.sender, options)
+    except smtplib.SMTPServerDisconnected as exc:
+        raise _Unsent(exc) from None
+    if code != 250:
+        refused = smtplib.SMTPSenderRefused(code, reply, mail.sender)
+        if code == 421:  # the server closes the connection
+            smtp.close()
+            raise _Unsent(refused)
+        _reset(smtp)
+        raise refused
+    rejected: dict[str, tuple[int, bytes]] = {}
+    for recipient in mail.recipients:
+        code, reply = smtp.rcpt(recipient)
+        if code not in (250, 251):
+            rejected[recipient] = (code, reply)
+        if code == 421:
+            smtp.close()
+            raise smtplib.SMTPRecipientsRefused(rejected)
+    if len(rejected) == len(mail.recipients):
+        _reset(smtp)
+        raise smtplib.SMTPRecipientsRefused(rejected)
+    code, reply = smtp.docmd("DATA")
+    if code != 354:
+        raise smtplib.SMTPDataError(code, reply)
+    smtp.send(_dot_stuffed(mail.data))
+    code, reply = smtp.getreply()
+    if code != 250:
+        if code == 421:
+            smtp.close()
+        else:
+            _reset(smtp)
+        raise smtplib.SMTPDataError(code, reply)
+    return rejected
+
+
+def _dot_stuffed(data: bytes) -> bytes:
+    """``data`` as DATA carries it (RFC 5321 4.5.2): a line that starts with a dot gets another, and the end mark."""
+    stuffed = data.replace(b"\n.", b"\n..")
+    if stuffed.startswith(b"."):
+        stuffed = b"." + stuffed
+    if not stuffed.endswith(b"\r\n"):
+        stuffed += b"\r\n"
+    return stuffed + b".\r\n"
+
+
+def _reset(smtp: smtplib.SMTP) -> None:
+    """RSET after a refusal, quietly: a server gone by now shows at the next command."""
+    try:
+        smtp.rset()
+    except (smtplib.SMTPException, OSError):
+        pass
 
 
 def _permanent(code: int) -> bool:

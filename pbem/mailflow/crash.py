@@ -11,7 +11,9 @@ points, in the order a message passes them:
 ``after_commit_before_move``
     the fetched batch is committed to the inbound queue
     (``pbem.mailflow.intake``); this message is still in the inbox (not yet
-    moved to the processed or failed folder), nor handled.
+    moved to the processed or failed folder), nor handled. The batch's
+    handled messages are moved in one command after the last of them
+    passed this point, so none is moved yet.
 ``mid_transaction``
     ``pbem.mailflow.inbound.process_message``: the message (out of the
     inbox, in the queue) is recorded, its orders applied and logged, its

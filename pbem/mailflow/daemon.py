@@ -180,6 +180,7 @@ class MailFlow:
         if batch or position is not None:
             at = (mailbox, position.uidvalidity, position.last_uid) if position is not None else None
             receipts = receive(self.db, self.config, batch, self.clock(), at)
+            processed: list[int] = []
             for fetched, receipt in zip(messages, receipts, strict=True):
                 crash_point("after_commit_before_move")
                 if receipt.status is ReceiptStatus.UNREADABLE:
@@ -188,11 +189,12 @@ class MailFlow:
                     inbox.move_to_failed(fetched.uid)
                     report.failed.append((fetched.uid, receipt.reason))
                     continue
-                inbox.move_to_processed(fetched.uid)
+                processed.append(fetched.uid)
                 if recovering:
                     report.recovered += 1
                 if receipt.status is ReceiptStatus.HANDLED:
                     report.outcomes.append(Outcome(receipt.key, DUPLICATE, receipt.reason))
+            inbox.move_to_processed(*processed)  # one command for the batch: the queue holds them all already
         if self.apply_inline:
             report.outcomes += self.apply_queue()
         elif batch:
@@ -260,11 +262,12 @@ class MailFlow:
 
     # --- the outbox and the periodic tasks --------------------------------------------------------
 
-    def deliver(self) -> DeliveryReport:
-        """Deliver the due outbox once; a database that cannot be reached is reported, not raised."""
+    def deliver(self, sender: SmtpSender | None = None, *, keep_open: bool = False) -> DeliveryReport:
+        """Deliver the due outbox once (over ``sender``, left open with ``keep_open``: ``pbem run``'s sender
+        thread keeps its connection); a database that cannot be reached is reported, not raised."""
         try:
-            return deliver_due(self.db, self.sender_factory(), self.clock(), moderator=self.config.moderator,
-                               limits=self.config.limits)
+            return deliver_due(self.db, sender or self.sender_factory(), self.clock(), moderator=self.config.moderator,
+                               limits=self.config.limits, keep_open=keep_open)
         except SQLAlchemyError as exc:
             log.warning("outbox not delivered: database unavailable: %s", _first_line(exc))
             return DeliveryReport(unavailable=f"database unavailable: {_first_line(exc)}")

@@ -445,7 +445,8 @@ class _Handler(SeatReplies):
         if parts and not kind.order_lines(body):
             what = ", ".join(w for w, said in (("mail preferences", wanted.any), ("press", press.any)) if said)
             return self.preferences_only(game, seat, before, parts, what)
-        result = self.moderator.submit_in(self.session, game, seat.name, body, state=before)
+        result = self.moderator.submit_in(self.session, game, seat.name, body, state=before,
+                                          before_write=lambda state: self.compose.draw_ahead(game, state))
         changed = result.version != result.version_before
         if result.refusal is not None and self._allowed(self._seat_budget(seat), "error"):
             parts.append(error_body(kind, result, seat.name, game.name))

@@ -6,8 +6,8 @@ senders may share an outbox, each mail goes to one of them), and sends each
 over one connection of :class:`pbem.mail.SmtpSender`, batch after batch
 until nothing is due. Per row:
 
-* accepted -> ``sent`` (marked together with the rest of its batch, in one
-  small transaction, when the batch is done);
+* accepted -> ``sent``, marked at once in a small transaction of its own
+  (see ``_send_batch``);
 * :class:`~pbem.mail.TransientSendError` (4xx, dropped connection …) -> kept
   queued, next attempt after ``pbem.store.outbox.backoff`` (1, 2, 4 … at most
   60 minutes); the run stops there, since the next mail would most likely
@@ -30,7 +30,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
 from sqlmodel import col, select
@@ -42,7 +41,8 @@ from pbem.mail import (
     PermanentSendError,
     SmtpSender,
     TransientSendError,
-    build_message,
+    WireMail,
+    wire_mail,
 )
 from pbem.mailflow.crash import crash_point
 from pbem.mailflow.outgoing import outgoing_mail
@@ -85,12 +85,15 @@ class DeliveryReport:
 
 def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *, batch: int = 50,
                 moderator: ModeratorSettings | None = None, worker: str | None = None,
-                lease: float = CLAIM_LEASE, limits: Limits | None = None) -> DeliveryReport:
+                lease: float = CLAIM_LEASE, limits: Limits | None = None, keep_open: bool = False) -> DeliveryReport:
     """Send every due mail, batch after batch until none is due; see the module docstring.
 
     ``moderator`` gives From for rows queued without one (see ``outgoing_mail``);
     ``worker`` names this sender in its claims (default: this process and thread);
-    ``limits`` the provider's sending limits (``pbem.mailflow.sendlimits``).
+    ``limits`` the provider's sending limits (``pbem.mailflow.sendlimits``);
+    ``keep_open`` leaves the connection open when the run ends well, for the
+    caller's next run (``pbem.mailflow.appliers.Sender``: a connection per
+    run was a TCP and EHLO round trip, maybe TLS and a login, per order).
     """
     now = (now or utcnow()).astimezone(UTC)
     worker = worker or holder_name("send")
@@ -104,17 +107,20 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
         _release(db, rows, now)
         log.warning("SMTP relay unavailable, %d mail(s) wait: %s", len(rows), exc)
         return DeliveryReport(waiting=len(rows), unavailable=str(exc))
-    totals = DeliveryReport()
+    totals, stopped = DeliveryReport(), False
     try:
         while rows:
             report, stopped = _send_batch(db, sender, rows, now, moderator)
             totals = _add(totals, report)
             if stopped:
-                return totals
+                break
             rows, held = _claim(db, worker, now, lease, batch, limits)
-    finally:
+    except BaseException:
         sender.close()
-    return replace(totals, held=held)
+        raise
+    if not keep_open:
+        sender.close()
+    return totals if stopped else replace(totals, held=held)
 
 
 def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int,
@@ -148,7 +154,7 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
             log.error("outbox mail %s (%s to %s) cannot be built: %s", row.id, row.purpose, row.recipient, exc)
             continue
         try:
-            sender.send(message)
+            sender.send_wire(message)
         except TransientSendError as exc:
             if is_limit(exc):  # the provider's limit, not this mail's fault: everyone waits, no attempt charged
                 with db.transaction() as session:
@@ -193,7 +199,7 @@ def _release(db: Database, rows: list[OutboxRow], now: datetime) -> None:
         release_claims(session, [id_of_row(row) for row in rows], now)
 
 
-def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> EmailMessage:
+def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> WireMail:
     """The row's message; with its picture when it has one, else (a picture that will not go) as plain text.
 
     Why fall back: the picture only repeats the text; a stored picture that
@@ -201,13 +207,13 @@ def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> EmailMessag
     """
     mail = outgoing_mail(row, moderator)
     try:
-        return build_message(mail)
+        return wire_mail(mail)
     except OutboundError as exc:
         if mail.picture is None:
             raise
         log.warning("outbox mail %s (%s to %s): its picture cannot go with it (%s); sent as plain text",
                     row.id, row.purpose, row.recipient, exc)
-        return build_message(replace(mail, picture=None))
+        return wire_mail(replace(mail, picture=None))
 
 
 def _mark(db: Database, row: OutboxRow, how: str, now: datetime, error: str) -> None:

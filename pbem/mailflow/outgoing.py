@@ -75,7 +75,7 @@ from pbem.store.mailprefs import prefs_of
 from pbem.store.models import id_of
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 from pbem.store.settings import GameSettings, load_settings, save_settings
-from pbem.store.tokens import SeatTokenRow, hash_token, issue_token
+from pbem.store.tokens import hash_token, issue_token, token_row
 
 AUTO_GENERATED = "auto-generated"
 AUTO_REPLIED = "auto-replied"
@@ -126,7 +126,7 @@ def seat_token(session: Session, seat: SeatRow, moderator_address: str, known: s
     ``known`` is a token the caller has (the player's own mail carried it);
     else the newest mail to the seat that carries the current one gives it.
     """
-    row = session.exec(select(SeatTokenRow).where(col(SeatTokenRow.seat_id) == seat.id)).first()
+    row = token_row(session, seat)
     token = None
     if row is not None:
         candidates = itertools.chain([known] if known else [],
@@ -315,6 +315,17 @@ class MailComposer:
             self._pictures[key] = board_picture(kind, game.name, state)
         drawn = self._pictures[key]
         return InlinePicture(drawn[0], drawn[1], line) if drawn is not None else None
+
+    def draw_ahead(self, game: GameRow, state: Any) -> None:
+        """Draw the board of ``state`` now, when the game's reports show it by default (``picture`` keeps it).
+
+        Why ahead: the move's mail is written after its actions are logged,
+        and from the first write on the transaction holds the database's
+        write lock; drawn before it, the picture does not keep other writers
+        (the outbox's sender marking mail sent) waiting.
+        """
+        if self.settings(game).board_default:
+            self.picture(game, state)
 
     def board_answer_picture(self, game: GameRow, state: Any, body: str) -> InlinePicture | None:
         """The picture for a mail whose ``body`` holds the whole text board (a ``BOARD`` answer), beside it."""

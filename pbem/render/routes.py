@@ -8,7 +8,8 @@ just enough to clear every other box, so each line reads as what it is.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from pbem.render.picture import Point
@@ -29,19 +30,71 @@ def route(a: Point, b: Point, obstacles: Sequence[Box], within: Box) -> list[Poi
     return list(_route(a, b, tuple(obstacles), within))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=256)
 def _route(a: Point, b: Point, obstacles: tuple[Box, ...], within: Box) -> tuple[Point, ...]:
-    """Remembered (bounded): between two moves few boxes change, and routing every link was two fifths of the
-    time a picture took."""
-    straight = (a, b)
-    if not _crosses(_dense(straight), obstacles):
-        return straight
+    """Remembered (bounded: 256 answers of up to a few KB; the picture itself remembers routes per link, in
+    ``pbem.render.links``, by only the boxes that matter)."""
+    return routed(a, b, within, lambda area: _meeting(area, obstacles)).line
+
+
+@dataclass(frozen=True)
+class Routing:
+    """A route and why: for each line tried before it (by its bow, 0: straight), obstacles that line came
+    too near (while one of them stands, the line stays blocked), and the area of the line taken if it
+    cleared every obstacle."""
+
+    line: tuple[Point, ...]
+    blocked: tuple[tuple[float, frozenset[Box]], ...]
+    cleared: Box | None  # None: no line cleared all, the straight one is taken anyway
+
+
+def routed(a: Point, b: Point, within: Box, near: Callable[[Box], Iterable[Box]]) -> Routing:
+    """The route (see ``route``), ``near(area)`` giving the obstacles that meet an area: no other obstacle
+    can come near a line whose points lie in that area."""
+    blocked: list[tuple[float, frozenset[Box]]] = []
+    for bow, line in _attempts(a, b, within):
+        dense = _dense(line)
+        area = reach(dense)
+        hit = _first_hit(dense, near(area))
+        if hit is None:
+            return Routing(line, tuple(blocked), area)
+        blocked.append((bow, frozenset((hit,))))
+    return Routing((a, b), tuple(blocked), None)
+
+
+def _attempts(a: Point, b: Point, within: Box) -> Iterator[tuple[float, tuple[Point, ...]]]:
+    """The lines a route may take, by bow, least bowed first (those leaving ``within`` left out); made only
+    as far as they are needed."""
+    yield 0, (a, b)
     left, top, right, bottom = within
     for bow in BOWS:
         curve = _curve(a, b, bow)
-        if all(left <= p.x <= right and top <= p.y <= bottom for p in curve) and not _crosses(_dense(curve), obstacles):
-            return tuple(curve)
-    return straight
+        if all(left <= p.x <= right and top <= p.y <= bottom for p in curve):
+            yield bow, tuple(curve)
+
+
+def blocker(a: Point, b: Point, bow: float, near: Callable[[Box], Iterable[Box]]) -> Box | None:
+    """An obstacle that blocks the line of this ``bow`` (0: straight) between ``a`` and ``b``, if any."""
+    dense = _dense((a, b) if bow == 0 else _curve(a, b, bow))
+    return _first_hit(dense, near(reach(dense)))
+
+
+def clears(line: Sequence[Point], box: Box) -> bool:
+    """Whether ``line`` keeps its clearance from ``box``, as routing checks it."""
+    return _first_hit(_dense(line), (box,)) is None
+
+
+def reach(points: Sequence[Point]) -> Box:
+    """The area an obstacle must meet to be near ``points``: their bounds and the clearance
+    (low x, low y, high x, high y)."""
+    c = CLEARANCE
+    xs, ys = [p.x for p in points], [p.y for p in points]
+    return (min(xs) - c, min(ys) - c, max(xs) + c, max(ys) + c)
+
+
+def _meeting(area: Box, obstacles: Iterable[Box]) -> list[Box]:
+    low_x, low_y, high_x, high_y = area
+    return [box for box in obstacles if box[0] <= high_x and box[2] >= low_x and box[1] <= high_y and box[3] >= low_y]
 
 
 def _curve(a: Point, b: Point, bow: float, pieces: int = 24) -> list[Point]:
@@ -66,13 +119,14 @@ def _dense(points: Sequence[Point], step: float = STEP) -> list[Point]:
     return dense
 
 
-def _crosses(points: Sequence[Point], obstacles: Sequence[Box]) -> bool:
+def _first_hit(points: Sequence[Point], near: Iterable[Box]) -> Box | None:
+    """The first obstacle (in ``near``'s order) that a point comes within the clearance of, if any."""
     c = CLEARANCE
-    xs, ys = [p.x for p in points], [p.y for p in points]
-    low_x, high_x, low_y, high_y = min(xs) - c, max(xs) + c, min(ys) - c, max(ys) + c  # once, not per box
-    near = [(left - c, top - c, right + c, bottom + c) for left, top, right, bottom in obstacles
-            if left <= high_x and right >= low_x and top <= high_y and bottom >= low_y]
-    return any(left <= p.x <= right and top <= p.y <= bottom for p in points for left, top, right, bottom in near)
+    for box in near:
+        left, top, right, bottom = box[0] - c, box[1] - c, box[2] + c, box[3] + c
+        if any(left <= p.x <= right and top <= p.y <= bottom for p in points):
+            return box
+    return None
 
 
 def dashes(points: Sequence[Point], dash: float, gap: float) -> list[list[Point]]:
@@ -80,7 +134,7 @@ def dashes(points: Sequence[Point], dash: float, gap: float) -> list[list[Point]
     return [list(piece) for piece in _dashes(tuple(points), dash, gap)]
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=512)
 def _dashes(points: tuple[Point, ...], dash: float, gap: float) -> tuple[tuple[Point, ...], ...]:
     pieces: list[list[Point]] = []
     period, walked = dash + gap, 0.0  # the pattern runs on across the polyline's corners

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, update
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
@@ -181,18 +182,18 @@ def latest_snapshot(session: Session, game: GameRow) -> SnapshotRow | None:
 
 def save_snapshot(session: Session, game: GameRow, state: Anything) -> None:
     """Keep one snapshot per game: the given state's, written over the older one in place (one UPDATE, not a
-    DELETE and an INSERT: this runs for every move)."""
+    DELETE and an INSERT, nor a SELECT first: this runs for every move). The UPDATE's default synchronisation
+    sets the snapshot already read in this session to the new values, so a later ``load_state`` uses it."""
     rules = rules_of(game)
     version, data = rules.version(state), rules.state_to_json(state)
-    rows = list(session.exec(select(SnapshotRow).where(col(SnapshotRow.game_id) == game.id)).all())
-    if len(rows) == 1:
-        row = rows[0]
-        row.version, row.state, row.created = version, data, utcnow()
-        session.add(row)
-    else:  # none yet (or several, from before): start afresh
+    session.flush()  # the bulk statements below bypass the unit of work: what it holds goes first
+    statement = update(SnapshotRow).where(col(SnapshotRow.game_id) == game.id).values(
+        version=version, state=data, created=utcnow())
+    changed = cast(CursorResult[Any], session.execute(statement))
+    if changed.rowcount != 1:  # none yet (or several, from before): start afresh
         session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
         session.add(SnapshotRow(game_id=id_of(game), version=version, state=data))
-    session.flush()
+        session.flush()
 
 
 def replay_game(session: Session, game: GameRow) -> Anything:

@@ -18,6 +18,7 @@ from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, Str
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.alarm import wake
+from pbem.store.memo import game_rows, remember
 from pbem.store.models import GameRow, SeatRow, id_of
 
 
@@ -47,12 +48,18 @@ class SeatMailRow(SQLModel, table=True):
 
 
 def _row(session: Session, seat: SeatRow) -> SeatMailRow | None:
-    return session.exec(select(SeatMailRow).where(col(SeatMailRow.seat_id) == seat.id)).first()
+    rows = game_rows(session, SeatMailRow.__tablename__, seat.game_id, lambda: (
+        (row.seat_id, row) for row in session.exec(select(SeatMailRow).where(col(SeatMailRow.game_id) == seat.game_id))))
+    return rows.get(id_of(seat))
 
 
 def _row_for_update(session: Session, seat: SeatRow) -> SeatMailRow:
     row = _row(session, seat)
-    return row if row is not None else SeatMailRow(seat_id=id_of(seat), game_id=seat.game_id)
+    if row is None:
+        row = SeatMailRow(seat_id=id_of(seat), game_id=seat.game_id)
+        session.add(row)
+        remember(session, SeatMailRow.__tablename__, seat.game_id, id_of(seat), row)
+    return row
 
 
 def prefs_of(session: Session, seat: SeatRow, default_mode: str, default_board: bool) -> MailPrefs:

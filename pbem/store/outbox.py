@@ -132,7 +132,10 @@ def claim_due(session: Session, sender: str, now: datetime, lease: float, limit:
     sender that dies lets its claims fall due again when the lease ends (and
     only then may a mail it had sent go out twice). On PostgreSQL the rows are
     read ``FOR UPDATE SKIP LOCKED``; the conditional UPDATE keeps SQLite (and
-    any race) to one winner per row.
+    any race) to one winner per row, and returns the rows it won (one
+    statement less than reading them afterwards). The ids are picked by a
+    statement of their own, not a subquery of the UPDATE: PostgreSQL may run
+    such a subquery more than once and so claim more than ``limit`` rows.
     """
     older = aliased(OutboxRow)
     behind = exists().where(  # one player's mail of one game leaves in the order it was written
@@ -146,13 +149,14 @@ def claim_due(session: Session, sender: str, now: datetime, lease: float, limit:
     ids = list(session.exec(query).all())
     if not ids:
         return []
-    session.execute(update(OutboxRow)
-                    .where(col(OutboxRow.id).in_(ids), col(OutboxRow.status) == OutboxStatus.QUEUED,
-                           col(OutboxRow.next_attempt) <= now)
-                    .values(next_attempt=now + timedelta(seconds=lease), claimed_by=sender[:64]))
-    claimed = session.exec(select(OutboxRow).where(col(OutboxRow.id).in_(ids), col(OutboxRow.claimed_by) == sender[:64])
-                           .order_by(col(OutboxRow.id)).execution_options(populate_existing=True)).all()
-    return list(claimed)
+    claim = (update(OutboxRow)
+             .where(col(OutboxRow.id).in_(ids), col(OutboxRow.status) == OutboxStatus.QUEUED,
+                    col(OutboxRow.next_attempt) <= now)
+             .values(next_attempt=now + timedelta(seconds=lease), claimed_by=sender[:64])
+             .returning(OutboxRow))
+    claimed = session.scalars(claim, execution_options={"synchronize_session": False,
+                                                        "populate_existing": True}).all()
+    return sorted(claimed, key=lambda row: row.id or 0)
 
 
 def mark_sent_many(session: Session, ids: Sequence[int], now: datetime) -> None:

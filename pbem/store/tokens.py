@@ -14,6 +14,7 @@ from datetime import datetime
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, func
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from pbem.store.memo import game_rows, remember
 from pbem.store.models import SeatRow, id_of, utcnow
 
 TOKEN_BYTES = 12
@@ -41,15 +42,27 @@ def new_token() -> str:
 def issue_token(session: Session, seat: SeatRow) -> str:
     """Give the seat a new token (replacing any old one) and return it; only its hash is kept."""
     token = new_token()
-    row = session.exec(select(SeatTokenRow).where(col(SeatTokenRow.seat_id) == seat.id)).first()
+    row = token_row(session, seat)
     if row is None:
         row = SeatTokenRow(seat_id=id_of(seat), token_hash=hash_token(token))
+        session.add(row)
+        remember(session, SeatTokenRow.__tablename__, seat.game_id, id_of(seat), row)
     else:
         row.token_hash = hash_token(token)
         row.created = utcnow()
-    session.add(row)
+        session.add(row)
     session.flush()
     return token
+
+
+def token_row(session: Session, seat: SeatRow) -> SeatTokenRow | None:
+    """The seat's token row; the game's rows are read together, once per transaction (``pbem.store.memo``)."""
+    def read() -> list[tuple[int, SeatTokenRow]]:
+        query = select(SeatTokenRow).join(SeatRow, col(SeatRow.id) == col(SeatTokenRow.seat_id)).where(
+            col(SeatRow.game_id) == seat.game_id)
+        return [(row.seat_id, row) for row in session.exec(query)]
+
+    return game_rows(session, SeatTokenRow.__tablename__, seat.game_id, read).get(id_of(seat))
 
 
 def seat_for_token(session: Session, token: str) -> SeatRow | None:

@@ -1,0 +1,241 @@
+"""A built message as the SMTP relay receives it: the envelope and the bytes of DATA, made once.
+
+Why not ``smtplib.SMTP.send_message``: it copies the message and runs the
+email package's generator over it again (``build_message`` has serialised it
+once already to surface errors), then scans the result with a regular
+expression for lines starting with a dot. For a mail with the board's
+picture (~95 KB, two thirds of it base64) that was most of what sending a
+mail cost. Here the message is serialised once, by :func:`flatten`, which
+writes what smtplib's ``email.generator.BytesGenerator`` writes for the
+shapes ``build_message`` makes (headers folded by the same policy call,
+bodies with their line ends made CRLF and ``From`` lines guarded as smtplib
+guards them) and hands anything else to that generator itself;
+a long body (the picture) is turned into bytes once, however many mails
+carry it (:func:`body_bytes`). The tests compare the two over many mails.
+
+:func:`to_wire` takes the envelope from the headers exactly as
+``send_message`` does (the first address of ``From``, every address of
+``To`` and ``Cc``), so a mail sent either way is the same mail.
+"""
+from __future__ import annotations
+
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from email import policy as email_policy
+from email.generator import BytesGenerator
+from email.headerregistry import BaseHeader, HeaderRegistry
+from email.message import EmailMessage, Message
+from email.policy import Policy
+from email.utils import getaddresses
+from io import BytesIO
+from typing import Any, Generic, TypeVar
+
+CRLF = "\r\n"
+CACHED_BODY_MIN = 16_384  # bodies at least this long (the picture) are kept in bytes for the next mail
+CACHED_BODIES = 8  # a handful of boards at a time: the mails of one order share one
+CACHED_HEADERS = 512  # header values of the last few mails
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_FROM_LINE = re.compile(r"^From ", re.MULTILINE)
+K = TypeVar("K")
+V = TypeVar("V")
+_NOT_OURS = ("Bcc", "Resent-Bcc", "Resent-Date")  # send_message treats these specially; we never set them
+
+
+@dataclass(frozen=True, slots=True)
+class WireMail:
+    """One mail ready for the relay: ``data`` is the whole message, CRLF line ends, not dot-stuffed."""
+
+    sender: str
+    recipients: tuple[str, ...]
+    data: bytes
+
+
+class _Unusual(Exception):
+    """A message shape :func:`flatten` leaves to the email package's generator."""
+
+
+def to_wire(message: EmailMessage, sender: str | None = None, recipients: tuple[str, ...] | None = None) -> WireMail:
+    """``message`` for the relay, the envelope from its headers unless given (``send_message``'s rules).
+
+    Raises ``ValueError`` for a message whose envelope or headers ask for
+    more than plain SMTP (non-ASCII addresses need SMTPUTF8, Bcc must be
+    dropped from the copy sent): :meth:`pbem.mail.SmtpSender.send` sends
+    such a message the generic way.
+    """
+    if any(name in message for name in _NOT_OURS):
+        raise ValueError("a message with Bcc or Resent headers")
+    if sender is None:
+        sender = getaddresses([str(message["Sender"] if "Sender" in message else message["From"])])[0][1]
+    if recipients is None:
+        fields = [str(message[name]) for name in ("To", "Cc") if message[name] is not None]
+        recipients = tuple(address for _, address in getaddresses(fields))
+    if not (sender + "".join(recipients)).isascii():
+        raise ValueError("non-ASCII envelope addresses need SMTPUTF8")
+    return WireMail(sender, recipients, flatten(message))
+
+
+def flatten(message: EmailMessage) -> bytes:
+    """The bytes ``smtplib.SMTP.send_message`` sends for ``message``; see the module docstring.
+
+    That is ``message.as_bytes()`` with CRLF line ends and, in the bodies,
+    ``>From `` for a line that starts with ``From `` (smtplib's generator
+    guards mbox readers so): what our relays have always received.
+    """
+    if message.policy.linesep == CRLF:
+        try:
+            out: list[bytes] = []
+            _write(message, message, out)
+            return b"".join(out)
+        except _Unusual:
+            pass
+    buffer = BytesIO()
+    BytesGenerator(buffer, mangle_from_=True).flatten(message, linesep=CRLF)
+    return buffer.getvalue()
+
+
+def _write(top: Message, part: Message, out: list[bytes]) -> None:
+    """Headers then body of ``part``, as the generator writes them with ``top``'s policy."""
+    policy = top.policy
+    for name, value in part.raw_items():
+        out.append(_folds.get(policy, name, value) if isinstance(value, BaseHeader) else policy.fold_binary(name, value))
+    out.append(b"\r\n")
+    payload = part.get_payload()  # the text as stored (ASCII here): the same object every mail of a picture holds
+    if part.get_content_maintype() == "multipart":
+        _write_multipart(top, part, payload, out)
+    elif part.get_content_maintype() == "message" or isinstance(payload, list):
+        raise _Unusual
+    elif payload is not None:
+        if not isinstance(payload, str) or not payload.isascii():  # 8bit or surrogate-escaped: the generator knows
+            raise _Unusual
+        if "From " in payload:
+            payload = _FROM_LINE.sub(">From ", payload)
+        out.append(body_bytes(payload))
+
+
+def _write_multipart(top: Message, part: Message, payload: object, out: list[bytes]) -> None:
+    boundary = part.get_boundary()
+    if not isinstance(payload, list) or not boundary or part.preamble is not None or part.epilogue is not None:
+        raise _Unusual
+    if not boundary.isascii():
+        raise _Unusual
+    delimiter = f"--{boundary}".encode("ascii")
+    for index, child in enumerate(payload):
+        out.append(delimiter + b"\r\n" if index == 0 else b"\r\n" + delimiter + b"\r\n")
+        _write(top, child, out)
+    if not payload:
+        out.append(delimiter + b"\r\n")
+    out.append(b"\r\n" + delimiter + b"--\r\n")
+
+
+class Recent(Generic[K, V]):
+    """The last ``size`` values made from their keys; thread-safe (the sender and the workers build mail).
+
+    Why bounded and small: it holds what the mails of one order share (the
+    board's picture), not a history; a value is a pure function of its key,
+    so a miss only costs the time to make it again.
+    """
+
+    def __init__(self, size: int, make: Callable[[K], V]) -> None:
+        self.size = size
+        self._make = make
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                return found
+        made = self._make(key)
+        with self._lock:
+            self._items[key] = made
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return made
+
+
+class _Folds:
+    """The folded lines of the last few header objects, by identity.
+
+    Why: most header objects of a mail are the same objects as the last
+    mail's (:class:`_Headers` remembers them), and folding is what the email
+    package spends most on writing a header. By identity, not by value: two
+    headers that read the same may have been made differently; an entry
+    holds its header object, so its id cannot be another's meanwhile.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[int, tuple[BaseHeader, Policy, bytes]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, policy: Policy, name: str, value: BaseHeader) -> bytes:
+        key = id(value)
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None and found[0] is value and found[1] is policy:
+                self._items.move_to_end(key)
+                return found[2]
+        folded = policy.fold_binary(name, value)
+        with self._lock:
+            self._items[key] = (value, policy, folded)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return folded
+
+
+def body_bytes(text: str) -> bytes:
+    """An ASCII body with every line end CRLF (the generator's rule: ``\\r\\n``, ``\\r`` and ``\\n`` each
+    end a line), a long one from the cache."""
+    return _bodies.get(text) if len(text) >= CACHED_BODY_MIN else _crlf(text)
+
+
+def _crlf(text: str) -> bytes:
+    if "\r" in text:
+        text = _LINE_END.sub("\n", text)
+    return text.replace("\n", CRLF).encode("ascii")
+
+
+_bodies: Recent[str, bytes] = Recent(CACHED_BODIES, _crlf)
+_folds = _Folds(CACHED_HEADERS)
+
+
+class _Headers(HeaderRegistry):
+    """The email package's header registry, remembering what it made.
+
+    Why: building one mail makes some sixty header objects (setting a
+    Content-Type parameter makes the header anew), and the stock registry
+    creates a new class for every one and parses every value again, though
+    most values (Content-Type, Auto-Submitted, From's name …) repeat from
+    mail to mail. The classes and objects are the same as the stock
+    registry's: a header object is never changed once made.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._classes: dict[str, type[BaseHeader]] = {}
+        self._recent: Recent[tuple[str, str], BaseHeader] = Recent(CACHED_HEADERS, self._make)
+
+    def __getitem__(self, name: str) -> type[BaseHeader]:
+        key = name.lower()
+        found = self._classes.get(key)
+        if found is None:
+            found = self._classes[key] = super().__getitem__(name)
+        return found
+
+    def __call__(self, name: str, value: Any) -> BaseHeader:
+        if isinstance(value, str):
+            return self._recent.get((name, value))
+        return self[name](name, value)
+
+    def _make(self, key: tuple[str, str]) -> BaseHeader:
+        name, value = key
+        return self[name](name, value)
+
+
+OUR_POLICY = email_policy.SMTP.clone(header_factory=_Headers())
+"""``email.policy.SMTP`` with a remembering header registry: what our messages are built with."""

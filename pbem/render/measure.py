@@ -1,0 +1,104 @@
+"""How big a place is drawn in a board picture: its box, label lines and token rows (no drawing).
+
+Kept apart from ``pbem.render.png`` so that both the drawing of places
+(``pbem.render.places``) and the nudging of places apart (``png.settle``)
+measure them the one same way.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from pbem.render.picture import Node, Point, Scene, Token, TokenShape
+from pbem.render.routes import Box
+
+Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
+TOKEN_GAP = 3
+TOKEN_HEIGHT = 18
+
+
+@cache
+def font(size: float) -> Font:
+    """Pillow's own default font at ``size`` pixels: no font file to ship or find (it scales since Pillow 10.1,
+    whose wheels all bring FreeType)."""
+    return ImageFont.load_default(size=size)
+
+
+def token_width(pen: ImageDraw.ImageDraw, token: Token) -> int:
+    if token.shape is TokenShape.FLAG:
+        return 14 + (int(pen.textlength(token.text, font=font(11))) + 2 if token.text else 0)
+    return max(18, int(pen.textlength(token.text, font=font(12))) + 8)
+
+
+def row_width(pen: ImageDraw.ImageDraw, row: Sequence[Token]) -> int:
+    return sum(token_width(pen, t) for t in row) + TOKEN_GAP * (len(row) - 1)
+
+
+def _rows(pen: ImageDraw.ImageDraw, tokens: tuple[Token, ...], width: int) -> list[list[Token]]:
+    """Tokens in rows that fit a node's width (a token wider than the node gets a row of its own)."""
+    rows: list[list[Token]] = [[]]
+    used = 0
+    for token in tokens:
+        need = token_width(pen, token) + (TOKEN_GAP if rows[-1] else 0)
+        if rows[-1] and used + need > width:
+            rows.append([])
+            used, need = 0, token_width(pen, token)
+        rows[-1].append(token)
+        used += need
+    return [row for row in rows if row]
+
+
+def _label_lines(pen: ImageDraw.ImageDraw, label: str, width: int, size: float) -> list[str]:
+    """The label in lines no wider than ``width`` where it has spaces to break at ("Rio de / Janeiro")."""
+    lines: list[str] = []
+    for word in label.split():
+        if lines and pen.textlength(f"{lines[-1]} {word}", font=font(size)) <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A node measured at one of its places: its box, its label's lines, its tokens' rows."""
+
+    box: Box
+    labels: tuple[str, ...]
+    rows: tuple[tuple[Token, ...], ...]
+    line_height: int
+
+
+def measure(pen: ImageDraw.ImageDraw, node: Node, at: Point, scene: Scene) -> Placed:
+    """A node's box at ``at``: as wide as its label and tokens need (up to the scene's widest), grown down."""
+    width, height, labels, rows, line_height = _shape(node.label, node.tokens, scene.node_size, scene.label_size)
+    top = at.y - scene.node_size[1] / 2
+    return Placed((at.x - width / 2, top, at.x + width / 2, top + height), labels, rows, line_height)
+
+
+RULER = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # measures text; draws nothing
+
+
+@lru_cache(maxsize=8192)
+def _shape(label: str, tokens: tuple[Token, ...], node_size: tuple[int, int], size: float
+           ) -> tuple[float, int, tuple[str, ...], tuple[tuple[Token, ...], ...], int]:
+    """(width, height, label lines, token rows, line height) of a place; remembered (bounded: 8192 shapes of a
+    few hundred bytes, ~3 MB), since most places look the same from one move to the next."""
+    widest, lowest = node_size
+    pen = RULER
+    labels = _label_lines(pen, label, widest * 2 // 3, size)  # narrow boxes: two words take two lines
+    rows = _rows(pen, tokens, widest - 6)
+    inner = max([pen.textlength(line, font=font(size)) for line in labels] + [row_width(pen, row) for row in rows])
+    width = min(widest, max(lowest, inner + 5))
+    line_height = round(size * 1.25)
+    height = max(lowest, len(labels) * line_height + 9 + len(rows) * (TOKEN_HEIGHT + TOKEN_GAP))
+    return width, height, tuple(labels), tuple(tuple(row) for row in rows), line_height
+
+
+def size_of(node: Node, scene: Scene) -> tuple[float, int]:
+    """(width, height) of a node's box, wherever it stands."""
+    width, height, _, _, _ = _shape(node.label, node.tokens, scene.node_size, scene.label_size)
+    return width, height
