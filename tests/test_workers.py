@@ -14,6 +14,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from mailflowkit import PLAYERS, Table, config_for, raw_mail, wait_until
 from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
@@ -124,8 +125,13 @@ def queued(key: str, route: str) -> QueuedMessageRow:
     return QueuedMessageRow(message_key=key, route=route, raw=b"x", source="test", received=NOW)
 
 
-def test_one_games_mail_is_claimed_in_arrival_order(db_url: str) -> None:  # noqa: F811
+@pytest.mark.parametrize("returning", [True, False], ids=["UPDATE RETURNING", "UPDATE then SELECT"])
+def test_one_games_mail_is_claimed_in_arrival_order(db_url: str, returning: bool,  # noqa: F811
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claim is the same where the database cannot return the row it updated (SQLite before 3.35)."""
     db = Database(db_url)
+    if not returning:
+        monkeypatch.setattr(db.engine.dialect, "update_returning", False)
     with db.transaction() as session:
         for key, route in (("a1", "game:1"), ("a2", "game:1"), ("b1", "game:2")):
             assert enqueue(session, queued(key, route))

@@ -32,6 +32,7 @@ from pbem.store.leases import release_lease, take_lease
 if TYPE_CHECKING:
     from pbem.mailflow.daemon import MailFlow
     from pbem.mailflow.outbox_sender import DeliveryReport
+    from pbem.mailflow.outcome import Outcome
     from pbem.store import Database
 
 log = logging.getLogger("pbem.mailflow")
@@ -58,14 +59,21 @@ class Appliers:
             self._threads.append(thread)
 
     def wake(self) -> None:
+        """A message was queued: one idle worker starts on it (a worker busy draining sees it anyway).
+
+        Why one, not all: every worker woken tries to claim, and on SQLite
+        the ones that lose wait for the winner's write, as the sender does.
+        """
         with self._bell:
             self._rings += 1
-            self._bell.notify_all()
+            self._bell.notify()
 
     def stop(self, timeout: float = 30.0) -> None:
         """Stop after the message at hand (its transaction ends either way: nothing is half done)."""
         self._stop.set()
-        self.wake()
+        with self._bell:
+            self._rings += 1
+            self._bell.notify_all()
         for thread in self._threads:
             thread.join(timeout)
 
@@ -77,21 +85,25 @@ class Appliers:
                 rings = self._rings
             try:
                 outcomes = drain(flow.db, flow.config, name, flow.clock, moderator=flow.moderator,
-                                 stopping=self._stop.is_set)
+                                 stopping=self._stop.is_set, after_each=self._handled)
             except DatabaseUnavailable as exc:
                 log.warning("%s; the worker waits %g s", exc, self.poll)
                 outcomes = []
             except Exception:  # a bug must not end the worker: the message stays claimed until its lease ends
                 log.exception("worker %s: unexpected error", name)
                 outcomes = []
-            for outcome in outcomes:
-                flow.log_outcome(outcome)
             if outcomes:
-                flow.send_soon()
                 continue
             with self._bell:
                 if self._rings == rings:  # no mail was queued while the queue was read: wait for some
                     self._bell.wait(self.poll)
+
+
+    def _handled(self, outcome: Outcome) -> None:
+        """Each message as it is done: its mail goes now, while the queue is looked at again."""
+        self.flow.log_outcome(outcome)
+        if outcome.queued:
+            self.flow.send_soon()
 
 
 class Sender:

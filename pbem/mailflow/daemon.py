@@ -230,7 +230,10 @@ class MailFlow:
             log.info("a stopped process left %d message(s) and %d mail(s) claimed: taken back", messages, mails)
 
     def wake_workers(self) -> None:
-        self.queued.set()
+        """Mail was queued: wake what handles the queue, the appliers' threads or else this loop (the loop
+        woken for nothing would look at the outbox and the deadlines just as a worker starts on the mail)."""
+        if self.apply_inline:
+            self.queued.set()
         self._wake()
 
     def on_sending(self, wake: Callable[[], None]) -> None:

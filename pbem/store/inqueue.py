@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import cache
+from typing import Any
 
 from sqlalchemy import (
     BigInteger,
@@ -32,6 +34,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     and_,
+    bindparam,
     delete,
     exists,
     func,
@@ -90,30 +93,45 @@ def enqueue(session: Session, row: QueuedMessageRow) -> bool:
     return True
 
 
-def _claimable(now: datetime) -> object:
+def _claimable(now: Any) -> object:
     return or_(col(QueuedMessageRow.status) == QueueStatus.WAITING,
                and_(col(QueuedMessageRow.status) == QueueStatus.CLAIMED, col(QueuedMessageRow.lease_until) < now))
+
+
+@cache
+def _candidates(dialect: str, candidates: int) -> Any:
+    """The query for the claimable messages, oldest first, built once per dialect: building it (an alias, a
+    subquery) cost more than running it."""
+    older = aliased(QueuedMessageRow)
+    blocked = exists().where(
+        col(older.route) == col(QueuedMessageRow.route), col(older.id) < col(QueuedMessageRow.id),
+        col(older.status).in_((QueueStatus.WAITING, QueueStatus.CLAIMED)))
+    query = (select(QueuedMessageRow.id).where(_claimable(bindparam("now")), ~blocked)  # type: ignore[arg-type]  # an OR clause
+             .order_by(col(QueuedMessageRow.id)).limit(candidates))
+    if dialect == "postgresql":
+        query = query.with_for_update(skip_locked=True, of=QueuedMessageRow)
+    return query
 
 
 def claim_next(session: Session, worker: str, now: datetime, lease: float, *, candidates: int = 8) -> QueuedMessageRow | None:
     """Claim the oldest message nobody handles whose route has nothing older pending; None when there is none.
 
-    Call in its own transaction and commit before handling the message.
+    Call in its own transaction and commit before handling the message. The
+    claim returns the row it took (UPDATE ... RETURNING) where the database
+    can, rather than reading it again.
     """
-    older = aliased(QueuedMessageRow)
-    blocked = exists().where(
-        col(older.route) == col(QueuedMessageRow.route), col(older.id) < col(QueuedMessageRow.id),
-        col(older.status).in_((QueueStatus.WAITING, QueueStatus.CLAIMED)))
-    query = (select(QueuedMessageRow.id).where(_claimable(now), ~blocked)  # type: ignore[arg-type]  # an OR clause
-             .order_by(col(QueuedMessageRow.id)).limit(candidates))
-    if session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True, of=QueuedMessageRow)
-    for row_id in session.exec(query).all():
-        taken = session.execute(
-            update(QueuedMessageRow).where(col(QueuedMessageRow.id) == row_id, _claimable(now))  # type: ignore[arg-type]  # an OR clause
-            .values(status=QueueStatus.CLAIMED, claimed_by=worker[:64], lease_until=now + timedelta(seconds=lease),
-                    attempts=col(QueuedMessageRow.attempts) + 1))
-        if taken.rowcount:  # type: ignore[attr-defined]  # a CursorResult at run time
+    dialect = session.get_bind().dialect
+    for row_id in session.execute(_candidates(dialect.name, candidates), {"now": now}).scalars().all():
+        claim = (update(QueuedMessageRow).where(col(QueuedMessageRow.id) == row_id, _claimable(now))  # type: ignore[arg-type]  # an OR clause
+                 .values(status=QueueStatus.CLAIMED, claimed_by=worker[:64], lease_until=now + timedelta(seconds=lease),
+                         attempts=col(QueuedMessageRow.attempts) + 1))
+        if dialect.update_returning:
+            taken: QueuedMessageRow | None = session.execute(
+                claim.returning(QueuedMessageRow),
+                execution_options={"synchronize_session": False, "populate_existing": True}).scalars().first()
+            if taken is not None:
+                return taken
+        elif session.execute(claim).rowcount:  # type: ignore[attr-defined]  # a CursorResult at run time
             return session.get(QueuedMessageRow, row_id, populate_existing=True)
     return None
 
