@@ -63,3 +63,28 @@ def test_a_token_issued_in_the_transaction_is_the_one_found(table: EmeTable) -> 
         first = issue_token(session, seat)
         second = issue_token(session, seat)  # replaces the first, in the same row
         assert seat_for_token(session, second) == seat and seat_for_token(session, first) is None
+
+
+def test_a_seats_token_is_found_past_the_first_page_of_its_mail(table: EmeTable) -> None:  # noqa: F811
+    """The token search reads the newest two mails first, then pages of 50: a token further back is found."""
+    from pbem.mail import token_address
+    from pbem.mailflow.outgoing import FIRST_PAGE, TOKEN_SEARCH_DEPTH, tokens_in_outbox
+    from pbem.store.outbox import QueuedMail, queue_mail
+
+    moderator = table.config.require_moderator().address
+    with table.db.transaction() as session:
+        game = store.find_game(session, table.name)
+        seat = store.seats(session, game)[0]
+        game_id = int(game.id or 0)
+
+        def mail(n: int, token: str | None) -> None:
+            headers = {"reply_to": token_address(moderator, token)} if token else {}
+            queue_mail(session, QueuedMail(recipient=seat.email, purpose="report", message_id=f"<page-{n}@g.test>",
+                                           subject="s", body="b", game_id=game_id, headers=headers))
+
+        mail(0, "oldest0token")
+        for n in range(1, FIRST_PAGE + TOKEN_SEARCH_DEPTH + 1):  # newer mails without a token
+            mail(n, None)
+        session.flush()
+        found = list(tokens_in_outbox(session, game_id, seat.email, moderator))
+    assert found[0] == "oldest0token"  # the newest mail that carries a token, 52 mails back

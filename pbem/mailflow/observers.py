@@ -69,7 +69,6 @@ VIEWER = "(observer)"  # the reader of an observer's mail: no seat can be called
 PURPOSE = "observer"
 LEFT, REFUSED, IGNORED = "observer_left", "observer_refused", "observer_ignored"  # inbound outcomes
 REPLIES_PER_DAY = 3  # "observers cannot order" answers to one observer address
-TOKEN_SEARCH_DEPTH = 50
 _STOP = re.compile(r"^\s*(stop|unsubscribe)\s*[.!]*\s*$", re.IGNORECASE)
 
 

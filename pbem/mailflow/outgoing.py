@@ -81,6 +81,7 @@ AUTO_GENERATED = "auto-generated"
 AUTO_REPLIED = "auto-replied"
 NO_GAME = "pbem"  # the "game" in the Message-ID of a reply that belongs to no game
 TOKEN_SEARCH_DEPTH = 50  # outbox rows to a seat read per page when searching its token, newest first
+FIRST_PAGE = 2  # ... and in the first page
 
 log = logging.getLogger("pbem.mailflow.outgoing")
 
@@ -136,22 +137,29 @@ def seat_token(session: Session, seat: SeatRow, moderator_address: str, known: s
 
 
 def tokens_in_outbox(session: Session, game_id: int, email: str, moderator_address: str) -> Iterator[str]:
-    """Tokens in the Reply-To of the game's mails to ``email`` (a seat, an observer), newest first, in pages."""
+    """Tokens in the Reply-To of the game's mails to ``email`` (a seat, an observer), newest first, in pages.
+
+    The first page is the newest ``FIRST_PAGE`` mails: the newest mail nearly
+    always carries the current token, and a page's headers are all decoded
+    (in a long game, 50 of them per seat and move, for one).
+    """
     before: int | None = None
+    page = FIRST_PAGE
     while True:
         query = select(OutboxRow.id, OutboxRow.headers).where(
             col(OutboxRow.game_id) == game_id, col(OutboxRow.recipient) == email)
         if before is not None:
             query = query.where(col(OutboxRow.id) < before)
-        rows = session.exec(query.order_by(col(OutboxRow.id).desc()).limit(TOKEN_SEARCH_DEPTH)).all()
+        rows = session.exec(query.order_by(col(OutboxRow.id).desc()).limit(page)).all()
         for row_id, headers in rows:
             before = row_id
             reply_to = (headers or {}).get("reply_to")
             token = token_of_address(reply_to, moderator_address) if reply_to else None
             if token:
                 yield token
-        if len(rows) < TOKEN_SEARCH_DEPTH:
+        if len(rows) < page:
             return
+        page = TOKEN_SEARCH_DEPTH
 
 
 def prompt_subject(kind: GameKind, game: str, state: Any, decision: Pending, suffix: str = "") -> str:
