@@ -34,6 +34,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,71 +58,52 @@ from pbem.games.imperial2030.kind import Imperial2030  # noqa: E402
 from pbem.render.picture import render_png  # noqa: E402
 
 
+@dataclass(frozen=True)
+class Kind:
+    """How to set up a seeded random game of one kind, and play one random move of it."""
+
+    start: Callable[[int], Any]
+    step: Callable[[Any, random.Random], Any]
+
+
+EME_BOARD = eme_board()
+IMPERIAL = Kind(lambda seed: new_game(default_board(), GameSetup(tuple(Seat(f"p{i}") for i in range(6)), seed))[0],
+                lambda state, rng: apply(state, *random_move(state, rng))[0])
+EME = Kind(lambda seed: eme.new_game(EME_BOARD, EmeSetup(tuple(Seat(f"p{n}", f"p{n}@x.org")  # 2-5 players
+                                                               for n in range(2 + seed % 4)), seed))[0],
+           lambda state, rng: eme.apply(EME_BOARD, state, *eme_random_move(EME_BOARD, state, rng))[0])
+
+
+def played(kind: Kind, seed: int, moves: int) -> list[Any]:
+    """A seeded random game's states: the setup, then the state after each move, ``moves`` moves at most."""
+    state, rng = kind.start(seed), random.Random(seed)
+    states = [state]
+    for _ in range(moves):
+        if state.finished:
+            break
+        state = kind.step(state, rng)
+        states.append(state)
+    return states
+
+
 def imperial_states(games: int, moves: int, every: int) -> list[Any]:
     """Seeded random Imperial 2030 games (6 players), a state every ``every`` moves from the setup on."""
-    played = []
-    for seed in range(1, games + 1):
-        state, _ = new_game(default_board(), GameSetup(tuple(Seat(f"p{i}") for i in range(6)), seed))
-        rng, states = random.Random(seed), []
-        for move in range(moves + 1):
-            if move % every == 0:
-                states.append(state)
-            if state.finished:
-                break
-            state, _ = apply(state, *random_move(state, rng))
-        played.append(states)
-    return round_robin(played)
+    return round_robin([played(IMPERIAL, seed, moves)[::every] for seed in range(1, games + 1)])
 
 
 def eme_states(games: int, moves: int, every: int) -> list[Any]:
     """Seeded random Eight-Minute Empire games (2-5 players), a state every ``every`` moves to the end."""
-    board = eme_board()
-    played = []
-    for seed in range(1, games + 1):
-        state, _ = eme.new_game(board, EmeSetup(tuple(Seat(f"p{n}", f"p{n}@x.org") for n in range(2 + seed % 4)), seed))
-        rng, states = random.Random(seed), []
-        for move in range(moves + 1):
-            if move % every == 0:
-                states.append(state)
-            if state.finished:
-                break
-            state, _ = eme.apply(board, state, *eme_random_move(board, state, rng))
-        played.append(states)
-    return round_robin(played)
+    return round_robin([played(EME, seed, moves)[::every] for seed in range(1, games + 1)])
 
 
 def imperial_runs(games: int, moves: int) -> list[list[Any]]:
     """Per game (seeds from 101), the states after each of ``moves`` moves, from some way into its play."""
-    runs = []
-    for seed in range(101, 101 + games):
-        state, _ = new_game(default_board(), GameSetup(tuple(Seat(f"p{i}") for i in range(6)), seed))
-        rng = random.Random(seed)
-        states = []
-        for move in range(seed * 37 % 300 + moves):
-            if state.finished:
-                break
-            state, _ = apply(state, *random_move(state, rng))
-            if move >= seed * 37 % 300:
-                states.append(state)
-        runs.append(states)
-    return runs
+    return [played(IMPERIAL, seed, seed * 37 % 300 + moves)[seed * 37 % 300 + 1:] for seed in range(101, 101 + games)]
 
 
 def eme_runs(games: int, moves: int) -> list[list[Any]]:
     """Per game (seeds from 101, 2-5 players), the states after each of up to ``moves`` moves."""
-    board = eme_board()
-    runs = []
-    for seed in range(101, 101 + games):
-        seats = tuple(Seat(f"p{n}", f"p{n}@x.org") for n in range(2 + seed % 4))
-        state, _ = eme.new_game(board, EmeSetup(seats, seed))
-        rng, states = random.Random(seed), []
-        for _ in range(moves):
-            if state.finished:
-                break
-            state, _ = eme.apply(board, state, *eme_random_move(board, state, rng))
-            states.append(state)
-        runs.append(states)
-    return runs
+    return [played(EME, seed, moves)[1:] for seed in range(101, 101 + games)]
 
 
 def round_robin(played: list[list[Any]]) -> list[Any]:

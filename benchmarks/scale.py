@@ -73,17 +73,16 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
 import mail  # noqa: E402  (benchmarks/mail.py: it also puts the project and tests/ on the path)
-from dbfixtures import ADMIN_URL  # noqa: E402
+from dbfixtures import ADMIN_URL, fresh_postgres_url  # noqa: E402
 from mail import (  # noqa: E402
     EMAILS,
     PLAYER_COUNT,
@@ -114,27 +113,14 @@ def note(text: str) -> None:
 # --- PostgreSQL: a fresh database per run ------------------------------------------------------------------
 
 
+def _unusable(reason: str) -> NoReturn:
+    raise SystemExit(f"PostgreSQL unusable at {ADMIN_URL} (set PBEM_TEST_POSTGRES_URL): {reason}")
+
+
 @contextmanager
 def postgres_database() -> Iterator[str]:
-    """CREATE DATABASE bench_<random> on the tests' server; its URL; dropped at the end (connections or not)."""
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.exc import OperationalError
-
-    admin = create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
-    name = f"bench_{uuid.uuid4().hex[:12]}"
-    try:
-        with admin.connect() as conn:
-            conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except OperationalError as exc:
-        admin.dispose()
-        raise SystemExit(f"PostgreSQL unusable at {ADMIN_URL} (set PBEM_TEST_POSTGRES_URL): "
-                         f"{str(exc.orig or exc).strip().splitlines()[0]}") from None
-    try:
-        yield admin.url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    """CREATE DATABASE bench_<random> on the tests' server (``tests/dbfixtures.py``); its URL; dropped at the end."""
+    yield from fresh_postgres_url("bench", _unusable)
 
 
 @contextmanager

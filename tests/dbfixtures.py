@@ -10,43 +10,48 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 ADMIN_URL = os.environ.get("PBEM_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
-def _unreachable(reason: str) -> None:
+def _unreachable(reason: str) -> NoReturn:
     if os.environ.get("CI") == "true":
         pytest.fail(f"PostgreSQL is required under CI=true but unusable at {ADMIN_URL}: {reason}")
     pytest.skip(f"PostgreSQL not reachable at {ADMIN_URL} ({reason}); set CI=true to make this a failure")
 
 
-def _admin_engine():  # type: ignore[no-untyped-def]
+def _admin_engine(unreachable: Callable[[str], NoReturn] = _unreachable):  # type: ignore[no-untyped-def]
     try:
         import psycopg  # noqa: F401
     except ImportError:
-        _unreachable("psycopg is not installed: pip install -e '.[postgres]'")
+        unreachable("psycopg is not installed: pip install -e '.[postgres]'")
     from sqlalchemy import create_engine
 
     return create_engine(ADMIN_URL, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
 
 
-def fresh_postgres_url() -> Iterator[str]:
-    """Create a uniquely named database, yield its URL, drop it afterwards."""
+def fresh_postgres_url(prefix: str = "pbem_test", unreachable: Callable[[str], NoReturn] = _unreachable) -> Iterator[str]:
+    """Create a uniquely named database, yield its URL, drop it afterwards (whatever is still connected).
+
+    ``unreachable`` is told why when the server cannot be used, and must raise
+    (the tests skip or fail; ``benchmarks/scale.py`` exits).
+    """
     from sqlalchemy import text
     from sqlalchemy.exc import OperationalError
 
-    admin = _admin_engine()
-    name = f"pbem_test_{uuid.uuid4().hex[:16]}"
+    admin = _admin_engine(unreachable)
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
     try:
         with admin.connect() as conn:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
     except OperationalError as exc:
         admin.dispose()
-        _unreachable(str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc))
+        unreachable(str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc))
     try:
         yield admin.url.set(database=name).render_as_string(hide_password=False)
     finally:

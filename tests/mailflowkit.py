@@ -34,15 +34,47 @@ NOW = datetime(2030, 6, 3, 12, 0, tzinfo=UTC)
 _ids = itertools.count(1)
 
 
-def wait_until(condition: Callable[[], Any], timeout: float = 20.0) -> Any:
-    """``condition()``'s first true value, looked at every 50 ms; an AssertionError after ``timeout`` seconds."""
+def wait_until(condition: Callable[[], Any], timeout: float = 20.0, what: str = "", every: float = 0.05) -> Any:
+    """``condition()``'s first true value, looked at every ``every`` seconds; an AssertionError (naming
+    ``what``) after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
+        time.sleep(every)
+    raise AssertionError(f"timed out waiting{': ' + what if what else ''}")
+
+
+def mailbox_config_text(account: Any, smtp: Any, url: str, *, password: str | None = None,
+                        imap_login: str | None = None, smtp_login: str = "") -> str:
+    """A pbem.toml for a moderator reading ``account`` (a ``mailservers.DovecotAccount``) and sending through
+    ``smtp`` (a ``mailservers.SmtpServer``), its database at ``url``. ``imap_login`` replaces the password
+    line (an XOAUTH2 login); ``smtp_login`` adds lines to [smtp]."""
+    imap_login = imap_login or f'password = "{password or account.password}"'
+    return f'''
+[moderator]
+address = "{MODERATOR}"
+
+[database]
+url = "{url}"
+
+[imap]
+host = "{account.host}"
+port = {account.port}
+security = "none"
+username = "{account.user}"
+{imap_login}
+timeout = 10
+poll_interval = 0.2
+
+[smtp]
+host = "{smtp.host}"
+port = {smtp.port}
+security = "none"
+{smtp_login}
+timeout = 10
+'''
 
 
 def config_for(**sections: dict[str, Any]) -> Config:

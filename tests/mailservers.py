@@ -53,6 +53,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
@@ -582,15 +583,21 @@ def _controller(handler: RecordingHandler, port: int, **kwargs: Any) -> Any:
                       authenticator=_authenticator, auth_require_tls=False, **kwargs)
 
 
-@pytest.fixture
-def smtpd() -> Iterator[SmtpServer]:
-    handler = RecordingHandler()
+@contextmanager
+def running_relay(handler: RecordingHandler) -> Iterator[SmtpServer]:
+    """An aiosmtpd relay on a free loopback port with ``handler``, stopped at the end."""
     controller = _controller(handler, free_port())
     controller.start()
     try:
         yield SmtpServer("127.0.0.1", controller.port, handler)
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def smtpd() -> Iterator[SmtpServer]:
+    with running_relay(RecordingHandler()) as server:
+        yield server
 
 
 @pytest.fixture

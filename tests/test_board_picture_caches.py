@@ -44,7 +44,7 @@ def test_every_memory_is_bounded_and_all_stay_well_under_150_mb() -> None:
                 links.LAID, encode.BANDS]
     assert all(isinstance(memory, Remembered) for memory in memories)
     assert sum(memory.budget for memory in memories) <= 102 << 20
-    for remembered in (routes._route, routes._dashes, png._shape):
+    for remembered in (routes._dashes, png._shape):
         assert remembered.cache_info().maxsize is not None
 
 
@@ -93,7 +93,7 @@ def test_a_remembered_route_is_the_route_found_among_every_box() -> None:
             others = tuple(box for ident, found in boxes.items() if ident not in (link.a, link.b) for box in found)
             key = (a.x, a.y, b.x, b.y, within, scene.size, links.STROKES[link.style])
             remembered = links._answer(key, obstacles, (link.a, link.b)).routing.line
-            assert remembered == routes._route.__wrapped__(a, b, others, within), (link.a, link.b)
+            assert remembered == tuple(routes.route(a, b, others, within)), (link.a, link.b)
 
 
 def test_the_png_written_here_has_the_pixels_of_pillows_palette_image() -> None:

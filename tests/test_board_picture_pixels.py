@@ -147,7 +147,7 @@ def test_several_threads_draw_the_same_pixels() -> None:
 
 def test_the_caches_are_bounded() -> None:
     """A host draws boards of thousands of games for months: every remembered answer has a bound."""
-    for remembered in (routes._route, routes._dashes, png._shape):
+    for remembered in (routes._dashes, png._shape):
         assert remembered.cache_info().maxsize is not None
 
 

@@ -45,7 +45,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,7 +53,7 @@ from typing import Any
 
 import pytest
 from dbfixtures import postgres_url  # noqa: F401  (fixture)
-from mailflowkit import PLAYERS, Table, config_for, raw_mail
+from mailflowkit import PLAYERS, Table, config_for, mailbox_config_text, raw_mail, wait_until
 from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
 from sqlalchemy import func
 from sqlmodel import select
@@ -177,41 +177,6 @@ def scenario() -> Scenario:
 # --- one moderator under test: its database, its inbox, its relay, its processes ---------------------------
 
 
-def config_text(account: DovecotAccount, smtp: SmtpServer, url: str) -> str:
-    return f'''
-[moderator]
-address = "pbem@games.test"
-
-[database]
-url = "{url}"
-
-[imap]
-host = "{account.host}"
-port = {account.port}
-security = "none"
-username = "{account.user}"
-password = "{account.password}"
-timeout = 10
-poll_interval = 0.2
-
-[smtp]
-host = "{smtp.host}"
-port = {smtp.port}
-security = "none"
-timeout = 10
-'''
-
-
-def wait_until(condition: Callable[[], Any], timeout: float = 20.0, what: str = "") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise AssertionError(f"timed out waiting{': ' + what if what else ''}")
-
-
 @dataclass
 class Rig:
     """The games in a fresh database, the mails for them, the servers, the moderator's processes."""
@@ -230,7 +195,7 @@ class Rig:
 
     def __post_init__(self) -> None:
         self.config = self.directory / "pbem.toml"
-        self.config.write_text(config_text(self.dovecot, self.smtpd, self.url))
+        self.config.write_text(mailbox_config_text(self.dovecot, self.smtpd, self.url))
         self.db = Database(self.url)
         self.tables = tables_of(self.db, load_config(self.config, {}))
         create_games(self.tables, datetime.now(UTC))  # the moderator runs on the real clock: welcomes are due

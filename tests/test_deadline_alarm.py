@@ -24,8 +24,9 @@ from pbem.store import Database, GameRow
 from pbem.store.absence import set_vacation
 from pbem.store.alarm import NEVER, PAUSED
 from pbem.store.mailprefs import MailMode, set_prefs
-from tests.mailflowkit import NOW, PLAYERS, config_for
-from tests.test_eme_moderator import EmeTable
+from tests.mailflowkit import NOW, PLAYERS
+from tests.test_eme_moderator import EmeTable, table  # noqa: F401  (a fixture: a three-player game)
+from tests.test_mail_modes import cy_keeps_daily_news
 
 
 @pytest.fixture
@@ -295,22 +296,9 @@ def test_the_cli_tick_looks_at_every_game(mod: Moderator) -> None:
 # --- the daily digest ------------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def table(db_url: str) -> Iterator[EmeTable]:  # noqa: F811
-    t = EmeTable(Database(db_url), config_for())
-    t.create()
-    yield t
-    t.db.dispose()
-
-
-def test_a_daily_digest_goes_out_when_its_alarm_rings(table: EmeTable) -> None:
+def test_a_daily_digest_goes_out_when_its_alarm_rings(table: EmeTable) -> None:  # noqa: F811
     """cy (MAIL DAILY) keeps news; the alarm is a day after the first of them, and the digest goes then."""
-    set_game(table.db, table.name, ["deadline.take=0", "deadline.action=0"])  # only the digest is due
-    table.send("cy", "MAIL DAILY")
-    for player, coins in (("ann", 2), ("cy", 0), ("bob", 1)):
-        table.send(player, f"BID {coins}")
-    table.send("ann", "TAKE 1\nDONE")  # bob takes next: cy keeps the news
-    before = len(table.outbox())
+    before = cy_keeps_daily_news(table)
     tick(table.db, NOW + timedelta(hours=1), moderator_address=MODERATOR)
     ring = alarm(table.db, table.name)
     assert ring is not None and NOW < ring <= NOW + timedelta(days=1)

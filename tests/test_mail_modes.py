@@ -127,13 +127,19 @@ def test_board_off_leaves_the_map_out_of_the_reports(table: EmeTable) -> None:
     assert all("THE MAP" in row.body for row in mails_to(table, "cy", before))
 
 
-def test_a_daily_seat_gets_a_digest_once_its_news_are_a_day_old(table: EmeTable) -> None:
-    set_game(table.db, table.name, ["deadline.take=0", "deadline.action=0"])  # only the digest is due
+def cy_keeps_daily_news(table: EmeTable) -> int:
+    """cy takes MAIL DAILY, the bids are made and ann takes a card: bob decides next and cy keeps the news.
+    No deadlines, so only the digest falls due; returns the length of the outbox by then."""
+    set_game(table.db, table.name, ["deadline.take=0", "deadline.action=0"])
     table.send("cy", "MAIL DAILY")
     for player, coins in (("ann", 2), ("cy", 0), ("bob", 1)):
         table.send(player, f"BID {coins}")
-    table.send("ann", "TAKE 1\nDONE")  # bob takes next: cy keeps the news
-    before = len(table.outbox())
+    table.send("ann", "TAKE 1\nDONE")
+    return len(table.outbox())
+
+
+def test_a_daily_seat_gets_a_digest_once_its_news_are_a_day_old(table: EmeTable) -> None:
+    before = cy_keeps_daily_news(table)
     tick(table.db, NOW + timedelta(hours=23), moderator_address="pbem@games.test")
     assert mails_to(table, "cy", before) == []
     tick(table.db, NOW + timedelta(hours=25), moderator_address="pbem@games.test")

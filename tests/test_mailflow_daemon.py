@@ -8,13 +8,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import Table
+from mailflowkit import Table, mailbox_config_text, wait_until
 from mailservers import (  # noqa: F401  (fixtures)
     SMTP_TOKEN,
     SMTP_USER,
@@ -43,50 +43,15 @@ from pbem.store.inqueue import counts, failed_messages, retry_failed
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def config_text(account: DovecotAccount, smtp: SmtpServer, db: str, *, password: str | None = None) -> str:
-    return f'''
-[moderator]
-address = "pbem@games.test"
-
-[database]
-url = "{db}"
-
-[imap]
-host = "{account.host}"
-port = {account.port}
-security = "none"
-username = "{account.user}"
-password = "{password or account.password}"
-timeout = 10
-poll_interval = 0.2
-
-[smtp]
-host = "{smtp.host}"
-port = {smtp.port}
-security = "none"
-timeout = 10
-'''
-
-
 @pytest.fixture
 def setup(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[tuple[Table, Path]]:  # noqa: F811
     url = f"sqlite:///{tmp_path / 'daemon.db'}"
     path = tmp_path / "pbem.toml"
-    path.write_text(config_text(dovecot, smtpd, url))
+    path.write_text(mailbox_config_text(dovecot, smtpd, url))
     table = Table(Database(url), load_config(path, {}))
     table.create(players=2, now=datetime.now(UTC))  # the daemon runs on the real clock
     yield table, path
     table.db.dispose()
-
-
-def wait_until(condition: Callable[[], Any], timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError("timed out waiting")
 
 
 def run_in_thread(daemon: Daemon) -> threading.Thread:
@@ -205,7 +170,7 @@ def test_poll_once_and_game_new_from_the_cli(tmp_path: Path, dovecot: DovecotAcc
                                              smtpd: SmtpServer) -> None:  # noqa: F811
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     path = tmp_path / "pbem.toml"
-    path.write_text(config_text(dovecot, smtpd, url))
+    path.write_text(mailbox_config_text(dovecot, smtpd, url))
     runner = CliRunner()
     env = {"PBEM_DATABASE_URL": "", "PBEM_CONFIG": ""}
     result = runner.invoke(app, ["--config", str(path), "game", "new", "cli", "--player", "ann:ann@example.org",
@@ -226,7 +191,7 @@ def test_poll_once_and_game_new_from_the_cli(tmp_path: Path, dovecot: DovecotAcc
 
 def test_check_says_what_works(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
     path = tmp_path / "pbem.toml"
-    path.write_text(config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}"))
+    path.write_text(mailbox_config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}"))
     result = CliRunner().invoke(app, ["--config", str(path), "check"])
     assert result.exit_code == 0, result.output
     for text in ("login ok as " + dovecot.user, "mailbox 'INBOX' exists", "IDLE supported",
@@ -239,7 +204,7 @@ def test_check_says_what_works(tmp_path: Path, dovecot: DovecotAccount, smtpd: S
 def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
                                                           smtpd: SmtpServer) -> None:  # noqa: F811
     path = tmp_path / "pbem.toml"
-    path.write_text(config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}", password="Wrong-Secret-123"))
+    path.write_text(mailbox_config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}", password="Wrong-Secret-123"))
     smtpd_port = smtpd.port
     text = path.read_text().replace(f"port = {smtpd_port}", "port = 1")
     path.write_text(text)
@@ -252,31 +217,9 @@ def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, doveco
 
 def xoauth2_config(account: DovecotAccount, smtp: SmtpServer, db: str, imap_command: str, smtp_command: str) -> str:
     """Both servers by XOAUTH2, each token printed by a helper command."""
-    return f'''
-[moderator]
-address = "pbem@games.test"
-
-[database]
-url = "{db}"
-
-[imap]
-host = "{account.host}"
-port = {account.port}
-security = "none"
-username = "{account.user}"
-auth = "xoauth2"
-password_command = "{imap_command}"
-timeout = 10
-
-[smtp]
-host = "{smtp.host}"
-port = {smtp.port}
-security = "none"
-username = "{SMTP_USER}"
-auth = "xoauth2"
-password_command = "{smtp_command}"
-timeout = 10
-'''
+    return mailbox_config_text(account, smtp, db, imap_login=f'auth = "xoauth2"\npassword_command = "{imap_command}"',
+                               smtp_login=f'username = "{SMTP_USER}"\nauth = "xoauth2"\n'
+                                          f'password_command = "{smtp_command}"')
 
 
 def test_check_logs_in_by_xoauth2_with_tokens_from_helpers(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811

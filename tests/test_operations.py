@@ -372,11 +372,11 @@ def test_json_lines_carry_the_exception(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_poll_logs_json_lines(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
-    from test_mailflow_daemon import config_text
+    from mailflowkit import mailbox_config_text
 
     url = f"sqlite:///{tmp_path / 'json.db'}"
     path = tmp_path / "pbem.toml"
-    path.write_text(config_text(dovecot, smtpd, url))
+    path.write_text(mailbox_config_text(dovecot, smtpd, url))
     table = Table(Database(url), load_config(path, {}))
     table.create(players=2, now=datetime.now(UTC))
     dovecot.append(table.mail_from("ann", "RONDEL investor\n"))

@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mailflowkit import mailbox_config_text
 from mailservers import (  # noqa: F401  (fixtures)
     DovecotAccount,
     RecordingHandler,
     SmtpServer,
-    _controller,
     dovecot,
     dovecot_server,
-    free_port,
+    running_relay,
 )
 from typer.testing import CliRunner
 
@@ -52,36 +52,13 @@ class Delivering(RecordingHandler):
 
 @pytest.fixture
 def relay(dovecot: DovecotAccount) -> Iterator[SmtpServer]:  # noqa: F811
-    handler = Delivering(dovecot)
-    controller = _controller(handler, free_port())
-    controller.start()
-    try:
-        yield SmtpServer("127.0.0.1", controller.port, handler)
-    finally:
-        controller.stop()
+    with running_relay(Delivering(dovecot)) as server:
+        yield server
 
 
 def config_file(tmp_path: Path, account: DovecotAccount, smtp: SmtpServer) -> Path:
     path = tmp_path / "pbem.toml"
-    path.write_text(f'''[moderator]
-address = "pbem@games.test"
-
-[database]
-url = "sqlite:///{tmp_path / 'pbem.db'}"
-
-[imap]
-host = "{account.host}"
-port = {account.port}
-security = "none"
-username = "{account.user}"
-password = "{account.password}"
-poll_interval = 0.2
-
-[smtp]
-host = "{smtp.host}"
-port = {smtp.port}
-security = "none"
-''')
+    path.write_text(mailbox_config_text(account, smtp, f"sqlite:///{tmp_path / 'pbem.db'}"))
     return path
 
 
@@ -102,26 +79,14 @@ def test_send_test_passes_when_the_whole_round_trip_works(tmp_path: Path, doveco
 
 def test_a_provider_that_strips_the_plus_fails_the_round_trip(tmp_path: Path,
                                                               dovecot: DovecotAccount) -> None:  # noqa: F811
-    handler = Delivering(dovecot, strip_plus=True)
-    controller = _controller(handler, free_port())
-    controller.start()
-    try:
-        config = load_config(config_file(tmp_path, dovecot, SmtpServer("127.0.0.1", controller.port, handler)), {})
-        trip = round_trip(config, "gm@example.org", wait=20)
-    finally:
-        controller.stop()
+    with running_relay(Delivering(dovecot, strip_plus=True)) as server:
+        trip = round_trip(load_config(config_file(tmp_path, dovecot, server), {}), "gm@example.org", wait=20)
     assert not trip.ok
     assert any("plus-addressing: the token did not arrive" in line for line in trip.text())
-    assert not any(r.rcpt_tos == ("gm@example.org",) for r in handler.received)  # no test mail to the GM then
+    assert not any(r.rcpt_tos == ("gm@example.org",) for r in server.handler.received)  # no test mail to the GM then
 
 
 def test_mail_that_never_arrives_fails_after_the_wait(tmp_path: Path, dovecot: DovecotAccount) -> None:  # noqa: F811
-    handler = RecordingHandler()  # a relay that delivers nothing to the moderator
-    controller = _controller(handler, free_port())
-    controller.start()
-    try:
-        config = load_config(config_file(tmp_path, dovecot, SmtpServer("127.0.0.1", controller.port, handler)), {})
-        trip = round_trip(config, "gm@example.org", wait=1.5)
-    finally:
-        controller.stop()
+    with running_relay(RecordingHandler()) as server:  # a relay that delivers nothing to the moderator
+        trip = round_trip(load_config(config_file(tmp_path, dovecot, server), {}), "gm@example.org", wait=1.5)
     assert not trip.ok and any("did not arrive in the inbox within 1.5 s" in line for line in trip.text())

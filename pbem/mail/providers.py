@@ -66,9 +66,6 @@ class ProviderPreset:
     login: Login
     auth: Auth
     plus_addressing: bool | None  # does moderator+token@host reach the mailbox? None: depends on the server
-    plus_separator: str
-    processed_folder: str
-    failed_folder: str
     idle: bool | None  # None: depends on the server (pbem check tells)
     sending: tuple[SendingLimit, ...]  # published daily figures, per kind of account (may be empty)
     sending_note: str  # what else to know about sending, or what to do when no figure is given
@@ -79,6 +76,9 @@ class ProviderPreset:
     address_notes: tuple[str, ...]
     folder_notes: tuple[str, ...]
     server_notes: tuple[str, ...] = ()
+    plus_separator: str = "+"
+    processed_folder: str = "processed"
+    failed_folder: str = "failed"
 
     def username_for(self, address: str) -> str:
         """The login name this provider expects for ``address`` (the address itself for every preset)."""
@@ -113,7 +113,6 @@ GMAIL = ProviderPreset(
     login=Login.ADDRESS,
     auth=Auth.APP_PASSWORD,
     plus_addressing=True,
-    plus_separator="+",
     processed_folder="pbem-processed",
     failed_folder="pbem-failed",
     idle=True,
@@ -159,9 +158,6 @@ FASTMAIL = ProviderPreset(
     login=Login.ADDRESS,
     auth=Auth.APP_PASSWORD,
     plus_addressing=True,
-    plus_separator="+",
-    processed_folder="processed",
-    failed_folder="failed",
     idle=True,
     sending=(),
     sending_note="Fastmail limits how much one account may send, with figures that depend on the plan: see "
@@ -193,9 +189,6 @@ OUTLOOK = ProviderPreset(
     login=Login.ADDRESS,
     auth=Auth.OAUTH2,
     plus_addressing=True,
-    plus_separator="+",
-    processed_folder="processed",
-    failed_folder="failed",
     idle=True,
     sending=(SendingLimit("a free Outlook.com account", 300), SendingLimit("a Microsoft 365 mailbox", 10000)),
     sending_note="Microsoft 365 also holds a mailbox to about 30 mails a minute.",
@@ -236,9 +229,6 @@ GENERIC = ProviderPreset(
     login=Login.ASK,
     auth=Auth.PASSWORD,
     plus_addressing=None,
-    plus_separator="+",
-    processed_folder="processed",
-    failed_folder="failed",
     idle=None,
     sending=(),
     sending_note="Most providers limit how much one account may send in a day: look up your provider's figure.",

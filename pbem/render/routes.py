@@ -25,16 +25,11 @@ def route(a: Point, b: Point, obstacles: Sequence[Box], within: Box) -> list[Poi
     """The line from ``a`` to ``b``: straight when it crosses no obstacle, else the least bow that clears all
     and stays ``within`` the map's part of the picture.
 
-    A line no bow clears is left straight (the boxes are drawn over it).
+    A line no bow clears is left straight (the boxes are drawn over it). Not
+    remembered: a picture remembers its routes per link (``pbem.render.links``),
+    by only the boxes that matter.
     """
-    return list(_route(a, b, tuple(obstacles), within))
-
-
-@lru_cache(maxsize=256)
-def _route(a: Point, b: Point, obstacles: tuple[Box, ...], within: Box) -> tuple[Point, ...]:
-    """Remembered (bounded: 256 answers of up to a few KB; the picture itself remembers routes per link, in
-    ``pbem.render.links``, by only the boxes that matter)."""
-    return routed(a, b, within, lambda area: _meeting(area, obstacles)).line
+    return list(routed(a, b, within, lambda area: _meeting(area, obstacles)).line)
 
 
 @dataclass(frozen=True)
