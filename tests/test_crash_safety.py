@@ -28,8 +28,8 @@ what must hold after any crash:
 The SIGKILL tests start ``pbem run``, append the mails, and kill it (SIGKILL,
 twice in a row, the second time while the restarted daemon recovers and goes
 on) at a seeded random moment while it works: once a random number of mails
-are handled or accepted by the relay, plus a random 0-20 ms; each kill must
-leave work undone. Two seeds, so four kills.
+are handled or accepted by the relay, plus a random 0-5 ms; each kill must
+leave work undone (so the test looks at the progress every 2 ms). Two seeds, so four kills.
 
 SQLite throughout; one representative crash (mid-transaction: an open
 transaction dies with the process) on PostgreSQL as well.
@@ -453,6 +453,9 @@ def test_run_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) -> None:
 # --- a real SIGKILL at a random moment -----------------------------------------------------------------
 
 
+POLL = 0.002  # seconds between looks at the progress before a kill: it must land while work is left
+
+
 def work_left(rig: Rig) -> bool:
     rows = rig.outbox()
     return (rig.handled() < len(rig.mails) or len(rows) < len(scenario().outbox)
@@ -476,12 +479,12 @@ def kill_while_working(rig: Rig, rng: random.Random) -> str:
         if choices and rng.choice(choices) == "handled":
             target = rng.randint(handled + 1, len(rig.mails) - 1)
             what = f"after {target} handled mails"
-            wait_until(lambda: rig.handled() >= target, what=what)
+            wait_until(lambda: rig.handled() >= target, what=what, every=POLL)
         elif choices:
             target = rng.randint(received + 1, total - 5)
             what = f"after {target} mails accepted by the relay"
-            wait_until(lambda: len(rig.smtpd.received) >= target, what=what)
-        time.sleep(rng.uniform(0.0, 0.02))  # anywhere in what it does next
+            wait_until(lambda: len(rig.smtpd.received) >= target, what=what, every=POLL)
+        time.sleep(rng.uniform(0.0, 0.005))  # anywhere in what it does next (a mail goes out in a few ms)
         process.send_signal(signal.SIGKILL)
         code = process.wait(timeout=10)
     finally:

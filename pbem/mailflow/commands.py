@@ -154,6 +154,7 @@ def run_command(
 
 def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None) -> None:
     """Run ``daemon`` with ``workers`` handling the queue (1: inline), until SIGTERM or Ctrl-C."""
+    from pbem.mailflow import drawing
     from pbem.mailflow.appliers import Appliers, QueueListener, Sender
 
     flow = daemon.flow
@@ -170,10 +171,12 @@ def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None)
         flow.on_queued(appliers.wake)
         appliers.start()
     daemon.install_signal_handlers()
+    drawing.start()
     try:
         before()
         daemon.run()
     finally:
+        drawing.stop()
         if appliers is not None:
             appliers.stop()
         if listener is not None:

@@ -28,6 +28,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from pbem.config import Config
+from pbem.mailflow import drawing
 from pbem.mailflow.inbound import (
     DatabaseUnavailable,
     MessageFailed,
@@ -40,7 +41,7 @@ from pbem.store import Database
 from pbem.store.inbound import advance_position, find_message
 from pbem.store.inqueue import (
     QueuedMessageRow,
-    claim_next,
+    claim_with_backlog,
     enqueue,
     finish,
     give_back,
@@ -144,15 +145,16 @@ def apply_next(db: Database, config: Config, worker: str, clock: Callable[[], da
     """
     try:
         with db.transaction() as session:
-            row = claim_next(session, worker, clock(), CLAIM_LEASE)
+            row, waiting = claim_with_backlog(session, worker, clock(), CLAIM_LEASE)
     except SQLAlchemyError as exc:
         raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
     if row is None or row.id is None:
         return None
     row_id = row.id
     try:
-        return process_message(db, config, row.raw, row.mailbox, row.uidvalidity, row.uid, clock(),
-                               moderator=moderator, advance=False, also=lambda session: finish(session, row_id))
+        with drawing.busy(waiting > 0):
+            return process_message(db, config, row.raw, row.mailbox, row.uidvalidity, row.uid, clock(),
+                                   moderator=moderator, advance=False, also=lambda session: finish(session, row_id))
     except MessageFailed as exc:
         reason = str(exc)
         log.error("queued message %s (%s) cannot be handled, set aside: %s", row_id, row.source, reason)

@@ -37,7 +37,9 @@ the state is at hand, once per composer and state (every seat sees the same
 public board), and kept with the outbox row, so that the sender needs no
 game state and a resend sends the same picture. A picture that cannot be
 drawn, or is too big for a mail, is left out: the text alone still tells
-everything.
+everything. In the daemon a move's picture is drawn by a helper process
+(``pbem.mailflow.drawing``) while the rest of the move is written; its rows
+get it in :meth:`MailComposer.finish`, before the transaction commits.
 """
 from __future__ import annotations
 
@@ -49,6 +51,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import event
 from sqlmodel import Session, col, select
 
 from engine.core.decisions import Pending
@@ -67,7 +70,9 @@ from pbem.mail import (
     token_of_address,
 )
 from pbem.mail.picture import MAX_PICTURE_BYTES
+from pbem.mailflow import drawing as drawing_helper
 from pbem.mailflow.binding import move_subject
+from pbem.mailflow.drawing import Drawing, Drawn
 from pbem.moderator import SubmitResult
 from pbem.store import GameRow, SeatRow, load_state, seats
 from pbem.store.inbound import Budget, take_reply
@@ -236,6 +241,18 @@ def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None) ->
 
 
 @dataclass(frozen=True)
+class LatePicture:
+    """A picture the helper process is still drawing, for a mail whose board begins at ``line``: its row gets
+    it in ``MailComposer.finish``."""
+
+    drawing: Drawing
+    line: int = 0
+
+
+Picture = InlinePicture | LatePicture
+
+
+@dataclass(frozen=True)
 class Queued:
     """One mail the composer queued (or found queued already)."""
 
@@ -270,7 +287,9 @@ class MailComposer:
         self._tokens: dict[int, str] = {}
         self._settings: dict[int, GameSettings] = {}
         self.attachments: dict[int, tuple[str, str]] = {}  # seat id -> (file name, text) for its one reply
-        self._pictures: dict[tuple[int, int], tuple[bytes, str] | None] = {}
+        self._pictures: dict[tuple[int, int], Drawn | Drawing] = {}
+        self._late: list[tuple[OutboxRow, LatePicture]] = []  # rows whose picture the helper is drawing
+        self._listening = False  # to the session's flushes, for _late
         self._written: dict[str, OutboxRow] = {}  # queued by this composer, not yet flushed
 
     # --- tokens and settings ---------------------------------------------------------------
@@ -310,11 +329,12 @@ class MailComposer:
 
     # --- pictures -----------------------------------------------------------------------------
 
-    def picture(self, game: GameRow, state: Any, *, line: int = 0) -> InlinePicture | None:
+    def picture(self, game: GameRow, state: Any, *, line: int = 0) -> Picture | None:
         """The board of ``state`` for a mail whose part that carries the board begins at ``line`` of its body.
 
         Drawn once per game and version in this composer (see the module
-        docstring); None when it cannot be drawn.
+        docstring); None when it cannot be drawn; a :class:`LatePicture` while
+        the helper process draws it.
         """
         assert game.id is not None
         kind = kind_of(game.kind)
@@ -322,20 +342,52 @@ class MailComposer:
         if key not in self._pictures:
             self._pictures[key] = board_picture(kind, game.name, state)
         drawn = self._pictures[key]
+        if isinstance(drawn, Drawing):
+            return LatePicture(drawn, line)
         return InlinePicture(drawn[0], drawn[1], line) if drawn is not None else None
 
     def draw_ahead(self, game: GameRow, state: Any) -> None:
-        """Draw the board of ``state`` now, when the game's reports show it by default (``picture`` keeps it).
+        """Start drawing the board of ``state``, when the game's reports show it by default (``picture`` keeps it).
 
         Why ahead: the move's mail is written after its actions are logged,
         and from the first write on the transaction holds the database's
-        write lock; drawn before it, the picture does not keep other writers
-        (the outbox's sender marking mail sent) waiting.
+        write lock. The daemon's helper process draws it meanwhile
+        (``pbem.mailflow.drawing``); without one it is drawn here and now,
+        before that lock is taken, so that it keeps no other writer (the
+        outbox's sender marking mail sent) waiting.
         """
-        if self.settings(game).board_default:
+        if not self.settings(game).board_default:
+            return
+        assert game.id is not None
+        drawing = drawing_helper.ask(game.kind, game.name, state)
+        if drawing is None:
             self.picture(game, state)
+        else:
+            self._pictures.setdefault((game.id, kind_of(game.kind).rules.version(state)), drawing)
 
-    def board_answer_picture(self, game: GameRow, state: Any, body: str) -> InlinePicture | None:
+    def finish(self) -> None:
+        """Give the rows queued without their picture (:class:`LatePicture`) the picture, once it is drawn;
+        call before the transaction commits (the session's next flush calls it too). A picture asked for
+        and not used is waited for all the same, so that the helper is free again."""
+        for row, late in self._late:
+            drawn = late.drawing.result()
+            if drawn is not None:
+                row.picture = drawn[0]
+                row.headers = {**row.headers, "picture_alt": drawn[1], "picture_line": late.line}
+        self._late.clear()
+        self.abandon()
+
+    def _before_flush(self, *_: Any) -> None:
+        if self._late:
+            self.finish()
+
+    def abandon(self) -> None:
+        """Wait for the pictures still being drawn and forget them (the transaction failed, or they went unused)."""
+        for key, drawn in list(self._pictures.items()):
+            if isinstance(drawn, Drawing):
+                self._pictures[key] = drawn.result()
+
+    def board_answer_picture(self, game: GameRow, state: Any, body: str) -> Picture | None:
         """The picture for a mail whose ``body`` holds the whole text board (a ``BOARD`` answer), beside it."""
         board = kind_of(game.kind).board_text(state, game=game.name).strip()
         at = body.find(board) if board else -1
@@ -350,7 +402,7 @@ class MailComposer:
 
     def _queue(self, *, recipient: str, to_name: str, purpose: str, message_id: str, subject: str, body: str,
                game: GameRow | None, version: int, reply_to: str | None, threading: Threading,
-               decision: str | None, auto_submitted: str, picture: InlinePicture | None = None,
+               decision: str | None, auto_submitted: str, picture: Picture | None = None,
                attachment: tuple[str, str] | None = None) -> OutboxRow:
         headers: dict[str, Any] = {
             "from": self.moderator.address,
@@ -365,7 +417,7 @@ class MailComposer:
             "auto_submitted": auto_submitted,
             "date": self.now.isoformat(),
         }
-        if picture is not None:
+        if isinstance(picture, InlinePicture):
             headers["picture_alt"], headers["picture_line"] = picture.alt, picture.line
         if attachment is not None:
             headers["attachment"] = {"filename": attachment[0], "text": attachment[1]}
@@ -378,8 +430,14 @@ class MailComposer:
             return existing
         mail = QueuedMail(recipient=recipient, purpose=purpose[:64], message_id=message_id, subject=subject,
                           body=body, game_id=game.id if game is not None else None, version=version,
-                          headers=headers, picture=picture.png if picture is not None else None, created=self.now)
+                          headers=headers, picture=picture.png if isinstance(picture, InlinePicture) else None,
+                          created=self.now)
         row = self._written[message_id] = queue_mail(self.session, mail, unseen=True)
+        if isinstance(picture, LatePicture):
+            if not self._listening:  # the rows must not be written before they have it (no UPDATE afterwards)
+                event.listen(self.session, "before_flush", self._before_flush)
+                self._listening = True
+            self._late.append((row, picture))
         return row
 
     def _key(self, purpose: str) -> str:
@@ -389,7 +447,7 @@ class MailComposer:
                 decision: str | None = None, known_token: str | None = None,
                 reply_to_message: InboundMessage | None = None,
                 auto_submitted: str = AUTO_GENERATED, key: str | None = None,
-                picture: InlinePicture | None = None) -> OutboxRow:
+                picture: Picture | None = None) -> OutboxRow:
         """Queue a mail to a seat: Reply-To its token address, threaded in the game (or under the player's mail).
 
         The Message-ID is made of (game, ``version``, the seat's address, ``key``

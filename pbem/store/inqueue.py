@@ -120,19 +120,35 @@ def claim_next(session: Session, worker: str, now: datetime, lease: float, *, ca
     claim returns the row it took (UPDATE ... RETURNING) where the database
     can, rather than reading it again.
     """
+    return claim_with_backlog(session, worker, now, lease, candidates=candidates)[0]
+
+
+def claim_with_backlog(session: Session, worker: str, now: datetime, lease: float, *,
+                       candidates: int = 8) -> tuple[QueuedMessageRow | None, int]:
+    """:func:`claim_next`, and how many other claimable messages it saw (at most ``candidates - 1``): a worker
+    with mail waiting behind its message chooses throughput over the quickest answer
+    (``pbem.mailflow.drawing.busy``)."""
     dialect = session.get_bind().dialect
-    for row_id in session.execute(_candidates(dialect.name, candidates), {"now": now}).scalars().all():
-        claim = (update(QueuedMessageRow).where(col(QueuedMessageRow.id) == row_id, _claimable(now))  # type: ignore[arg-type]  # an OR clause
-                 .values(status=QueueStatus.CLAIMED, claimed_by=worker[:64], lease_until=now + timedelta(seconds=lease),
-                         attempts=col(QueuedMessageRow.attempts) + 1))
-        if dialect.update_returning:
-            taken: QueuedMessageRow | None = session.execute(
-                claim.returning(QueuedMessageRow),
-                execution_options={"synchronize_session": False, "populate_existing": True}).scalars().first()
-            if taken is not None:
-                return taken
-        elif session.execute(claim).rowcount:  # type: ignore[attr-defined]  # a CursorResult at run time
-            return session.get(QueuedMessageRow, row_id, populate_existing=True)
+    ids = session.execute(_candidates(dialect.name, candidates), {"now": now}).scalars().all()
+    for index, row_id in enumerate(ids):
+        row = _claim_one(session, dialect, row_id, worker, now, lease)
+        if row is not None:
+            return row, len(ids) - index - 1
+    return None, 0
+
+
+def _claim_one(session: Session, dialect: Any, row_id: int, worker: str, now: datetime,
+               lease: float) -> QueuedMessageRow | None:
+    claim = (update(QueuedMessageRow).where(col(QueuedMessageRow.id) == row_id, _claimable(now))  # type: ignore[arg-type]  # an OR clause
+             .values(status=QueueStatus.CLAIMED, claimed_by=worker[:64], lease_until=now + timedelta(seconds=lease),
+                     attempts=col(QueuedMessageRow.attempts) + 1))
+    if dialect.update_returning:
+        taken: QueuedMessageRow | None = session.execute(
+            claim.returning(QueuedMessageRow),
+            execution_options={"synchronize_session": False, "populate_existing": True}).scalars().first()
+        return taken
+    if session.execute(claim).rowcount:  # type: ignore[attr-defined]  # a CursorResult at run time
+        return session.get(QueuedMessageRow, row_id, populate_existing=True)
     return None
 
 

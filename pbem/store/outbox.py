@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 from sqlalchemy import (
@@ -31,6 +32,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    bindparam,
     exists,
     update,
 )
@@ -137,42 +139,58 @@ def claim_due(session: Session, sender: str, now: datetime, lease: float, limit:
     statement of their own, not a subquery of the UPDATE: PostgreSQL may run
     such a subquery more than once and so claim more than ``limit`` rows.
     """
+    due, claim = _claim_statements(session.get_bind().dialect.name)
+    ids = list(session.exec(due, params={"now": now, "limit": limit}).all())
+    if not ids:
+        return []
+    claimed = session.scalars(claim, {"ids": ids, "now": now, "until": now + timedelta(seconds=lease),
+                                      "sender": sender[:64]},
+                              execution_options={"synchronize_session": False, "populate_existing": True}).all()
+    return sorted(claimed, key=lambda row: row.id or 0)
+
+
+@cache
+def _claim_statements(dialect: str) -> tuple[Any, Any]:
+    """The due mails' ids and their claim, built once per dialect: building them (an alias, a subquery)
+    cost more than running them (the sender claims after every order)."""
     older = aliased(OutboxRow)
     behind = exists().where(  # one player's mail of one game leaves in the order it was written
         col(older.game_id) == col(OutboxRow.game_id), col(older.recipient) == col(OutboxRow.recipient),
         col(older.id) < col(OutboxRow.id), col(older.status) == OutboxStatus.QUEUED, col(older.claimed_by) != "")
-    query = (select(OutboxRow.id)
-             .where(col(OutboxRow.status) == OutboxStatus.QUEUED, col(OutboxRow.next_attempt) <= now, ~behind)
-             .order_by(col(OutboxRow.id)).limit(limit))
-    if session.get_bind().dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True, of=OutboxRow)
-    ids = list(session.exec(query).all())
-    if not ids:
-        return []
+    due = (select(OutboxRow.id)
+           .where(col(OutboxRow.status) == OutboxStatus.QUEUED, col(OutboxRow.next_attempt) <= bindparam("now"),
+                  ~behind)
+           .order_by(col(OutboxRow.id)).limit(bindparam("limit")))
+    if dialect == "postgresql":
+        due = due.with_for_update(skip_locked=True, of=OutboxRow)
     claim = (update(OutboxRow)
-             .where(col(OutboxRow.id).in_(ids), col(OutboxRow.status) == OutboxStatus.QUEUED,
-                    col(OutboxRow.next_attempt) <= now)
-             .values(next_attempt=now + timedelta(seconds=lease), claimed_by=sender[:64])
+             .where(col(OutboxRow.id).in_(bindparam("ids", expanding=True)),
+                    col(OutboxRow.status) == OutboxStatus.QUEUED, col(OutboxRow.next_attempt) <= bindparam("now"))
+             .values(next_attempt=bindparam("until"), claimed_by=bindparam("sender"))
              .returning(OutboxRow))
-    claimed = session.scalars(claim, execution_options={"synchronize_session": False,
-                                                        "populate_existing": True}).all()
-    return sorted(claimed, key=lambda row: row.id or 0)
+    return due, claim
 
 
 def mark_sent_many(session: Session, ids: Sequence[int], now: datetime) -> None:
     """Mark mails sent in one statement. A sent mail keeps its text (the record of what players were told)
     but not its picture: a long game would otherwise keep tens of megabytes of boards the text describes."""
     if ids:
-        session.execute(update(OutboxRow).where(col(OutboxRow.id).in_(ids), col(OutboxRow.status) == OutboxStatus.QUEUED)
-                        .values(status=OutboxStatus.SENT, sent=now, attempts=col(OutboxRow.attempts) + 1,
-                                picture=None, claimed_by=""))
+        session.execute(_MARK_SENT, {"ids": list(ids), "now": now})
 
 
 def release_claims(session: Session, ids: Sequence[int], now: datetime) -> None:
     """Claimed mails not tried after all (the relay went away): due again at once, for any sender."""
     if ids:
-        session.execute(update(OutboxRow).where(col(OutboxRow.id).in_(ids), col(OutboxRow.status) == OutboxStatus.QUEUED)
-                        .values(next_attempt=now, claimed_by=""))
+        session.execute(_RELEASE, {"ids": list(ids), "now": now})
+
+
+# On the table, not the mapped class: the sender runs these in transactions of their own, with no rows in the
+# session to keep in step, and the mapped class's machinery cost more than the UPDATE (once per mail sent).
+_OUTBOX = OutboxRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_QUEUED_WITH_ID = (_OUTBOX.c.id.in_(bindparam("ids", expanding=True)), _OUTBOX.c.status == OutboxStatus.QUEUED)
+_MARK_SENT = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(
+    status=OutboxStatus.SENT, sent=bindparam("now"), attempts=_OUTBOX.c.attempts + 1, picture=None, claimed_by="")
+_RELEASE = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(next_attempt=bindparam("now"), claimed_by="")
 
 
 def reclaim(session: Session, gone: Callable[[str], bool], now: datetime) -> int:

@@ -1,0 +1,266 @@
+"""Board pictures drawn by a helper process while the move's other work goes on.
+
+Why a process: a changed board takes 10-25 ms of a core to draw, most of
+what an order costs before its first mail can go. The daemon's threads share
+one interpreter lock, so a thread would not draw meanwhile; a process does,
+on the machine's other core, while the moderator writes the move's log, its
+snapshot and every seat's text. The outbox rows get the picture just before
+the transaction commits (``MailComposer.finish``), so a mail is never queued
+without the picture it should have, nor sent before it has it.
+
+``pbem run`` and ``pbem lmtp`` start the helper (:func:`start`) on a machine
+with more than one core; everything else (the command line, tests, a
+one-core machine) draws in its own thread, as before. One helper serves the
+whole daemon, one picture at a time: a worker that finds it busy draws
+itself, and so does a worker with mail waiting behind its message
+(:func:`busy`). The helper is a new interpreter (not a fork: the daemon has
+threads, and a fork would copy their locks) that imports only what drawing
+needs; it ends with the daemon, or by itself when the daemon is gone (its
+input closes). Should it die, hang (``ANSWER_WITHIN``) or
+answer nonsense, it is stopped, that picture is drawn here, and a new helper
+starts for a later picture, at most once per ``RESTART_AFTER``.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import pickle
+import select
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+Drawn = tuple[bytes, str] | None  # the PNG and its alt text; None: no picture (``board_picture``)
+ANSWER_WITHIN = 30.0  # seconds: a helper slower than this is taken for hung
+RESTART_AFTER = 60.0  # seconds between starting helpers after one failed
+
+
+def draw_here(kind: str, game: str, state: Any) -> Drawn:
+    """The picture drawn in this process (``pbem.mailflow.outgoing.board_picture``: None when it cannot be)."""
+    from pbem.games import kind_of
+    from pbem.mailflow.outgoing import board_picture
+
+    return board_picture(kind_of(kind), game, state)
+
+
+class Drawing:
+    """A picture asked of the helper; :meth:`result` waits for it, once, and draws here should the helper fail."""
+
+    def __init__(self, helper: Helper, kind: str, game: str, state: Any) -> None:
+        self._helper = helper
+        self.kind, self.game, self.state = kind, game, state
+        self._done = False
+        self._drawn: Drawn = None
+
+    def result(self) -> Drawn:
+        if not self._done:
+            self._drawn = self._helper.answer(self)
+            self._done = True
+        return self._drawn
+
+
+class Helper:
+    """The helper process and the pipes to it (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._busy = False
+        self._process: subprocess.Popen[bytes] | None = None
+        self._failed = -RESTART_AFTER  # time.monotonic() of the last failure
+
+    def start(self) -> None:
+        """A new interpreter that imports only what drawing needs (:func:`helper_main`)."""
+        self._process = subprocess.Popen([sys.executable, "-c", f"from {__name__} import helper_main; helper_main()"],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, close_fds=True)
+
+    def stop(self) -> None:
+        process, self._process = self._process, None
+        if process is None:
+            return
+        for pipe in (process.stdin, process.stdout):
+            if pipe is not None:
+                pipe.close()  # the helper reads the end of its input and leaves
+        try:
+            process.wait(timeout=2.0)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=2.0)
+
+    def ask(self, kind: str, game: str, state: Any) -> Drawing | None:
+        """Start drawing; None when the helper is busy or down (the caller draws itself)."""
+        with self._lock:
+            if self._busy or not self._ready():
+                return None
+            self._busy = True
+        try:
+            assert self._process is not None and self._process.stdin is not None
+            write_message(self._process.stdin.fileno(), (kind, game, state))
+        except Exception as exc:  # a state that does not pickle, a helper gone: draw here
+            self._fail(f"cannot ask the picture helper: {exc}")
+            self._free()
+            return None
+        return Drawing(self, kind, game, state)
+
+    def answer(self, drawing: Drawing) -> Drawn:
+        """The helper's answer to ``drawing`` (the one question out), or the picture drawn here."""
+        try:
+            return self._read()
+        except Exception as exc:
+            self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
+            return draw_here(drawing.kind, drawing.game, drawing.state)
+        finally:
+            self._free()
+
+    def _read(self) -> Drawn:
+        if self._process is None or self._process.stdout is None:
+            raise EOFError("the helper was stopped")
+        drawn = read_message(self._process.stdout.fileno(), time.monotonic() + ANSWER_WITHIN)
+        if drawn is not None and not (isinstance(drawn, tuple) and len(drawn) == 2
+                                      and isinstance(drawn[0], bytes) and isinstance(drawn[1], str)):
+            raise ValueError(f"an answer that is no picture: {type(drawn).__name__}")
+        return drawn
+
+    def _ready(self) -> bool:
+        """Whether a helper runs, starting one if none does (unless one failed lately)."""
+        if self._process is not None and self._process.poll() is None:
+            return True
+        if time.monotonic() - self._failed < RESTART_AFTER:
+            return False
+        self.stop()
+        try:
+            self.start()
+        except Exception as exc:  # no processes to be had: draw here
+            self._fail(f"cannot start the picture helper: {exc}")
+            return False
+        return True
+
+    def _fail(self, why: str) -> None:
+        log.warning("%s", why)
+        self._failed = time.monotonic()
+        self.stop()
+
+    def _free(self) -> None:
+        with self._lock:
+            self._busy = False
+
+
+def warm_up() -> None:
+    """Draw a new game of every kind once, so that the first move's picture finds the map's places, lines
+    and letters drawn already: the first picture of a process takes many times the time of the next."""
+    from engine.core.seats import Seat
+    from pbem.games import KINDS, SetupChoices
+
+    for name in KINDS:
+        try:
+            kind = KINDS[name]
+            players = tuple(Seat(f"p{n}") for n in range(kind.max_players))
+            state, _ = kind.rules.new_game(kind.make_setup(SetupChoices(players, seed=1)))
+            draw_here(name, "warm-up", state)
+        except Exception:  # a kind that cannot be warmed up is drawn cold, that is all
+            log.exception("the picture helper could not warm up for %s", name)
+
+
+# --- the pipes: a pickle after its length (4 bytes, big-endian) -----------------------------------------
+
+
+def write_message(fd: int, value: Any) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    view = memoryview(struct.pack(">I", len(data)) + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def read_message(fd: int, deadline: float | None = None) -> Any:
+    """The next message from ``fd``; EOFError at its end, TimeoutError when not whole by ``deadline``."""
+    size = struct.unpack(">I", _read_exactly(fd, 4, deadline))[0]
+    return pickle.loads(_read_exactly(fd, size, deadline))
+
+
+def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        if deadline is not None:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                raise TimeoutError(f"no answer within {ANSWER_WITHIN:.0f} s")
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            raise EOFError("the pipe was closed")
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def serve(source: int, sink: int) -> None:
+    """The helper's life: warm up, then read a question, draw, answer, until its input ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the daemon, which stops the helper itself
+    warm_up()
+    while True:
+        try:
+            kind, game, state = read_message(source)
+        except (EOFError, OSError):
+            return
+        write_message(sink, draw_here(kind, game, state))
+
+
+_HELPER: Helper | None = None
+
+
+def start() -> None:
+    """Start the daemon's helper, on a machine with more than one core (see the module docstring)."""
+    global _HELPER
+    if _HELPER is None and (os.cpu_count() or 1) > 1:
+        _HELPER = Helper()
+        _HELPER.start()
+
+
+def stop() -> None:
+    global _HELPER
+    helper, _HELPER = _HELPER, None
+    if helper is not None:
+        helper.stop()
+
+
+_BUSY: ContextVar[bool] = ContextVar("pbem_drawing_busy", default=False)
+
+
+@contextmanager
+def busy(backlog: bool) -> Iterator[None]:
+    """Within: this thread has mail waiting behind the message it handles (``backlog``), so it draws itself.
+
+    Why: the helper saves a move's mail the picture's time only while the
+    handler has other work to do meanwhile; with a backlog, the handler would
+    sit waiting for the picture inside its transaction (on SQLite, holding
+    the write lock), where drawing itself keeps it busy. So: the quickest
+    answer when mail comes now and then, the most orders per second when it
+    comes in heaps.
+    """
+    token = _BUSY.set(backlog)
+    try:
+        yield
+    finally:
+        _BUSY.reset(token)
+
+
+def ask(kind: str, game: str, state: Any) -> Drawing | None:
+    """A picture being drawn by the helper; None when there is no helper, it is busy, or this thread is
+    (:func:`busy`)."""
+    return _HELPER.ask(kind, game, state) if _HELPER is not None and not _BUSY.get() else None
+
+
+
+def helper_main() -> None:
+    """The helper process (:meth:`Helper.start`): its answers go out on a copy of standard output, and whatever
+    else might be printed there goes to standard error."""
+    answers = os.dup(sys.stdout.fileno())
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    serve(sys.stdin.fileno(), answers)

@@ -1,0 +1,156 @@
+"""The daemon's picture helper (``pbem.mailflow.drawing``): a move's board drawn in a process of its own.
+
+What the helper must never change: every mail that should carry the board
+carries it, the very picture drawn in the moderator's own process, written
+with its row (no second statement). What it must survive: a helper that
+dies, hangs or is busy costs the picture nothing (it is drawn here), and a
+transaction that fails leaves the helper free for the next move.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dbfixtures import sqlite_url
+from sqlalchemy import event
+
+from pbem.games import KINDS, kind_of
+from pbem.mailflow import drawing, outgoing
+from pbem.mailflow.inbound import MessageFailed
+from pbem.store import Database
+from tests.mailflowkit import config_for
+from tests.test_eme_moderator import KIND, EmeTable
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[EmeTable]:
+    t = EmeTable(Database(sqlite_url(tmp_path)), config_for())
+    t.create()
+    yield t
+    t.db.dispose()
+
+
+@pytest.fixture
+def helper(monkeypatch: pytest.MonkeyPatch) -> Iterator[drawing.Helper]:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # as on any machine with a core to spare
+    drawing.start()
+    assert drawing._HELPER is not None
+    yield drawing._HELPER
+    drawing.stop()
+
+
+def drawn_here(table: EmeTable) -> bytes:
+    """The picture of the game's current board, drawn in this process."""
+    drawn = outgoing.board_picture(kind_of(KIND), table.name, table.state())
+    assert drawn is not None
+    return drawn[0]
+
+
+def test_the_mail_carries_the_picture_the_helper_drew(table: EmeTable, helper: drawing.Helper,
+                                                      caplog: pytest.LogCaptureFixture) -> None:
+    asked: list[str] = []
+    original = helper.ask
+
+    def spied(kind: str, game: str, state: Any) -> drawing.Drawing | None:
+        asked.append(game)
+        return original(kind, game, state)
+
+    helper.ask = spied  # type: ignore[method-assign]  # a spy on this one helper
+    with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+        assert table.send("ann", "BID 1") == "applied"
+    assert asked == [table.name] and not caplog.records  # the helper drew it, and nothing went wrong
+    mail = table.outbox()[-1]
+    assert mail.picture == drawn_here(table)
+    assert mail.headers["picture_alt"].startswith("Picture of the board") and mail.headers["picture_line"] >= 0
+
+
+def test_a_row_is_written_once_with_its_picture(table: EmeTable, helper: drawing.Helper) -> None:
+    """The rows wait in the session for the picture: one INSERT each, no UPDATE of the outbox afterwards."""
+    statements: list[str] = []
+    event.listen(table.db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    assert table.send("ann", "BID 1") == "applied"
+    assert not [s for s in statements if re.match(r"\s*UPDATE outbox\b", s)]
+    assert table.outbox()[-1].picture
+
+
+def test_a_helper_that_dies_while_drawing_costs_no_picture(table: EmeTable, helper: drawing.Helper,
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    original = helper.answer
+
+    def killed_first(asked: drawing.Drawing) -> Any:
+        assert helper._process is not None
+        helper._process.kill()
+        helper._process.wait()
+        return original(asked)
+
+    monkeypatch.setattr(helper, "answer", killed_first)
+    with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+        assert table.send("ann", "BID 1") == "applied"
+    assert "the picture helper failed" in caplog.text
+    assert table.outbox()[-1].picture == drawn_here(table)
+
+
+def test_after_a_failure_a_new_helper_starts_later(table: EmeTable, helper: drawing.Helper,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    helper._fail("a test failure")
+    assert helper.ask(KIND, table.name, table.state()) is None  # failed just now: drawn here for a while
+    monkeypatch.setattr(drawing, "RESTART_AFTER", 0.0)
+    asked = helper.ask(KIND, table.name, table.state())
+    assert asked is not None and asked.result() is not None and helper._process.poll() is None  # type: ignore[union-attr]
+
+
+def test_a_helper_that_does_not_answer_in_time_is_replaced(table: EmeTable, helper: drawing.Helper,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A late answer must not be taken for the next picture's: the hung helper is stopped, its pipe with it."""
+    monkeypatch.setattr(drawing, "ANSWER_WITHIN", 0.0)
+    first = helper.ask(KIND, table.name, table.state())
+    assert first is not None and first.result() == drawing.draw_here(KIND, table.name, table.state())
+    assert helper._process is None
+    monkeypatch.setattr(drawing, "ANSWER_WITHIN", 30.0)
+    monkeypatch.setattr(drawing, "RESTART_AFTER", 0.0)
+    assert table.send("ann", "BID 1") == "applied"
+    assert table.outbox()[-1].picture == drawn_here(table)
+
+
+def test_a_busy_helper_leaves_the_picture_to_the_caller(table: EmeTable, helper: drawing.Helper) -> None:
+    first = helper.ask(KIND, table.name, table.state())
+    assert first is not None
+    assert helper.ask(KIND, table.name, table.state()) is None  # one picture at a time
+    assert table.send("ann", "BID 1") == "applied"  # drawn here meanwhile
+    assert table.outbox()[-1].picture == drawn_here(table)
+    assert first.result() is not None and helper.ask(KIND, table.name, table.state()) is not None
+
+
+def test_a_failed_transaction_leaves_the_helper_free(table: EmeTable, helper: drawing.Helper,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug while writing the move's mail")
+
+    monkeypatch.setattr(outgoing.MailComposer, "turn_mail", broken)
+    with pytest.raises(MessageFailed):
+        table.send("ann", "BID 1")
+    assert table.state().version == 0 and not helper._busy
+    monkeypatch.undo()
+    assert table.send("ann", "BID 1") == "applied" and table.outbox()[-1].picture == drawn_here(table)
+
+
+def test_one_core_means_no_helper(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    drawing.start()
+    assert drawing._HELPER is None and drawing.ask(KIND, "g", None) is None
+
+
+def test_the_helper_warms_up_on_a_new_game_of_every_kind(monkeypatch: pytest.MonkeyPatch,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    """A helper's first picture would take many times the next one's: it draws each kind's new game first."""
+    drawn: list[str] = []
+    monkeypatch.setattr(drawing, "draw_here", lambda kind, game, state: drawn.append(kind))
+    with caplog.at_level(logging.ERROR, logger="pbem.mailflow.drawing"):
+        drawing.warm_up()
+    assert sorted(drawn) == sorted(KINDS) and not caplog.records
