@@ -88,6 +88,8 @@ MODERATOR = "pbem@games.test"
 EMAILS = dict(PLAYERS)
 PLAYER_COUNT = 3
 WAIT = 120.0  # seconds: the longest any one wait may take before the benchmark gives up
+HELPER_READY = "the picture helper is ready"  # logged by a moderator whose picture helper has warmed up
+HELPER_WAIT = 10.0  # seconds: the longest the benchmark waits for that (see Moderator._await_helpers)
 
 
 # --- the relay: aiosmtpd, noting when each mail was accepted ---------------------------------------------
@@ -243,6 +245,7 @@ class Moderator:
             self._spawn(args)
         if log_level.upper() in ("INFO", "DEBUG"):
             wait_until(lambda: self._logged("pbem moderator started"), "every pbem run to start")
+        self._await_helpers(log_level)
         if self.server is not None:
             from imapclient import IMAPClient
 
@@ -267,6 +270,18 @@ class Moderator:
                 return False
 
         wait_until(listening, "pbem lmtp to listen", every=0.05)
+        self._await_helpers(log_level)
+
+    def _await_helpers(self, log_level: str) -> None:
+        """Wait, for at most ``HELPER_WAIT`` seconds, until every process's picture helper has warmed up
+        (``pbem.mailflow.drawing``: about a second of a core, once, when a moderator starts), so that what is
+        timed is a moderator at work, not its first second. A version without a helper, or a one-core
+        machine, just costs the wait."""
+        if log_level.upper() not in ("INFO", "DEBUG"):
+            return
+        deadline = time.monotonic() + HELPER_WAIT
+        while time.monotonic() < deadline and not self._logged(HELPER_READY):
+            time.sleep(0.05)
 
     def _logged(self, text: str) -> bool:
         """Whether every process's log has a line with ``text``."""

@@ -51,6 +51,10 @@ Every game's mail carries the board as text and as a picture (the default,
 the LMTP latency with ``board=off`` (text without the board), to show what
 drawing and sending the picture costs.
 
+Nothing is timed before every daemon has said that it started and that its
+picture helper has warmed up (``pbem.mailflow.drawing``: a second of a core,
+once, at start; ``mail.Moderator``).
+
 Sizes: 20 games x 4 steps and 30 LMTP orders; ``--quick``: 10 games x 3
 steps and 15 orders (about a minute on an idle two-core machine, a few when
 it is busy); ``--games``, ``--steps``, ``--orders`` set them explicitly.

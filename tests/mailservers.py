@@ -30,10 +30,9 @@ Every instance turns Dovecot's authentication penalty off: it would delay
 each login from 127.0.0.1 by up to 15 s after a failed one, and tests fail
 logins on purpose.
 
-``smtpd`` / ``smtpd_tls``: aiosmtpd's ``Controller`` on free loopback ports,
-collecting what it receives; replies can be forced per stage (``451``,
-``550``) and a login is offered (not required): PLAIN and LOGIN with
-``SMTP_USER``/``SMTP_PASSWORD``, and XOAUTH2 with ``SMTP_USER``/``SMTP_TOKEN``.
+``smtpd`` / ``smtpd_tls`` (the relay, ``tests/smtpservers.py``) and the
+certificate they share (``tests/loopback.py``) are imported here too, so a
+test takes every mail server from this one module.
 """
 from __future__ import annotations
 
@@ -47,80 +46,38 @@ import pwd
 import shlex
 import shutil
 import socket
-import ssl
 import subprocess
 import tempfile
 import time
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from email import policy
-from email.message import EmailMessage
-from email.parser import BytesParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 from imapclient import IMAPClient
+from loopback import TlsFiles, free_port, tls_files  # noqa: F401  (tls_files: a fixture)
+from loopback import unavailable as _unavailable
+from smtpservers import (  # noqa: F401  (fixtures and names the tests take from here)
+    SMTP_PASSWORD,
+    SMTP_TOKEN,
+    SMTP_USER,
+    ReceivedMail,
+    RecordingHandler,
+    SmtpServer,
+    _controller,
+    running_relay,
+    smtpd,
+    smtpd_tls,
+)
 
-from pbem.mail.settings import ImapSettings, Security, SmtpSettings
+from pbem.mail.settings import ImapSettings, Security
 
 DOVECOT_SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin", "/sbin"])
 START_TIMEOUT = 20.0
 ACCOUNTS = 400  # accounts per Dovecot instance: one per test that uses it
 
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _unavailable(what: str, reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is required under CI=true: {reason}")
-    pytest.skip(f"{what}: {reason}; set CI=true to make this a failure")
-
-
-# TLS ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TlsFiles:
-    """A self-signed certificate for 127.0.0.1/localhost and the contexts that use it."""
-
-    cert: Path
-    key: Path
-
-    def client_context(self) -> ssl.SSLContext:
-        """A verifying client context that trusts exactly this certificate."""
-        return ssl.create_default_context(cafile=str(self.cert))
-
-    def server_context(self) -> ssl.SSLContext:
-        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        context.load_cert_chain(str(self.cert), str(self.key))
-        return context
-
-
-@pytest.fixture(scope="session")
-def tls_files() -> Iterator[TlsFiles]:
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        pytest.skip("the openssl command is not installed: no certificate for the TLS tests")
-    directory = Path(tempfile.mkdtemp(prefix="pbem-tls-"))
-    directory.chmod(0o755)
-    cert, key = directory / "cert.pem", directory / "key.pem"
-    subprocess.run(
-        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
-         "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )
-    key.chmod(0o644)  # read by Dovecot's config process, which may not run as us
-    try:
-        yield TlsFiles(cert, key)
-    finally:
-        shutil.rmtree(directory, ignore_errors=True)
 
 
 # Dovecot -----------------------------------------------------------------------------------
@@ -342,7 +299,7 @@ def dovecot_server() -> Iterator[DovecotServer]:
 
 
 @pytest.fixture(scope="session")
-def dovecot_tls_server(tls_files: TlsFiles) -> Iterator[DovecotServer]:
+def dovecot_tls_server(tls_files: TlsFiles) -> Iterator[DovecotServer]:  # noqa: F811  (the fixture, imported)
     yield from _start_dovecot(tls_files)
 
 
@@ -461,155 +418,3 @@ def secret_command(directory: Path, secret: str, name: str = "secret") -> Secret
     helper = SecretCommand(command, store, calls)
     helper.hand_out(secret)
     return helper
-
-
-# SMTP --------------------------------------------------------------------------------------
-
-SMTP_USER = "relay-user"
-SMTP_PASSWORD = "relay-secret-42"
-SMTP_TOKEN = "relay-access-token-7f3a"  # the one bearer token the relay takes for SMTP_USER by XOAUTH2
-
-
-@dataclass(frozen=True)
-class ReceivedMail:
-    """One message as the SMTP server received it: envelope and bytes."""
-
-    mail_from: str
-    rcpt_tos: tuple[str, ...]
-    data: bytes
-    authenticated_as: str | None
-
-    @property
-    def message(self) -> EmailMessage:
-        parsed = BytesParser(policy=policy.default).parsebytes(self.data)
-        assert isinstance(parsed, EmailMessage)
-        return parsed
-
-
-class RecordingHandler:
-    """An aiosmtpd handler that keeps every message; ``replies[stage]`` forces an answer to MAIL, RCPT or DATA."""
-
-    def __init__(self) -> None:
-        self.received: list[ReceivedMail] = []
-        self.replies: dict[str, str] = {}
-        self.xoauth2_logins: list[str] = []  # "ok" or "refused", one per AUTH XOAUTH2
-
-    async def auth_XOAUTH2(self, server: Any, args: list[str]) -> Any:
-        """SASL XOAUTH2 as Gmail's relay does it: the initial response (or one after an empty challenge);
-        a bad token gets a JSON error as a 334 challenge, the client's empty answer, then 535."""
-        from aiosmtpd.smtp import AuthResult, LoginPassword
-
-        if len(args) == 2:
-            try:
-                response: Any = base64.b64decode(args[1], validate=True)
-            except ValueError:
-                return AuthResult(success=False, handled=False, message="501 5.5.2 Cannot decode response")
-        else:
-            response = await server.challenge_auth("")
-            if not isinstance(response, bytes):  # aborted or undecodable: challenge_auth has answered 501
-                return AuthResult(success=False, handled=True)
-        fields = dict(part.split("=", 1) for part in response.decode("utf-8", "replace").split("\x01") if "=" in part)
-        if fields.get("user") == SMTP_USER and fields.get("auth") == f"Bearer {SMTP_TOKEN}":
-            self.xoauth2_logins.append("ok")
-            return AuthResult(success=True, auth_data=LoginPassword(SMTP_USER.encode(), b""))
-        self.xoauth2_logins.append("refused")
-        error = json.dumps({"status": "401", "schemes": "bearer", "scope": "https://mail.test/"})
-        answer = await server.challenge_auth(error)
-        if not isinstance(answer, bytes):
-            return AuthResult(success=False, handled=True)
-        if answer:  # the client must answer the error report with an empty response
-            return AuthResult(success=False, handled=False, message="501 5.5.2 Expected an empty response")
-        return AuthResult(success=False, handled=False,
-                          message="535 5.7.8 Username and Password not accepted (invalid token)")
-
-    async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]) -> str:
-        if "MAIL" in self.replies:
-            return self.replies["MAIL"]
-        envelope.mail_from = address
-        envelope.mail_options.extend(mail_options)
-        return "250 OK"
-
-    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, rcpt_options: list[str]) -> str:
-        if "RCPT" in self.replies:
-            return self.replies["RCPT"]
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        if "DATA" in self.replies:
-            return self.replies["DATA"]
-        login = session.auth_data.login.decode() if session.authenticated and session.auth_data else None
-        self.received.append(ReceivedMail(envelope.mail_from, tuple(envelope.rcpt_tos), bytes(envelope.content), login))
-        return "250 Message accepted for delivery"
-
-
-def _authenticator(server: Any, session: Any, envelope: Any, mechanism: str, auth_data: Any) -> Any:
-    from aiosmtpd.smtp import AuthResult, LoginPassword
-
-    ok = (isinstance(auth_data, LoginPassword) and auth_data.login.decode() == SMTP_USER
-          and auth_data.password.decode() == SMTP_PASSWORD)
-    return AuthResult(success=ok, handled=False, auth_data=auth_data if ok else None)
-
-
-@dataclass
-class SmtpServer:
-    """A running aiosmtpd: where it listens, what it got, how to make it refuse."""
-
-    host: str
-    port: int
-    handler: RecordingHandler
-    ssl_port: int = 0
-    tls: TlsFiles | None = None
-
-    @property
-    def received(self) -> list[ReceivedMail]:
-        return self.handler.received
-
-    def reply(self, stage: str, answer: str) -> None:
-        """From now on answer ``stage`` (MAIL, RCPT or DATA) with ``answer``, e.g. ``451 4.3.0 try later``."""
-        self.handler.replies[stage] = answer
-
-    def settings(self, **overrides: Any) -> SmtpSettings:
-        values: dict[str, Any] = dict(host=self.host, port=self.port, security=Security.NONE, timeout=10.0,
-                                      local_hostname="pbem.test")
-        values.update(overrides)
-        return SmtpSettings(**values)
-
-
-def _controller(handler: RecordingHandler, port: int, **kwargs: Any) -> Any:
-    from aiosmtpd.controller import Controller
-
-    return Controller(handler, hostname="127.0.0.1", port=port, server_hostname="smtp.test",
-                      authenticator=_authenticator, auth_require_tls=False, **kwargs)
-
-
-@contextmanager
-def running_relay(handler: RecordingHandler) -> Iterator[SmtpServer]:
-    """An aiosmtpd relay on a free loopback port with ``handler``, stopped at the end."""
-    controller = _controller(handler, free_port())
-    controller.start()
-    try:
-        yield SmtpServer("127.0.0.1", controller.port, handler)
-    finally:
-        controller.stop()
-
-
-@pytest.fixture
-def smtpd() -> Iterator[SmtpServer]:
-    with running_relay(RecordingHandler()) as server:
-        yield server
-
-
-@pytest.fixture
-def smtpd_tls(tls_files: TlsFiles) -> Iterator[SmtpServer]:
-    """STARTTLS on ``port``, TLS from the first byte on ``ssl_port``; one handler for both."""
-    handler = RecordingHandler()
-    starttls = _controller(handler, free_port(), tls_context=tls_files.server_context())
-    implicit = _controller(handler, free_port(), ssl_context=tls_files.server_context())
-    starttls.start()
-    implicit.start()
-    try:
-        yield SmtpServer("127.0.0.1", starttls.port, handler, implicit.port, tls_files)
-    finally:
-        starttls.stop()
-        implicit.stop()

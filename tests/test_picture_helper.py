@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from pbem.games import KINDS, kind_of
 from pbem.mailflow import drawing, outgoing
 from pbem.mailflow.inbound import MessageFailed
 from pbem.store import Database
-from tests.mailflowkit import config_for
+from tests.mailflowkit import config_for, wait_until
 from tests.test_eme_moderator import KIND, EmeTable
 
 
@@ -40,8 +41,14 @@ def helper(monkeypatch: pytest.MonkeyPatch) -> Iterator[drawing.Helper]:
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # as on any machine with a core to spare
     drawing.start()
     assert drawing._HELPER is not None
-    yield drawing._HELPER
+    yield warm(drawing._HELPER)
     drawing.stop()
+
+
+def warm(helper: drawing.Helper) -> drawing.Helper:
+    """``helper`` once it has warmed up (until then every picture is drawn in the caller's thread)."""
+    wait_until(helper._ready, timeout=60, what="the picture helper to warm up", every=0.05)
+    return helper
 
 
 def drawn_here(table: EmeTable) -> bytes:
@@ -53,17 +60,18 @@ def drawn_here(table: EmeTable) -> bytes:
 
 def test_the_mail_carries_the_picture_the_helper_drew(table: EmeTable, helper: drawing.Helper,
                                                       caplog: pytest.LogCaptureFixture) -> None:
-    asked: list[str] = []
+    asked: list[tuple[str, bool]] = []  # (game, whether the helper took it)
     original = helper.ask
 
     def spied(kind: str, game: str, state: Any) -> drawing.Drawing | None:
-        asked.append(game)
-        return original(kind, game, state)
+        taken = original(kind, game, state)
+        asked.append((game, taken is not None))
+        return taken
 
     helper.ask = spied  # type: ignore[method-assign]  # a spy on this one helper
     with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
         assert table.send("ann", "BID 1") == "applied"
-    assert asked == [table.name] and not caplog.records  # the helper drew it, and nothing went wrong
+    assert asked == [(table.name, True)] and not caplog.records  # the helper drew it, and nothing went wrong
     mail = table.outbox()[-1]
     assert mail.picture == drawn_here(table)
     assert mail.headers["picture_alt"].startswith("Picture of the board") and mail.headers["picture_line"] >= 0
@@ -101,8 +109,9 @@ def test_after_a_failure_a_new_helper_starts_later(table: EmeTable, helper: draw
     helper._fail("a test failure")
     assert helper.ask(KIND, table.name, table.state()) is None  # failed just now: drawn here for a while
     monkeypatch.setattr(drawing, "RESTART_AFTER", 0.0)
-    asked = helper.ask(KIND, table.name, table.state())
-    assert asked is not None and asked.result() is not None and helper._process.poll() is None  # type: ignore[union-attr]
+    assert helper.ask(KIND, table.name, table.state()) is None  # a new helper, warming up: drawn here meanwhile
+    asked = warm(helper).ask(KIND, table.name, table.state())
+    assert asked is not None and asked.result() is not None
 
 
 def test_a_helper_that_does_not_answer_in_time_is_replaced(table: EmeTable, helper: drawing.Helper,
@@ -114,6 +123,7 @@ def test_a_helper_that_does_not_answer_in_time_is_replaced(table: EmeTable, help
     assert helper._process is None
     monkeypatch.setattr(drawing, "ANSWER_WITHIN", 30.0)
     monkeypatch.setattr(drawing, "RESTART_AFTER", 0.0)
+    warm(helper)
     assert table.send("ann", "BID 1") == "applied"
     assert table.outbox()[-1].picture == drawn_here(table)
 
@@ -154,3 +164,15 @@ def test_the_helper_warms_up_on_a_new_game_of_every_kind(monkeypatch: pytest.Mon
     with caplog.at_level(logging.ERROR, logger="pbem.mailflow.drawing"):
         drawing.warm_up()
     assert sorted(drawn) == sorted(KINDS) and not caplog.records
+
+
+@pytest.mark.parametrize("says", ["", "import sys; sys.stdout.buffer.write(b'\\0\\0\\0\\1x')"])
+def test_a_helper_that_never_says_it_is_ready_is_given_up(says: str, caplog: pytest.LogCaptureFixture) -> None:
+    """One that dies at once, or says something else than that it is ready: every picture is drawn here, and
+    a new helper is tried again only ``RESTART_AFTER`` later."""
+    helper = drawing.Helper([sys.executable, "-c", says or "pass"])
+    with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+        helper.start()
+        wait_until(lambda: helper._process is None, what="the helper to be given up")
+    assert "did not warm up" in caplog.text
+    assert helper.ask(KIND, "g", None) is None

@@ -13,15 +13,21 @@ with more than one core; everything else (the command line, tests, a
 one-core machine) draws in its own thread, as before. One helper serves the
 whole daemon, one picture at a time: a worker that finds it busy draws
 itself, and so does a worker with mail waiting behind its message
-(:func:`busy`). The helper is a new interpreter (not a fork: the daemon has
-threads, and a fork would copy their locks) that imports only what drawing
-needs; it ends with the daemon, or by itself when the daemon is gone (its
-input closes). Should it die, hang (``ANSWER_WITHIN``) or
-answer nonsense, it is stopped, that picture is drawn here, and a new helper
-starts for a later picture, at most once per ``RESTART_AFTER``.
+(:func:`busy`).
+
+The helper is a new interpreter (not a fork: the daemon has threads, and a
+fork would copy their locks) that imports only what drawing needs and runs
+at a lower priority than the daemon. It first draws a new game of every
+kind (:func:`warm_up`: a process's first picture takes many times the time
+of the next), and the daemon draws itself until it has. It ends with the
+daemon, or by itself when the daemon is gone (its input closes). Should it
+die, hang (``ANSWER_WITHIN``) or answer nonsense, it is stopped, that
+picture is drawn here, and a new helper starts for a later picture, at most
+once per ``RESTART_AFTER``.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pickle
@@ -32,7 +38,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
@@ -41,7 +47,10 @@ log = logging.getLogger(__name__)
 
 Drawn = tuple[bytes, str] | None  # the PNG and its alt text; None: no picture (``board_picture``)
 ANSWER_WITHIN = 30.0  # seconds: a helper slower than this is taken for hung
+WARM_WITHIN = 300.0  # seconds: a helper that has not warmed up by then is taken for hung
 RESTART_AFTER = 60.0  # seconds between starting helpers after one failed
+NICENESS = 10  # added to the helper's nice value (see helper_main)
+READY = "ready"  # the helper's first word: it has warmed up (until then the daemon draws itself)
 
 
 def draw_here(kind: str, game: str, state: Any) -> Drawn:
@@ -71,29 +80,57 @@ class Drawing:
 class Helper:
     """The helper process and the pipes to it (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, command: Sequence[str] | None = None) -> None:
+        self._command = list(command or [sys.executable, "-c", f"from {__name__} import helper_main; helper_main()"])
         self._lock = threading.Lock()
         self._busy = False
         self._process: subprocess.Popen[bytes] | None = None
+        self._warm = False  # the helper said it has warmed up (until then, pictures are drawn here)
         self._failed = -RESTART_AFTER  # time.monotonic() of the last failure
+        self._warming: threading.Thread | None = None  # waits for the helper's first word
 
     def start(self) -> None:
         """A new interpreter that imports only what drawing needs (:func:`helper_main`)."""
-        self._process = subprocess.Popen([sys.executable, "-c", f"from {__name__} import helper_main; helper_main()"],
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, close_fds=True)
+        self._process = subprocess.Popen(self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                                         close_fds=True)
+        self._warm = False
+        self._warming = threading.Thread(target=self._await_warm, args=(self._process,), name="pbem-pictures-warm",
+                                         daemon=True)
+        self._warming.start()
+
+    def _await_warm(self, process: subprocess.Popen[bytes]) -> None:
+        """Wait for the helper's word that it has warmed up (:func:`serve`); the pictures are its from then on."""
+        assert process.stdout is not None
+        try:
+            word = read_message(process.stdout.fileno(), time.monotonic() + WARM_WITHIN)
+        except Exception as exc:
+            word = f"nothing ({type(exc).__name__}: {exc})"
+        if process is not self._process:
+            return  # stopped meanwhile
+        if word != READY:
+            self._fail(f"the picture helper did not warm up: it said {word!r}")
+            return
+        self._warm = True
+        log.info("the picture helper is ready (process %d)", process.pid)
 
     def stop(self) -> None:
+        """End the helper: its input closes, so it leaves; killed should it not. Its output is closed last,
+        once nothing reads it any more."""
         process, self._process = self._process, None
         if process is None:
             return
-        for pipe in (process.stdin, process.stdout):
-            if pipe is not None:
-                pipe.close()  # the helper reads the end of its input and leaves
+        if process.stdin is not None:
+            process.stdin.close()
         try:
             process.wait(timeout=2.0)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=2.0)
+        warming, self._warming = self._warming, None
+        if warming is not None and warming is not threading.current_thread():
+            warming.join(timeout=2.0)  # it reads the end of the helper's output, and returns
+        if process.stdout is not None:
+            process.stdout.close()
 
     def ask(self, kind: str, game: str, state: Any) -> Drawing | None:
         """Start drawing; None when the helper is busy or down (the caller draws itself)."""
@@ -130,9 +167,9 @@ class Helper:
         return drawn
 
     def _ready(self) -> bool:
-        """Whether a helper runs, starting one if none does (unless one failed lately)."""
+        """Whether a helper runs and has warmed up, starting one if none runs (unless one failed lately)."""
         if self._process is not None and self._process.poll() is None:
-            return True
+            return self._warm
         if time.monotonic() - self._failed < RESTART_AFTER:
             return False
         self.stop()
@@ -140,8 +177,7 @@ class Helper:
             self.start()
         except Exception as exc:  # no processes to be had: draw here
             self._fail(f"cannot start the picture helper: {exc}")
-            return False
-        return True
+        return False
 
     def _fail(self, why: str) -> None:
         log.warning("%s", why)
@@ -191,7 +227,7 @@ def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
         if deadline is not None:
             ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
             if not ready:
-                raise TimeoutError(f"no answer within {ANSWER_WITHIN:.0f} s")
+                raise TimeoutError("no whole message in time")
         chunk = os.read(fd, min(size, 1 << 20))
         if not chunk:
             raise EOFError("the pipe was closed")
@@ -204,6 +240,7 @@ def serve(source: int, sink: int) -> None:
     """The helper's life: warm up, then read a question, draw, answer, until its input ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the daemon, which stops the helper itself
     warm_up()
+    write_message(sink, READY)
     while True:
         try:
             kind, game, state = read_message(source)
@@ -257,10 +294,12 @@ def ask(kind: str, game: str, state: Any) -> Drawing | None:
     return _HELPER.ask(kind, game, state) if _HELPER is not None and not _BUSY.get() else None
 
 
-
 def helper_main() -> None:
     """The helper process (:meth:`Helper.start`): its answers go out on a copy of standard output, and whatever
-    else might be printed there goes to standard error."""
+    else might be printed there goes to standard error. It runs at a lower priority (``NICENESS``) than the
+    daemon: its warming up, and any picture it draws, must not take a busy machine's time from the moves."""
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
     answers = os.dup(sys.stdout.fileno())
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     serve(sys.stdin.fileno(), answers)
