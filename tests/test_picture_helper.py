@@ -51,6 +51,20 @@ def warm(helper: drawing.Helper) -> drawing.Helper:
     return helper
 
 
+def spy_on(helper: drawing.Helper) -> list[tuple[str, bool]]:
+    """The helper's questions from now on: (game, whether the helper took it)."""
+    asked: list[tuple[str, bool]] = []
+    original = helper.ask
+
+    def spied(kind: str, game: str, state: Any) -> drawing.Drawing | None:
+        taken = original(kind, game, state)
+        asked.append((game, taken is not None))
+        return taken
+
+    helper.ask = spied  # type: ignore[method-assign]  # a spy on this one helper
+    return asked
+
+
 def drawn_here(table: EmeTable) -> bytes:
     """The picture of the game's current board, drawn in this process."""
     drawn = outgoing.board_picture(kind_of(KIND), table.name, table.state())
@@ -60,15 +74,7 @@ def drawn_here(table: EmeTable) -> bytes:
 
 def test_the_mail_carries_the_picture_the_helper_drew(table: EmeTable, helper: drawing.Helper,
                                                       caplog: pytest.LogCaptureFixture) -> None:
-    asked: list[tuple[str, bool]] = []  # (game, whether the helper took it)
-    original = helper.ask
-
-    def spied(kind: str, game: str, state: Any) -> drawing.Drawing | None:
-        taken = original(kind, game, state)
-        asked.append((game, taken is not None))
-        return taken
-
-    helper.ask = spied  # type: ignore[method-assign]  # a spy on this one helper
+    asked = spy_on(helper)
     with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
         assert table.send("ann", "BID 1") == "applied"
     assert asked == [(table.name, True)] and not caplog.records  # the helper drew it, and nothing went wrong
@@ -176,3 +182,12 @@ def test_a_helper_that_never_says_it_is_ready_is_given_up(says: str, caplog: pyt
         wait_until(lambda: helper._process is None, what="the helper to be given up")
     assert "did not warm up" in caplog.text
     assert helper.ask(KIND, "g", None) is None
+
+
+def test_a_worker_with_mail_waiting_behind_draws_itself(table: EmeTable, helper: drawing.Helper) -> None:
+    """With a backlog the handler would only sit waiting for the helper (on SQLite, holding the write lock)."""
+    asked = spy_on(helper)
+    with drawing.busy(True):
+        assert table.send("ann", "BID 1") == "applied"
+    assert asked == [] and table.outbox()[-1].picture == drawn_here(table)
+    assert table.send("bob", "BID 2") == "applied" and asked == [(table.name, True)]  # nothing waiting any more
