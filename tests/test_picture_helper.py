@@ -120,18 +120,41 @@ def test_after_a_failure_a_new_helper_starts_later(table: EmeTable, helper: draw
     assert asked is not None and asked.result() is not None
 
 
-def test_a_helper_that_does_not_answer_in_time_is_replaced(table: EmeTable, helper: drawing.Helper,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """A late answer must not be taken for the next picture's: the hung helper is stopped, its pipe with it."""
-    monkeypatch.setattr(drawing, "ANSWER_WITHIN", 0.0)
-    first = helper.ask(KIND, table.name, table.state())
-    assert first is not None and first.result() == drawing.draw_here(KIND, table.name, table.state())
-    assert helper._process is None
-    monkeypatch.setattr(drawing, "ANSWER_WITHIN", 30.0)
-    monkeypatch.setattr(drawing, "RESTART_AFTER", 0.0)
-    warm(helper)
-    assert table.send("ann", "BID 1") == "applied"
+def test_a_late_answer_is_dropped_not_taken_for_the_next_pictures(table: EmeTable, helper: drawing.Helper,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A helper slower than ``DRAW_HERE_AFTER`` (a machine busy to its last core): the handler draws the
+    picture itself, and the helper's answer, when it comes, is read and dropped before its next question."""
+    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 0.0)
+    before = table.state()
+    first = helper.ask(KIND, table.name, before)
+    assert first is not None and first.result() == drawing.draw_here(KIND, table.name, before)
+    assert helper.ask(KIND, table.name, before) is None  # its answer is still owed
+    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 30.0)
+    assert table.send("ann", "BID 1") == "applied"  # drawn here, or by the helper once it has answered
     assert table.outbox()[-1].picture == drawn_here(table)
+    wait_until(lambda: helper.ask(KIND, table.name, table.state()) is not None, what="the owed answer dropped")
+    assert table.send("bob", "BID 2") == "applied" and table.outbox()[-1].picture == drawn_here(table)
+
+
+SILENT = ("import pickle, struct, sys, time; word = pickle.dumps('ready'); "
+          "sys.stdout.buffer.write(struct.pack('>I', len(word)) + word); sys.stdout.flush(); time.sleep(60)")
+
+
+def test_a_helper_that_never_answers_is_replaced(table: EmeTable, monkeypatch: pytest.MonkeyPatch,
+                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """Ready, then silent: each picture is drawn here meanwhile, and after ``ANSWER_WITHIN`` it is stopped."""
+    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 0.01)
+    helper = warm(drawing.Helper([sys.executable, "-c", SILENT]))
+    try:
+        asked = helper.ask(KIND, table.name, table.state())
+        assert asked is not None and asked.result() == drawing.draw_here(KIND, table.name, table.state())
+        assert helper.ask(KIND, table.name, table.state()) is None and helper._process is not None
+        monkeypatch.setattr(drawing, "ANSWER_WITHIN", 0.0)
+        with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+            assert helper.ask(KIND, table.name, table.state()) is None
+        assert helper._process is None and "the picture helper failed" in caplog.text
+    finally:
+        helper.stop()
 
 
 def test_a_busy_helper_leaves_the_picture_to_the_caller(table: EmeTable, helper: drawing.Helper) -> None:

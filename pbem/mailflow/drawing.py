@@ -16,18 +16,18 @@ itself, and so does a worker with mail waiting behind its message
 (:func:`busy`).
 
 The helper is a new interpreter (not a fork: the daemon has threads, and a
-fork would copy their locks) that imports only what drawing needs and runs
-at a lower priority than the daemon. It first draws a new game of every
-kind (:func:`warm_up`: a process's first picture takes many times the time
-of the next), and the daemon draws itself until it has. It ends with the
-daemon, or by itself when the daemon is gone (its input closes). Should it
-die, hang (``ANSWER_WITHIN``) or answer nonsense, it is stopped, that
-picture is drawn here, and a new helper starts for a later picture, at most
-once per ``RESTART_AFTER``.
+fork would copy their locks) that imports only what drawing needs. It first
+draws a new game of every kind (:func:`warm_up`: a process's first picture
+takes many times the time of the next), and the daemon draws itself until
+it has. It ends with the daemon, or by itself when the daemon is gone (its
+input closes). A picture that has not begun to come back after
+``DRAW_HERE_AFTER`` (a machine busy to its last core) is drawn here, and
+the late answer dropped. Should the helper die, hang (``ANSWER_WITHIN``) or
+answer nonsense, it is stopped, that picture is drawn here, and a new
+helper starts for a later picture, at most once per ``RESTART_AFTER``.
 """
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import pickle
@@ -47,9 +47,9 @@ log = logging.getLogger(__name__)
 
 Drawn = tuple[bytes, str] | None  # the PNG and its alt text; None: no picture (``board_picture``)
 ANSWER_WITHIN = 30.0  # seconds: a helper slower than this is taken for hung
+DRAW_HERE_AFTER = 0.05  # seconds a handler waits for the helper's picture before it draws the picture itself
 WARM_WITHIN = 300.0  # seconds: a helper that has not warmed up by then is taken for hung
 RESTART_AFTER = 60.0  # seconds between starting helpers after one failed
-NICENESS = 10  # added to the helper's nice value (see helper_main)
 READY = "ready"  # the helper's first word: it has warmed up (until then the daemon draws itself)
 
 
@@ -88,6 +88,7 @@ class Helper:
         self._warm = False  # the helper said it has warmed up (until then, pictures are drawn here)
         self._failed = -RESTART_AFTER  # time.monotonic() of the last failure
         self._warming: threading.Thread | None = None  # waits for the helper's first word
+        self._owed: float | None = None  # since when an answer no one waits for is due (see answer)
 
     def start(self) -> None:
         """A new interpreter that imports only what drawing needs (:func:`helper_main`)."""
@@ -135,6 +136,8 @@ class Helper:
     def ask(self, kind: str, game: str, state: Any) -> Drawing | None:
         """Start drawing; None when the helper is busy or down (the caller draws itself)."""
         with self._lock:
+            if self._owed is not None:
+                self._collect_owed()
             if self._busy or not self._ready():
                 return None
             self._busy = True
@@ -148,19 +151,56 @@ class Helper:
         return Drawing(self, kind, game, state)
 
     def answer(self, drawing: Drawing) -> Drawn:
-        """The helper's answer to ``drawing`` (the one question out), or the picture drawn here."""
+        """The helper's answer to ``drawing`` (the one question out), or the picture drawn here.
+
+        Why not wait for it however long it takes: on a machine busy to its
+        last core the helper, sharing it, may draw slowly; after
+        ``DRAW_HERE_AFTER`` the handler draws the picture itself, and the
+        helper's answer, owed, is read and dropped before its next question.
+        """
         try:
-            return self._read()
+            drawn = self._read()
+        except _Late:
+            with self._lock:
+                self._owed = time.monotonic()
+            return draw_here(drawing.kind, drawing.game, drawing.state)
         except Exception as exc:
             self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
-            return draw_here(drawing.kind, drawing.game, drawing.state)
-        finally:
             self._free()
+            return draw_here(drawing.kind, drawing.game, drawing.state)
+        self._free()
+        return drawn
+
+    def _collect_owed(self) -> None:
+        """Drop the owed answer once it has come (the helper is free again); a helper that owes one for
+        ``ANSWER_WITHIN`` seconds is taken for hung. Called holding the lock."""
+        assert self._owed is not None
+        if self._process is None or self._process.stdout is None:
+            self._owed, self._busy = None, False
+            return
+        source = self._process.stdout.fileno()
+        try:
+            if select.select([source], [], [], 0)[0]:
+                read_message(source, time.monotonic() + ANSWER_WITHIN)
+            elif time.monotonic() - self._owed < ANSWER_WITHIN:
+                return
+            else:
+                raise TimeoutError(f"no answer within {ANSWER_WITHIN:.0f} s")
+        except Exception as exc:
+            self._owed, self._busy = None, False
+            self._fail(f"the picture helper failed ({type(exc).__name__}: {exc})")
+            return
+        self._owed, self._busy = None, False
 
     def _read(self) -> Drawn:
+        """The answer, once it begins to come within ``DRAW_HERE_AFTER`` (else :class:`_Late`: nothing of it
+        has been read, so the whole of it can be dropped later)."""
         if self._process is None or self._process.stdout is None:
             raise EOFError("the helper was stopped")
-        drawn = read_message(self._process.stdout.fileno(), time.monotonic() + ANSWER_WITHIN)
+        source = self._process.stdout.fileno()
+        if not select.select([source], [], [], DRAW_HERE_AFTER)[0]:
+            raise _Late
+        drawn = read_message(source, time.monotonic() + ANSWER_WITHIN)
         if drawn is not None and not (isinstance(drawn, tuple) and len(drawn) == 2
                                       and isinstance(drawn[0], bytes) and isinstance(drawn[1], str)):
             raise ValueError(f"an answer that is no picture: {type(drawn).__name__}")
@@ -187,6 +227,10 @@ class Helper:
     def _free(self) -> None:
         with self._lock:
             self._busy = False
+
+
+class _Late(Exception):
+    """The helper's answer has not begun to come yet."""
 
 
 def warm_up() -> None:
@@ -296,10 +340,7 @@ def ask(kind: str, game: str, state: Any) -> Drawing | None:
 
 def helper_main() -> None:
     """The helper process (:meth:`Helper.start`): its answers go out on a copy of standard output, and whatever
-    else might be printed there goes to standard error. It runs at a lower priority (``NICENESS``) than the
-    daemon: its warming up, and any picture it draws, must not take a busy machine's time from the moves."""
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
+    else might be printed there goes to standard error."""
     answers = os.dup(sys.stdout.fileno())
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     serve(sys.stdin.fileno(), answers)
