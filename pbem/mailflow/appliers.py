@@ -27,6 +27,7 @@ from pbem.holders import gone, holder_name
 from pbem.mail import SmtpSender
 from pbem.mailflow.inbound import DatabaseUnavailable
 from pbem.mailflow.intake import QUEUE_CHANNEL, drain
+from pbem.mailflow.outbox_sender import relay_down
 from pbem.store.leases import release_lease, take_lease
 
 if TYPE_CHECKING:
@@ -166,11 +167,7 @@ class Sender:
             log.exception("the sender failed; the outbox waits for the next round")
             self._close()
             return
-        if delivery.unavailable and not self._down:
-            log.warning("outbox waits: %s", delivery.unavailable)
-        elif self._down and not delivery.unavailable:
-            log.info("SMTP relay reachable again")
-        self._down = delivery.unavailable is not None
+        self._down = relay_down(delivery, self._down)
 
     def _deliver(self) -> DeliveryReport:
         """``MailFlow.deliver`` over the kept connection."""

@@ -63,7 +63,7 @@ from pbem.mailflow.crash import crash_point
 from pbem.mailflow.inbound import DatabaseUnavailable
 from pbem.mailflow.intake import ReceiptStatus, Received, drain, receive
 from pbem.mailflow.mailbox import Mailbox
-from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due, next_due
+from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due, next_due, relay_down
 from pbem.mailflow.outcome import DUPLICATE, Outcome
 from pbem.moderator import Moderator
 from pbem.store.inbound import load_position
@@ -539,12 +539,7 @@ class Daemon:
         if self.flow.sending_elsewhere:
             self.flow.send_soon()
             return
-        delivery = self.flow.deliver()
-        if delivery.unavailable and not self._smtp_down:
-            log.warning("outbox waits: %s", delivery.unavailable)
-        elif self._smtp_down and not delivery.unavailable:
-            log.info("SMTP relay reachable again")
-        self._smtp_down = delivery.unavailable is not None
+        self._smtp_down = relay_down(self.flow.deliver(), self._smtp_down)
 
     def _timeout(self) -> float:
         timeout = self.flow.seconds_to_next_mail(min(self.outbox_interval, self.flow.task_interval)

@@ -175,21 +175,16 @@ class Helper:
         """Drop the owed answer once it has come (the helper is free again); a helper that owes one for
         ``ANSWER_WITHIN`` seconds is taken for hung. Called holding the lock."""
         assert self._owed is not None
-        if self._process is None or self._process.stdout is None:
-            self._owed, self._busy = None, False
-            return
-        source = self._process.stdout.fileno()
+        process = self._process
         try:
-            if select.select([source], [], [], 0)[0]:
-                read_message(source, time.monotonic() + ANSWER_WITHIN)
-            elif time.monotonic() - self._owed < ANSWER_WITHIN:
-                return
-            else:
-                raise TimeoutError(f"no answer within {ANSWER_WITHIN:.0f} s")
+            if process is not None and process.stdout is not None:
+                if not select.select([process.stdout.fileno()], [], [], 0)[0]:
+                    if time.monotonic() - self._owed < ANSWER_WITHIN:
+                        return  # not yet: still busy
+                    raise TimeoutError(f"no answer within {ANSWER_WITHIN:.0f} s")
+                read_message(process.stdout.fileno(), time.monotonic() + ANSWER_WITHIN)
         except Exception as exc:
-            self._owed, self._busy = None, False
             self._fail(f"the picture helper failed ({type(exc).__name__}: {exc})")
-            return
         self._owed, self._busy = None, False
 
     def _read(self) -> Drawn:

@@ -65,8 +65,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -155,11 +154,9 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
     message, key, oversize = read(raw, identity, config.limits.max_message_bytes)
     for attempt in range(retries + 1):
         try:
-            with db.transaction() as session, _pictures_settled() as composers:
+            with db.transaction() as session:
                 handler = _Handler(session, config, identity, moderator, message, key, oversize, len(raw), now)
-                composers.append(handler.compose)
-                outcome = handler.handle()
-                handler.compose.finish()  # the pictures the helper drew meanwhile, into their rows
+                outcome = handler.settled()
                 if not outcome.duplicate:
                     handler.record(mailbox, uidvalidity, uid, outcome)
                 if advance:
@@ -195,18 +192,6 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
             log.exception("message %s could not be handled", key)
             raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
     raise AssertionError("unreachable")
-
-
-@contextmanager
-def _pictures_settled() -> Iterator[list[MailComposer]]:
-    """The composers of a transaction, whose pictures still being drawn are waited for however it ends: the
-    picture helper answers one question at a time (``pbem.mailflow.drawing``)."""
-    composers: list[MailComposer] = []
-    try:
-        yield composers
-    finally:
-        for composer in composers:
-            composer.abandon()
 
 
 def read(raw: bytes, identity: ModeratorSettings, max_bytes: int) -> tuple[InboundMessage, str, bool]:
@@ -259,6 +244,16 @@ class _Handler(SeatReplies):
         self.notes: list[str] = []
 
     # --- the decision ------------------------------------------------------------------------
+
+    def settled(self) -> Outcome:
+        """:meth:`handle`, with the pictures the helper drew meanwhile in their rows; however it ends, the
+        helper's answer is collected, since it answers one question at a time (``pbem.mailflow.drawing``)."""
+        try:
+            outcome = self.handle()
+            self.compose.finish()
+            return outcome
+        finally:
+            self.compose.abandon()
 
     def handle(self) -> Outcome:
         message = self.message

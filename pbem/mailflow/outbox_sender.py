@@ -183,6 +183,17 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
     return DeliveryReport(len(sent), 0, failed), False
 
 
+def relay_down(delivery: DeliveryReport, was_down: bool) -> bool:
+    """Whether the relay is down after ``delivery``; said in the log only when that changes (a relay down
+    for hours must not write a warning per round)."""
+    down = delivery.unavailable is not None
+    if down and not was_down:
+        logging.getLogger("pbem.mailflow").warning("outbox waits: %s", delivery.unavailable)
+    elif was_down and not down:
+        logging.getLogger("pbem.mailflow").info("SMTP relay reachable again")
+    return down
+
+
 def _add(one: DeliveryReport, other: DeliveryReport) -> DeliveryReport:
     return DeliveryReport(one.sent + other.sent, one.retried + other.retried, one.failed + other.failed,
                           other.waiting, other.unavailable, other.held)

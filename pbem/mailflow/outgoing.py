@@ -336,11 +336,9 @@ class MailComposer:
         docstring); None when it cannot be drawn; a :class:`LatePicture` while
         the helper process draws it.
         """
-        assert game.id is not None
-        kind = kind_of(game.kind)
-        key = (game.id, kind.rules.version(state))
+        key = self._picture_key(game, state)
         if key not in self._pictures:
-            self._pictures[key] = board_picture(kind, game.name, state)
+            self._pictures[key] = board_picture(kind_of(game.kind), game.name, state)
         drawn = self._pictures[key]
         if isinstance(drawn, Drawing):
             return LatePicture(drawn, line)
@@ -358,12 +356,17 @@ class MailComposer:
         """
         if not self.settings(game).board_default:
             return
-        assert game.id is not None
         drawing = drawing_helper.ask(game.kind, game.name, state)
         if drawing is None:
             self.picture(game, state)
         else:
-            self._pictures.setdefault((game.id, kind_of(game.kind).rules.version(state)), drawing)
+            self._pictures.setdefault(self._picture_key(game, state), drawing)
+
+    @staticmethod
+    def _picture_key(game: GameRow, state: Any) -> tuple[int, int]:
+        """Pictures are drawn once per game and version (every seat sees the same public board)."""
+        assert game.id is not None
+        return game.id, kind_of(game.kind).rules.version(state)
 
     def finish(self) -> None:
         """Give the rows queued without their picture (:class:`LatePicture`) the picture, once it is drawn;
