@@ -160,14 +160,19 @@ class SmtpSender:
             return
         self.send_wire(wire)
 
-    def send_wire(self, mail: WireMail) -> None:
+    def send_wire(self, mail: WireMail, *, meanwhile: Callable[[], None] | None = None) -> None:
         """Hand ``mail`` (:func:`pbem.mail.wire_mail`) to the relay; returns and raises as :meth:`send` does.
 
         A kept connection the server has dropped, or closed with a 421 reply
         to MAIL FROM, is opened anew and the mail tried once more on it: the
         server took nothing of the mail yet, so it cannot arrive twice.
+
+        ``meanwhile`` runs once the message's bytes are on their way and
+        before the server's answer is read (at most once per call; not when
+        the mail failed before DATA): work done while the relay reads the
+        mail, which it would otherwise wait for. It must not raise.
         """
-        self._sorted(lambda smtp: _transaction(smtp, mail))
+        self._sorted(lambda smtp: _transaction(smtp, mail, meanwhile))
 
     def _sorted(self, talk: Callable[[smtplib.SMTP], dict[str, tuple[int, bytes]]]) -> None:
         """Run ``talk`` over the connection, its failures sorted into transient and permanent."""
@@ -257,8 +262,10 @@ class _Unsent(Exception):
         self.cause = cause
 
 
-def _transaction(smtp: smtplib.SMTP, mail: WireMail) -> dict[str, tuple[int, bytes]]:
-    """MAIL, RCPT, DATA for ``mail``, failing as ``smtplib.SMTP.sendmail`` does; the refused recipients.
+def _transaction(smtp: smtplib.SMTP, mail: WireMail,
+                 meanwhile: Callable[[], None] | None = None) -> dict[str, tuple[int, bytes]]:
+    """MAIL, RCPT, DATA for ``mail``, failing as ``smtplib.SMTP.sendmail`` does; the refused recipients;
+    ``meanwhile`` between the message's last byte and the server's answer (see ``SmtpSender.send_wire``).
 
     Why not ``sendmail``: it scans the whole message with a regular
     expression to double leading dots; ``bytes.replace`` does it at memory speed.
@@ -290,6 +297,8 @@ def _transaction(smtp: smtplib.SMTP, mail: WireMail) -> dict[str, tuple[int, byt
     if code != 354:
         raise smtplib.SMTPDataError(code, reply)
     smtp.send(_dot_stuffed(mail.data))
+    if meanwhile is not None:
+        meanwhile()
     code, reply = smtp.getreply()
     if code != 250:
         if code == 421:

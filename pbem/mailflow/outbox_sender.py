@@ -28,6 +28,7 @@ which mail systems collapse.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -145,16 +146,18 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
     """
     sent: list[int] = []
     failed = 0
+    built = _Built(rows, moderator)
     for index, row in enumerate(rows):
-        try:
-            message = _message(row, moderator)
-        except (OutboundError, KeyError, ValueError) as exc:
-            _mark(db, row, "failed", now, f"cannot build the mail: {exc}")
+        message = built.take(index)
+        if isinstance(message, _UNBUILDABLE):
+            _mark(db, row, "failed", now, f"cannot build the mail: {message}")
             failed += 1
-            log.error("outbox mail %s (%s to %s) cannot be built: %s", row.id, row.purpose, row.recipient, exc)
+            log.error("outbox mail %s (%s to %s) cannot be built: %s", row.id, row.purpose, row.recipient, message)
             continue
+        if isinstance(message, Exception):
+            raise message  # a bug: it ends the run, as it would have had the mail been built here
         try:
-            sender.send_wire(message)
+            sender.send_wire(message, meanwhile=built.ahead(index + 1))
         except TransientSendError as exc:
             if is_limit(exc):  # the provider's limit, not this mail's fault: everyone waits, no attempt charged
                 with db.transaction() as session:
@@ -181,6 +184,38 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
         log.info("sent %s to %s (game %s, version %s)", row.purpose.split(":")[0], row.recipient,
                  row.game_id, row.version)
     return DeliveryReport(len(sent), 0, failed), False
+
+
+_UNBUILDABLE = (OutboundError, KeyError, ValueError)  # a row that cannot make a mail: marked failed
+
+
+class _Built:
+    """A batch's mails, each built once: the next one while the relay reads the one before.
+
+    Why: building a mail with the board's picture takes about as long as the
+    relay takes to read one; done one after the other, each waited for the
+    other. A mail that cannot be built is kept as its exception, for the row's turn.
+    """
+
+    def __init__(self, rows: list[OutboxRow], moderator: ModeratorSettings | None) -> None:
+        self._rows = rows
+        self._moderator = moderator
+        self._ready: dict[int, WireMail | Exception] = {}
+
+    def take(self, index: int) -> WireMail | Exception:
+        self._build(index)
+        return self._ready.pop(index)
+
+    def ahead(self, index: int) -> Callable[[], None] | None:
+        """What builds row ``index`` (for ``SmtpSender.send_wire``'s ``meanwhile``); None past the last row."""
+        return (lambda: self._build(index)) if index < len(self._rows) else None
+
+    def _build(self, index: int) -> None:
+        if index not in self._ready:
+            try:
+                self._ready[index] = _message(self._rows[index], self._moderator)
+            except Exception as exc:  # noqa: BLE001  (kept for the row's turn: meanwhile must not raise)
+                self._ready[index] = exc
 
 
 def relay_down(delivery: DeliveryReport, was_down: bool) -> bool:

@@ -56,6 +56,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # templates ship with the code: no file checked for changes at each mail's render
     )
     env.filters.update(
         wrap=wrap,
