@@ -192,6 +192,17 @@ class Board:
         investor = [space.id for space in tables.rondel if space.action is SpaceAction.INVESTOR]
         self.investor_space = investor[0] if investor else ""
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """The shipped map is pickled as a reference to it, any other board whole.
+
+        Why: a state pickled for the picture helper process was 26 KB, 25 of
+        them this board, which the helper has read from the same file
+        (pickling and unpickling it cost more than drawing an unchanged board).
+        """
+        if self is _DEFAULT:
+            return default_board, ()
+        return super().__reduce_ex__(protocol)
+
     @cached_property
     def homes(self) -> dict[str, tuple[str, ...]]:
         """Home provinces of each nation, in map order."""
