@@ -262,6 +262,7 @@ class _Handler(SeatReplies):
             folder = FAILED if existing.outcome in InboundOutcome.FAILED_FOLDER else PROCESSED
             return Outcome(self.key, DUPLICATE, f"already handled ({existing.outcome})", existing.sender,
                            folder=folder)
+        self.compose.fresh_cause = True  # a new message: no mail made for it can be queued already
         if message.is_automatic:
             return self.outcome(InboundOutcome.AUTOMATIC, message.automatic_reason or "automatic mail")
         if self.oversize:

@@ -74,6 +74,7 @@ from pbem.mailflow import drawing as drawing_helper
 from pbem.mailflow.binding import move_subject
 from pbem.mailflow.drawing import Drawing, Drawn
 from pbem.moderator import SubmitResult
+from pbem.render.remembered import Remembered
 from pbem.store import GameRow, SeatRow, load_state, seats
 from pbem.store.inbound import Budget, take_reply
 from pbem.store.mailprefs import prefs_of
@@ -135,10 +136,18 @@ def seat_token(session: Session, seat: SeatRow, moderator_address: str, known: s
     row = token_row(session, seat)
     token = None
     if row is not None:
-        candidates = itertools.chain([known] if known else [],
+        candidates = itertools.chain([known] if known else [], [_TOKENS.get((seat.game_id, id_of(seat)))],
                                      tokens_in_outbox(session, seat.game_id, seat.email, moderator_address))
         token = next((c.strip().lower() for c in candidates if c and hash_token(c) == row.token_hash), None)
-    return token if token is not None else issue_token(session, seat)
+    token = token if token is not None else issue_token(session, seat)
+    return _TOKENS.put((seat.game_id, id_of(seat)), token)
+
+
+# The seats' tokens this process found or issued last, by game and seat: a move's mail to the other seats
+# needs their tokens, and searching the outbox for them was a query per seat and move. Tried after the token
+# the player's own mail carried, and taken only when its hash is the seat's (a newer token, another database:
+# the search goes on). Bound: about 2,000 seats.
+_TOKENS: Remembered[tuple[int, int], str] = Remembered("seat tokens", 1 << 20, lambda _, token: 300)
 
 
 def tokens_in_outbox(session: Session, game_id: int, email: str, moderator_address: str) -> Iterator[str]:
@@ -291,6 +300,10 @@ class MailComposer:
         self._late: list[tuple[OutboxRow, LatePicture]] = []  # rows whose picture the helper is drawing
         self._listening = False  # to the session's flushes, for _late
         self._written: dict[str, OutboxRow] = {}  # queued by this composer, not yet flushed
+        # True once the caller knows that nothing was ever queued for ``cause``: the inbound message it names
+        # is new in this transaction (its row is written with the mail). A Message-ID made with the cause then
+        # cannot be in the outbox yet, and is not looked for (a query per mail).
+        self.fresh_cause = False
 
     # --- tokens and settings ---------------------------------------------------------------
 
@@ -406,7 +419,8 @@ class MailComposer:
     def _queue(self, *, recipient: str, to_name: str, purpose: str, message_id: str, subject: str, body: str,
                game: GameRow | None, version: int, reply_to: str | None, threading: Threading,
                decision: str | None, auto_submitted: str, picture: Picture | None = None,
-               attachment: tuple[str, str] | None = None) -> OutboxRow:
+               attachment: tuple[str, str] | None = None, caused: bool = False) -> OutboxRow:
+        """Queue one mail; ``caused``: its Message-ID was made with the composer's cause (see ``fresh_cause``)."""
         headers: dict[str, Any] = {
             "from": self.moderator.address,
             "from_name": self.moderator.name,
@@ -427,10 +441,11 @@ class MailComposer:
         self.queued.append(Queued(recipient, purpose, message_id))
         if message_id in self._written:
             return self._written[message_id]
-        with self.session.no_autoflush:  # the mails written so far go in one INSERT, at the end
-            existing = self.session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == message_id)).first()
-        if existing is not None:  # the same mail, queued before: keep it as it is
-            return existing
+        if not (caused and self.fresh_cause and self.cause):
+            with self.session.no_autoflush:  # the mails written so far go in one INSERT, at the end
+                existing = self.session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == message_id)).first()
+            if existing is not None:  # the same mail, queued before: keep it as it is
+                return existing
         mail = QueuedMail(recipient=recipient, purpose=purpose[:64], message_id=message_id, subject=subject,
                           body=body, game_id=game.id if game is not None else None, version=version,
                           headers=headers, picture=picture.png if isinstance(picture, InlinePicture) else None,
@@ -472,7 +487,7 @@ class MailComposer:
             message_id=self.message_id(game.name, version, seat.email, key or self._key(purpose)), subject=subject,
             body=body, game=game, version=version, reply_to=token_address(self.moderator.address, token),
             threading=threading, decision=decision, auto_submitted=auto_submitted, picture=picture,
-            attachment=attachment)
+            attachment=attachment, caused=key is None)
 
     def to_address(self, address: str, *, purpose: str, subject: str, body: str,
                    reply_to_message: InboundMessage | None = None, game: GameRow | None = None,
@@ -484,7 +499,8 @@ class MailComposer:
             message_id=self.message_id(game.name if game is not None else NO_GAME, version, address,
                                        key or self._key(purpose)),
             subject=subject, body=body, game=game, version=version, reply_to=None, threading=threading,
-            decision=None, auto_submitted=AUTO_REPLIED if reply_to_message is not None else AUTO_GENERATED)
+            decision=None, auto_submitted=AUTO_REPLIED if reply_to_message is not None else AUTO_GENERATED,
+            caused=key is None)
 
     def may_reply(self, budgets: tuple[Budget, ...], purpose: str) -> bool:
         """Whether a direct reply fits every one of ``budgets``; counts it in each if so."""

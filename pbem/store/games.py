@@ -24,6 +24,7 @@ from engine.core.protocol import Rules
 from pbem.errors import ConcurrentUpdate, GameExists, GameNotFound, StoreError
 from pbem.games import DEFAULT_KIND, UnknownKind, kind_of
 from pbem.store.alarm import wake
+from pbem.store.memo import game_rows
 from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow, id_of, utcnow
 
 
@@ -81,7 +82,13 @@ def find_game(session: Session, name: str) -> GameRow:
 
 
 def seats(session: Session, game: GameRow) -> list[SeatRow]:
-    return list(session.exec(select(SeatRow).where(col(SeatRow.game_id) == game.id).order_by(col(SeatRow.seat))).all())
+    """The game's seats in seat order, read once per transaction (``pbem.store.memo``: a move's mail asks for
+    them in several places). Seats are only ever made with their game (``create_game``), so none can be
+    added after they were read."""
+    def read() -> list[tuple[int, SeatRow]]:
+        return [(id_of(row), row) for row in session.exec(select(SeatRow).where(col(SeatRow.game_id) == game.id))]
+
+    return sorted(game_rows(session, SeatRow.__tablename__, id_of(game), read).values(), key=lambda row: row.seat)
 
 
 def game_setup(game: GameRow) -> Anything:
