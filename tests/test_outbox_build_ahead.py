@@ -17,13 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
 from mailflowkit import config_for
-from mailservers import RecordingHandler, free_port
+from mailservers import RecordingHandler, running_relay
 from sqlmodel import select
 
 from pbem.mail import SmtpSender, TransientSendError, WireMail
-from pbem.mail.settings import Security, SmtpSettings
+from pbem.mail.settings import SmtpSettings
 from pbem.mailflow import outbox_sender
 from pbem.mailflow.outbox_sender import deliver_due
 from pbem.store import Database
@@ -56,12 +55,8 @@ class HoldingHandler(RecordingHandler):
 @pytest.fixture
 def holding() -> Iterator[tuple[HoldingHandler, SmtpSettings]]:
     handler = HoldingHandler()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    try:
-        yield handler, SmtpSettings(host="127.0.0.1", port=controller.port, security=Security.NONE, timeout=10)
-    finally:
-        controller.stop()
+    with running_relay(handler) as relay:
+        yield handler, relay.settings()
 
 
 def wire(to: str) -> WireMail:

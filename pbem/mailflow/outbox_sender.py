@@ -4,7 +4,8 @@
 first, a batch at a time (``pbem.store.outbox.claim_due``: any number of
 senders may share an outbox, each mail goes to one of them), and sends each
 over one connection of :class:`pbem.mail.SmtpSender`, batch after batch
-until nothing is due. Per row:
+until nothing is due, building each mail while the relay reads the one
+before (:class:`_Built`). Per row:
 
 * accepted -> ``sent``, marked at once in a small transaction of its own
   (see ``_send_batch``);
@@ -155,7 +156,7 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
             log.error("outbox mail %s (%s to %s) cannot be built: %s", row.id, row.purpose, row.recipient, message)
             continue
         if isinstance(message, Exception):
-            raise message  # a bug: it ends the run, as it would have had the mail been built here
+            raise message  # a bug: it ends the run in the row's turn, as when each mail was built just before it went
         try:
             sender.send_wire(message, meanwhile=built.ahead(index + 1))
         except TransientSendError as exc:
