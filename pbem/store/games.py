@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import bindparam, delete, func, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
@@ -26,6 +26,15 @@ from pbem.games import DEFAULT_KIND, UnknownKind, kind_of
 from pbem.store.alarm import wake
 from pbem.store.memo import game_rows
 from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow, id_of, utcnow
+
+# Built once, with bound parameters: building a statement cost about as much as running it, and this runs for
+# every order.
+_LOG_LENGTH = select(func.count(col(ActionRow.id))).where(col(ActionRow.game_id) == bindparam("game"))
+_LOG_SINCE = (select(ActionRow).where(col(ActionRow.game_id) == bindparam("game"), col(ActionRow.version) >= bindparam("since"))
+              .order_by(col(ActionRow.version)))
+_SEATS = select(SeatRow).where(col(SeatRow.game_id) == bindparam("game"))
+_LATEST_SNAPSHOT = (select(SnapshotRow).where(col(SnapshotRow.game_id) == bindparam("game"))
+                    .order_by(col(SnapshotRow.version).desc()))
 
 
 @dataclass(frozen=True)
@@ -86,7 +95,7 @@ def seats(session: Session, game: GameRow) -> list[SeatRow]:
     them in several places). Seats are only ever made with their game (``create_game``), so none can be
     added after they were read."""
     def read() -> list[tuple[int, SeatRow]]:
-        return [(id_of(row), row) for row in session.exec(select(SeatRow).where(col(SeatRow.game_id) == game.id))]
+        return [(id_of(row), row) for row in session.exec(_SEATS, params={"game": game.id})]
 
     return sorted(game_rows(session, SeatRow.__tablename__, id_of(game), read).values(), key=lambda row: row.seat)
 
@@ -123,14 +132,11 @@ def list_games(session: Session) -> list[GameInfo]:
 
 def log_length(session: Session, game: GameRow) -> int:
     """The number of logged actions, i.e. the version the next action is made against."""
-    return session.exec(select(func.count(col(ActionRow.id))).where(col(ActionRow.game_id) == game.id)).one()
+    return session.exec(_LOG_LENGTH, params={"game": game.id}).one()
 
 
 def load_log(session: Session, game: GameRow, since: int = 0) -> list[LogEntry[Any]]:
-    rows = session.exec(
-        select(ActionRow).where(col(ActionRow.game_id) == game.id, col(ActionRow.version) >= since)
-        .order_by(col(ActionRow.version))
-    ).all()
+    rows = session.exec(_LOG_SINCE, params={"game": game.id, "since": since}).all()
     rules = rules_of(game)
     entries = []
     for row in rows:
@@ -182,9 +188,7 @@ def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry[A
 
 
 def latest_snapshot(session: Session, game: GameRow) -> SnapshotRow | None:
-    return session.exec(
-        select(SnapshotRow).where(col(SnapshotRow.game_id) == game.id).order_by(col(SnapshotRow.version).desc())
-    ).first()
+    return session.exec(_LATEST_SNAPSHOT, params={"game": game.id}).first()
 
 
 def save_snapshot(session: Session, game: GameRow, state: Anything) -> None:

@@ -30,6 +30,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    bindparam,
     delete,
     func,
 )
@@ -110,8 +111,11 @@ def normalise_key(key: str) -> str:
     return f"<sha256.{hashlib.sha256(key.encode('utf-8', 'surrogateescape')).hexdigest()}@pbem.invalid>"
 
 
+_BY_KEY = select(InboundRow).where(col(InboundRow.message_key) == bindparam("key"))  # built once: asked per message
+
+
 def find_message(session: Session, key: str) -> InboundRow | None:
-    return session.exec(select(InboundRow).where(col(InboundRow.message_key) == normalise_key(key))).first()
+    return session.exec(_BY_KEY, params={"key": normalise_key(key)}).first()
 
 
 def message_at(session: Session, mailbox: str, uidvalidity: int, uid: int) -> InboundRow | None:

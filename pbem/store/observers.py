@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, func
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, bindparam, func
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.models import GameRow, id_of, utcnow
@@ -51,11 +51,13 @@ def find_observer(session: Session, game: GameRow, email: str) -> ObserverRow | 
                                                   func.lower(ObserverRow.email) == normalise_email(email))).first()
 
 
+_OBSERVING = (select(ObserverRow).where(col(ObserverRow.game_id) == bindparam("game"), col(ObserverRow.left).is_(None))
+              .order_by(col(ObserverRow.id)))  # built once: asked after every move
+
+
 def observers_of(session: Session, game: GameRow) -> list[ObserverRow]:
     """The game's observers who have not left, in the order they were added."""
-    return list(session.exec(select(ObserverRow).where(col(ObserverRow.game_id) == game.id,
-                                                       col(ObserverRow.left).is_(None))
-                             .order_by(col(ObserverRow.id))).all())
+    return list(session.exec(_OBSERVING, params={"game": game.id}).all())
 
 
 def add_observer(session: Session, game: GameRow, email: str, now: datetime) -> tuple[ObserverRow, str]:

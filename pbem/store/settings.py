@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String, bindparam
 from sqlalchemy import true as sa_true
 from sqlmodel import Field, Session, SQLModel, col, select
 
@@ -75,8 +75,11 @@ class GameSettingsRow(SQLModel, table=True):
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
+_OF_GAME = select(GameSettingsRow).where(col(GameSettingsRow.game_id) == bindparam("game"))  # built once: read per order
+
+
 def load_settings(session: Session, game: GameRow) -> GameSettings:
-    row = session.exec(select(GameSettingsRow).where(col(GameSettingsRow.game_id) == game.id)).first()
+    row = session.exec(_OF_GAME, params={"game": game.id}).first()
     if row is None:
         return GameSettings()
     hours = {k: float(v) for k, v in row.deadline_hours.items()}  # every game's row names all its hours

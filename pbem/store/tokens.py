@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from datetime import datetime
 
-from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, func
+from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, bindparam, func
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.memo import game_rows, remember
@@ -58,15 +58,19 @@ def issue_token(session: Session, seat: SeatRow) -> str:
 def token_row(session: Session, seat: SeatRow) -> SeatTokenRow | None:
     """The seat's token row; the game's rows are read together, once per transaction (``pbem.store.memo``)."""
     def read() -> list[tuple[int, SeatTokenRow]]:
-        query = select(SeatTokenRow).join(SeatRow, col(SeatRow.id) == col(SeatTokenRow.seat_id)).where(
-            col(SeatRow.game_id) == seat.game_id)
-        return [(row.seat_id, row) for row in session.exec(query)]
+        return [(row.seat_id, row) for row in session.exec(_OF_GAME, params={"game": seat.game_id})]
 
     return game_rows(session, SeatTokenRow.__tablename__, seat.game_id, read).get(id_of(seat))
 
 
+# Built once, with bound parameters: building them cost about as much as running them (both run per order).
+_OF_GAME = select(SeatTokenRow).join(SeatRow, col(SeatRow.id) == col(SeatTokenRow.seat_id)).where(
+    col(SeatRow.game_id) == bindparam("game"))
+_BY_HASH = select(SeatTokenRow).where(col(SeatTokenRow.token_hash) == bindparam("hash"))
+
+
 def seat_for_token(session: Session, token: str) -> SeatRow | None:
-    row = session.exec(select(SeatTokenRow).where(col(SeatTokenRow.token_hash) == hash_token(token))).first()
+    row = session.exec(_BY_HASH, params={"hash": hash_token(token)}).first()
     return None if row is None else session.get(SeatRow, row.seat_id)
 
 

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    bindparam,
     delete,
 )
 from sqlmodel import Field, Session, SQLModel, col, select
@@ -53,9 +54,12 @@ def ensure_table(engine: Engine) -> None:
     SQLModel.metadata.tables["waiting_lines"].create(engine, checkfirst=True)
 
 
+_OF_GAME = select(WaitingRow).where(col(WaitingRow.game_id) == bindparam("game")).order_by(col(WaitingRow.id))  # read per order
+
+
 def load_waiting(session: Session, game: GameRow) -> dict[str, Lines]:
     """Player -> their waiting lines, for one game."""
-    rows = session.exec(select(WaitingRow).where(col(WaitingRow.game_id) == game.id).order_by(col(WaitingRow.id))).all()
+    rows = session.exec(_OF_GAME, params={"game": game.id}).all()
     return {row.player: tuple((int(n), str(t)) for n, t in row.lines) for row in rows}
 
 
