@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 from dbfixtures import sqlite_url
+from helpers import standard_game
 from sqlalchemy import event
 
-from engine.core.seats import Seat
 from engine.imperial2030.board import default_board, load_board
-from pbem.games import KINDS, SetupChoices, kind_of
+from pbem.games import KINDS, kind_of
 from pbem.mailflow import drawing, outgoing
 from pbem.mailflow.inbound import MessageFailed
 from pbem.store import Database
@@ -222,17 +222,10 @@ def test_a_worker_with_mail_waiting_behind_draws_itself(table: EmeTable, helper:
     assert table.send("bob", "BID 2") == "applied" and asked == [(table.name, True)]  # nothing waiting any more
 
 
-
-def new_imperial_game() -> Any:
-    kind = KINDS["imperial2030"]
-    state, _ = kind.rules.new_game(kind.make_setup(SetupChoices(tuple(Seat(n) for n in ("ann", "bob", "cy")), seed=1)))
-    return state
-
-
 def test_a_state_on_the_shipped_map_travels_without_the_map() -> None:
     """A state goes to the helper pickled; the shipped Imperial map goes as a reference to the helper's own
     copy (it was 25 of the state's 26 KB), and a map read from elsewhere still travels whole."""
-    state = new_imperial_game()
+    state = standard_game()
     data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
     assert len(data) < 8_000 and pickle.loads(data).board is default_board()
     own = load_board()
@@ -244,7 +237,7 @@ def test_the_helper_draws_an_imperial_board_as_this_process_does(helper: drawing
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The state arrives with the helper's own map, and the picture is the one drawn here."""
     monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 30.0)  # the helper's answer, however busy the machine
-    state = new_imperial_game()
+    state = standard_game()
     asked = helper.ask("imperial2030", "w", state)
     assert asked is not None
     assert asked.result() == drawing.draw_here("imperial2030", "w", state)

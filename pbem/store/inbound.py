@@ -111,7 +111,7 @@ def normalise_key(key: str) -> str:
     return f"<sha256.{hashlib.sha256(key.encode('utf-8', 'surrogateescape')).hexdigest()}@pbem.invalid>"
 
 
-_BY_KEY = select(InboundRow).where(col(InboundRow.message_key) == bindparam("key"))  # built once: asked per message
+_BY_KEY = select(InboundRow).where(col(InboundRow.message_key) == bindparam("key"))  # built once: run for every message
 
 
 def find_message(session: Session, key: str) -> InboundRow | None:

@@ -52,7 +52,7 @@ def find_observer(session: Session, game: GameRow, email: str) -> ObserverRow | 
 
 
 _OBSERVING = (select(ObserverRow).where(col(ObserverRow.game_id) == bindparam("game"), col(ObserverRow.left).is_(None))
-              .order_by(col(ObserverRow.id)))  # built once: asked after every move
+              .order_by(col(ObserverRow.id)))  # built once: run for every move
 
 
 def observers_of(session: Session, game: GameRow) -> list[ObserverRow]:

@@ -75,7 +75,7 @@ class GameSettingsRow(SQLModel, table=True):
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
-_OF_GAME = select(GameSettingsRow).where(col(GameSettingsRow.game_id) == bindparam("game"))  # built once: read per order
+_OF_GAME = select(GameSettingsRow).where(col(GameSettingsRow.game_id) == bindparam("game"))  # built once: run for every order
 
 
 def load_settings(session: Session, game: GameRow) -> GameSettings:

@@ -55,18 +55,19 @@ def issue_token(session: Session, seat: SeatRow) -> str:
     return token
 
 
+# Built once, with bound parameters: building a statement cost about as much as running it, and both run for
+# every order.
+_OF_GAME = select(SeatTokenRow).join(SeatRow, col(SeatRow.id) == col(SeatTokenRow.seat_id)).where(
+    col(SeatRow.game_id) == bindparam("game"))
+_BY_HASH = select(SeatTokenRow).where(col(SeatTokenRow.token_hash) == bindparam("hash"))
+
+
 def token_row(session: Session, seat: SeatRow) -> SeatTokenRow | None:
     """The seat's token row; the game's rows are read together, once per transaction (``pbem.store.memo``)."""
     def read() -> list[tuple[int, SeatTokenRow]]:
         return [(row.seat_id, row) for row in session.exec(_OF_GAME, params={"game": seat.game_id})]
 
     return game_rows(session, SeatTokenRow.__tablename__, seat.game_id, read).get(id_of(seat))
-
-
-# Built once, with bound parameters: building them cost about as much as running them (both run per order).
-_OF_GAME = select(SeatTokenRow).join(SeatRow, col(SeatRow.id) == col(SeatTokenRow.seat_id)).where(
-    col(SeatRow.game_id) == bindparam("game"))
-_BY_HASH = select(SeatTokenRow).where(col(SeatTokenRow.token_hash) == bindparam("hash"))
 
 
 def seat_for_token(session: Session, token: str) -> SeatRow | None:

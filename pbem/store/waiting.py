@@ -54,7 +54,8 @@ def ensure_table(engine: Engine) -> None:
     SQLModel.metadata.tables["waiting_lines"].create(engine, checkfirst=True)
 
 
-_OF_GAME = select(WaitingRow).where(col(WaitingRow.game_id) == bindparam("game")).order_by(col(WaitingRow.id))  # read per order
+_OF_GAME = (select(WaitingRow).where(col(WaitingRow.game_id) == bindparam("game"))
+            .order_by(col(WaitingRow.id)))  # built once: run for every order
 
 
 def load_waiting(session: Session, game: GameRow) -> dict[str, Lines]:
