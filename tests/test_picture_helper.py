@@ -59,8 +59,8 @@ def spy_on(helper: drawing.Helper) -> list[tuple[str, bool]]:
     asked: list[tuple[str, bool]] = []
     original = helper.ask
 
-    def spied(kind: str, game: str, state: Any) -> drawing.Drawing | None:
-        taken = original(kind, game, state)
+    def spied(kind: str, game: str, state: Any, *, later: bool = False) -> drawing.Drawing | drawing.LaterDrawing | None:
+        taken = original(kind, game, state, later=later)
         asked.append((game, taken is not None))
         return taken
 
@@ -211,15 +211,6 @@ def test_a_helper_that_never_says_it_is_ready_is_given_up(says: str, caplog: pyt
         wait_until(lambda: helper._process is None, what="the helper to be given up")
     assert "did not warm up" in caplog.text
     assert helper.ask(KIND, "g", None) is None
-
-
-def test_a_worker_with_mail_waiting_behind_draws_itself(table: EmeTable, helper: drawing.Helper) -> None:
-    """With a backlog the handler would only sit waiting for the helper (on SQLite, holding the write lock)."""
-    asked = spy_on(helper)
-    with drawing.busy(True):
-        assert table.send("ann", "BID 1") == "applied"
-    assert asked == [] and table.outbox()[-1].picture == drawn_here(table)
-    assert table.send("bob", "BID 2") == "applied" and asked == [(table.name, True)]  # nothing waiting any more
 
 
 def test_a_state_on_the_shipped_map_travels_without_the_map() -> None:

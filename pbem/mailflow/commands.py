@@ -171,14 +171,14 @@ def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None)
         flow.on_queued(appliers.wake)
         appliers.start()
     daemon.install_signal_handlers()
-    drawing.start()
+    drawing.start(wake=sender.wake)
     try:
         before()
         daemon.run()
     finally:
-        drawing.stop()
         if appliers is not None:
             appliers.stop()
+        drawing.stop()  # after the handlers: the pictures they did not wait for reach their mail first
         if listener is not None:
             listener.stop()
         sender.stop()

@@ -12,8 +12,10 @@ without the picture it should have, nor sent before it has it.
 with more than one core; everything else (the command line, tests, a
 one-core machine) draws in its own thread, as before. One helper serves the
 whole daemon, one picture at a time: a worker that finds it busy draws
-itself, and so does a worker with mail waiting behind its message
-(:func:`busy`).
+itself. A worker with mail waiting behind its message (:func:`busy`) does
+not wait for the picture at all (:class:`LaterDrawing`): its move commits
+without it and goes on to the next message, and the picture reaches the
+move's mail afterwards (``pbem.mailflow.latepictures``).
 
 The helper is a new interpreter (not a fork: the daemon has threads, and a
 fork would copy their locks) that imports only what drawing needs. It first
@@ -28,9 +30,11 @@ helper starts for a later picture, at most once per ``RESTART_AFTER``.
 """
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import pickle
+import queue
 import select
 import signal
 import struct
@@ -38,10 +42,12 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+
+from pbem.holders import holder_name
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +83,55 @@ class Drawing:
         return self._drawn
 
 
+class LaterDrawing:
+    """A picture asked of the helper that no one waits for: the helper's collector thread takes the answer
+    as soon as it comes (the helper is free again at once), then waits for the asker to say where it goes.
+
+    Why wait for the asker: the picture belongs in mail that its transaction
+    has not yet committed. ``deliver`` (after the commit) hands it over; ``drop``
+    (a rollback, or no mail wanted it) forgets it. An asker that says neither
+    within ``ANSWER_WITHIN`` is taken to have dropped it. ``holder`` names the
+    rows that wait for it (``pbem.holders``: a process that dies leaves them to
+    be taken back), one name per picture.
+    """
+
+    _serial = itertools.count(1)
+
+    def __init__(self, kind: str, game: str, state: Any) -> None:
+        self.kind, self.game, self.state = kind, game, state
+        self.holder = f"{holder_name('picture')}:{next(self._serial)}"[:64]
+        self._said = threading.Event()
+        self._done = threading.Event()
+        self._to: Callable[[Drawn], None] | None = None
+
+    def deliver(self, to: Callable[[Drawn], None]) -> None:
+        self._to = to
+        self._said.set()
+
+    def drop(self) -> None:
+        self._said.set()
+
+    def join(self, timeout: float) -> None:
+        self._done.wait(timeout)
+
+    def alive(self) -> bool:
+        """Whether its answer has still to come, or to go where it goes."""
+        return not self._done.is_set()
+
+    def settle(self, drawn: Drawn) -> None:
+        """In the collector thread: the answer, once the asker has said where it goes."""
+        try:
+            if not self._said.wait(ANSWER_WITHIN):
+                log.warning("a picture of game %s was drawn for mail that never said where it goes", self.game)
+            elif self._to is not None:
+                self._to(drawn)
+                _WAKE()
+        except Exception:  # its mail waits out the picture's hold and goes without it
+            log.exception("the picture of game %s could not be given to its mail", self.game)
+        finally:
+            self._done.set()
+
+
 class Helper:
     """The helper process and the pipes to it (see the module docstring)."""
 
@@ -89,6 +144,8 @@ class Helper:
         self._failed = -RESTART_AFTER  # time.monotonic() of the last failure
         self._warming: threading.Thread | None = None  # waits for the helper's first word
         self._owed: float | None = None  # since when an answer no one waits for is due (see answer)
+        self._collector: threading.Thread | None = None  # takes the answers no one waits for (LaterDrawing)
+        self._later: queue.SimpleQueue[LaterDrawing | None] = queue.SimpleQueue()  # the collector's questions
 
     def start(self) -> None:
         """A new interpreter that imports only what drawing needs (:func:`helper_main`)."""
@@ -127,14 +184,20 @@ class Helper:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=2.0)
+        collector, self._collector = self._collector, None
+        if collector is not None:
+            self._later.put(None)  # after the answers it waits for, written before the helper left
+            if collector is not threading.current_thread():
+                collector.join(timeout=2.0)
         warming, self._warming = self._warming, None
         if warming is not None and warming is not threading.current_thread():
             warming.join(timeout=2.0)  # it reads the end of the helper's output, and returns
         if process.stdout is not None:
             process.stdout.close()
 
-    def ask(self, kind: str, game: str, state: Any) -> Drawing | None:
-        """Start drawing; None when the helper is busy or down (the caller draws itself)."""
+    def ask(self, kind: str, game: str, state: Any, *, later: bool = False) -> Drawing | LaterDrawing | None:
+        """Start drawing; None when the helper is busy or down (the caller draws itself). ``later``: no one
+        will wait for the answer (:class:`LaterDrawing`)."""
         with self._lock:
             if self._owed is not None:
                 self._collect_owed()
@@ -148,7 +211,16 @@ class Helper:
             self._fail(f"cannot ask the picture helper: {exc}")
             self._free()
             return None
-        return Drawing(self, kind, game, state)
+        if not later:
+            return Drawing(self, kind, game, state)
+        drawing = LaterDrawing(kind, game, state)
+        if self._collector is None:
+            self._later = queue.SimpleQueue()
+            self._collector = threading.Thread(target=self._collect_later, args=(self._later,),
+                                               name="pbem-pictures-later", daemon=True)
+            self._collector.start()
+        self._later.put(drawing)
+        return drawing
 
     def answer(self, drawing: Drawing) -> Drawn:
         """The helper's answer to ``drawing`` (the one question out), or the picture drawn here.
@@ -164,6 +236,23 @@ class Helper:
             with self._lock:
                 self._owed = time.monotonic()
             return draw_here(drawing.kind, drawing.game, drawing.state)
+        except Exception as exc:
+            self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
+            self._free()
+            return draw_here(drawing.kind, drawing.game, drawing.state)
+        self._free()
+        return drawn
+
+    def _collect_later(self, asked: queue.SimpleQueue[LaterDrawing | None]) -> None:
+        """The collector thread: each answer no one waits for, in the order asked, till ``None``."""
+        while (drawing := asked.get()) is not None:
+            drawing.settle(self.collect(drawing))
+
+    def collect(self, drawing: LaterDrawing) -> Drawn:
+        """The answer to ``drawing``, however long it takes (up to ``ANSWER_WITHIN``), or the picture drawn
+        here should the helper fail."""
+        try:
+            drawn = self._read(ANSWER_WITHIN)
         except Exception as exc:
             self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
             self._free()
@@ -187,13 +276,14 @@ class Helper:
             self._fail(f"the picture helper failed ({type(exc).__name__}: {exc})")
         self._owed, self._busy = None, False
 
-    def _read(self) -> Drawn:
-        """The answer, once it begins to come within ``DRAW_HERE_AFTER`` (else :class:`_Late`: nothing of it
-        has been read, so the whole of it can be dropped later)."""
-        if self._process is None or self._process.stdout is None:
+    def _read(self, within: float | None = None) -> Drawn:
+        """The answer, once it begins to come within ``within`` (``DRAW_HERE_AFTER`` unless said; else
+        :class:`_Late`: nothing of it has been read, so the whole of it can be dropped later)."""
+        process = self._process
+        if process is None or process.stdout is None:
             raise EOFError("the helper was stopped")
-        source = self._process.stdout.fileno()
-        if not select.select([source], [], [], DRAW_HERE_AFTER)[0]:
+        source = process.stdout.fileno()
+        if not select.select([source], [], [], DRAW_HERE_AFTER if within is None else within)[0]:
             raise _Late
         drawn = read_message(source, time.monotonic() + ANSWER_WITHIN)
         if drawn is not None and not (isinstance(drawn, tuple) and len(drawn) == 2
@@ -291,19 +381,30 @@ def serve(source: int, sink: int) -> None:
 _HELPER: Helper | None = None
 
 
-def start() -> None:
-    """Start the daemon's helper, on a machine with more than one core (see the module docstring)."""
-    global _HELPER
+def _no_one() -> None:
+    """Whom a picture that reached its mail wakes when no daemon's sender listens."""
+
+
+_WAKE: Callable[[], None] = _no_one  # told when a picture reached its mail (the daemon's sender)
+
+
+def start(wake: Callable[[], None] = _no_one) -> None:
+    """Start the daemon's helper, on a machine with more than one core (see the module docstring); ``wake``
+    is told whenever a :class:`LaterDrawing` has given its mail the picture (that mail is due now)."""
+    global _HELPER, _WAKE
+    _WAKE = wake
     if _HELPER is None and (os.cpu_count() or 1) > 1:
         _HELPER = Helper()
         _HELPER.start()
 
 
 def stop() -> None:
-    global _HELPER
+    """Stop the helper, once the pictures no one waited for have reached their mail."""
+    global _HELPER, _WAKE
     helper, _HELPER = _HELPER, None
     if helper is not None:
         helper.stop()
+    _WAKE = _no_one
 
 
 _BUSY: ContextVar[bool] = ContextVar("pbem_drawing_busy", default=False)
@@ -311,14 +412,15 @@ _BUSY: ContextVar[bool] = ContextVar("pbem_drawing_busy", default=False)
 
 @contextmanager
 def busy(backlog: bool) -> Iterator[None]:
-    """Within: this thread has mail waiting behind the message it handles (``backlog``), so it draws itself.
+    """Within: this thread has mail waiting behind the message it handles (``backlog``), so it does not wait
+    for the helper's picture (:class:`LaterDrawing`).
 
-    Why: the helper saves a move's mail the picture's time only while the
-    handler has other work to do meanwhile; with a backlog, the handler would
-    sit waiting for the picture inside its transaction (on SQLite, holding
-    the write lock), where drawing itself keeps it busy. So: the quickest
-    answer when mail comes now and then, the most orders per second when it
-    comes in heaps.
+    Why: waiting, the handler would sit inside its transaction (on SQLite,
+    holding the write lock) while the next message waits; drawing itself, it
+    would keep the machine's other core idle. Without waiting, the helper
+    draws one move's board while the handler goes on to the next message.
+    When mail comes now and then, the handler waits (at most
+    ``DRAW_HERE_AFTER``): its mail goes in one commit, the quickest answer.
     """
     token = _BUSY.set(backlog)
     try:
@@ -327,10 +429,10 @@ def busy(backlog: bool) -> Iterator[None]:
         _BUSY.reset(token)
 
 
-def ask(kind: str, game: str, state: Any) -> Drawing | None:
-    """A picture being drawn by the helper; None when there is no helper, it is busy, or this thread is
-    (:func:`busy`)."""
-    return _HELPER.ask(kind, game, state) if _HELPER is not None and not _BUSY.get() else None
+def ask(kind: str, game: str, state: Any) -> Drawing | LaterDrawing | None:
+    """A picture being drawn by the helper (one no one will wait for when this thread is :func:`busy`); None
+    when there is no helper or it is busy."""
+    return _HELPER.ask(kind, game, state, later=_BUSY.get()) if _HELPER is not None else None
 
 
 def helper_main() -> None:

@@ -39,7 +39,8 @@ game state and a resend sends the same picture. A picture that cannot be
 drawn, or is too big for a mail, is left out: the text alone still tells
 everything. In the daemon a move's picture is drawn by a helper process
 (``pbem.mailflow.drawing``) while the rest of the move is written; its rows
-get it in :meth:`MailComposer.finish`, before the transaction commits.
+get it in :meth:`MailComposer.finish`, before the transaction commits, or,
+when mail waits behind the move, after it (``pbem.mailflow.latepictures``).
 """
 from __future__ import annotations
 
@@ -72,7 +73,8 @@ from pbem.mail import (
 from pbem.mail.picture import MAX_PICTURE_BYTES
 from pbem.mailflow import drawing as drawing_helper
 from pbem.mailflow.binding import move_subject
-from pbem.mailflow.drawing import Drawing, Drawn
+from pbem.mailflow.drawing import Drawing, Drawn, LaterDrawing
+from pbem.mailflow.latepictures import PicturesAfterCommit
 from pbem.moderator import SubmitResult
 from pbem.render.remembered import Remembered
 from pbem.store import GameRow, SeatRow, load_state, seats
@@ -252,9 +254,9 @@ def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None) ->
 @dataclass(frozen=True)
 class LatePicture:
     """A picture the helper process is still drawing, for a mail whose board begins at ``line``: its row gets
-    it in ``MailComposer.finish``."""
+    it in ``MailComposer.finish`` (a :class:`LaterDrawing`: after the commit)."""
 
-    drawing: Drawing
+    drawing: Drawing | LaterDrawing
     line: int = 0
 
 
@@ -296,7 +298,8 @@ class MailComposer:
         self._tokens: dict[int, str] = {}
         self._settings: dict[int, GameSettings] = {}
         self.attachments: dict[int, tuple[str, str]] = {}  # seat id -> (file name, text) for its one reply
-        self._pictures: dict[tuple[int, int], Drawn | Drawing] = {}
+        self._pictures: dict[tuple[int, int], Drawn | Drawing | LaterDrawing] = {}
+        self._after: PicturesAfterCommit | None = None  # the rows whose picture comes after the commit
         self._late: list[tuple[OutboxRow, LatePicture]] = []  # rows whose picture the helper is drawing
         self._listening = False  # to the session's flushes, for _late
         self._written: dict[str, OutboxRow] = {}  # queued by this composer, not yet flushed
@@ -353,7 +356,7 @@ class MailComposer:
         if key not in self._pictures:
             self._pictures[key] = board_picture(kind_of(game.kind), game.name, state)
         drawn = self._pictures[key]
-        if isinstance(drawn, Drawing):
+        if isinstance(drawn, Drawing | LaterDrawing):
             return LatePicture(drawn, line)
         return InlinePicture(drawn[0], drawn[1], line) if drawn is not None else None
 
@@ -372,8 +375,15 @@ class MailComposer:
         drawing = drawing_helper.ask(game.kind, game.name, state)
         if drawing is None:
             self.picture(game, state)
-        else:
-            self._pictures.setdefault(self._picture_key(game, state), drawing)
+            return
+        if isinstance(drawing, LaterDrawing):
+            self._pictures_after_commit().expect(drawing)
+        self._pictures.setdefault(self._picture_key(game, state), drawing)
+
+    def _pictures_after_commit(self) -> PicturesAfterCommit:
+        if self._after is None:
+            self._after = PicturesAfterCommit(self.session, self.now)
+        return self._after
 
     @staticmethod
     def _picture_key(game: GameRow, state: Any) -> tuple[int, int]:
@@ -386,6 +396,7 @@ class MailComposer:
         call before the transaction commits (the session's next flush calls it too). A picture asked for
         and not used is waited for all the same, so that the helper is free again."""
         for row, late in self._late:
+            assert isinstance(late.drawing, Drawing)  # a LaterDrawing's rows are held instead (_queue)
             drawn = late.drawing.result()
             if drawn is not None:
                 row.picture = drawn[0]
@@ -451,7 +462,9 @@ class MailComposer:
                           headers=headers, picture=picture.png if isinstance(picture, InlinePicture) else None,
                           created=self.now)
         row = self._written[message_id] = queue_mail(self.session, mail, unseen=True)
-        if isinstance(picture, LatePicture):
+        if isinstance(picture, LatePicture) and isinstance(picture.drawing, LaterDrawing):
+            self._pictures_after_commit().hold(row, picture.drawing, picture.line)
+        elif isinstance(picture, LatePicture):
             if not self._listening:  # the rows must not be written before they have it (no UPDATE afterwards)
                 event.listen(self.session, "before_flush", self._before_flush)
                 self._listening = True

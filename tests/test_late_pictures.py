@@ -1,0 +1,187 @@
+"""A move's picture that arrives after its commit (``pbem.mailflow.latepictures``).
+
+With mail waiting behind a message, its handler does not wait for the
+helper's picture: the move commits, its mail waits for the picture, held by
+it, and gets it as soon as it comes. What must hold all the same: every mail
+that should carry the board carries the very picture drawn here, no mail
+leaves before it has it, a player's mail of a game leaves in the order it
+was written, and a picture that never comes (a crash) costs the mail only
+its picture.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+from sqlmodel import col, select
+
+from pbem.holders import gone
+from pbem.mailflow import drawing, latepictures, outgoing
+from pbem.mailflow.inbound import MessageFailed
+from pbem.store.outbox import OutboxRow, OutboxStatus, claim_due, mark_sent_many
+from tests import test_picture_helper
+from tests.test_eme_moderator import NOW, EmeTable
+from tests.test_picture_helper import drawn_here
+
+helper, table = test_picture_helper.helper, test_picture_helper.table  # the helper's tests' fixtures
+
+
+class Held:
+    """The helper's answers to pictures no one waits for, taken only once ``release`` is called."""
+
+    def __init__(self, asked_of: drawing.Helper, monkeypatch: pytest.MonkeyPatch) -> None:
+        self._go = threading.Event()
+        self.asked: list[drawing.LaterDrawing] = []
+        self.woken = 0
+        collect, ask = asked_of.collect, asked_of.ask
+
+        def held_collect(later: drawing.LaterDrawing) -> drawing.Drawn:
+            self._go.wait(60)
+            return collect(later)
+
+        def noted_ask(kind: str, game: str, state: Any, *, later: bool = False) -> Any:
+            asked = ask(kind, game, state, later=later)
+            if isinstance(asked, drawing.LaterDrawing):
+                self.asked.append(asked)
+            return asked
+
+        monkeypatch.setattr(asked_of, "collect", held_collect)
+        monkeypatch.setattr(asked_of, "ask", noted_ask)
+        monkeypatch.setattr(drawing, "_WAKE", self._wake)
+
+    def _wake(self) -> None:
+        self.woken += 1
+
+    def release(self) -> None:
+        """Let the answers come, and wait until every picture has gone where it goes."""
+        self._go.set()
+        for later in self.asked:
+            later.join(timeout=10)  # less than the ANSWER_WITHIN a picture left unsaid would wait
+
+
+@pytest.fixture
+def held(helper: drawing.Helper, monkeypatch: pytest.MonkeyPatch) -> Iterator[Held]:
+    pictures = Held(helper, monkeypatch)
+    yield pictures
+    pictures.release()
+
+
+def send_with_mail_waiting(table: EmeTable, player: str, body: str) -> str:
+    with drawing.busy(True):
+        return table.send(player, body)
+
+
+def waiting_for_picture(table: EmeTable) -> list[OutboxRow]:
+    return [row for row in table.outbox() if row.claimed_by.startswith("picture@")]
+
+
+def claim(table: EmeTable, seconds_later: float = 0.0) -> list[OutboxRow]:
+    """What a sender takes now (or ``seconds_later``), marked sent."""
+    now = NOW + timedelta(seconds=seconds_later)
+    with table.db.transaction() as session:
+        taken = claim_due(session, "test-sender", now, lease=300.0)
+        mark_sent_many(session, [row.id for row in taken if row.id is not None], now)
+    return taken
+
+
+def test_with_mail_waiting_the_move_commits_before_its_picture(table: EmeTable, held: Held) -> None:
+    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
+    waiting = waiting_for_picture(table)
+    assert waiting and all(row.picture is None for row in waiting)
+    assert not {row.id for row in claim(table)} & {row.id for row in waiting}  # no sender takes them yet
+    held.release()
+    given = {row.id: row for row in table.outbox()}
+    for row in waiting:
+        mail = given[row.id]
+        assert mail.picture == drawn_here(table) and mail.claimed_by == "" and mail.next_attempt == mail.created
+        assert mail.headers["picture_alt"].startswith("Picture of the board") and mail.headers["picture_line"] >= 0
+        assert {k: v for k, v in mail.headers.items() if not k.startswith("picture_")} == row.headers
+    assert held.woken == 1  # the daemon's sender: that mail is due now
+
+
+def test_the_handler_goes_on_while_the_helper_draws(table: EmeTable, held: Held) -> None:
+    """The next message finds the helper still drawing: it draws its own picture, and its mail goes as usual."""
+    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
+    first = {row.id for row in waiting_for_picture(table)}
+    assert send_with_mail_waiting(table, "bob", "BID 2") == "applied"
+    assert {row.id for row in waiting_for_picture(table)} == first and len(held.asked) == 1
+    assert table.outbox()[-1].picture == drawn_here(table)
+
+
+def test_a_players_later_mail_waits_behind_the_mail_waiting_for_its_picture(table: EmeTable,
+                                                                            held: Held) -> None:
+    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
+    waiting = waiting_for_picture(table)
+    held_for = {row.recipient: row.id for row in waiting}
+    for player, bid in (("bob", "BID 2"), ("cy", "BID 0")):  # the bids revealed: a report to every player
+        assert table.send(player, bid) == "applied"  # the helper is busy: drawn here, not held
+    later = [row for row in table.outbox() if row.recipient in held_for and (row.id or 0) > held_for[row.recipient]]
+    assert later and not {row.id for row in claim(table)} & {row.id for row in later}
+    held.release()
+    taken = [row for row in claim(table) if row.recipient in held_for]
+    assert [row.id for row in taken] == sorted(row.id for row in [*waiting, *later])
+
+
+def test_a_move_rolled_back_gives_its_picture_to_no_mail(table: EmeTable, held: Held,
+                                                         monkeypatch: pytest.MonkeyPatch,
+                                                         caplog: pytest.LogCaptureFixture) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug while writing the move's mail")
+
+    statements: list[str] = []
+    event.listen(table.db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
+    before = len(table.outbox())
+    with monkeypatch.context() as patched, caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+        patched.setattr(outgoing.MailComposer, "turn_mail", broken)
+        with pytest.raises(MessageFailed):
+            send_with_mail_waiting(table, "ann", "BID 1")
+        held.release()
+    assert held.asked and not held.asked[0].alive()  # dropped at the rollback, not left waiting to be told
+    assert len(table.outbox()) == before and table.state().version == 0
+    assert not [s for s in statements if re.match(r"\s*UPDATE outbox\b", s)]
+    assert not [r for r in caplog.records if r.name == drawing.__name__]
+    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
+
+
+def test_mail_whose_picture_never_comes_goes_without_it(table: EmeTable, held: Held) -> None:
+    """A crash before the picture came: the hold runs out, and the text alone shows the board."""
+    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
+    waiting = {row.id for row in waiting_for_picture(table)}
+    taken = [row for row in claim(table, latepictures.PICTURE_LEASE + 1) if row.id in waiting]
+    assert {row.id for row in taken} == waiting
+    assert all(outgoing.outgoing_mail(row).picture is None for row in taken)
+    held.release()  # the picture comes after all: the mail has gone, and stays as it was
+    assert all(row.picture is None and row.status == OutboxStatus.SENT for row in table.outbox() if row.id in waiting)
+
+
+def test_a_dead_process_leaves_its_mail_free_at_once(table: EmeTable, held: Held) -> None:
+    """``pbem.holders.gone`` reads a picture's hold as any claim: a process of this host that stopped."""
+    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
+    holder = held.asked[0].holder
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True).stdout.strip()
+    assert not gone(holder) and gone(holder.replace(f":{os.getpid()}:", f":{dead}:", 1))
+
+
+def test_a_helper_that_dies_while_drawing_a_later_picture_costs_no_picture(
+        table: EmeTable, held: Held, helper: drawing.Helper, caplog: pytest.LogCaptureFixture) -> None:
+    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
+    waiting = {row.id for row in waiting_for_picture(table)}
+    assert helper._process is not None
+    helper._process.kill()
+    helper._process.wait()
+    with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+        held.release()
+    assert "the picture helper failed" in caplog.text
+    with table.db.transaction() as session:
+        rows = session.exec(select(OutboxRow).where(col(OutboxRow.id).in_(waiting))).all()
+        assert rows and all(row.picture == drawn_here(table) and row.claimed_by == "" for row in rows)
