@@ -3,7 +3,8 @@
 Each call is one database transaction. ``submit_in`` and ``create_game_in``
 do the same work inside a session the caller holds, so that the mail flow can
 record an inbound message, apply its orders and queue the resulting mail in
-one transaction (``pbem.mailflow.inbound``). An order message is applied line by
+one transaction (``pbem.mailflow.inbound``); ``plan_in`` leaves the writes to
+the caller, who makes them last (``Unwritten``). An order message is applied line by
 line by the order layer; every applied action goes to the log in the same
 transaction as the snapshot, so a message is recorded whole or not at all.
 The engine stays pure; the store stays dumb; this module joins them. It
@@ -47,6 +48,7 @@ from pbem.games.results import (
     Query,
     Refusal,
     Resumed,
+    StoredLines,
     Waiting,
 )
 from pbem.store import Database, GameInfo, GameRow, GameStatus
@@ -104,6 +106,17 @@ def submit_in(session: Session, game: GameRow, player_text: str, text: str, stat
     the first write: work done there does not hold the database's write lock
     (on SQLite, one writer at a time: the outbox's sender waits for it).
     """
+    result, unwritten = plan_in(session, game, player_text, text, state)
+    if unwritten.entries and before_write is not None:
+        before_write(result.state)
+    unwritten.write()
+    return result
+
+
+def plan_in(session: Session, game: GameRow, player_text: str, text: str,
+            state: Any = None) -> tuple[SubmitResult, Unwritten]:
+    """``submit_in`` without its writes: what the message does, and the writes, which the caller makes
+    (``Unwritten.write``) before its transaction commits. Reads only."""
     name = game.name
     game_kind = kind_of(game.kind)
     rules = game_kind.rules
@@ -118,18 +131,43 @@ def submit_in(session: Session, game: GameRow, player_text: str, text: str, stat
     if [e.version for e in outcome.entries] != list(range(before, after)):
         raise StoreError(f"the order layer applied {len(outcome.entries)} actions but the state moved "
                          f"from version {before} to {after}")
-    if outcome.entries:
-        if before_write is not None:
-            before_write(outcome.state)
-        store.append_actions(session, game, outcome.entries)
-        store.save_snapshot(session, game, outcome.state)
-        if rules.finished(outcome.state):
-            store.set_status(session, game, GameStatus.FINISHED)
-    if outcome.waiting != waiting:
-        waiting_store.save_waiting(session, game, outcome.waiting, after)
-    return SubmitResult(name, player, before, outcome.state, outcome.applied, outcome.refusal,
-                        outcome.pending, outcome.queries, outcome.sender_waiting, outcome.resumed,
-                        outcome.events, outcome.ignored, after)
+    result = SubmitResult(name, player, before, outcome.state, outcome.applied, outcome.refusal,
+                          outcome.pending, outcome.queries, outcome.sender_waiting, outcome.resumed,
+                          outcome.events, outcome.ignored, after)
+    unwritten = Unwritten(session, game, tuple(outcome.entries), outcome.state,
+                          outcome.waiting if outcome.waiting != waiting else None, after)
+    return result, unwritten
+
+
+@dataclass(frozen=True)
+class Unwritten:
+    """A message's actions, the new snapshot and the waiting lines, applied in memory and not yet written.
+
+    Why apart: from its first write a transaction holds SQLite's one write
+    lock, and the outbox's sender waits for it to mark mail sent. A caller
+    that has more to do before it commits (the mail flow writing every
+    seat's mail) does that first and writes last (``pbem.mailflow.inbound``).
+    """
+
+    session: Session
+    game: GameRow
+    entries: tuple[Any, ...]  # the log entries (``engine.core.log.LogEntry``)
+    state: Any
+    waiting: StoredLines | None  # the game's waiting lines, when they changed
+    version: int
+
+    def write(self) -> None:
+        """Into the session (a ``ConcurrentUpdate`` when another writer moved the game meanwhile). What the
+        session holds already goes first, so that its own errors are not taken for another writer's."""
+        session, game = self.session, self.game
+        session.flush()
+        if self.entries:
+            store.append_actions(session, game, self.entries)
+            store.save_snapshot(session, game, self.state)
+            if kind_of(game.kind).rules.finished(self.state):
+                store.set_status(session, game, GameStatus.FINISHED)
+        if self.waiting is not None:
+            waiting_store.save_waiting(session, game, self.waiting, self.version)
 
 
 # --- the moderator ---------------------------------------------------------------------
@@ -280,6 +318,11 @@ class Moderator:
                   state: Any = None, *, before_write: Callable[[Any], None] | None = None) -> SubmitResult:
         """``submit`` inside the caller's session (no transaction of its own, no retry): ``submit_in``."""
         return submit_in(session, game, player_text, text, state, before_write=before_write)
+
+    def plan_in(self, session: Session, game: GameRow, player_text: str, text: str,
+                state: Any = None) -> tuple[SubmitResult, Unwritten]:
+        """``submit_in`` with the writes left to the caller: ``plan_in``."""
+        return plan_in(session, game, player_text, text, state)
 
     def waiting(self, name: str) -> dict[str, tuple[tuple[int, str], ...]]:
         """Player -> (line number, text) of their lines waiting for another player's answer."""

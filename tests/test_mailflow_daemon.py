@@ -137,14 +137,14 @@ def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Pat
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          caplog: pytest.LogCaptureFixture) -> None:
     table, _ = setup
-    original = table.moderator.submit_in
+    original = table.moderator.plan_in
 
-    def buggy(session: Any, game: Any, player: str, text: str, state: Any = None, **options: Any) -> Any:
+    def buggy(session: Any, game: Any, player: str, text: str, state: Any = None) -> Any:
         if "BOOM" in text:
             raise RuntimeError("a bug in the moderator")
-        return original(session, game, player, text, state=state, **options)
+        return original(session, game, player, text, state=state)
 
-    monkeypatch.setattr(table.moderator, "submit_in", buggy)
+    monkeypatch.setattr(table.moderator, "plan_in", buggy)
     bad = dovecot.append(table.mail_from("ann", "BOOM\n"))
     dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
     report = poll_once(MailFlow(table.config, table.db, moderator=table.moderator))

@@ -98,3 +98,15 @@ def test_a_remembered_token_that_is_no_longer_the_seats_is_not_used(table: Table
         _TOKENS.put((game.id or 0, bob.id or 0), "0123456789abcdef0123")
         composer = MailComposer(session, table.config.require_moderator(), NOW)
         assert composer.token_for(bob) == table.token("bob")
+
+
+def test_a_moves_writes_come_after_every_seats_mail_is_made(table: Table) -> None:
+    """On SQLite a transaction holds the one write lock from its first write, and the outbox's sender waits for
+    it: every seat's mail is composed first (its mode, its token, the observers), and the move is written last
+    (``pbem.moderator.Unwritten``). After the first write only the log's length and the mailbox are read."""
+    assert move(table, 1) == "applied"
+    with statements(table) as said:
+        assert move(table, 2) == "applied"
+    first_write = next(n for n, s in enumerate(said) if re.match(r"^(INSERT|UPDATE|DELETE)\b", s))
+    assert matching(said[:first_write], r"FROM seat_mail\b") and matching(said[:first_write], r"FROM observers\b")
+    assert all(re.search(r"FROM (action_log|mailbox_state)\b", s) for s in said[first_write:] if s.startswith("SELECT"))

@@ -456,8 +456,21 @@ class _Handler(SeatReplies):
         if parts and not kind.order_lines(body):
             what = ", ".join(w for w, said in (("mail preferences", wanted.any), ("press", press.any)) if said)
             return self.preferences_only(game, seat, before, parts, what)
-        result = self.moderator.submit_in(self.session, game, seat.name, body, state=before,
-                                          before_write=lambda state: self.compose.draw_ahead(game, state))
+        result, unwritten = self.moderator.plan_in(self.session, game, seat.name, body, state=before)
+        if unwritten.entries:
+            self.compose.draw_ahead(game, result.state)
+        if parts or result.queries:  # what the reply tells may read the game back: written first
+            unwritten.write()
+            return self.tell(game, seat, before, binding, result, parts)
+        with self.session.no_autoflush:  # plain orders: every seat's mail first, the move last (Unwritten)
+            outcome = self.tell(game, seat, before, binding, result, parts)
+        unwritten.write()
+        return outcome
+
+    def tell(self, game: GameRow, seat: SeatRow, before: Any, binding: Binding, result: SubmitResult,
+             parts: list[str]) -> Outcome:
+        """The mail about the message's orders (every seat's, the sender's reply), and its outcome."""
+        kind, message = kind_of(game.kind), self.message
         changed = result.version != result.version_before
         if result.refusal is not None and self._allowed(self._seat_budget(seat), "error"):
             parts.append(error_body(kind, result, seat.name, game.name))
