@@ -28,11 +28,12 @@ from pbem.holders import gone
 from pbem.mailflow import drawing, latepictures, outgoing
 from pbem.mailflow.inbound import MessageFailed
 from pbem.store.outbox import OutboxRow, OutboxStatus, claim_due, mark_sent_many
-from tests import test_picture_helper
+from tests import dbfixtures, test_eme_moderator, test_picture_helper
 from tests.test_eme_moderator import NOW, EmeTable
 from tests.test_picture_helper import drawn_here
 
-helper, table = test_picture_helper.helper, test_picture_helper.table  # the helper's tests' fixtures
+# fixtures: each test on SQLite and on PostgreSQL (the picture's UPDATE is the database's work), with a helper
+db_url, table, helper = dbfixtures.db_url, test_eme_moderator.table, test_picture_helper.helper
 
 
 class Held:

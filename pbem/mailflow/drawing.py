@@ -222,23 +222,25 @@ class Helper:
         self._later.put(drawing)
         return drawing
 
-    def answer(self, drawing: Drawing) -> Drawn:
+    def answer(self, drawing: Drawing | LaterDrawing, within: float | None = None) -> Drawn:
         """The helper's answer to ``drawing`` (the one question out), or the picture drawn here.
 
         Why not wait for it however long it takes: on a machine busy to its
         last core the helper, sharing it, may draw slowly; after
         ``DRAW_HERE_AFTER`` the handler draws the picture itself, and the
         helper's answer, owed, is read and dropped before its next question.
+        ``within`` (a picture no one waits for): a helper that has not begun
+        to answer by then is taken for hung.
         """
         try:
-            drawn = self._read()
-        except _Late:
-            with self._lock:
-                self._owed = time.monotonic()
-            return draw_here(drawing.kind, drawing.game, drawing.state)
+            drawn = self._read(within)
         except Exception as exc:
-            self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
-            self._free()
+            if isinstance(exc, _Late) and within is None:
+                with self._lock:
+                    self._owed = time.monotonic()
+            else:
+                self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
+                self._free()
             return draw_here(drawing.kind, drawing.game, drawing.state)
         self._free()
         return drawn
@@ -249,16 +251,8 @@ class Helper:
             drawing.settle(self.collect(drawing))
 
     def collect(self, drawing: LaterDrawing) -> Drawn:
-        """The answer to ``drawing``, however long it takes (up to ``ANSWER_WITHIN``), or the picture drawn
-        here should the helper fail."""
-        try:
-            drawn = self._read(ANSWER_WITHIN)
-        except Exception as exc:
-            self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
-            self._free()
-            return draw_here(drawing.kind, drawing.game, drawing.state)
-        self._free()
-        return drawn
+        """The answer to a picture no one waits for, however long it takes (up to ``ANSWER_WITHIN``)."""
+        return self.answer(drawing, ANSWER_WITHIN)
 
     def _collect_owed(self) -> None:
         """Drop the owed answer once it has come (the helper is free again); a helper that owes one for
