@@ -112,30 +112,38 @@ def test_a_restarted_relay_is_reconnected_on_the_next_send() -> None:
     assert [r.rcpt_tos for r in second.received] == [("bob@example.org",)]
 
 
-@pytest.mark.parametrize(("stage", "reply", "error", "code"), [
+REFUSALS = [  # (stage, the relay's answer, the error it makes, its code)
     ("RCPT", "451 4.3.0 Mailbox temporarily unavailable, try later", TransientSendError, 451),
     ("RCPT", "550 5.1.1 No such user", PermanentSendError, 550),
     ("MAIL", "421 4.7.0 Too many connections", TransientSendError, 421),
     ("MAIL", "553 5.7.1 Sender address rejected", PermanentSendError, 553),
     ("DATA", "452 4.3.1 Insufficient system storage", TransientSendError, 452),
     ("DATA", "554 5.7.1 Message rejected as spam", PermanentSendError, 554),
-])
+]
+
+
+@pytest.mark.parametrize(("stage", "reply", "error", "code"), REFUSALS)
 def test_refusals_are_sorted_by_reply_code(smtpd: SmtpServer, stage: str, reply: str,
                                            error: type[SendError], code: int) -> None:
-    smtpd.reply(stage, reply)
-    sender = SmtpSender(smtpd.settings())
+    refusal_is_sorted(smtpd, stage, reply, error, code)
+
+
+def refusal_is_sorted(relay: SmtpServer, stage: str, reply: str, error: type[SendError], code: int) -> None:
+    """The relay answers ``stage`` with ``reply``: ``error`` with ``code``; the next mail goes through."""
+    relay.reply(stage, reply)
+    sender = SmtpSender(relay.settings())
     with pytest.raises(SendError) as caught:
         sender.send(prompt())
     assert type(caught.value) is error
     assert caught.value.code == code
     assert caught.value.transient is (error is TransientSendError)
     assert reply.split(" ", 1)[1] in str(caught.value)
-    assert smtpd.received == []
+    assert relay.received == []
     # The next mail goes through once the server accepts again.
-    smtpd.handler.replies.clear()
+    relay.handler.replies.clear()
     sender.send(prompt("bob@example.org"))
     sender.close()
-    assert [r.rcpt_tos for r in smtpd.received] == [("bob@example.org",)]
+    assert [r.rcpt_tos for r in relay.received] == [("bob@example.org",)]
 
 
 def test_connection_refused_is_transient() -> None:
