@@ -23,7 +23,7 @@ import functools
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import Connection, Engine, event
 from sqlmodel import Session
 
 from pbem.mailflow.drawing import Drawn, LaterDrawing
@@ -70,7 +70,7 @@ class PicturesAfterCommit:
             drawing.drop()
 
 
-def _give(engine: Any, holder: str, mails: tuple[tuple[str, dict[str, Any], int], ...], due: datetime,
+def _give(engine: Engine | Connection, holder: str, mails: tuple[tuple[str, dict[str, Any], int], ...], due: datetime,
           drawn: Drawn) -> None:
     """The picture into its mail (or, when it could not be drawn, the mail free to go without)."""
     png = drawn[0] if drawn is not None else None

@@ -39,7 +39,7 @@ from sqlalchemy import (
     exists,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 from sqlmodel import Field, Session, SQLModel, col, select
 
@@ -203,7 +203,7 @@ _GIVE_PICTURE = update(_OUTBOX).where(
 ).values(picture=bindparam("png"), headers=bindparam("with_picture"), next_attempt=bindparam("due"), claimed_by="")
 
 
-def give_picture(engine: Engine, holder: str, mails: Sequence[tuple[str, dict[str, Any]]], png: bytes | None,
+def give_picture(engine: Engine | Connection, holder: str, mails: Sequence[tuple[str, dict[str, Any]]], png: bytes | None,
                  due: datetime) -> None:
     """Mails queued before their picture was drawn, held by ``holder`` (``pbem.mailflow.latepictures``),
     get it (None: they go without) and their headers (Message-ID, headers), and fall due at ``due``; in a
