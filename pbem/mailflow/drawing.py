@@ -125,6 +125,7 @@ class LaterDrawing:
                 log.warning("a picture of game %s was drawn for mail that never said where it goes", self.game)
             elif self._to is not None:
                 self._to(drawn)
+                log.debug("the picture of game %s reached the mail that waited for it", self.game)
                 _WAKE()
         except Exception:  # its mail waits out the picture's hold and goes without it
             log.exception("the picture of game %s could not be given to its mail", self.game)
