@@ -110,3 +110,12 @@ def test_a_moves_writes_come_after_every_seats_mail_is_made(table: Table) -> Non
     first_write = next(n for n, s in enumerate(said) if re.match(r"^(INSERT|UPDATE|DELETE)\b", s))
     assert matching(said[:first_write], r"FROM seat_mail\b") and matching(said[:first_write], r"FROM observers\b")
     assert all(re.search(r"FROM (action_log|mailbox_state)\b", s) for s in said[first_write:] if s.startswith("SELECT"))
+
+
+def test_the_senders_seat_comes_with_its_game(table: Table) -> None:
+    """Every order mail needs the seat its token names and that seat's game: one query reads both."""
+    assert move(table, 1) == "applied"
+    with statements(table) as said:
+        assert move(table, 2) == "applied"
+    assert len(matching(said, r"^SELECT seats\..* JOIN seat_tokens .* JOIN games ")) == 1
+    assert not matching(said, r"^SELECT games\..* WHERE games\.id = ") and not matching(said, r"WHERE seats\.id = ")

@@ -124,7 +124,7 @@ from pbem.store.inbound import (
 )
 from pbem.store.mailprefs import set_prefs
 from pbem.store.observers import ObserverRow, observer_for_token
-from pbem.store.tokens import has_played, seat_for_token
+from pbem.store.tokens import has_played, seat_and_game_for_token, seat_for_token
 
 log = logging.getLogger("pbem.mailflow")
 
@@ -272,14 +272,13 @@ class _Handler(SeatReplies):
             return self.outcome(InboundOutcome.NO_TOKEN, f"no reply token; {message.sender_problem}: not answered")
         if not token:
             return self.stranger(InboundOutcome.NO_TOKEN, "no reply token in the address or the text")
-        seat = seat_for_token(self.session, token)
-        if seat is None:
+        found = seat_and_game_for_token(self.session, token)
+        if found is None:
             watcher = observer_for_token(self.session, token)
             if watcher is not None:
                 return self.observer(watcher, token)
             return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
-        game = self.session.get(GameRow, seat.game_id)
-        assert game is not None
+        seat, game = found
         self.game, self.seat = game, seat
         if message.sender_problem is not None or (message.sender or "").lower() != seat.email.strip().lower():
             return self.spoofed(token)

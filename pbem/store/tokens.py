@@ -15,7 +15,7 @@ from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, bindparam,
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.memo import game_rows, remember
-from pbem.store.models import SeatRow, id_of, utcnow
+from pbem.store.models import GameRow, SeatRow, id_of, utcnow
 
 TOKEN_BYTES = 12
 
@@ -59,7 +59,9 @@ def issue_token(session: Session, seat: SeatRow) -> str:
 # every order.
 _OF_GAME = select(SeatTokenRow).join(SeatRow, col(SeatRow.id) == col(SeatTokenRow.seat_id)).where(
     col(SeatRow.game_id) == bindparam("game"))
-_BY_HASH = select(SeatTokenRow).where(col(SeatTokenRow.token_hash) == bindparam("hash"))
+_BY_HASH = (select(SeatRow, GameRow).join(SeatTokenRow, col(SeatTokenRow.seat_id) == col(SeatRow.id))
+            .join(GameRow, col(GameRow.id) == col(SeatRow.game_id))
+            .where(col(SeatTokenRow.token_hash) == bindparam("hash")))
 
 
 def token_row(session: Session, seat: SeatRow) -> SeatTokenRow | None:
@@ -71,8 +73,15 @@ def token_row(session: Session, seat: SeatRow) -> SeatTokenRow | None:
 
 
 def seat_for_token(session: Session, token: str) -> SeatRow | None:
+    """The seat whose current token ``token`` is."""
+    found = seat_and_game_for_token(session, token)
+    return None if found is None else found[0]
+
+
+def seat_and_game_for_token(session: Session, token: str) -> tuple[SeatRow, GameRow] | None:
+    """The seat whose current token ``token`` is, and its game, in one query (this runs for every order)."""
     row = session.exec(_BY_HASH, params={"hash": hash_token(token)}).first()
-    return None if row is None else session.get(SeatRow, row.seat_id)
+    return None if row is None else (row[0], row[1])
 
 
 def has_played(session: Session, address: str) -> bool:
