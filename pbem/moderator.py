@@ -95,20 +95,14 @@ class SubmitResult:
 # --- a message, inside the caller's transaction --------------------------------------------
 
 
-def submit_in(session: Session, game: GameRow, player_text: str, text: str, state: Any = None, *,
-              before_write: Callable[[Any], None] | None = None) -> SubmitResult:
+def submit_in(session: Session, game: GameRow, player_text: str, text: str, state: Any = None) -> SubmitResult:
     """``submit`` inside the caller's session (no transaction of its own, no retry).
 
     ``state`` is the game's current state when the caller has loaded it
     already. A ``ConcurrentUpdate`` leaves the session unusable: the caller
     rolls its transaction back and may start the whole message again.
-    ``before_write`` is given the new state once the orders are applied, before
-    the first write: work done there does not hold the database's write lock
-    (on SQLite, one writer at a time: the outbox's sender waits for it).
     """
     result, unwritten = plan_in(session, game, player_text, text, state)
-    if unwritten.entries and before_write is not None:
-        before_write(result.state)
     unwritten.write()
     return result
 
@@ -315,9 +309,9 @@ class Moderator:
             return self.submit_in(session, game, player_text, text)
 
     def submit_in(self, session: Session, game: GameRow, player_text: str, text: str,
-                  state: Any = None, *, before_write: Callable[[Any], None] | None = None) -> SubmitResult:
+                  state: Any = None) -> SubmitResult:
         """``submit`` inside the caller's session (no transaction of its own, no retry): ``submit_in``."""
-        return submit_in(session, game, player_text, text, state, before_write=before_write)
+        return submit_in(session, game, player_text, text, state)
 
     def plan_in(self, session: Session, game: GameRow, player_text: str, text: str,
                 state: Any = None) -> tuple[SubmitResult, Unwritten]:

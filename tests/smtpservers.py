@@ -46,12 +46,20 @@ class ReceivedMail:
 
 
 class RecordingHandler:
-    """An aiosmtpd handler that keeps every message; ``replies[stage]`` forces an answer to MAIL, RCPT or DATA."""
+    """An aiosmtpd handler that keeps every message; ``replies[stage]`` forces an answer to MAIL, RCPT or DATA;
+    ``pipelining``: the relay offers PIPELINING (RFC 2920), as Postfix and the large providers do (aiosmtpd,
+    which reads one command after the other, does not say so itself)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, pipelining: bool = False) -> None:
         self.received: list[ReceivedMail] = []
         self.replies: dict[str, str] = {}
         self.xoauth2_logins: list[str] = []  # "ok" or "refused", one per AUTH XOAUTH2
+        self.pipelining = pipelining
+
+    async def handle_EHLO(self, server: Any, session: Any, envelope: Any, hostname: str,
+                          responses: list[str]) -> list[str]:
+        session.host_name = hostname
+        return [*responses[:-1], "250-PIPELINING", responses[-1]] if self.pipelining else responses
 
     async def auth_XOAUTH2(self, server: Any, args: list[str]) -> Any:
         """SASL XOAUTH2 as Gmail's relay does it: the initial response (or one after an empty challenge);

@@ -306,9 +306,8 @@ class CountingHandler(RecordingHandler):
 
     async def handle_EHLO(self, server: Any, session: Any, envelope: Any, hostname: str,
                           responses: list[str]) -> list[str]:
-        session.host_name = hostname
         self.ehlos += 1
-        return responses
+        return await super().handle_EHLO(server, session, envelope, hostname, responses)
 
     async def handle_NOOP(self, server: Any, session: Any, envelope: Any, arg: str) -> str:
         self.noops += 1

@@ -20,16 +20,11 @@ from pbem.mail import SendError, SmtpSender
 
 
 class PipeliningRelay(RecordingHandler):
-    """Offers PIPELINING; notes what was waiting in its input when each MAIL came."""
+    """Offers PIPELINING, and notes what was waiting in its input when each MAIL came."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(pipelining=True)
         self.behind_mail: list[bytes] = []
-
-    async def handle_EHLO(self, server: Any, session: Any, envelope: Any, hostname: str,
-                          responses: list[str]) -> list[str]:
-        session.host_name = hostname
-        return [*responses[:-1], "250-PIPELINING", responses[-1]]
 
     async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]) -> str:
         self.behind_mail.append(bytes(server._reader._buffer))  # the commands sent with it, not yet read

@@ -363,12 +363,11 @@ class MailComposer:
     def draw_ahead(self, game: GameRow, state: Any) -> None:
         """Start drawing the board of ``state``, when the game's reports show it by default (``picture`` keeps it).
 
-        Why ahead: the move's mail is written after its actions are logged,
-        and from the first write on the transaction holds the database's
-        write lock. The daemon's helper process draws it meanwhile
-        (``pbem.mailflow.drawing``); without one it is drawn here and now,
-        before that lock is taken, so that it keeps no other writer (the
-        outbox's sender marking mail sent) waiting.
+        Why ahead: the daemon's helper process draws it while every seat's
+        mail is composed (``pbem.mailflow.drawing``); without one it is drawn
+        here and now, before the move's first write takes the database's
+        write lock, so that it keeps no other writer (the outbox's sender
+        marking mail sent) waiting.
         """
         if not self.settings(game).board_default:
             return

@@ -59,9 +59,9 @@ def issue_token(session: Session, seat: SeatRow) -> str:
 # every order.
 _OF_GAME = select(SeatTokenRow).join(SeatRow, col(SeatRow.id) == col(SeatTokenRow.seat_id)).where(
     col(SeatRow.game_id) == bindparam("game"))
-_BY_HASH = (select(SeatRow, GameRow).join(SeatTokenRow, col(SeatTokenRow.seat_id) == col(SeatRow.id))
-            .join(GameRow, col(GameRow.id) == col(SeatRow.game_id))
-            .where(col(SeatTokenRow.token_hash) == bindparam("hash")))
+_SEAT_AND_GAME_BY_HASH = (select(SeatRow, GameRow).join(SeatTokenRow, col(SeatTokenRow.seat_id) == col(SeatRow.id))
+                          .join(GameRow, col(GameRow.id) == col(SeatRow.game_id))
+                          .where(col(SeatTokenRow.token_hash) == bindparam("hash")))
 
 
 def token_row(session: Session, seat: SeatRow) -> SeatTokenRow | None:
@@ -80,7 +80,7 @@ def seat_for_token(session: Session, token: str) -> SeatRow | None:
 
 def seat_and_game_for_token(session: Session, token: str) -> tuple[SeatRow, GameRow] | None:
     """The seat whose current token ``token`` is, and its game, in one query (this runs for every order)."""
-    row = session.exec(_BY_HASH, params={"hash": hash_token(token)}).first()
+    row = session.exec(_SEAT_AND_GAME_BY_HASH, params={"hash": hash_token(token)}).first()
     return None if row is None else (row[0], row[1])
 
 
