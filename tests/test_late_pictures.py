@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -29,7 +30,7 @@ from pbem.mailflow import drawing, latepictures, outgoing
 from pbem.mailflow.inbound import MessageFailed
 from pbem.store.outbox import OutboxRow, OutboxStatus, claim_due, mark_sent_many
 from tests import dbfixtures, test_eme_moderator, test_picture_helper
-from tests.test_eme_moderator import NOW, EmeTable
+from tests.test_eme_moderator import KIND, NOW, EmeTable
 from tests.test_picture_helper import drawn_here
 
 # fixtures: each test on SQLite and on PostgreSQL (the picture's UPDATE is the database's work), with a helper
@@ -109,13 +110,53 @@ def test_with_mail_waiting_the_move_commits_before_its_picture(table: EmeTable, 
     assert held.woken == 1  # the daemon's sender: that mail is due now
 
 
-def test_the_handler_goes_on_while_the_helper_draws(table: EmeTable, held: Held) -> None:
-    """The next message finds the helper still drawing: it draws its own picture, and its mail goes as usual."""
-    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
-    first = {row.id for row in waiting_for_picture(table)}
-    assert send_with_mail_waiting(table, "bob", "BID 2") == "applied"
-    assert {row.id for row in waiting_for_picture(table)} == first and len(held.asked) == 1
-    assert table.outbox()[-1].picture == drawn_here(table)
+def held_by(table: EmeTable, later: drawing.LaterDrawing) -> list[OutboxRow]:
+    return [row for row in table.outbox() if row.claimed_by == later.holder]
+
+
+def the_first_bids(table: EmeTable) -> None:
+    for player in ("ann", "bob"):
+        assert table.send(player, "BID 0") == "applied"  # no mail waiting: nothing held
+
+
+def two_moves_with_mail_waiting(table: EmeTable) -> list[bytes]:
+    """The bids revealed, then a card taken, each with mail waiting: the boards after each (they differ).
+    Call :func:`the_first_bids` first."""
+    boards = []
+    for player, order in (("cy", "BID 0"), (None, "TAKE 1\nDONE")):
+        assert send_with_mail_waiting(table, player or table.eme().current or "", order) == "applied"
+        boards.append(drawn_here(table))
+    assert boards[0] != boards[1]
+    return boards
+
+
+def test_the_next_moves_picture_queues_behind_the_one_being_drawn(table: EmeTable, held: Held) -> None:
+    """The next message finds the helper still drawing: its picture is asked all the same (the handler draws
+    none), and each move's held mail gets its own move's picture."""
+    the_first_bids(table)
+    boards = two_moves_with_mail_waiting(table)
+    assert len(held.asked) == 2
+    rows = [[row.id for row in held_by(table, later)] for later in held.asked]
+    assert all(rows)
+    held.release()
+    given = {row.id: row for row in table.outbox()}
+    for ids, board in zip(rows, boards, strict=True):
+        assert all(given[row].picture == board and given[row].claimed_by == "" for row in ids)
+
+
+def test_the_helper_takes_so_many_pictures_at_once(table: EmeTable, helper: drawing.Helper) -> None:
+    """At most ``LATER_DEPTH`` pictures no one waits for are in the helper's hands; then the asker draws. A
+    picture someone waits for is asked only of a helper with nothing in hand."""
+    state = table.state()
+    asked = [helper.ask(KIND, table.name, state, later=True) for _ in range(drawing.LATER_DEPTH)]
+    assert all(isinstance(later, drawing.LaterDrawing) for later in asked)
+    assert helper.ask(KIND, table.name, state, later=True) is None
+    assert helper.ask(KIND, table.name, state) is None
+    for later in asked:
+        assert isinstance(later, drawing.LaterDrawing)
+        later.drop()
+        later.join(timeout=30)
+    assert isinstance(helper.ask(KIND, table.name, state, later=True), drawing.LaterDrawing)
 
 
 def test_a_players_later_mail_waits_behind_the_mail_waiting_for_its_picture(table: EmeTable,
@@ -173,16 +214,20 @@ def test_a_dead_process_leaves_its_mail_free_at_once(table: EmeTable, held: Held
     assert not gone(holder) and gone(holder.replace(f":{os.getpid()}:", f":{dead}:", 1))
 
 
-def test_a_helper_that_dies_while_drawing_a_later_picture_costs_no_picture(
+def test_a_helper_that_dies_while_drawing_later_pictures_costs_no_picture(
         table: EmeTable, held: Held, helper: drawing.Helper, caplog: pytest.LogCaptureFixture) -> None:
-    assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
-    waiting = {row.id for row in waiting_for_picture(table)}
+    """Two moves' pictures in its hands: each is drawn here, given to its own mail, and the failure told once."""
+    the_first_bids(table)
     assert helper._process is not None
+    helper._process.send_signal(signal.SIGSTOP)  # it answers nothing: both questions wait in its input
+    boards = two_moves_with_mail_waiting(table)
+    rows = [[row.id for row in held_by(table, later)] for later in held.asked]
+    assert len(rows) == 2 and all(rows)
     helper._process.kill()
     helper._process.wait()
     with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
         held.release()
-    assert "the picture helper failed" in caplog.text
-    with table.db.transaction() as session:
-        rows = session.exec(select(OutboxRow).where(col(OutboxRow.id).in_(waiting))).all()
-        assert rows and all(row.picture == drawn_here(table) and row.claimed_by == "" for row in rows)
+    assert caplog.text.count("the picture helper failed") == 1
+    given = {row.id: row for row in table.outbox()}
+    for ids, board in zip(rows, boards, strict=True):
+        assert all(given[row].picture == board and given[row].claimed_by == "" for row in ids)

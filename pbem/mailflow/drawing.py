@@ -11,11 +11,15 @@ without the picture it should have, nor sent before it has it.
 ``pbem run`` and ``pbem lmtp`` start the helper (:func:`start`) on a machine
 with more than one core; everything else (the command line, tests, a
 one-core machine) draws in its own thread, as before. One helper serves the
-whole daemon, one picture at a time: a worker that finds it busy draws
-itself. A worker with mail waiting behind its message (:func:`busy`) does
-not wait for the picture at all (:class:`LaterDrawing`): its move commits
-without it and goes on to the next message, and the picture reaches the
-move's mail afterwards (``pbem.mailflow.latepictures``).
+whole daemon. A worker with mail waiting behind its message (:func:`busy`)
+does not wait for the picture at all (:class:`LaterDrawing`): its move
+commits without it and goes on to the next message, and the picture reaches
+the move's mail afterwards (``pbem.mailflow.latepictures``). Such pictures
+queue up in the helper, ``LATER_DEPTH`` at most: the next message's picture
+is asked while the last one's is still being drawn, so that the worker, the
+daemon's busiest thread, draws none of them. A picture that someone waits
+for is asked only of a helper with nothing in hand; a worker that finds it
+busy draws itself.
 
 The helper is a new interpreter (not a fork: the daemon has threads, and a
 fork would copy their locks) that imports only what drawing needs. It first
@@ -56,6 +60,7 @@ ANSWER_WITHIN = 30.0  # seconds: a helper slower than this is taken for hung
 DRAW_HERE_AFTER = 0.05  # seconds a handler waits for the helper's picture before it draws the picture itself
 WARM_WITHIN = 300.0  # seconds: a helper that has not warmed up by then is taken for hung
 RESTART_AFTER = 60.0  # seconds between starting helpers after one failed
+LATER_DEPTH = 3  # pictures no one waits for that the helper may have in hand at once (asked, not yet answered)
 READY = "ready"  # the helper's first word: it has warmed up (until then the daemon draws itself)
 
 
@@ -97,8 +102,9 @@ class LaterDrawing:
 
     _serial = itertools.count(1)
 
-    def __init__(self, kind: str, game: str, state: Any) -> None:
+    def __init__(self, kind: str, game: str, state: Any, asked_of: subprocess.Popen[bytes] | None) -> None:
         self.kind, self.game, self.state = kind, game, state
+        self.asked_of = asked_of  # the helper process that has the question (its answer comes from no other)
         self.holder = f"{holder_name('picture')}:{next(self._serial)}"[:64]
         self._said = threading.Event()
         self._done = threading.Event()
@@ -147,6 +153,8 @@ class Helper:
         self._owed: float | None = None  # since when an answer no one waits for is due (see answer)
         self._collector: threading.Thread | None = None  # takes the answers no one waits for (LaterDrawing)
         self._later: queue.SimpleQueue[LaterDrawing | None] = queue.SimpleQueue()  # the collector's questions
+        self._in_hand: set[LaterDrawing] = set()  # asked and not yet answered (LATER_DEPTH at most)
+        self._asking = threading.Lock()  # a question is written and handed to its reader at once: in order
 
     def start(self) -> None:
         """A new interpreter that imports only what drawing needs (:func:`helper_main`)."""
@@ -198,30 +206,33 @@ class Helper:
 
     def ask(self, kind: str, game: str, state: Any, *, later: bool = False) -> Drawing | LaterDrawing | None:
         """Start drawing; None when the helper is busy or down (the caller draws itself). ``later``: no one
-        will wait for the answer (:class:`LaterDrawing`)."""
+        will wait for the answer (:class:`LaterDrawing`): it may queue behind others (see the module doc)."""
         with self._lock:
             if self._owed is not None:
                 self._collect_owed()
-            if self._busy or not self._ready():
+            if self._busy or len(self._in_hand) >= (LATER_DEPTH if later else 1) or not self._ready():
                 return None
-            self._busy = True
+            drawing = LaterDrawing(kind, game, state, self._process) if later else Drawing(self, kind, game, state)
+            self._take(drawing)
         try:
-            assert self._process is not None and self._process.stdin is not None
-            write_message(self._process.stdin.fileno(), (kind, game, state))
+            with self._asking:
+                assert self._process is not None and self._process.stdin is not None
+                write_message(self._process.stdin.fileno(), (kind, game, state))
+                if isinstance(drawing, LaterDrawing):
+                    self._hand_to_collector(drawing)
         except Exception as exc:  # a state that does not pickle, a helper gone: draw here
             self._fail(f"cannot ask the picture helper: {exc}")
-            self._free()
+            self._free(drawing)
             return None
-        if not later:
-            return Drawing(self, kind, game, state)
-        drawing = LaterDrawing(kind, game, state)
+        return drawing
+
+    def _hand_to_collector(self, drawing: LaterDrawing) -> None:
         if self._collector is None:
             self._later = queue.SimpleQueue()
             self._collector = threading.Thread(target=self._collect_later, args=(self._later,),
                                                name="pbem-pictures-later", daemon=True)
             self._collector.start()
         self._later.put(drawing)
-        return drawing
 
     def answer(self, drawing: Drawing | LaterDrawing, within: float | None = None) -> Drawn:
         """The helper's answer to ``drawing`` (the one question out), or the picture drawn here.
@@ -234,16 +245,20 @@ class Helper:
         to answer by then is taken for hung.
         """
         try:
-            drawn = self._read(within)
+            process = drawing.asked_of if isinstance(drawing, LaterDrawing) else self._process
+            if process is not self._process:
+                raise _Gone
+            drawn = self._read(process, within)
         except Exception as exc:
             if isinstance(exc, _Late) and within is None:
                 with self._lock:
                     self._owed = time.monotonic()
             else:
-                self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
-                self._free()
+                if not isinstance(exc, _Gone):  # that helper's failure has been told already
+                    self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
+                self._free(drawing)
             return draw_here(drawing.kind, drawing.game, drawing.state)
-        self._free()
+        self._free(drawing)
         return drawn
 
     def _collect_later(self, asked: queue.SimpleQueue[LaterDrawing | None]) -> None:
@@ -271,10 +286,10 @@ class Helper:
             self._fail(f"the picture helper failed ({type(exc).__name__}: {exc})")
         self._owed, self._busy = None, False
 
-    def _read(self, within: float | None = None) -> Drawn:
-        """The answer, once it begins to come within ``within`` (``DRAW_HERE_AFTER`` unless said; else
-        :class:`_Late`: nothing of it has been read, so the whole of it can be dropped later)."""
-        process = self._process
+    @staticmethod
+    def _read(process: subprocess.Popen[bytes] | None, within: float | None = None) -> Drawn:
+        """``process``'s answer, once it begins to come within ``within`` (``DRAW_HERE_AFTER`` unless said;
+        else :class:`_Late`: nothing of it has been read, so the whole of it can be dropped later)."""
         if process is None or process.stdout is None:
             raise EOFError("the helper was stopped")
         source = process.stdout.fileno()
@@ -304,13 +319,27 @@ class Helper:
         self._failed = time.monotonic()
         self.stop()
 
-    def _free(self) -> None:
+    def _take(self, drawing: Drawing | LaterDrawing) -> None:
+        """The question is the helper's. Called holding the lock."""
+        if isinstance(drawing, LaterDrawing):
+            self._in_hand.add(drawing)
+        else:
+            self._busy = True
+
+    def _free(self, drawing: Drawing | LaterDrawing) -> None:
         with self._lock:
-            self._busy = False
+            if isinstance(drawing, LaterDrawing):
+                self._in_hand.discard(drawing)
+            else:
+                self._busy = False
 
 
 class _Late(Exception):
     """The helper's answer has not begun to come yet."""
+
+
+class _Gone(Exception):
+    """The helper that was asked has been stopped (a failure, told when it happened)."""
 
 
 def warm_up() -> None:
