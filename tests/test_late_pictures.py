@@ -145,18 +145,33 @@ def test_the_next_moves_picture_queues_behind_the_one_being_drawn(table: EmeTabl
 
 
 def test_the_helper_takes_so_many_pictures_at_once(table: EmeTable, helper: drawing.Helper) -> None:
-    """At most ``LATER_DEPTH`` pictures no one waits for are in the helper's hands; then the asker draws. A
-    picture someone waits for is asked only of a helper with nothing in hand."""
+    """At most ``LATER_DEPTH`` pictures no one waits for are in the helper's hands; then the asker draws."""
     state = table.state()
     asked = [helper.ask(KIND, table.name, state, later=True) for _ in range(drawing.LATER_DEPTH)]
     assert all(isinstance(later, drawing.LaterDrawing) for later in asked)
     assert helper.ask(KIND, table.name, state, later=True) is None
     assert helper.ask(KIND, table.name, state) is None
+    drop_all(asked)
+    assert isinstance(helper.ask(KIND, table.name, state, later=True), drawing.LaterDrawing)
+
+
+def test_a_picture_asked_behind_others_is_not_waited_for(table: EmeTable, helper: drawing.Helper) -> None:
+    """A worker that would wait finds pictures in the helper's hands: its own joins them rather than wait
+    behind them; with nothing in hand, it waits as before."""
+    state = table.state()
+    first = helper.ask(KIND, table.name, state, later=True)
+    second = helper.ask(KIND, table.name, state)
+    assert isinstance(second, drawing.LaterDrawing)
+    drop_all([first, second])
+    assert isinstance(helper.ask(KIND, table.name, state), drawing.Drawing)
+
+
+def drop_all(asked: list[drawing.Drawing | drawing.LaterDrawing | None]) -> None:
+    """Wanted by no mail: dropped, once drawn."""
     for later in asked:
         assert isinstance(later, drawing.LaterDrawing)
         later.drop()
         later.join(timeout=30)
-    assert isinstance(helper.ask(KIND, table.name, state, later=True), drawing.LaterDrawing)
 
 
 def test_a_players_later_mail_waits_behind_the_mail_waiting_for_its_picture(table: EmeTable,
@@ -165,7 +180,7 @@ def test_a_players_later_mail_waits_behind_the_mail_waiting_for_its_picture(tabl
     waiting = waiting_for_picture(table)
     held_for = {row.recipient: row.id for row in waiting}
     for player, bid in (("bob", "BID 2"), ("cy", "BID 0")):  # the bids revealed: a report to every player
-        assert table.send(player, bid) == "applied"  # the helper is busy: drawn here, not held
+        assert table.send(player, bid) == "applied"  # behind the held picture: held too
     later = [row for row in table.outbox() if row.recipient in held_for and (row.id or 0) > held_for[row.recipient]]
     assert later and not {row.id for row in claim(table)} & {row.id for row in later}
     held.release()

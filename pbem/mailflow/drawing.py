@@ -17,9 +17,10 @@ commits without it and goes on to the next message, and the picture reaches
 the move's mail afterwards (``pbem.mailflow.latepictures``). Such pictures
 queue up in the helper, ``LATER_DEPTH`` at most: the next message's picture
 is asked while the last one's is still being drawn, so that the worker, the
-daemon's busiest thread, draws none of them. A picture that someone waits
-for is asked only of a helper with nothing in hand; a worker that finds it
-busy draws itself.
+daemon's busiest thread, draws none of them. A worker that would wait for
+its picture and finds the helper with such pictures in hand does not wait
+either: its picture joins them. A worker that finds the helper's hands full
+draws itself.
 
 The helper is a new interpreter (not a fork: the daemon has threads, and a
 fork would copy their locks) that imports only what drawing needs. It first
@@ -206,13 +207,17 @@ class Helper:
 
     def ask(self, kind: str, game: str, state: Any, *, later: bool = False) -> Drawing | LaterDrawing | None:
         """Start drawing; None when the helper is busy or down (the caller draws itself). ``later``: no one
-        will wait for the answer (:class:`LaterDrawing`): it may queue behind others (see the module doc)."""
+        will wait for the answer (:class:`LaterDrawing`): it may queue behind others (see the module doc).
+        A picture asked while others no one waits for are in hand is one of them, ``later`` or not."""
         with self._lock:
             if self._owed is not None:
                 self._collect_owed()
-            if self._busy or len(self._in_hand) >= (LATER_DEPTH if later else 1) or not self._ready():
+            if self._busy or len(self._in_hand) >= LATER_DEPTH or not self._ready():
                 return None
-            drawing = LaterDrawing(kind, game, state, self._process) if later else Drawing(self, kind, game, state)
+            if later or self._in_hand:
+                drawing: Drawing | LaterDrawing = LaterDrawing(kind, game, state, self._process)
+            else:
+                drawing = Drawing(self, kind, game, state)
             self._take(drawing)
         try:
             with self._asking:
