@@ -26,7 +26,8 @@ of its own, on an SQLite database in a temporary directory. Printed:
     of one running moderator. N = orders / seconds from the first APPEND to the
     last resulting mail accepted by the relay. Also printed: the time until
     every order was applied (committed; seen by polling the database every
-    20 ms), and checks (every order applied, state = replay for every game).
+    20 ms), where the CPU went per order (``cpushare.py``), and checks (every
+    order applied, state = replay for every game).
 
 Only loopback; everything (Dovecot, the daemon, the temporary directories)
 is stopped and removed at the end, also on errors and Ctrl-C. Usage:
@@ -60,6 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+import cpushare  # noqa: E402  (benchmarks/cpushare.py, beside this file)
 from mailflowkit import PLAYERS, Table, raw_mail  # noqa: E402
 from mailservers import (  # noqa: E402
     DOVECOT_SEARCH_PATH,
@@ -69,6 +71,7 @@ from mailservers import (  # noqa: E402
     free_port,
 )
 from sqlalchemy import func  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
 from sqlmodel import col, select  # noqa: E402
 
 from engine.imperial2030.board import default_board  # noqa: E402
@@ -475,7 +478,8 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
 
     ``pictures`` off: the games' reports go without the board and its picture (``pbem game set NAME board=off``).
     Also returned: ``applied_by``, how many orders each process applied (from its log: at INFO level only),
-    ``queue``, what is left in the inbound queue by status (nothing, when all went well), and ``commands``.
+    ``queue``, what is left in the inbound queue by status (nothing, when all went well), ``commands``, and
+    ``cpu``: where the CPU went meanwhile, per order (``cpushare.summary``; None without /proc).
     """
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as directory:
         moderator = Moderator(Path(directory), server, smtp_port, handler, url=url)
@@ -506,6 +510,7 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
             welcomes = len(moderator.outbox())
             wait_until(moderator.all_sent, f"the {welcomes} welcome mails")
             before = {row_id for row_id, _, _ in moderator.outbox()}
+            cpu_before = cpushare.read()
             start = time.monotonic()
             for raw in mails:
                 moderator.append(raw)
@@ -513,6 +518,7 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
             wait_until(lambda: moderator.handled() >= len(mails), "every order to be handled")
             handled = time.monotonic() - start
             rows = wait_until(moderator.all_sent, "every resulting mail", every=0.05)
+            cpu = cpushare.summary(cpu_before, cpushare.read(), cpu_roles(moderator, server, url), len(mails))
             new = [mid for row_id, mid, _ in rows if row_id not in before]
             last = max(handler.first(mid) or 0.0 for mid in new) - start
             outcomes = moderator.outcomes()
@@ -527,9 +533,23 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
             applied_by = [path.read_text(errors="replace").count(" applied (") for path in moderator.logs]
             return {"orders": len(mails), "appended": appended, "handled": handled, "last": last,
                     "mails": len(new), "welcomes": welcomes, "outcomes": outcomes, "replayed": replayed,
-                    "applied_by": applied_by, "queue": queue, "commands": list(moderator.commands)}
+                    "applied_by": applied_by, "queue": queue, "commands": list(moderator.commands), "cpu": cpu}
         finally:
             moderator.stop()
+
+
+def cpu_roles(moderator: Moderator, server: DovecotServer, url: str | None) -> dict[str, cpushare.Role]:
+    """The processes of a run by role, for ``cpushare.summary``."""
+    daemons = {process.pid for process in moderator.processes}
+    dovecot_pids = cpushare.descendants(cpushare.read(), [server.process.pid] if server.process else [])
+    database = make_url(url).database if url and url.startswith("postgresql") else None
+    return {
+        "moderator": lambda pid, reading: pid in daemons,
+        "picture helpers": lambda pid, reading: reading.parent.get(pid) in daemons,
+        "Dovecot": lambda pid, reading: pid in dovecot_pids,
+        "PostgreSQL": lambda pid, reading: database is not None and f" {database} " in reading.command.get(pid, ""),
+        "this benchmark (its relay, the appends, watching)": lambda pid, reading: pid == os.getpid(),
+    }
 
 
 def _now() -> Any:
@@ -572,6 +592,8 @@ def main() -> None:
               f"{result['appended']:.2f} s; all applied after {result['handled']:.2f} s "
               f"({orders / result['handled']:.1f} orders/s); the {result['mails']} resulting mails accepted "
               f"by the relay after {result['last']:.2f} s ({sending:.0f} mails/s after the last order)", flush=True)
+        if result["cpu"]:
+            print(f"throughput: {result['cpu']}", flush=True)
         print(f"checks: outcomes {result['outcomes']}; state = replay of the log for "
               f"{result['replayed']}/{args.games} games", flush=True)
         print(f"orders per second ({args.games} games): {orders / result['last']:.1f}")

@@ -26,8 +26,11 @@ lmtp``) in processes of their own. The building blocks are those of
     ``PBEM_TEST_POSTGRES_URL``, default ``postgres@127.0.0.1:5432``). Printed
     before (``#`` lines): the same for one process with ``--workers 2``, and
     per run the time until every order was applied, how many each process
-    applied (from its INFO log), and the checks (every order applied, state =
-    replay of the log for every game, nothing left in the inbound queue).
+    applied (from its INFO log), where the machine's CPU went per order (the
+    moderator, its picture helpers, Dovecot, PostgreSQL, this benchmark with
+    its relay; ``cpushare.py``) and so how many orders per second the cores
+    could give at most, and the checks (every order applied, state = replay
+    of the log for every game, nothing left in the inbound queue).
 ``duplicate mails: N``
     In the two-process run, how many Message-IDs the relay accepted more than
     once (counted after both processes stopped). Must be 0.
@@ -163,6 +166,8 @@ def throughput_run(server: DovecotServer, kind: str, *, processes: int, workers:
          f"all applied after {result['handled']:.2f} s ({orders / result['handled']:.1f} orders/s); the "
          f"{result['mails']} resulting mails accepted by the relay after {result['last']:.2f} s "
          f"({sending:.0f} mails/s after the last order): {rate:.1f} orders/s")
+    if result["cpu"]:
+        note(f"{label}: {result['cpu']}")
     applied_by = " + ".join(str(n) for n in result["applied_by"])
     note(f"{label}: applied by process {applied_by}; relay received {received} mails "
          f"({result['welcomes']} welcomes first), {dup} Message-IDs more than once ({copies} extra copies); "
