@@ -240,7 +240,7 @@ class Helper:
         self._later.put(drawing)
 
     def answer(self, drawing: Drawing | LaterDrawing, within: float | None = None) -> Drawn:
-        """The helper's answer to ``drawing`` (the one question out), or the picture drawn here.
+        """The helper's answer to ``drawing`` (it answers in the order asked), or the picture drawn here.
 
         Why not wait for it however long it takes: on a machine busy to its
         last core the helper, sharing it, may draw slowly; after
