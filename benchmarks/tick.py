@@ -7,7 +7,9 @@ transaction. Nothing is due in them (their first reminder is a day away). One
 tick settles their alarms (each game is looked at once and told when to be
 looked at again; timed and printed, it is the cost after an upgrade), then
 ``--repeats`` ticks are timed, one hour after the games' creation, as
-``pbem run`` would run them; the median counts. Printed, last:
+``pbem run`` would run them; the median counts. The sizes take turns (a tick
+over the small database, one over the large, and again), so that a machine
+whose speed drifts meanwhile moves both alike. Printed, last:
 
 ``deadline tick, 10000 games / 100 games: R``
     the median tick over ``--large`` games divided by the one over
@@ -88,40 +90,56 @@ def create_games(url: str, count: int) -> datetime:
         db.dispose()
 
 
-def time_ticks(games: int, repeats: int = REPEATS) -> Timing:
-    """Create ``games`` idle games in a fresh SQLite database, settle them with one tick, time ``repeats`` more."""
-    from pbem.deadlines import tick
-    from pbem.store import Database
+class IdleGames:
+    """``games`` idle games in a fresh SQLite database at ``path``, settled by one tick (timed: ``settle_s``)."""
 
+    def __init__(self, path: Path, games: int) -> None:
+        from pbem.deadlines import tick
+        from pbem.store import Database
+
+        url = f"sqlite:///{path}"
+        self.games, self.now, self._tick = games, create_games(url, games) + AFTER, tick
+        self.db = Database(url)
+        started = time.perf_counter()
+        report = tick(self.db, self.now, moderator_address=MODERATOR)
+        self.settle_s = time.perf_counter() - started
+        if report.acted or report.errors:
+            raise RuntimeError(f"the games were not idle: {report.lines()}")
+        tick(self.db, self.now, moderator_address=MODERATOR)  # warm: the statement cache, the database's pages
+
+    def time_one(self) -> float:
+        started = time.perf_counter()
+        self._tick(self.db, self.now, moderator_address=MODERATOR)
+        return time.perf_counter() - started
+
+
+def timed(sizes: Sequence[int], repeats: int = REPEATS) -> list[Timing]:
+    """Per size, its games in a database of their own; ``repeats`` ticks of each timed, the sizes in turn."""
     with tempfile.TemporaryDirectory(prefix="pbem-tick-") as folder:
-        url = f"sqlite:///{Path(folder) / 'tick.db'}"
-        now = create_games(url, games) + AFTER
-        db = Database(url)
+        sets: list[IdleGames] = []
         try:
-            started = time.perf_counter()
-            report = tick(db, now, moderator_address=MODERATOR)
-            settle = time.perf_counter() - started
-            if report.acted or report.errors:
-                raise RuntimeError(f"the games were not idle: {report.lines()}")
-            tick(db, now, moderator_address=MODERATOR)  # warm: the statement cache, the database's pages
-            times = []
+            for index, games in enumerate(sizes):
+                sets.append(IdleGames(Path(folder) / f"tick-{index}.db", games))
+            times: list[list[float]] = [[] for _ in sets]
             gc.collect()
             gc.disable()  # as timeit does: a collection of what creating the games left behind is no tick's cost
             try:
                 for _ in range(repeats):
-                    started = time.perf_counter()
-                    tick(db, now, moderator_address=MODERATOR)
-                    times.append(time.perf_counter() - started)
+                    for games_set, spent in zip(sets, times, strict=True):
+                        spent.append(games_set.time_one())
             finally:
                 gc.enable()
-            return Timing(games, settle, statistics.median(times) * 1000)
+            return [Timing(games_set.games, games_set.settle_s, statistics.median(spent) * 1000)
+                    for games_set, spent in zip(sets, times, strict=True)]
         finally:
-            db.dispose()
+            for games_set in sets:
+                games_set.db.dispose()
 
 
 def tick_ratio(small: int = 100, large: int = 10000, repeats: int = REPEATS) -> float:
     """The median tick over ``large`` idle games divided by the one over ``small`` (the goal: at most 1.5)."""
-    return time_ticks(large, repeats).tick_ms / time_ticks(small, repeats).tick_ms
+    few, many = timed([small, large], repeats)
+    return many.tick_ms / few.tick_ms
 
 
 def ratio_line(small: Timing, large: Timing, suffix: str = "") -> str:
@@ -154,7 +172,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], Any] = print) -
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # internal: figures as JSON
     args = parser.parse_args(argv)
     if args.json:
-        found = [time_ticks(n, args.repeats) for n in args.size or [args.small, args.large]]
+        found = timed(args.size or [args.small, args.large], args.repeats)
         out(json.dumps([timing.__dict__ for timing in found]))
         return 0
     if args.before is not None:
@@ -163,7 +181,7 @@ def main(argv: Sequence[str] | None = None, out: Callable[[str], Any] = print) -
         for timing in old:
             out(timing_line(timing, f"before ({args.before}): "))
         out(ratio_line(old[0], old[-1], " (before)"))
-    small, large = time_ticks(args.small, args.repeats), time_ticks(args.large, args.repeats)
+    small, large = timed([args.small, args.large], args.repeats)
     out(timing_line(small))
     out(timing_line(large))
     out(ratio_line(small, large))
