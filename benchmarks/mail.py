@@ -521,7 +521,8 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
             wait_until(lambda: moderator.handled() >= len(mails), "every order to be handled")
             handled = time.monotonic() - start
             rows = wait_until(moderator.all_sent, "every resulting mail", every=0.05)
-            cpu = cpushare.summary(cpu_before, cpushare.read(), cpu_roles(moderator, server, url), len(mails))
+            cpu_after = cpushare.read()
+            cpu = cpushare.summary(cpu_before, cpu_after, cpu_roles(moderator, server, url, cpu_after), len(mails))
             new = [mid for row_id, mid, _ in rows if row_id not in before]
             last = max(handler.first(mid) or 0.0 for mid in new) - start
             outcomes = moderator.outcomes()
@@ -541,10 +542,11 @@ def throughput(server: DovecotServer, smtp_port: int, handler: TimedHandler, *, 
             moderator.stop()
 
 
-def cpu_roles(moderator: Moderator, server: DovecotServer, url: str | None) -> dict[str, cpushare.Role]:
-    """The processes of a run by role, for ``cpushare.summary``."""
+def cpu_roles(moderator: Moderator, server: DovecotServer, url: str | None,
+              reading: cpushare.Reading) -> dict[str, cpushare.Role]:
+    """The processes of a run by role, for ``cpushare.summary`` (Dovecot's as ``reading`` finds them)."""
     daemons = {process.pid for process in moderator.processes}
-    dovecot_pids = cpushare.descendants(cpushare.read(), [server.process.pid] if server.process else [])
+    dovecot_pids = cpushare.descendants(reading, [server.process.pid] if server.process else [])
     database = make_url(url).database if url and url.startswith("postgresql") else None
     return {
         "moderator": lambda pid, reading: pid in daemons,
