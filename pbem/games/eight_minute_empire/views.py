@@ -30,6 +30,7 @@ from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
 from pbem.games.eight_minute_empire.words import banner, card_words, row_lines
 from pbem.render.art import Art, check_art, fill_panel, load_art
+from pbem.render.samestate import same_objects
 from pbem.render.text import bullet, finish, join_words, plural, wrap
 
 
@@ -133,7 +134,8 @@ def region_tokens(state: State, region: int) -> list[str]:
     return tokens
 
 
-def map_lines(board: Board, state: State) -> list[str]:
+@same_objects  # every seat's report of a move shows the same map
+def map_lines(board: Board, state: State) -> tuple[str, ...]:
     """The four continents drawn with their land links, each region's pieces in place, then who controls what."""
     art = map_art()
     codes = art.codes_of(REGIONS_TABLE)
@@ -148,7 +150,7 @@ def map_lines(board: Board, state: State) -> list[str]:
     held = ", ".join(f"{r} {owners[r]}" for r in sorted(owners)) or "none"
     lines += ["", wrap(f"Regions controlled: {held}.", 2), wrap("Continents controlled: "
               + (", ".join(f"{c} {p}" for c, p in sorted(continents.items())) or "none") + ".", 2)]
-    return lines
+    return tuple(lines)
 
 
 def status_line(state: State, viewer: str | None = None) -> str:

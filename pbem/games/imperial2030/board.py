@@ -18,6 +18,7 @@ from functools import cache
 from engine.imperial2030.board import Board, CityKind
 from engine.imperial2030.model import GameState
 from pbem.render.art import Art, ArtError, FilledPanel, check_art, fill_panel, load_art
+from pbem.render.samestate import same_objects
 
 BOARD_ART = ("maps", "imperial2030-board.txt")
 RONDEL_ART = ("templates", "imperial2030/rondel.txt")
@@ -110,22 +111,10 @@ def _notes(panel: FilledPanel) -> list[str]:
     return [f"{code} ({names.get(code, code)}): {content}" for code, content in panel.notes]
 
 
-_last_drawn: tuple[GameState, DrawnBoard] | None = None
-
-
+@same_objects
 def draw_board(state: GameState) -> DrawnBoard:
-    """The board of ``state``; the same state object twice is drawn once (a report to every seat shows the
-    same board: why draw it for each)."""
-    global _last_drawn
-    last = _last_drawn
-    if last is not None and last[0] is state:
-        return last[1]
-    drawn = _draw_board(state)
-    _last_drawn = (state, drawn)
-    return drawn
-
-
-def _draw_board(state: GameState) -> DrawnBoard:
+    """The board of ``state``, drawn once for the same state object (a report to every seat shows the same
+    board: why draw it for each)."""
     board = state.board
     art = board_art()
     problems = check_board_art(board, art)

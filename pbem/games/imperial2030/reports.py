@@ -34,6 +34,7 @@ from pbem.games.imperial2030.board import (
 )
 from pbem.games.imperial2030.prompts import prompt_view
 from pbem.games.imperial2030.views import (
+    BoardView,
     board_view,
     error_view,
     game_end_view,
@@ -42,7 +43,8 @@ from pbem.games.imperial2030.views import (
     welcome_view,
 )
 from pbem.render.art import ArtError
-from pbem.render.env import RenderError, render
+from pbem.render.env import RenderError, environment, render
+from pbem.render.samestate import same_objects
 from pbem.render.text import MAX_WIDTH, asciify, problems
 
 __all__ = [
@@ -55,7 +57,15 @@ __all__ = [
 
 def render_board(state: GameState, *, game: str = "", strict: bool = False) -> str:
     """The world board in three panels (Americas, Europe-Africa, Asia-Pacific) with its legend."""
-    return render("imperial2030/board.j2", strict=strict, board=board_view(state, game))
+    view = board_view(state, game)
+    return render("imperial2030/board.j2", strict=strict, board=view, board_text=_board_text(view))
+
+
+@same_objects
+def _board_text(board: BoardView) -> str:
+    """The board's panels and legend as the report and the board's own mail show them, laid out once per
+    board (not once per seat: a fifth of a report's layout). Finished with the text around it."""
+    return environment().get_template("imperial2030/_board.j2").render(board=board)
 
 
 def render_rondel(state: GameState, *, strict: bool = False) -> str:
@@ -74,7 +84,8 @@ def render_report(
 ) -> str:
     """The turn report for ``player``: ``events`` are what happened since their last report."""
     view = report_view(state, player, events, game=game, open_cash=open_cash, board=board)
-    return render("imperial2030/report.j2", strict=strict, report=view)
+    board_text = "" if view.board is None else _board_text(view.board)
+    return render("imperial2030/report.j2", strict=strict, report=view, board_text=board_text)
 
 
 def render_prompt(

@@ -38,6 +38,7 @@ from pbem.games.imperial2030.board import (
 )
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
+from pbem.render.samestate import same_objects
 from pbem.render.text import clip, join_words
 
 NAME_WIDTH = 10  # player names longer than this are clipped in tables (never in sentences)
@@ -147,6 +148,7 @@ class BoardView:
     nations: tuple[tuple[str, str], ...]  # (code, name)
 
 
+@same_objects  # every seat's report of a move shows the same board
 def board_view(state: GameState, game: str = "") -> BoardView:
     drawn: DrawnBoard = draw_board(state)
     panels = tuple(PanelView(p.title, p.lines) for p in drawn.panels)

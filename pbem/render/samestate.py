@@ -1,0 +1,50 @@
+"""What a move's mails share, worked out once: the answer for the same objects, asked again, is the last one.
+
+A move's report goes to every seat, each with the same board: the board's
+text (and the grid it is drawn from) is the same for all of them, and
+was laid out anew for each seat. ``same_objects`` keeps the last few answers
+of a function by the identity of its arguments (game states are not
+hashable, and comparing two by value would cost what it saves): the second
+seat's report asks with the very state object the first one did.
+
+Why identity is enough: a state is never changed once a move has made it
+(the engine makes a new one for the next move), and the answer kept also
+holds its arguments, so no other object can take their place in memory.
+Why a few answers, not one: the appliers' threads (``pbem run --workers N``)
+lay out different games' mails at the same time.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, ParamSpec, TypeVar
+
+P = ParamSpec("P")
+V = TypeVar("V")
+
+KEPT = 4  # answers kept: one per applier thread laying out a move's mails, as a host runs them
+
+
+class _SameObjects(Generic[P, V]):
+    """``compute`` with its last ``KEPT`` answers kept by the identity of all its (positional) arguments."""
+
+    def __init__(self, compute: Callable[P, V]) -> None:
+        self._compute = compute
+        self._kept: tuple[tuple[tuple[object, ...], V], ...] = ()
+        self.__doc__ = compute.__doc__
+        self.__wrapped__ = compute
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> V:
+        if kwargs:
+            return self._compute(*args, **kwargs)
+        kept = self._kept  # read once: another thread may replace it (a whole tuple, so never half written)
+        for asked, answer in kept:
+            if len(asked) == len(args) and all(a is b for a, b in zip(asked, args, strict=True)):
+                return answer
+        answer = self._compute(*args, **kwargs)
+        self._kept = ((tuple(args), answer), *kept[:KEPT - 1])
+        return answer
+
+
+def same_objects(compute: Callable[P, V]) -> Callable[P, V]:
+    """Decorator: ``compute`` with its last few answers kept (see the module docstring)."""
+    return _SameObjects(compute)
