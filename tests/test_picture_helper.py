@@ -12,6 +12,7 @@ import logging
 import os
 import pickle
 import re
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -111,6 +112,27 @@ def test_a_helper_that_dies_while_drawing_costs_no_picture(table: EmeTable, help
         assert table.send("ann", "BID 1") == "applied"
     assert "the picture helper failed" in caplog.text
     assert table.outbox()[-1].picture == drawn_here(table)
+
+
+def test_the_collector_of_a_dead_helper_never_waits_for_the_askers_lock(table: EmeTable,
+                                                                        helper: drawing.Helper) -> None:
+    """``ask`` stops a helper it finds dead while holding its lock, and stopping waits for the collector
+    thread: were that thread to need the lock to finish (it did, to note the picture answered), each such
+    stop would wait out the join's two seconds, and the move with it."""
+    assert helper._process is not None
+    helper._process.send_signal(signal.SIGSTOP)  # the question waits in its input: the answer will fail
+    later = helper.ask(KIND, table.name, table.state(), later=True)
+    assert isinstance(later, drawing.LaterDrawing)
+    given: list[drawing.Drawn] = []
+    later.deliver(given.append)
+    collector = helper._collector
+    assert collector is not None
+    with helper._lock:  # as ``ask`` holds it while it finds the helper dead
+        helper._process.kill()
+        collector.join(timeout=30)  # it draws the picture itself, then ends
+        finished = not collector.is_alive()
+    assert finished
+    assert given and given[0] is not None and given[0][0] == drawn_here(table)
 
 
 def test_after_a_failure_a_new_helper_starts_later(table: EmeTable, helper: drawing.Helper,

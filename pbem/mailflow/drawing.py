@@ -155,6 +155,10 @@ class Helper:
         self._collector: threading.Thread | None = None  # takes the answers no one waits for (LaterDrawing)
         self._later: queue.SimpleQueue[LaterDrawing | None] = queue.SimpleQueue()  # the collector's questions
         self._in_hand: set[LaterDrawing] = set()  # asked and not yet answered (LATER_DEPTH at most)
+        # ``_busy`` and ``_in_hand`` have a lock of their own, never held for long: the collector frees its
+        # pictures under it, and must never wait for ``_lock``, which ``ask`` holds while it stops a dead
+        # helper, joining the collector (each such stop waited out the join's two seconds).
+        self._hands = threading.Lock()
         self._asking = threading.Lock()  # a question is written and handed to its reader at once: in order
 
     def start(self) -> None:
@@ -212,13 +216,16 @@ class Helper:
         with self._lock:
             if self._owed is not None:
                 self._collect_owed()
-            if self._busy or len(self._in_hand) >= LATER_DEPTH or not self._ready():
+            with self._hands:
+                full = self._busy or len(self._in_hand) >= LATER_DEPTH
+            if full or not self._ready():  # not holding ``_hands``: ``_ready`` may stop a helper, see __init__
                 return None
-            if later or self._in_hand:
-                drawing: Drawing | LaterDrawing = LaterDrawing(kind, game, state, self._process)
-            else:
-                drawing = Drawing(self, kind, game, state)
-            self._take(drawing)
+            with self._hands:  # only ``ask`` takes, under ``_lock``: there is still room
+                if later or self._in_hand:
+                    drawing: Drawing | LaterDrawing = LaterDrawing(kind, game, state, self._process)
+                else:
+                    drawing = Drawing(self, kind, game, state)
+                self._take(drawing)
         try:
             with self._asking:
                 assert self._process is not None and self._process.stdin is not None
@@ -289,7 +296,9 @@ class Helper:
                 read_message(process.stdout.fileno(), time.monotonic() + ANSWER_WITHIN)
         except Exception as exc:
             self._fail(f"the picture helper failed ({type(exc).__name__}: {exc})")
-        self._owed, self._busy = None, False
+        self._owed = None
+        with self._hands:
+            self._busy = False
 
     @staticmethod
     def _read(process: subprocess.Popen[bytes] | None, within: float | None = None) -> Drawn:
@@ -325,14 +334,14 @@ class Helper:
         self.stop()
 
     def _take(self, drawing: Drawing | LaterDrawing) -> None:
-        """The question is the helper's. Called holding the lock."""
+        """The question is the helper's. Called holding ``_hands``."""
         if isinstance(drawing, LaterDrawing):
             self._in_hand.add(drawing)
         else:
             self._busy = True
 
     def _free(self, drawing: Drawing | LaterDrawing) -> None:
-        with self._lock:
+        with self._hands:
             if isinstance(drawing, LaterDrawing):
                 self._in_hand.discard(drawing)
             else:
