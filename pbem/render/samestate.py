@@ -31,7 +31,6 @@ class _SameObjects(Generic[P, V]):
         self._compute = compute
         self._kept: tuple[tuple[tuple[object, ...], V], ...] = ()
         self.__doc__ = compute.__doc__
-        self.__wrapped__ = compute
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> V:
         if kwargs:

@@ -63,8 +63,8 @@ def render_board(state: GameState, *, game: str = "", strict: bool = False) -> s
 
 @same_objects
 def _board_text(board: BoardView) -> str:
-    """The board's panels and legend as the report and the board's own mail show them, laid out once per
-    board (not once per seat: a fifth of a report's layout). Finished with the text around it."""
+    """The board's panels and legend as a report and the board's own mail show them, laid out once per
+    board, not once per seat (``render`` finishes it for mail with the text around it)."""
     return environment().get_template("imperial2030/_board.j2").render(board=board)
 
 
