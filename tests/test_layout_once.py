@@ -1,9 +1,9 @@
 """What every seat's mail of one move shares is laid out once (issue 13: "render what is common to all seats
 once per order"), and a later move still shows its own board.
 
-The board's text is the same in every seat's report; it used to be laid out
-again for each seat. ``pbem.render.samestate.same_objects`` keeps the answer
-for the state object asked about last.
+The board, the nations and the rondel read the same in every seat's report;
+they used to be laid out again for each seat. ``pbem.render.samestate.same_objects``
+keeps the answers for the state objects asked about last.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from engine.core.seats import Seat
 from engine.eight_minute_empire import game as eme
 from engine.eight_minute_empire.model import Setup as EmeSetup
 from engine.eight_minute_empire.randomplay import random_move as eme_random_move
+from engine.eight_minute_empire.scoring import final_scores
 from engine.imperial2030.board import default_board
 from engine.imperial2030.game import apply
 from engine.imperial2030.model import GameSetup
@@ -53,14 +54,18 @@ def eme_states(moves: int, seed: int = 3) -> list[Any]:
     return states
 
 
-def count_board_layouts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every time Imperial's board part (``_board.j2``) is taken to be laid out, by a report or an include."""
+SHARED_PARTS = ("imperial2030/_nations.j2", "imperial2030/_rondel.j2", "imperial2030/_board.j2")
+
+
+def count_layouts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every time one of Imperial's parts that read the same for every seat is taken to be laid out (by a
+    report's own call or by an include)."""
     env = environment()
     taken: list[str] = []
     original = env.get_template
 
     def counting(name: Any, *args: Any, **kwargs: Any) -> Any:
-        if name == "imperial2030/_board.j2":
+        if name in SHARED_PARTS:
             taken.append(name)
         return original(name, *args, **kwargs)
 
@@ -68,12 +73,15 @@ def count_board_layouts(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return taken
 
 
-def test_imperial_every_seats_report_of_a_move_lays_the_board_out_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_imperial_every_seats_report_of_a_move_lays_the_shared_parts_out_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The nations, the rondel and the board read the same for every seat; the players' part does not (only
+    the reader's own cash is shown, unless the game's cash is open)."""
     state = imperial_states(60)[-1]
-    taken = count_board_layouts(monkeypatch)
+    taken = count_layouts(monkeypatch)
     reports = [IMPERIAL.report(state, player, [], game="g") for player in state.players]
-    assert len(taken) == 1
-    assert all("THE WORLD BOARD" in report for report in reports)
+    assert sorted(taken) == sorted(SHARED_PARTS)
+    assert all("THE WORLD BOARD" in report and "THE RONDEL" in report for report in reports)
 
 
 def laid_out_anew(monkeypatch: pytest.MonkeyPatch, kind: Any, state: Any, player: str) -> str:
@@ -92,19 +100,27 @@ def test_imperial_the_next_move_shows_its_own_board(monkeypatch: pytest.MonkeyPa
         assert shown == laid_out_anew(monkeypatch, IMPERIAL, after, player), after.version
 
 
-def test_eme_every_seats_report_of_a_move_draws_the_map_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_eme_every_seats_report_of_a_move_draws_the_map_and_scores_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The map and the points each player would score now (R8-SCORE-1 to 4; public, R8-PIECE-3) read the same
+    for every seat."""
     state = eme_states(12)[-1]
     filled: list[Any] = []
+    scored: list[Any] = []
 
-    def counting(*args: Any) -> Any:
+    def filling(*args: Any) -> Any:
         filled.append(args)
         return fill_panel(*args)
 
-    monkeypatch.setattr(eme_views, "fill_panel", counting)
+    def scoring(*args: Any) -> Any:
+        scored.append(args)
+        return final_scores(*args)
+
+    monkeypatch.setattr(eme_views, "fill_panel", filling)
+    monkeypatch.setattr(eme_views, "final_scores", scoring)
     reports = [EME.report(state, player, [], game="g") for player in state.seating]
-    panels = len(eme_views.map_art().panels)
-    assert len(filled) == panels
-    assert all("THE MAP" in report for report in reports)
+    assert len(filled) == len(eme_views.map_art().panels)
+    assert len(scored) == 1
+    assert all("THE MAP" in report and "points now" in report for report in reports)
 
 
 def test_eme_the_next_move_shows_its_own_map(monkeypatch: pytest.MonkeyPatch) -> None:

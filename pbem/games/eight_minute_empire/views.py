@@ -24,7 +24,7 @@ from engine.eight_minute_empire.events import (
     SeriesGameEnded,
     TurnEnded,
 )
-from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, State, Variant
+from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, Score, State, Variant
 from engine.eight_minute_empire.scoring import continent_owners, final_scores, region_owners, symbols_of
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
@@ -88,7 +88,7 @@ def goods_tally(board: Board, cards: tuple[int, ...]) -> str:
 
 def player_lines(board: Board, state: State, viewer: str | None = None) -> list[str]:
     """Each player's coins, cards, pieces, goods and points if the game ended now (all public, R8-PIECE-3)."""
-    scores = {s.player: s for s in final_scores(state, board)[0]}
+    scores = _scores_now(board, state)
     lines = ["PLAYERS (seating order; * on turn; points if the game ended now)"]
     for player in state.seating:
         you = ", you" if player == viewer else ""
@@ -101,6 +101,11 @@ def player_lines(board: Board, state: State, viewer: str | None = None) -> list[
         lines.append(wrap(f"goods: {goods_tally(board, state.hands[player])}; points now: {now.regions} + "
                           f"{now.continents} + {now.goods} = {now.total}", 6, 6))
     return lines
+
+
+@same_objects  # the same for every seat's report of a move: worked out once
+def _scores_now(board: Board, state: State) -> dict[str, Score]:
+    return {score.player: score for score in final_scores(state, board)[0]}
 
 
 MAP_ART = ("maps", "eight-minute-empire-board.txt")

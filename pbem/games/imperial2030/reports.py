@@ -34,7 +34,6 @@ from pbem.games.imperial2030.board import (
 )
 from pbem.games.imperial2030.prompts import prompt_view
 from pbem.games.imperial2030.views import (
-    BoardView,
     board_view,
     error_view,
     game_end_view,
@@ -58,18 +57,18 @@ __all__ = [
 def render_board(state: GameState, *, game: str = "", strict: bool = False) -> str:
     """The world board in three panels (Americas, Europe-Africa, Asia-Pacific) with its legend."""
     view = board_view(state, game)
-    return render("imperial2030/board.j2", strict=strict, board=view, board_text=_board_text(view))
-
-
-@same_objects
-def _board_text(board: BoardView) -> str:
-    """The board's panels and legend as a report and the board's own mail show them, laid out once per
-    board, not once per seat (``render`` finishes it for mail with the text around it)."""
-    return environment().get_template("imperial2030/_board.j2").render(board=board)
+    return render("imperial2030/board.j2", strict=strict, board=view, board_text=_part("board", view))
 
 
 def render_rondel(state: GameState, *, strict: bool = False) -> str:
-    return render("imperial2030/rondel.j2", strict=strict, rondel=rondel_view(state))
+    return render("imperial2030/rondel.j2", strict=strict, rondel_text=_part("rondel", rondel_view(state)))
+
+
+@same_objects
+def _part(name: str, view: object) -> str:
+    """A part that reads the same in every seat's report (``_nations.j2``, ``_rondel.j2``, ``_board.j2`` with
+    ``view``), laid out once per view, not once per seat; ``render`` finishes it with the text around it."""
+    return environment().get_template(f"imperial2030/_{name}.j2").render({name: view})
 
 
 def render_report(
@@ -84,8 +83,9 @@ def render_report(
 ) -> str:
     """The turn report for ``player``: ``events`` are what happened since their last report."""
     view = report_view(state, player, events, game=game, open_cash=open_cash, board=board)
-    board_text = "" if view.board is None else _board_text(view.board)
-    return render("imperial2030/report.j2", strict=strict, report=view, board_text=board_text)
+    return render("imperial2030/report.j2", strict=strict, report=view, nations_text=_part("nations", view.nations),
+                  rondel_text=_part("rondel", view.rondel),
+                  board_text="" if view.board is None else _part("board", view.board))
 
 
 def render_prompt(

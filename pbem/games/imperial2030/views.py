@@ -165,6 +165,7 @@ class RondelView:
     costs: tuple[str, ...]  # sentences: what moves cost, and a space beyond the free ones per nation now
 
 
+@same_objects  # every seat's report of a move shows the same rondel
 def rondel_view(state: GameState) -> RondelView:
     board = state.board
     drawn = draw_rondel(state)
@@ -225,6 +226,7 @@ class PlayerRow:
     roles: str  # "investor card", "Swiss bank"
 
 
+@same_objects  # and the same nations
 def nation_rows(state: GameState) -> tuple[NationRow, ...]:
     board = state.board
     codes = nation_codes(board)
@@ -329,7 +331,6 @@ class ReportView:
     finished: bool
     happened: tuple[str, ...]
     nations: tuple[NationRow, ...]
-    gov_width: int
     players: tuple[PlayerRow, ...]
     name_width: int
     own_cash: int
@@ -364,7 +365,6 @@ def report_view(
         finished=state.finished,
         happened=tuple(narrate(state.board, list(events), viewer=reader)),
         nations=nations,
-        gov_width=max([len("govt")] + [len(n.government) for n in nations]),
         players=players,
         name_width=max(len(p.name) for p in players) if players else 4,
         own_cash=state.players[reader].cash,
