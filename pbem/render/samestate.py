@@ -11,7 +11,8 @@ Why identity is enough: a state is never changed once a move has made it
 (the engine makes a new one for the next move), and the answer kept also
 holds its arguments, so no other object can take their place in memory.
 Why a few answers, not one: the appliers' threads (``pbem run --workers N``)
-lay out different games' mails at the same time.
+lay out different games' mails at the same time, and one function may keep
+several parts of one move (Imperial's nations, rondel and board).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from typing import Generic, ParamSpec, TypeVar
 P = ParamSpec("P")
 V = TypeVar("V")
 
-KEPT = 4  # answers kept: one per applier thread laying out a move's mails, as a host runs them
+KEPT = 8  # answers kept per function: enough for a few applier threads, each laying out a move's mails
 
 
 class _SameObjects(Generic[P, V]):
