@@ -23,7 +23,6 @@ from typing import Any
 
 import pytest
 from sqlalchemy import event
-from sqlmodel import col, select
 
 from pbem.holders import gone
 from pbem.mailflow import drawing, latepictures, outgoing
@@ -133,6 +132,13 @@ def two_moves_with_mail_waiting(table: EmeTable) -> list[bytes]:
     return boards
 
 
+def each_got_its_board(table: EmeTable, rows: list[list[int | None]], boards: list[bytes]) -> None:
+    """Each move's held mail (``rows``, per move) has its own move's board, and is held no longer."""
+    given = {row.id: row for row in table.outbox()}
+    for ids, board in zip(rows, boards, strict=True):
+        assert all(given[row].picture == board and given[row].claimed_by == "" for row in ids)
+
+
 def test_the_next_moves_picture_queues_behind_the_one_being_drawn(table: EmeTable, held: Held,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The next message finds the helper still drawing: its picture is asked all the same (the handler draws
@@ -143,9 +149,7 @@ def test_the_next_moves_picture_queues_behind_the_one_being_drawn(table: EmeTabl
     rows = [[row.id for row in held_by(table, later)] for later in held.asked]
     assert all(rows)
     held.release()
-    given = {row.id: row for row in table.outbox()}
-    for ids, board in zip(rows, boards, strict=True):
-        assert all(given[row].picture == board and given[row].claimed_by == "" for row in ids)
+    each_got_its_board(table, rows, boards)
 
 
 def test_the_helper_takes_so_many_pictures_at_once(table: EmeTable, helper: drawing.Helper) -> None:
@@ -249,6 +253,4 @@ def test_a_helper_that_dies_while_drawing_later_pictures_costs_no_picture(
     with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
         held.release()
     assert caplog.text.count("the picture helper failed") == 1
-    given = {row.id: row for row in table.outbox()}
-    for ids, board in zip(rows, boards, strict=True):
-        assert all(given[row].picture == board and given[row].claimed_by == "" for row in ids)
+    each_got_its_board(table, rows, boards)
