@@ -15,13 +15,14 @@ upgrade migrates the database and whether a rollback needs the backup.
 from __future__ import annotations
 
 import re
+import shutil
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 from dbfixtures import db_url  # noqa: F401  (fixture)
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, inspect, text
 from typer.testing import CliRunner
 
 import pbem
@@ -153,3 +154,29 @@ def test_a_revision_that_is_no_number_is_named_as_it_is(tmp_path: Path) -> None:
     with pytest.raises(SchemaTooNew, match=re.escape("by a newer pbem (schema revision abc123); this is pbem")):
         Database(url)
 
+
+def test_a_rollback_restores_the_backup_taken_before_the_upgrade(db_url: str, tmp_path: Path) -> None:  # noqa: F811
+    """docs/running.md, "Upgrading": back up, upgrade (the newer pbem migrates), and to go back, this pbem
+    restores the backup taken before, over the database the newer one migrated (SQLite and PostgreSQL)."""
+    if db_url.startswith("postgresql") and shutil.which("pg_restore") is None:
+        pytest.skip("pg_dump and pg_restore are not installed (postgresql-client)")
+    moderator = Moderator(Database(db_url))
+    moderator.create_game("g1", PLAYERS, deal=[("russia", "ann")], seed=1)
+    moderator.db.dispose()
+    backup = tmp_path / "before-upgrade.bak"
+    assert cli(db_url, "backup", str(backup)).exit_code == 0
+    stamp(db_url, FUTURE)  # the upgrade
+    assert cli(db_url, "game", "list").exit_code == 2
+    result = cli(db_url, "backup", str(tmp_path / "after.bak"))  # this pbem could not restore that copy
+    assert result.exit_code == 2 and "upgrade pbem" in result.stderr and not (tmp_path / "after.bak").exists()
+
+    result = cli(db_url, "restore", str(backup))  # the rollback
+    assert result.exit_code == 0, result.output
+    assert revision_of(db_url) == list(migrate.head_revisions())
+    listing = cli(db_url, "game", "list")
+    assert listing.exit_code == 0 and "g1" in listing.stdout
+    engine = create_engine(db_url)
+    try:
+        assert "newer_things" not in inspect(engine).get_table_names()  # the database is the backup's again
+    finally:
+        engine.dispose()
