@@ -63,7 +63,7 @@ def backup_command(
 @handled
 def restore_command(
     ctx: typer.Context,
-    file: Annotated[Path | None, typer.Argument(metavar="[FILE]", help="A backup written by pbem backup.",
+    file: Annotated[Path | None, typer.Argument(metavar="FILE", help="A backup written by pbem backup.",
                                                 show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Restore even while a moderator process seems to run "
                                                         "(or the current database cannot be opened).")] = False,
