@@ -20,6 +20,14 @@ class StoreError(PbemError):
     """The database cannot be reached or holds data that does not describe a game."""
 
 
+class SchemaTooNew(StoreError):
+    """The database (or a backup) was migrated by a newer pbem: this one must not write into it or migrate it.
+
+    Raised before anything is written; the message names both pbem versions
+    and what to do (upgrade pbem, or restore the backup taken before the upgrade).
+    """
+
+
 class ConcurrentUpdate(StoreError):
     """Another writer appended to the game's log first; nothing was written."""
 

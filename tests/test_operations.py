@@ -31,10 +31,10 @@ from pbem.mailflow.logformat import JsonLines
 from pbem.mailflow.status import gather, report_json
 from pbem.moderator import Moderator
 from pbem.store import Database
-from pbem.store.backup import pg_dump_line, pg_restore_line
 from pbem.store.db import normalise_url
 from pbem.store.leases import LeaseRow
 from pbem.store.outbox import OutboxRow, OutboxStatus
+from pbem.store.pgbackup import pg_dump_line, pg_restore_line
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org")]
@@ -190,18 +190,27 @@ def test_restore_refuses_what_is_no_pbem_database(game: tuple[str, Moderator], t
     assert state_json(moderator) == before
 
 
-def test_postgresql_gets_the_pg_dump_line_without_the_password(tmp_path: Path) -> None:
+def test_without_the_postgresql_tools_the_lines_to_run_elsewhere_keep_the_dump_private(tmp_path: Path) -> None:
+    """pbem runs pg_dump and pg_restore itself (tests/test_postgres_backup.py); where they are not installed
+    (the container image) it gives the lines to run where they are: a private dump, no password in them."""
     url = "postgresql+psycopg://pbem:Secret-Pw-1@db.example.org:5433/games"
-    result = cli(url, "backup", str(tmp_path / "b.dump"))
-    assert result.exit_code == 2
-    assert ("pg_dump --format=custom --file=" + str(tmp_path / "b.dump") + " --host=db.example.org --port=5433 "
-            "--username=pbem games") in result.stderr
+    nothing = tmp_path / "empty-path"
+    nothing.mkdir()
+    (tmp_path / "b.dump").write_bytes(b"PGDMP")
+    env = {"PBEM_DATABASE_URL": url, "PBEM_CONFIG": "", "PATH": str(nothing)}
+    result = CliRunner().invoke(app, ["backup", str(tmp_path / "new.dump")], env=env)
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.output
+    assert ("pg_dump is not installed here" in result.stderr and "(umask 077 && pg_dump --format=custom --file="
+            + str(tmp_path / "new.dump") + " --host=db.example.org --port=5433 --username=pbem games)") in result.stderr
     assert "Secret-Pw-1" not in result.output
-    result = cli(url, "restore", str(tmp_path / "b.dump"))
-    assert result.exit_code == 2 and "pg_restore --clean" in result.stderr and "Secret-Pw-1" not in result.output
+    result = CliRunner().invoke(app, ["restore", str(tmp_path / "b.dump")], env=env)
+    assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, result.output
+    assert "pg_restore --clean" in result.stderr and "then: pbem restore --forget-processes" in result.stderr
+    assert "Secret-Pw-1" not in result.output
     assert pg_restore_line(normalise_url(url), "x y.dump").endswith("--dbname=games 'x y.dump'")
-    assert pg_dump_line(normalise_url("postgresql://localhost/pbem"), "f") == "pg_dump --format=custom --file=f " \
-                                                                               "--host=localhost pbem"
+    assert pg_dump_line(normalise_url("postgresql://localhost/pbem"), "f") == "(umask 077 && pg_dump " \
+                                                                               "--format=custom --file=f " \
+                                                                               "--host=localhost pbem)"
 
 
 # --- pbem status --------------------------------------------------------------------------------------------

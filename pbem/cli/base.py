@@ -10,6 +10,7 @@ from typing import Annotated, Any, NoReturn, TypeVar, cast
 import typer
 
 from engine.core.errors import EngineError
+from pbem import __version__
 from pbem.cli.style import PlainGroup
 from pbem.config import database_url
 from pbem.errors import BadSetup, PbemError
@@ -55,13 +56,11 @@ class Options:
 
 
 def _print_version(value: bool) -> None:
+    """pbem's version and the schema revision it migrates a database to (the minor part follows it)."""
     if value:
-        from importlib.metadata import PackageNotFoundError, version
+        from pbem.store.migrate import head_revisions  # Alembic is loaded only when asked
 
-        try:
-            typer.echo(f"pbem {version('pbem')}")
-        except PackageNotFoundError:  # run from a checkout that was never installed
-            typer.echo("pbem (not installed: pip install -e .)")
+        typer.echo(f"pbem {__version__} (database schema {', '.join(head_revisions())})")
         raise typer.Exit()
 
 

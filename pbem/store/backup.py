@@ -18,14 +18,13 @@ writing (in WAL mode a reader blocks no writer).
   the caller then opens it, which migrates it (``Database``), and calls
   :func:`forget_processes`: leases and claims in the copy belong to the
   processes of the moment of the backup.
-- PostgreSQL has its own tools; :func:`pg_dump_line` and :func:`pg_restore_line`
-  write their command lines for a URL, the password left out.
+- PostgreSQL is copied with its own tools, ``pg_dump`` and ``pg_restore``
+  (``pbem.store.pgbackup``); :func:`forget_processes` is the same after both.
 """
 from __future__ import annotations
 
 import contextlib
 import os
-import shlex
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,6 +40,7 @@ from pbem.errors import StoreError
 from pbem.private import create_private_file
 from pbem.store.inqueue import reclaim as reclaim_messages
 from pbem.store.leases import LeaseRow
+from pbem.store.migrate import refuse_newer
 from pbem.store.outbox import reclaim as reclaim_mail
 
 REQUIRED_TABLES = ("alembic_version", "games")  # what makes a file a pbem database
@@ -108,15 +108,7 @@ def describe(path: Path) -> tuple[str, int]:
             games = int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path} is not a pbem database: {exc}") from None
-    from pbem.store.migrate import script_directory
-
-    scripts = script_directory()
-    for revision in revisions:
-        try:
-            scripts.get_revision(revision)
-        except Exception:  # noqa: BLE001 - alembic's errors for an unknown revision vary between versions
-            raise StoreError(f"{path} was written by a newer pbem (schema revision {revision} is unknown here): "
-                             "upgrade pbem first") from None
+    refuse_newer(revisions, f"the backup {path}", "upgrade pbem to restore it")
     return ", ".join(revisions) or "none", games
 
 
@@ -132,6 +124,12 @@ def backup_sqlite(source: Path, target: Path, *, force: bool = False) -> BackupD
         raise StoreError(f"{target} exists already: give another file, or --force to replace it")
     if not target.parent.is_dir():
         raise StoreError(f"no folder {target.parent} for the backup")
+    with _connection(source, read_only=True) as origin:  # this pbem cannot restore a newer pbem's copy
+        try:
+            revisions = [row[0] for row in origin.execute("SELECT version_num FROM alembic_version")]
+        except sqlite3.DatabaseError:
+            revisions = []  # no pbem database: describe() names what is wrong
+    refuse_newer(revisions, f"the database {source}")
     partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
     _remove(partial)
     create_private_file(partial)
@@ -187,29 +185,3 @@ def forget_processes(session: Session, now: datetime) -> tuple[int, int, int]:
 def _remove(path: Path) -> None:
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
-
-
-# --- PostgreSQL -------------------------------------------------------------------------------------
-
-
-def _pg_options(url: URL) -> list[str]:
-    options = []
-    if url.host:
-        options.append(f"--host={url.host}")
-    if url.port:
-        options.append(f"--port={url.port}")
-    if url.username:
-        options.append(f"--username={url.username}")
-    return options
-
-
-def pg_dump_line(url: URL, file: str) -> str:
-    """The ``pg_dump`` command that backs up the database of ``url`` to ``file`` (custom format; no password:
-    ``pg_dump`` takes it from ``PGPASSWORD`` or ``~/.pgpass``)."""
-    return shlex.join(["pg_dump", "--format=custom", f"--file={file}", *_pg_options(url), url.database or ""])
-
-
-def pg_restore_line(url: URL, file: str) -> str:
-    """The ``pg_restore`` command that puts a ``pg_dump`` file back into the database of ``url``."""
-    return shlex.join(["pg_restore", "--clean", "--if-exists", "--single-transaction", *_pg_options(url),
-                       f"--dbname={url.database or ''}", file])

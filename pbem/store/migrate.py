@@ -14,14 +14,28 @@ A database made before migrations existed (tables created straight from the
 models, no ``alembic_version`` table) is adopted: the first revision creates
 only the tables it lacks, then the database is at that revision like any other.
 
+A database at a revision this pbem has no file for was migrated by a newer
+pbem (a rollback of the package, a host not upgraded yet): :func:`upgrade`
+refuses it before anything is written (``SchemaTooNew``, one line naming
+both versions), so every command that opens the database says so.
+
+Versions follow the schema: pbem's version is ``0.N.P`` where ``N`` is the
+number of the newest revision here (``0010`` is pbem 0.10) and ``P`` counts
+the releases without a schema change. So a new revision comes with a new
+minor version (``tests/test_schema_versions.py`` fails until it does), the
+version alone tells a host whether an upgrade migrates the database (and a
+rollback needs the backup taken before it), and a revision unknown here
+names the pbem that wrote it (:func:`release_of`).
+
 Writing a new revision after changing a model (``pbem/store/*.py``)::
 
     python -m pbem.store.migrate revision -m "add deadlines" --autogenerate
 
 writes ``versions/NNNN_<slug>.py`` from the difference between a scratch
 SQLite database at the newest revision and ``SQLModel.metadata``; read it,
-fix what autogenerate cannot know (renames, data moves), and run the tests:
-``tests/test_migrations.py`` fails while the migrated schema and the models differ.
+fix what autogenerate cannot know (renames, data moves), set ``pbem.__version__``
+to the new minor version, and run the tests: ``tests/test_migrations.py``
+fails while the migrated schema and the models differ.
 """
 from __future__ import annotations
 
@@ -39,11 +53,15 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
+from pbem import __version__
+from pbem.errors import SchemaTooNew
+
 SCRIPT_LOCATION = Path(__file__).resolve().parent / "migrations"
 
 _lock = threading.Lock()
 _migrating = threading.Lock()  # Alembic's ``context`` is process-global: one migration at a time per process
 _heads: tuple[str, ...] | None = None
+_known: frozenset[str] | None = None
 
 
 def alembic_config(url: str | None = None) -> Config:
@@ -69,6 +87,36 @@ def head_revisions() -> tuple[str, ...]:
         return _heads
 
 
+def known_revisions() -> frozenset[str]:
+    """Every revision of the packaged migrations (read once per process)."""
+    global _known
+    with _lock:
+        if _known is None:
+            _known = frozenset(script.revision for script in script_directory().walk_revisions())
+        return _known
+
+
+def release_of(revision: str) -> str | None:
+    """The pbem release (``major.minor``) whose newest schema revision is ``revision``; None when it is no number."""
+    return f"0.{int(revision)}" if revision.isdigit() else None
+
+
+def refuse_newer(revisions: tuple[str, ...] | list[str], where: str,
+                 advice: str = "upgrade pbem, or restore the backup taken before the upgrade") -> None:
+    """Raise ``SchemaTooNew`` when ``where`` is at a revision this pbem has no file for (a newer pbem's).
+
+    One line naming the pbem that wrote it, this pbem, and ``advice``.
+    """
+    unknown = sorted(set(revisions) - known_revisions())
+    if not unknown:
+        return
+    revision = unknown[-1]
+    release = release_of(revision)
+    writer = f"pbem {release}, schema revision {revision}" if release else f"schema revision {revision}"
+    raise SchemaTooNew(f"{where} was migrated by a newer pbem ({writer}); this is pbem {__version__} "
+                       f"(schema revision {', '.join(head_revisions())}), which cannot use it: {advice}")
+
+
 def current_revisions(engine: Engine) -> tuple[str, ...]:
     """The revision(s) the database is at; empty for a database never migrated."""
     with engine.connect() as connection:
@@ -82,12 +130,15 @@ def is_current(engine: Engine) -> bool:
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Migrate the database of ``engine`` to ``revision`` (the newest by default), in place.
 
-    Raises ``SQLAlchemyError`` when the database cannot be reached or a
+    Raises ``SchemaTooNew`` when a newer pbem migrated it (nothing is
+    written), ``SQLAlchemyError`` when the database cannot be reached or a
     revision fails; a failure because another process migrated at the same
     moment (SQLite has no lock for it) is retried once.
     """
-    if revision == "head" and is_current(engine):
+    current = current_revisions(engine)
+    if revision == "head" and current == head_revisions():
         return
+    refuse_newer(current, f"the database {engine.url.render_as_string(hide_password=True)}")
     for attempt in range(2):
         try:
             _run_upgrade(engine, revision)
@@ -145,8 +196,8 @@ def new_revision(message: str, *, autogenerate: bool = True, url: str | None = N
     path = Path(script.path)
     final = path.with_name(f"{number}_{slug}.py")
     path.rename(final)
-    global _heads
-    _heads = None
+    global _heads, _known
+    _heads = _known = None
     return final
 
 
