@@ -442,7 +442,7 @@ class _Handler(SeatReplies):
         binding = self.binding(game, seat, before)
         if binding.verdict is Verdict.STALE and not kind.queries_only(body) and (
                 body.strip() or not (wanted.any or press.any)):
-            return self.stale(game, seat, token, before, binding, parts)
+            return self.stale(game, seat, token, before, binding, body, parts)
         self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
         if wanted.any:
             if wanted.vacation:
