@@ -8,11 +8,16 @@ A player writes, anywhere in a mail to the game::
 
 The press text is every line below the ``PRESS TO`` line up to a line ``END
 PRESS``, or to the end of the message (its signature, a ``--`` line, ends it
-too). Lines quoted from another mail (``>``) are not relayed. Orders may stand
-above and below: the press lines are taken out of the message (blanked, so the
-other lines keep their numbers) before the game reads the orders, which apply
-as usual. Like ``MAIL``/``BOARD`` (``pbem.mailflow.preferences``) this is the
-core's own language, the same in every game, read before the game's.
+too). ``PRESS TO bob: text`` is the one-line form: its text is that line alone
+and the lines below are read as usual (orders), unless an ``END PRESS`` below
+it (before another ``PRESS``) closes it as a block. Lines quoted from another
+mail (``>``) are not relayed. Orders may stand above and below: the press
+lines are taken out of the message (blanked, so the other lines keep their
+numbers) before the game reads the orders, which apply as usual. Like
+``MAIL``/``BOARD`` (``pbem.mailflow.preferences``) this is the core's own
+language, the same in every game, read before the game's. The sender's
+confirmation quotes what was sent and from which lines of the mail, so that
+orders taken for press show at once, not when the other player wonders.
 
 A recipient is a seat's name (case ignored, ``pbem.games.kind.match_player``)
 or what the seat holds in its game (``GameKind.holdings``: a colour in
@@ -46,7 +51,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import GameKind, kind_of
 from pbem.games.kind import match_player
 from pbem.games.messagetext import QUOTE, SIGNATURES
-from pbem.render.text import bullet, join_words, wrap
+from pbem.render.text import bullet, join_words, plural, wrap
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.inbound import Budget, replies_since, take_reply
 
@@ -58,6 +63,7 @@ PER_HOUR = 20  # press mails one seat may have relayed in an hour
 PER_DAY = 100  # and in a day
 EVERYONE = "all"
 NONE, SIGNED, ANONYMOUS = "none", "signed", "anonymous"
+SHOWN_LINES = 12  # lines of a press quoted back in the sender's confirmation
 
 _START = re.compile(r"^\s*press\b(.*)$", re.IGNORECASE)
 _TO = re.compile(r"^\s*to\s+([^:]*?)\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)  # "TO bob" or "TO bob: text"
@@ -71,10 +77,11 @@ class Press:
     """One ``PRESS TO`` block of a message: its line, the names it gives, its text (or why it cannot be read)."""
 
     number: int  # the line of ``PRESS TO`` in the message
-    line: str
+    line: str  # the ``PRESS TO`` line as written, without a one-line text
     names: tuple[str, ...]
     text: str
     problem: str | None = None
+    span: tuple[int, int] | None = None  # the first and last line of the text in the message
 
 
 @dataclass(frozen=True)
@@ -92,26 +99,31 @@ class PressReading:
 def read_press(body: str) -> PressReading:
     """The press blocks of ``body`` (see the module docstring); their lines are blanked in ``body``."""
     lines = body.split("\n")
+    span: tuple[int, int] | None  # the lines of a press's text
     presses: list[Press] = []
     index = 0
     while index < len(lines):
         raw = lines[index]
         if _signature(raw):
             break
-        start = _START.match(raw) if not raw.lstrip().startswith(QUOTE) else None
+        start = _start(raw)
         if start is None:
             index += 1
             continue
         number = index + 1
         lines[index] = ""
-        text, index = _take_text(lines, number)
         to = _TO.match(start.group(1))
-        if to is not None and to.group(2):
-            text = f"{to.group(2)}\n{text}".strip("\n")
+        inline = to.group(2) if to is not None else None
+        if inline and not _closed(lines, index + 1):  # the one-line form: that line alone
+            text, span, index = inline, (number, number), index + 1
+        else:
+            text, span, index = _take_text(lines, index + 1)
+            if inline:  # "PRESS TO bob: text" closed by an END PRESS below: a block
+                text, span = f"{inline}\n{text}".strip("\n"), (number, span[1] if span else number)
         names = _names(to.group(1)) if to else ()
-        problem = None if names else ("write PRESS TO and a player (or ALL), then your text on the lines below; "
-                                      "the lines below it, up to END PRESS, were not read as orders")
-        presses.append(Press(number, raw.strip(), names, text, problem))
+        problem = None if names else "write PRESS TO and a player (or ALL), then your text on the lines below"
+        line = raw.strip().split(":", 1)[0].rstrip() if inline else raw.strip()
+        presses.append(Press(number, line, names, text, problem, span))
     return PressReading("\n".join(lines), tuple(presses))
 
 
@@ -125,9 +137,30 @@ def _signature(raw: str) -> bool:
     return raw.strip() in SIGNATURES or raw == "-- "
 
 
-def _take_text(lines: list[str], index: int) -> tuple[str, int]:
-    """The press text from ``index`` on (blanked in ``lines``), and where reading goes on after it."""
-    kept: list[str] = []
+def _start(raw: str) -> re.Match[str] | None:
+    """A ``PRESS`` line (not quoted from another mail)."""
+    return None if raw.lstrip().startswith(QUOTE) else _START.match(raw)
+
+
+def _own(lines: list[str]) -> list[str]:
+    """The lines above the signature."""
+    end = next((index for index, raw in enumerate(lines) if _signature(raw)), len(lines))
+    return lines[:end]
+
+
+def _closed(lines: list[str], index: int) -> bool:
+    """Whether an ``END PRESS`` line follows ``index`` before another ``PRESS`` line or the signature."""
+    for raw in _own(lines[index:]):
+        if _start(raw) is not None:
+            return False
+        if _END.match(raw):
+            return True
+    return False
+
+
+def _take_text(lines: list[str], index: int) -> tuple[str, tuple[int, int] | None, int]:
+    """The press text from ``index`` on (blanked in ``lines``), the lines it spans, and where reading goes on."""
+    kept: list[tuple[int, str]] = []  # (line number, line)
     while index < len(lines):
         raw = lines[index]
         if _signature(raw):
@@ -137,12 +170,12 @@ def _take_text(lines: list[str], index: int) -> tuple[str, int]:
         if _END.match(raw):
             break
         if not raw.lstrip().startswith(QUOTE):
-            kept.append(raw.rstrip())
-    while kept and not kept[0].strip():
-        kept.pop(0)
-    while kept and not kept[-1].strip():
-        kept.pop()
-    return "\n".join(kept), index
+            kept.append((index, raw.rstrip()))
+    written = [number for number, line in kept if line.strip()]
+    if not written:
+        return "", None, index
+    span = (written[0], written[-1])
+    return "\n".join(line for number, line in kept if span[0] <= number <= span[1]), span, index
 
 
 # --- relaying -----------------------------------------------------------------------------------
@@ -175,17 +208,41 @@ def relay(composer: MailComposer, game: GameRow, sender: SeatRow, state: Any, re
             problem = (f"you have sent as much press as the moderator relays ({PER_HOUR} mails an hour, "
                        f"{PER_DAY} a day); please wait a while")
         if problem is not None:
-            said.append(f"{where}: not relayed: {problem}")
+            said.append(bullet(f"{where}: not relayed: {problem}") + _taken(press))
             notes.append("press refused")
             continue
         for seat in recipients:
             _queue(composer, game, kind, state, sender, seat, recipients, press, mode, f"press:{tag}:{number}")
-        names = join_words(s.name for s in recipients)
         how = "signed with your name" if mode == SIGNED else "without your name"
-        said.append(f"{where}: relayed to {names}, {how}.")
+        names = join_words(s.name for s in recipients)
+        said.append(bullet(f"{where}: relayed to {names}, {how}.") + _quoted(press))
         notes.append(f"press to {names}")
-    told = "\n".join(["YOUR PRESS", *(bullet(line) for line in said)]) + "\n"
+    told = "\n".join(["YOUR PRESS", *said]) + "\n"
     return Relayed(told, "; ".join(notes))
+
+
+def _quoted(press: Press) -> str:
+    """What was sent, for the sender: the lines of the message it was, then the text (at most SHOWN_LINES)."""
+    if press.span is None:
+        return ""
+    lines = press.text.split("\n")
+    shown = [wrap(line, 6) for line in lines[:SHOWN_LINES]]
+    if len(lines) > SHOWN_LINES:
+        shown.append(f"      ... and {plural(len(lines) - SHOWN_LINES, 'more line')}")
+    return "\n" + "\n".join([f"    Sent as press ({_lines(press.span)}):", *shown])
+
+
+def _taken(press: Press) -> str:
+    """For a press not sent: the lines of the mail it took (they were not read as orders either)."""
+    if press.span is None:
+        return ""
+    verb = "was" if press.span[0] == press.span[1] else "were"
+    return "\n" + wrap(f"{_lines(press.span).capitalize()} of your mail {verb} taken as press: not sent, and not "
+                       "read as orders.", 4)
+
+
+def _lines(span: tuple[int, int]) -> str:
+    return f"line {span[0]}" if span[0] == span[1] else f"lines {span[0]}-{span[1]}"
 
 
 def _refusal(mode: str, game: GameRow, press: Press) -> str | None:
