@@ -71,7 +71,7 @@ from engine.core.decisions import Pending
 from engine.core.protocol import Rules
 from pbem.errors import PbemError, StoreError
 from pbem.games import DEFAULT_KIND, GameKind, UnknownKind, kind_of
-from pbem.render.text import utc_stamp
+from pbem.render.text import until_stamp, utc_stamp
 from pbem.store.absence import vacations_of
 from pbem.store.alarm import NEVER, PAUSED, DueGame, due_games, settle
 from pbem.store.models import ActionRow, GameRow, GameStatus, as_utc
@@ -433,7 +433,7 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
     moments: list[datetime | None] = [digest, *away.values()]  # a vacation's end moves its player's deadlines
     for deadline in deadlines(state, settings, since, _kind(game).rules, away):
         if deadline.player in away and settings.vacation == "bot" and _in_turn(deadline):
-            why = f"{deadline.player} is away until {utc_stamp(away[deadline.player])}"
+            why = f"{deadline.player} is away until {until_stamp(away[deadline.player])}"
             played, outcome = gamemaster.stand_in(session, game, state, deadline, settings, mail, now, why=why)
             if played:
                 report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due,

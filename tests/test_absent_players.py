@@ -14,6 +14,7 @@ from pbem.deadlines import game_deadlines, tick
 from pbem.gamemaster import set_game
 from pbem.games import kind_of
 from pbem.store import Database, find_game, load_state
+from pbem.store.absence import vacations_of
 from tests.mailflowkit import NOW, config_for
 from tests.test_eme_moderator import EMAIL, EmeTable
 
@@ -96,6 +97,19 @@ def test_a_stretch_vacation_moves_the_players_deadlines_and_everyone_is_told(tab
         due = {d.player: d.due for d in game_deadlines(session, game, load_state(session, game))}
     back = until.replace(hour=0) + timedelta(days=1)
     assert due["cy"] >= back + timedelta(hours=48) and due["ann"] < back
+
+
+def test_a_vacation_until_a_day_is_told_as_the_end_of_that_day(table: EmeTable) -> None:
+    """``VACATION UNTIL 2030-06-08`` is away all of that day: stored as the next midnight UTC, told as the day."""
+    before = len(table.outbox())
+    assert table.send("cy", "VACATION UNTIL 2030-06-08") == "query"
+    told = [" ".join(row.body.split()) for row in table.outbox()[before:]]
+    assert len(told) == 3 and all("until the end of 2030-06-08 (UTC)" in text for text in told)
+    assert not any("2030-06-09" in text for text in told)
+    with table.db.transaction() as session:
+        assert vacations_of(session, find_game(session, table.name)) == {"cy": datetime(2030, 6, 9, tzinfo=UTC)}
+    assert table.send("cy", "VACATION UNTIL 2030-06-08 18:30") == "query"
+    assert "You are away until 2030-06-08 18:30 UTC" in " ".join(table.to("cy")[-1].body.split())
 
 
 def test_a_bot_vacation_lets_the_stand_in_play_at_once(table: EmeTable) -> None:

@@ -148,10 +148,34 @@ def test_orders_in_the_same_message_apply_and_one_mail_confirms_both(table: Pres
 
 def test_quoted_lines_and_the_signature_are_not_relayed(table: PressTable) -> None:
     before = len(table.outbox())
-    table.send("ann", "PRESS TO bob: Deal.\n> You wrote: shall we?\nMail me your plans.\n-- \nAnn Smith, ann@example.org")
+    table.send("ann", "PRESS TO bob\nDeal.\n> You wrote: shall we?\nMail me your plans.\n-- \nAnn Smith, ann@example.org")
     (relayed,) = table.press_to("bob", before)
     assert "Deal.\nMail me your plans.\n" in relayed.body  # "Mail me" is press text, not a MAIL line
     assert "You wrote" not in relayed.body and "Ann Smith" not in relayed.body and EMAIL["ann"] not in relayed.body
+
+
+def test_a_one_line_press_is_that_line_alone_and_the_orders_below_it_apply(table: PressTable) -> None:
+    """``PRESS TO bob: text`` ends at the end of its line: the lines below are orders, applied, and the
+    confirmation quotes what was sent as press."""
+    before = len(table.outbox())
+    assert table.send("ann", "PRESS TO bob: I bid low, honestly.\nBID 3\nMAIL TURN") == "applied"
+    assert table.eme().bids["ann"] == 3
+    (relayed,) = table.press_to("bob", before)
+    assert "I bid low, honestly.\n" in relayed.body and "BID 3" not in relayed.body and "MAIL" not in relayed.body
+    (reply,) = table.to("ann", before)
+    assert "Your bid of 3 is recorded" in reply.body and "Your mail is now TURN" in reply.body
+    said = reply.body.split("YOUR PRESS\n")[1]
+    assert "Sent as press (line 1):\n      I bid low, honestly.\n" in said and "BID 3" not in said
+
+
+def test_a_one_line_press_runs_on_only_to_an_end_press_below_it() -> None:
+    """The one-line form is one line; an END PRESS further down (before another PRESS) makes it a block."""
+    alone = read_press("PRESS TO bob: hi\nBID 2\nPRESS TO cy\nyo\nEND PRESS\nDONE")
+    assert [(p.names, p.text, p.span) for p in alone.presses] == [(("bob",), "hi", (1, 1)), (("cy",), "yo", (4, 4))]
+    assert alone.body.split("\n") == ["", "BID 2", "", "", "", "DONE"]
+    closed = read_press("PRESS TO bob: hi,\nlet us share Asia.\nEND PRESS\nBID 2")
+    assert [(p.text, p.span) for p in closed.presses] == [("hi,\nlet us share Asia.", (1, 2))]
+    assert closed.body.split("\n") == ["", "", "", "BID 2"]
 
 
 def test_a_seat_relays_only_so_much_press(table: PressTable, monkeypatch: pytest.MonkeyPatch) -> None:

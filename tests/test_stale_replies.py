@@ -109,3 +109,16 @@ def test_a_reply_to_a_move_the_game_master_took_back_is_not_applied(table: Table
     gamemaster.undo(table.db, "g1")
     assert process(table, reply(table, "bob", bobs_prompt, "PASS")).outcome == "stale"
     assert table.state().version == 0
+
+
+def test_a_stale_reply_lists_only_its_orders_as_not_applied(table: Table) -> None:
+    """Press in an old reply is relayed (it is bound to no move); the notice quotes the orders alone."""
+    first = prompt_to(table, "ann")
+    process(table, reply(table, "ann", first, "RONDEL investor"))
+    process(table, reply(table, "bob", prompt_to(table, "bob"), "PASS"))
+    late = "PRESS TO bob\nSorry, an old mail.\nEND PRESS\nRONDEL taxation"
+    assert process(table, reply(table, "ann", first, late)).outcome == "stale"
+    (notice,) = [row for row in table.outbox() if row.purpose == "stale"]
+    text = " ".join(notice.body.split())
+    assert "Not applied: line 4: RONDEL taxation." in text and "Sorry" not in text.split("YOUR ORDERS")[1]
+    assert [row.recipient for row in table.outbox() if row.purpose == "press"] == ["bob@example.org"]

@@ -25,8 +25,8 @@
    to the sender answering its report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP;
    the game kind's ``answer_query``, against the state after the orders).
    Before the game reads the orders, the core takes out its own lines: press to other players
-   (``PRESS TO``, relayed at once, ``pbem.mailflow.press``) and mail preferences (``MAIL``,
-   ``BOARD``); their confirmation rides in the same one reply.
+   (``PRESS TO``, or the text of a reply to a press mail; relayed at once, ``pbem.mailflow.press``)
+   and mail preferences (``MAIL``, ``BOARD``); their confirmation rides in the same one reply.
 
 Direct replies (3-6, error replies, answers to questions) are counted in
 budgets (``pbem.store.inbound.Budget``), so that nobody can make the
@@ -99,7 +99,7 @@ from pbem.mailflow.outgoing import (
     reply_subject,
 )
 from pbem.mailflow.preferences import read_preferences
-from pbem.mailflow.press import PressReading, read_press, relay
+from pbem.mailflow.press import PressReading, answered_press, read_press, relay
 from pbem.mailflow.seatreplies import SeatReplies
 from pbem.mailflow.vacation import announce_vacation, vacation_problem
 from pbem.moderator import Moderator, SubmitResult
@@ -431,7 +431,8 @@ class _Handler(SeatReplies):
         assert game is not None and seat is not None
         kind = kind_of(game.kind)
         before = load_state(self.session, game)
-        press = read_press(message.body)  # first: a press text may hold lines that look like MAIL or BOARD
+        # First the press (its text may hold lines that look like MAIL or BOARD); a reply to a press mail is press
+        press = read_press(message.body, answered_press(self.session, game, seat, message))
         wanted = read_preferences(press.body)
         if wanted.refusal is None and wanted.vacation:
             wanted = vacation_problem(self.compose.settings(game), wanted, self.now)
@@ -442,7 +443,7 @@ class _Handler(SeatReplies):
         binding = self.binding(game, seat, before)
         if binding.verdict is Verdict.STALE and not kind.queries_only(body) and (
                 body.strip() or not (wanted.any or press.any)):
-            return self.stale(game, seat, token, before, binding, parts)
+            return self.stale(game, seat, token, before, binding, body, parts)
         self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
         if wanted.any:
             if wanted.vacation:

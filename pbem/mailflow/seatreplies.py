@@ -44,12 +44,16 @@ class SeatReplies:
     def _seat_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
         raise NotImplementedError
 
-    def stale(self, game: GameRow, seat: SeatRow, token: str, now: Any, binding: Binding,
+    def stale(self, game: GameRow, seat: SeatRow, token: str, now: Any, binding: Binding, body: str,
               parts: list[str] | None = None) -> Outcome:
-        """Orders written for a position that is gone: nothing applied, the player told what is asked now."""
+        """Orders written for a position that is gone: nothing applied, the player told what is asked now.
+
+        ``body`` is the message without the core's own lines (press, mail preferences): only orders are quoted
+        back as not applied (the press was relayed, bound to no move).
+        """
         assert binding.move is not None
         kind = kind_of(game.kind)
-        lines = kind.order_lines(self.message.body)
+        lines = kind.order_lines(body)
         shown = kind.shown_move(now)
         gone = "the game master has since taken moves back" if binding.move > shown else \
             "the game has moved on since"

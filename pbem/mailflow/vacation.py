@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import kind_of
 from pbem.mailflow.binding import move_subject
 from pbem.mailflow.preferences import Preferences
-from pbem.render.text import note_block, utc_stamp
+from pbem.render.text import note_block, until_stamp, utc_stamp
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.absence import set_vacation
 from pbem.store.settings import GameSettings
@@ -31,9 +31,9 @@ def vacation_problem(settings: GameSettings, wanted: Preferences, now: datetime)
     if until is None:
         return wanted
     if until <= now:
-        return replace(wanted, refusal=f"VACATION UNTIL {utc_stamp(until)}: that is not in the future.")
+        return replace(wanted, refusal=f"VACATION until {until_stamp(until)}: that is not in the future.")
     if until - now > timedelta(days=settings.vacation_cap_days):
-        return replace(wanted, refusal=f"VACATION UNTIL {utc_stamp(until)}: this game allows at most "
+        return replace(wanted, refusal=f"VACATION until {until_stamp(until)}: this game allows at most "
                                        f"{settings.vacation_cap_days} days away (until "
                                        f"{utc_stamp(now + timedelta(days=settings.vacation_cap_days))}).")
     return wanted
@@ -48,14 +48,14 @@ def announce_vacation(composer: MailComposer, game: GameRow, state: Any, seat: S
         told_others = f"{seat.name} is back: their deadlines run as usual again."
         own = "Welcome back: your deadlines run as usual again."
     elif settings.vacation == "bot":
-        told_others = (f"{seat.name} is away until {utc_stamp(until)}; meanwhile the stand-in (the moderator's bot) "
+        told_others = (f"{seat.name} is away until {until_stamp(until)}; meanwhile the stand-in (the moderator's bot) "
                        f"plays {seat.name}'s turns, and every report says what it did.")
-        own = (f"You are away until {utc_stamp(until)}: the stand-in plays your turns meanwhile. Send VACATION OFF "
+        own = (f"You are away until {until_stamp(until)}: the stand-in plays your turns meanwhile. Send VACATION OFF "
                "to come back sooner.")
     else:
-        told_others = (f"{seat.name} is away until {utc_stamp(until)}; the deadlines of {seat.name}'s decisions wait "
+        told_others = (f"{seat.name} is away until {until_stamp(until)}; the deadlines of {seat.name}'s decisions wait "
                        "until then.")
-        own = (f"You are away until {utc_stamp(until)}: your deadlines wait until then. Send VACATION OFF to come "
+        own = (f"You are away until {until_stamp(until)}: your deadlines wait until then. Send VACATION OFF to come "
                "back sooner.")
     kind = kind_of(game.kind)
     move = kind.shown_move(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import textwrap
 import unicodedata
 from collections.abc import Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 MAX_WIDTH = 78
@@ -146,3 +146,15 @@ def utc_stamp(moment: datetime) -> str:
     """'2030-06-03 12:00 UTC': how every mail and command tells a time (a naive time is UTC, as SQLite keeps it)."""
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def until_stamp(moment: datetime) -> str:
+    """'the end of 2030-12-24 (UTC)' for midnight UTC, else :func:`utc_stamp`: how the end of an absence is told.
+
+    ``VACATION UNTIL 2030-12-24`` means all of that day, so it is kept as the
+    next midnight; told as '2030-12-25 00:00 UTC', it read as a day too late.
+    """
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    if (moment.hour, moment.minute, moment.second, moment.microsecond) == (0, 0, 0, 0):
+        return f"the end of {moment - timedelta(days=1):%Y-%m-%d} (UTC)"
+    return utc_stamp(moment)
