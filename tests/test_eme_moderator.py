@@ -95,6 +95,28 @@ def test_r8_turn_a_card_and_its_action_in_one_reply_the_end_of_the_message_ends_
     assert table.eme().phase is Phase.ACTION and table.eme().current == second
 
 
+def test_r8_turn_3_a_snapshot_of_the_older_format_is_passed_over_for_the_replay(table: EmeTable) -> None:
+    """A snapshot is a cache: one written while a card's action was open by the engine that laid the deck's
+    card at once (format 1: a full row, the deck one shorter, no "format") is not read; the game is its log's
+    replay, and the row gets its sixth card only when the action is done."""
+    for player in ("ann", "bob", "cy"):
+        table.send(player, "BID 0")
+    first = table.eme().current
+    assert first is not None and table.send(first, "TAKE 1") == "applied"
+    replayed = table.eme()
+    assert len(replayed.row) == 5
+    old = {key: value for key, value in state_to_json(replayed).items() if key != "format"}
+    old.update(row=[*replayed.row, replayed.deck[0]], deck=list(replayed.deck[1:]))
+    with table.db.transaction() as session:
+        snapshot = store.latest_snapshot(session, store.find_game(session, table.name))
+        assert snapshot is not None
+        snapshot.state = old
+        session.add(snapshot)
+    assert table.eme() == replayed
+    assert table.send(first, "DONE") == "applied"
+    assert table.eme().row == (*replayed.row, replayed.deck[0]) and table.eme().deck == replayed.deck[1:]
+
+
 def test_a_refused_order_names_the_line_and_what_is_legal(table: EmeTable) -> None:
     before = len(table.outbox())
     assert table.send("ann", "BID 99") == "refused"

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.core.log import LogEntry
 from engine.core.seats import Seat
-from engine.eight_minute_empire.actions import Bid, Move, Take
+from engine.eight_minute_empire.actions import Bid, Done, Move, Take
 from engine.eight_minute_empire.board import ActionKind, default_board
 from engine.eight_minute_empire.choices import distances, path_to, step_choices
 from engine.eight_minute_empire.game import apply, new_game
@@ -21,6 +21,7 @@ from pbem.games import kind_named
 from pbem.games.eight_minute_empire import prompts, views
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
+from pbem.games.eight_minute_empire.words import card_words
 from pbem.games.results import Query, StoredLines
 from pbem.render.text import problems
 
@@ -143,6 +144,21 @@ def test_a_report_says_you_to_its_reader_and_names_the_others() -> None:
     assert views.narrate(BOARD, after, events, other)[0].startswith(f"{first} took #")
     report = views.report(BOARD, after, first, events, "g1", False)
     assert f"{first} (" in report and ", you)" in report and "You use your card's action." in report
+
+
+def test_r8_turn_3_reports_show_the_decks_next_card_only_once_the_takers_action_is_done() -> None:
+    """While the taker still decides, every report shows the row closed up and five cards, not the card the deck
+    lays after the action; the report of the action's end shows it in the last place."""
+    state = started()
+    first = state.current or ""
+    other = next(n for n in NAMES if n != first)
+    coming = card_words(BOARD.cards[state.deck[0]])
+    after, events = apply(BOARD, state, first, Take(1))
+    for reader in NAMES:
+        report = views.report(BOARD, after, reader, events, "g1", False)
+        assert coming not in report and "\n  6  cost 3" not in report
+    done, events = apply(BOARD, after, first, Done())
+    assert f"  6  cost 3  {coming}" in views.report(BOARD, done, other, events, "g1", False)
 
 
 def test_r8_bid_1_the_bid_is_confirmed_to_its_bidder_only() -> None:

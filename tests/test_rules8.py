@@ -12,8 +12,8 @@ from engine.core.errors import IllegalAction, NotYourDecision
 from engine.core.log import LogEntry, replay
 from engine.core.seats import Seat
 from engine.eight_minute_empire.actions import Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
-from engine.eight_minute_empire.board import default_board
-from engine.eight_minute_empire.events import BidGiven, BidsRevealed, GameEnded, SeriesGameEnded
+from engine.eight_minute_empire.board import ActionKind, default_board
+from engine.eight_minute_empire.events import BidGiven, BidsRevealed, GameEnded, SeriesGameEnded, TurnEnded
 from engine.eight_minute_empire.game import apply, new_game, pending
 from engine.eight_minute_empire.model import NEUTRAL, CardInPlay, Phase, Setup, State, Variant
 from engine.eight_minute_empire.randomplay import random_move
@@ -157,16 +157,31 @@ def test_r8_turn_1_only_the_player_on_turn_takes() -> None:
         play(after_bid(), "bob", Take(1))
 
 
-def test_r8_turn_3_the_row_slides_left_and_is_refilled_from_the_deck() -> None:
+def test_r8_turn_3_the_row_slides_left_at_once_and_is_refilled_from_the_deck_after_the_action() -> None:
+    """The rulebook lays the deck's card after the taker has used (or declined) the action: while ann decides,
+    the row has a gap at its end and the deck is untouched."""
     state = after_bid()
     row, deck = state.row, state.deck
     state = play(state, "ann", Take(2))
+    assert state.row == (row[0], *row[2:]) and state.deck == deck
+    state, events = apply(BOARD, state, "ann", Done())
     assert state.row == (row[0], *row[2:], deck[0]) and state.deck == deck[1:]
+    assert isinstance(events[-1], TurnEnded) and events[-1].laid == deck[0]
+
+
+def test_r8_turn_3_the_card_is_laid_when_the_action_ends_by_being_used_up() -> None:
+    state = after_bid()
+    place = next(i + 1 for i, c in enumerate(state.row) if BOARD.cards[c].join == ""
+                 and BOARD.cards[c].actions[0].kind is ActionKind.PLACE)
+    state = play(state, "ann", Take(place))
+    assert len(state.row) == 5
+    state = play(state, "ann", Place(((12, BOARD.cards[state.hands["ann"][0]].actions[0].amount),)))
+    assert state.current == "bob" and len(state.row) == 6
 
 
 def test_r8_turn_3_with_the_deck_empty_the_row_stays_shorter() -> None:
     state = replace(after_bid(), deck=())
-    assert len(play(state, "ann", Take(1)).row) == 5
+    assert len(play(play(state, "ann", Take(1)), "ann", Done()).row) == 5
 
 
 def test_r8_turn_3_play_passes_in_seating_order_after_the_card() -> None:

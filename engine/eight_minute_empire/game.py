@@ -180,7 +180,12 @@ def _bid(board: Board, state: State, player: str, action: Action, events: list[E
 
 
 def _take(board: Board, state: State, player: str, action: Action, events: list[Event]) -> State:
-    """R8-TURN-1..3: take a card the player can pay for; the row slides left and is refilled."""
+    """R8-TURN-1/2: take a card the player can pay for; the row closes the gap, refilled only after the action.
+
+    The deck's next card is laid once the card's action is done (R8-TURN-3,
+    ``_end_turn``): while the taker decides, nobody sees a card that is not
+    yet in the row.
+    """
     affordable = [i + 1 for i in range(len(state.row)) if board.row_costs[i] <= state.coins[player]]
     legal = [f"TAKE {i}" for i in affordable]
     if not isinstance(action, Take):
@@ -192,13 +197,10 @@ def _take(board: Board, state: State, player: str, action: Action, events: list[
     if cost > state.coins[player]:
         raise IllegalAction(f"The card at place {place} costs {cost}; you have {state.coins[player]}.", legal)
     card = state.row[place - 1]
-    row = state.row[:place - 1] + state.row[place:]
-    refill = state.deck[0] if state.deck else None
-    if refill is not None:
-        row += (refill,)
-    events.append(CardTaken(player, card, place, cost, refill))
+    events.append(CardTaken(player, card, place, cost))
     left = tuple(a.amount for a in board.cards[card].actions)
-    return replace(state, row=row, deck=state.deck[1:], coins={**state.coins, player: state.coins[player] - cost},
+    return replace(state, row=state.row[:place - 1] + state.row[place:],
+                   coins={**state.coins, player: state.coins[player] - cost},
                    hands={**state.hands, player: state.hands[player] + (card,)}, phase=Phase.ACTION,
                    in_play=CardInPlay(card, left))
 
@@ -344,16 +346,20 @@ def _destroy(state: State, player: str, action: Destroy, left: int, events: list
 
 
 def _end_turn(board: Board, state: State, player: str, events: list[Event]) -> State:
-    """R8-TURN-3, R8-END-1: the next player's turn, or the end once every hand is full."""
+    """R8-TURN-3, R8-END-1: the deck's next card fills the row; the next player's turn, or the end once every
+    hand is full (or the row is empty)."""
     in_play = state.in_play
     unused = 0
     if in_play is not None:
         unused = in_play.left[in_play.chosen] if in_play.chosen is not None else sum(in_play.left)
+    laid = state.deck[0] if state.deck and len(state.row) < len(board.row_costs) else None  # never a 7th place
+    if laid is not None:
+        state = replace(state, row=state.row + (laid,), deck=state.deck[1:])
     state = replace(state, in_play=None)
     full = board.cards_at_end[len(state.seating)]
     if all(len(state.hands[p]) >= full for p in state.seating) or not state.row:
         scores, winners = final_scores(state, board)
-        events.append(TurnEnded(player, unused, None))
+        events.append(TurnEnded(player, unused, None, laid))
         if Variant.LONG in state.setup.variants:
             carried = {p: state.carried.get(p, 0) + next(s.total for s in scores if s.player == p)
                        for p in state.seating}
@@ -367,5 +373,5 @@ def _end_turn(board: Board, state: State, player: str, events: list[Event]) -> S
         events.append(GameEnded(winners))
         return replace(state, phase=Phase.OVER, current=None, scores=scores, winners=winners)
     following = state.next_player(player)
-    events.append(TurnEnded(player, unused, following))
+    events.append(TurnEnded(player, unused, following, laid))
     return replace(state, phase=Phase.TAKE, current=following)

@@ -45,8 +45,8 @@ def _row(board: Board) -> str:
     return (f"The row is {len(board.row_costs)} face-up cards; places 1 to {len(board.row_costs)} cost {costs} "
             "coins, left to right. Each card shows its number (#37), its good and its action. TAKE names a place "
             "(TAKE 2) or a card (TAKE #37 or TAKE card 37). "
-            "The cards right of the one taken slide left and a new card fills the last place. With no coins "
-            "you can take only the first card.")
+            "The cards right of the one taken slide left; once its action is done, the deck's next card fills the "
+            "last place. With no coins you can take only the first card.")
 
 
 def _map(board: Board) -> str:
