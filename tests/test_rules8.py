@@ -300,7 +300,7 @@ def test_r8_act_6_an_action_may_be_used_in_part_or_not_at_all() -> None:
 
 def test_r8_act_7_each_step_is_checked_against_the_position_as_it_stands() -> None:
     state = on_turn(card_with("move", 4), armies={12: {"ann": 1}})
-    with pytest.raises(IllegalAction, match="no army in 12"):
+    with pytest.raises(IllegalAction, match="no army left in 12: the paths before move the one there"):
         play(state, "ann", Move(((12, 13), (12, 9))))  # the one army left 12 with the first path
 
 

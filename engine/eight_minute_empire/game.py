@@ -292,21 +292,29 @@ def _place(board: Board, state: State, player: str, action: Place, left: int,
 
 def _move(board: Board, state: State, player: str, action: Move, left: int, water: bool,
           events: list[Event]) -> tuple[int, State]:
-    """R8-ACT-2/3: each path one army, one step per border (or sea line on a water card)."""
+    """R8-ACT-2/3: each path one army, one step per border (or sea line on a water card).
+
+    A refusal's hints are worked out from ``start``, the position the order was
+    tried against: the whole order is refused, so the paths before the bad one
+    moved nothing (R8-ACT-7 checks each path as it stands, but that is not the
+    position the player is told about).
+    """
+    start = state
     used = 0
-    for path in action.paths:
+    for number, path in enumerate(action.paths):
         where = "-".join(str(r) for r in path)
         if len(path) < 2:
             raise IllegalAction(f"A move names at least two regions, e.g. 12-13, not {where}.")
         if state.armies.get(path[0], {}).get(player, 0) < 1:
-            mine = sorted(r for r, here in state.armies.items() if here.get(player))
-            raise IllegalAction(f"You have no army in {path[0]}.", [f"MOVE {r}-..." for r in mine])
-        for here, there in zip(path, path[1:], strict=False):
+            raise IllegalAction(_no_army_to_move(start, player, path[0]))
+        for step, (here, there) in enumerate(zip(path, path[1:], strict=False)):
             if there not in board.neighbours(here, water=water):
-                near = sorted(board.neighbours(here, water=water))
                 how = "by land or across a sea line" if water else "by land"
+                tried = [(*action.paths[:number], (*path[:step + 1], n))
+                         for n in sorted(board.neighbours(here, water=water)) if n not in path[:step + 1]]
                 raise IllegalAction(f"{there} is not next to {here} {how} ({where}).",
-                                    [f"MOVE {here}-{n}" for n in near])
+                                    [_move_text(paths) for paths in tried
+                                     if _moves(board, start, player, paths, left, water)])
         steps = len(path) - 1
         if used + steps > left:
             raise IllegalAction(f"The card moves {left} steps; {left - used} are left, {where} takes {steps}.")
@@ -315,6 +323,29 @@ def _move(board: Board, state: State, player: str, action: Move, left: int, wate
         events.append(ArmyMoved(player, tuple(path)))
         used += steps
     return used, state
+
+
+def _no_army_to_move(start: State, player: str, region: int) -> str:
+    """Why no army of ``player`` leaves ``region``: none stood there, or the order's earlier paths took them."""
+    there = start.armies.get(region, {}).get(player, 0)
+    if there:
+        return f"You have no army left in {region}: the paths before move {'the one' if there == 1 else f'all {there}'} there."
+    mine = ", ".join(str(r) for r in sorted(r for r, here in start.armies.items() if here.get(player)))
+    return f"You have no army in {region}" + (f"; yours stand in {mine}." if mine else ".")
+
+
+def _moves(board: Board, start: State, player: str, paths: tuple[tuple[int, ...], ...], left: int,
+           water: bool) -> bool:
+    """Whether MOVE ``paths`` is legal as a whole in ``start`` (a refusal offers only such orders)."""
+    try:
+        _move(board, start, player, Move(paths), left, water, [])
+    except IllegalAction:
+        return False
+    return True
+
+
+def _move_text(paths: tuple[tuple[int, ...], ...]) -> str:
+    return "MOVE " + ", ".join("-".join(str(r) for r in path) for path in paths)
 
 
 def _city(board: Board, state: State, player: str, action: City, events: list[Event]) -> tuple[int, State]:
