@@ -121,7 +121,7 @@ def test_a_refused_order_names_the_line_and_what_is_legal(table: EmeTable) -> No
     before = len(table.outbox())
     assert table.send("ann", "BID 99") == "refused"
     (reply,) = table.to("ann", before)
-    assert "line 1: BID 99" in reply.body and "BID 0 to BID 11" in reply.body
+    assert "line 1: BID 99" in reply.body and "BID 0 to 11 (any whole number of coins), for example:" in reply.body
 
 
 def test_the_cli_plays_eight_minute_empire(tmp_path: Path) -> None:

@@ -132,6 +132,25 @@ def test_the_bid_prompt_says_the_bid_is_sealed_and_may_be_changed() -> None:
     assert prompts.prompt(BOARD, answered, "ann", "g1", None) is None  # a given bid is not asked again
 
 
+def test_r8_bid_1_the_bid_options_say_the_range_and_give_examples_each_a_whole_reply() -> None:
+    """Any whole number from 0 to all the bidder's coins is a bid: the options say so before the few they list,
+    wherever options are shown (prompt, OPTIONS, a refusal, the CLI); the state JSON and the bots get orders."""
+    state, _ = new_game(BOARD, Setup(tuple(Seat(n) for n in NAMES), 3))
+    text = prompts.prompt(BOARD, state, "ann", "g1", None) or ""
+    shown = text.split("Your options:\n")[1].splitlines()
+    assert shown[0] == "    BID 0 to 11 (any whole number of coins), for example:"
+    assert "    BID 3" in shown and "    BID 11" in shown
+    answer = KIND.answer_query(state, "ann", Query(1, "OPTIONS", "options"), log=None, game="g1")
+    assert "BID 0 to 11 (any whole number of coins), for example:" in answer
+    refused = KIND.run_message(state, "ann", "BID 12", StoredLines()).refusal
+    assert refused is not None and refused.legal[0].startswith("BID 0 to 11") and "BID 3" in refused.legal
+    assert any("BID 0 to 11" in line for line in KIND.pending_lines(state))
+    orders = KIND.state_json("g1", state)["pending"][0]["options"]
+    assert orders == ["BID 0", "BID 1", "BID 2", "BID 3", "BID 5", "BID 11"]
+    assert all(KIND.run_message(state, "ann", order, StoredLines()).refusal is None for order in orders)
+    assert {KIND.bot.answer(text, "random", seed, None) for seed in range(40)} <= set(orders)
+
+
 # --- reports speak to their reader ---------------------------------------------------------------------
 
 

@@ -162,9 +162,9 @@ def _bid(board: Board, state: State, player: str, action: Action, events: list[E
     """R8-BID-1..2: record a sealed bid (changeable); when the last is in, reveal all and start."""
     coins = state.coins[player]
     if not isinstance(action, Bid):
-        raise IllegalAction("Every player bids first, at the same time.", [f"BID 0 to BID {coins}"])
+        raise IllegalAction("Every player bids first, at the same time.", [f"BID 0 to {coins}"])
     if not 0 <= action.coins <= coins:
-        raise IllegalAction(f"You can bid 0 to {coins} coins, not {action.coins}.", [f"BID 0 to BID {coins}"])
+        raise IllegalAction(f"You can bid 0 to {coins} coins, not {action.coins}.", [f"BID 0 to {coins}"])
     bids = {**state.bids, player: action.coins}
     events.append(BidGiven(player, action.coins))
     if len(bids) < len(state.seating):

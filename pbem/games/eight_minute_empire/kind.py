@@ -126,7 +126,9 @@ class EightMinuteEmpire:
                     continue
                 new, done = self.rules.apply(state, player, order)
             except (OrderError, IllegalAction) as exc:
-                legal = exc.legal if exc.legal else tuple(self.legal_orders(state, player))
+                # the engine's hints where it has them, but a bid's range with examples as OPTIONS gives it
+                hinted = exc.legal and state.phase is not Phase.BID
+                legal = exc.legal if hinted else tuple(self.legal_orders(state, player))
                 refusal = Refusal(exc.reason, line.number, line.text, legal,
                                   not_applied=tuple((x.number, x.text) for x in lines[index + 1:]))
                 break
@@ -291,7 +293,7 @@ class EightMinuteEmpire:
         """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
         data = views.state_json(self.board, state, name, self.name)
         data["version"] = self.shown_move(state)  # the log position would count the sealed bids given
-        data["pending"] = [{"player": p.player, "kind": p.kind, "options": self.legal_orders(state, p.player),
+        data["pending"] = [{"player": p.player, "kind": p.kind, "options": self._orders(state, p.player),
                             "default": self.default_order(state, p)} for p in self.rules.pending(state)]
         if viewer is not None and viewer in state.bids:
             data["your_bid"] = state.bids[viewer]
@@ -328,6 +330,13 @@ class EightMinuteEmpire:
         return lines or ["The game is over."]
 
     def legal_orders(self, state: State, player: str) -> list[str]:
+        """What OPTIONS, refusals and the CLI show: the bid's range before its examples."""
+        if not self._orders(state, player):
+            return []
+        return prompts.option_lines(self.board, state, player)
+
+    def _orders(self, state: State, player: str) -> list[str]:
+        """Orders only, each a whole reply (the state JSON's options): the bid's are examples of its range."""
         if state.finished or (state.phase is not Phase.BID and player != state.current):
             return []
         return prompts.options(self.board, state, player)
