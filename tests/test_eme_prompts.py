@@ -234,6 +234,20 @@ def test_r8_score_5_the_sheet_says_which_tie_break_decided() -> None:
     assert "bob and ann have 1 point each; coins decide: bob 5, ann 3." in sheet  # A is tied: nobody's
 
 
+def test_r8_score_5_with_three_tied_the_sheet_names_the_tie_break_that_decided_each_place() -> None:
+    """Coins tell cy from the other two, but armies decided between ann and bob, the winner and the second."""
+    state = ended(replace(started(), armies={1: {"ann": 2}, 2: {"bob": 1}, 3: {"cy": 1}}, cities={},
+                          coins={"ann": 3, "bob": 3, "cy": 1}))
+    assert [s.player for s in state.scores] == ["ann", "bob", "cy"] and state.winners == ("ann",)
+    sheet = " ".join(" ".join(score_sheet(BOARD, state)).split())
+    assert ("ann, bob and cy have 1 point each. Between ann and bob, armies on the map decide (coins equal): "
+            "ann 2, bob 1. Between bob and cy, coins decide: bob 3, cy 1.") in sheet
+    shared = ended(replace(state, armies={1: {"ann": 1}, 2: {"bob": 1}, 3: {"cy": 1}}))
+    sheet = " ".join(" ".join(score_sheet(BOARD, shared)).split())
+    assert shared.winners == ("ann", "bob") and ("ann and bob are equal in coins, armies and regions too: they "
+                                                 "share. Between bob and cy, coins decide: bob 3, cy 1.") in sheet
+
+
 def test_the_demo_progress_leads_with_points_and_fills_with_cards_taken() -> None:
     state = playing(4, 40)
     race = KIND.race(state)
