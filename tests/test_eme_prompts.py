@@ -227,6 +227,16 @@ def test_r8_score_1_to_4_the_sheet_shows_regions_continents_and_goods_with_the_w
     assert "wood 5 + 1 wild -> 5" in sheet and "wild cards counted as wood" in sheet
 
 
+def test_r8_score_4_decision_the_sheet_and_help_say_a_wild_card_may_be_a_good_held_nowhere_else() -> None:
+    wood = [c.id for c in BOARD.cards.values() if c.good == "wood" and c.symbols == 1][:2]
+    wild = [c.id for c in BOARD.cards.values() if c.good == "wild"][:1]
+    state = ended(replace(started(), hands={"ann": (*wood, *wild), "bob": (), "cy": ()}))
+    sheet = " ".join(" ".join(score_sheet(BOARD, state)).split())
+    assert "goods 2: crystal 0 + 1 wild -> 1; wood 2 -> 1" in sheet
+    assert "also a good you hold no card of" in " ".join(KIND.answer_query(
+        state, "ann", Query(1, "HELP wild", "help", "wild"), log=None, game="g1").split())
+
+
 def test_r8_score_5_the_sheet_says_which_tie_break_decided() -> None:
     state = ended(replace(started(), armies={1: {"ann": 1}, 2: {"bob": 1}}, cities={},
                           coins={"ann": 3, "bob": 5, "cy": 0}))

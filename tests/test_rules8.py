@@ -346,6 +346,14 @@ def test_r8_score_4_wild_cards_count_where_they_score_most() -> None:
     assert (points, wilds) == (5, ("wood",))  # the sixth wood scores 5 instead of 3; a lone crystal only 1
 
 
+def test_r8_score_4_decision_a_wild_card_may_count_as_a_good_its_holder_has_no_card_of() -> None:
+    """**Decision**: "any of the stacks" is any good, not only the goods the hand already shows."""
+    wild = next(c.id for c in BOARD.cards.values() if c.good == "wild")
+    woods = [c.id for c in BOARD.cards.values() if c.good == "wood" and c.symbols == 1][:2]
+    assert goods_score(BOARD, (wild,)) == (1, ("crystal",))  # a crystal scores from its first symbol
+    assert goods_score(BOARD, (*woods, wild)) == (2, ("crystal",))  # a third wood would still score 1: 1 + 1
+
+
 def test_r8_score_5_ties_go_to_coins_then_armies_then_regions_then_shared() -> None:
     state = replace(start(2), armies={1: {"ann": 1}, 2: {"bob": 1}}, cities={}, coins={"ann": 3, "bob": 3})
     assert final_scores(state, BOARD)[1] == ("ann", "bob")

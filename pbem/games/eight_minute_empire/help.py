@@ -80,7 +80,8 @@ def _scoring(board: Board) -> str:
 
 def _wild(board: Board) -> str:
     cards = join_words([f"#{c.id}" for c in board.cards.values() if c.good == WILD])
-    return (f"The wild cards ({cards}) each count as one symbol of a good of your choice. You need not choose: "
+    return (f"The wild cards ({cards}) each count as one symbol of a good of your choice, also a good you hold "
+            "no card of. You need not choose: "
             "at the end each wild card counts as the good that scores you most, and the final report says "
             "which.")
 
