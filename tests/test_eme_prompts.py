@@ -61,7 +61,7 @@ def playing(seed: int, moves: int) -> State:
 # --- the engine's choices, per step --------------------------------------------------------------------
 
 
-def test_r8_act_1_place_is_offered_in_the_start_region_and_beside_own_cities() -> None:
+def test_r8_act_1_place_is_offered_in_the_start_region_and_where_own_cities_stand() -> None:
     state = with_card(ActionKind.PLACE, cities={5: {"ann": 1}, 6: {"bob": 1}})
     (choice,) = step_choices(BOARD, state, "ann")
     assert choice.regions == (5, 12) and choice.supply == 14 - 3

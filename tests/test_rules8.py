@@ -216,7 +216,7 @@ def test_r8_turn_4_the_deadline_takes_the_leftmost_card_and_declines_its_action(
 # --- 5. actions -----------------------------------------------------------------------------------------------
 
 
-def test_r8_act_1_armies_go_to_the_start_region_or_beside_an_own_city() -> None:
+def test_r8_act_1_armies_go_to_the_start_region_or_where_the_player_has_a_city() -> None:
     state = on_turn(card_with("place", 3), cities={5: {"ann": 1}})
     state = play(state, "ann", Place(((12, 1), (5, 2))))
     assert state.armies[12]["ann"] == 4 and state.armies[5] == {"ann": 2}
@@ -224,8 +224,10 @@ def test_r8_act_1_armies_go_to_the_start_region_or_beside_an_own_city() -> None:
 
 def test_r8_act_1_not_elsewhere_and_not_more_than_the_card_gives() -> None:
     state = on_turn(card_with("place", 2))
-    with pytest.raises(IllegalAction, match="start region") as refused:
+    with pytest.raises(IllegalAction) as refused:
         play(state, "ann", Place(((13, 1),)))
+    assert refused.value.reason == ("Armies are placed in the start region (12) or in a region where you have a "
+                                    "city, not in 13.")  # where the city is, not next to it
     assert refused.value.legal == ("PLACE 12",)
     with pytest.raises(IllegalAction, match="places 2"):
         play(state, "ann", Place(((12, 3),)))

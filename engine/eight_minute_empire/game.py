@@ -278,8 +278,8 @@ def _place(board: Board, state: State, player: str, action: Place, left: int,
     used = 0
     for region, count in action.items:
         if region not in allowed:
-            raise IllegalAction(f"Armies are placed in the start region or beside an own city, not in {region}.",
-                                legal)
+            raise IllegalAction(f"Armies are placed in the start region ({board.start}) or in a region where you "
+                                f"have a city, not in {region}.", legal)
         if count < 1 or used + count > left:
             raise IllegalAction(f"The card places {left} armies; {left - used} are left.", legal)
         if state.armies_of(player) + count > board.armies:
