@@ -151,6 +151,31 @@ def test_r8_bid_1_the_bid_options_say_the_range_and_give_examples_each_a_whole_r
     assert {KIND.bot.answer(text, "random", seed, None) for seed in range(40)} <= set(orders)
 
 
+def test_the_welcome_says_how_to_play_by_email_in_paragraphs_that_keep_their_indent() -> None:
+    """Like Imperial's welcome: the reply address and its token, quoting, signatures, refusals, deadlines and
+    their defaults; every paragraph wrapped within its own indent (none broken by the mail's last safety net)."""
+    state, _ = new_game(BOARD, Setup(tuple(Seat(n) for n in NAMES), 3))
+    text = KIND.welcome(state, "ann", game="friday", reply_to="moderator+7f3a9c@pbem.example.org")
+    assert problems(text) == []
+    paragraphs = text.split("\n\n")
+    assert all(not line.startswith(" ") for line in paragraphs[1].splitlines())  # the opening paragraph
+    for paragraph in paragraphs[2:]:
+        lines = paragraph.splitlines()
+        body = lines[2:] if len(lines) > 1 and set(lines[1]) == {"-"} else lines
+        assert all(line.startswith("  ") for line in body if not line.startswith("A reply")), paragraph
+    flat = " ".join(text.split())
+    for said in ("replies go to moderator+7f3a9c@pbem.example.org. That address carries your secret token",
+                 "Lines starting with '#', quoted text ('>' lines) and your signature are ignored",
+                 "If one is refused, the lines before it stand",
+                 "A decision's deadline is given in the mail that asks for it",
+                 "a bid of 0, or the leftmost card with its action skipped",
+                 "You play red: 3 armies in the start region (12)", "Youngest first, for ties:",
+                 "BID and a number of coins, 0 to 11"):
+        assert said in flat, said
+    anonymous = " ".join(KIND.welcome(state, "bob", game="friday").split())
+    assert "the reply address carries your secret token" in anonymous
+
+
 # --- reports speak to their reader ---------------------------------------------------------------------
 
 

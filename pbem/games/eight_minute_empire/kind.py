@@ -21,7 +21,7 @@ from engine.eight_minute_empire.rules import EightMinuteRules
 from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
-from pbem.games.eight_minute_empire import picture, prompts, views
+from pbem.games.eight_minute_empire import picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.help import help_text
 from pbem.games.eight_minute_empire.orders import (
@@ -215,13 +215,7 @@ class EightMinuteEmpire:
 
     def welcome(self, state: State, player: str, *, game: str, reply_to: str | None = None,
                 open_cash: bool = False) -> str:
-        seats = ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating)
-        text = [banner(game, f"welcome, {player}"), "",
-                f"You have a seat in {game}, a game of Eight-Minute Empire by email. Players in seating order: "
-                f"{seats}. Youngest first (for ties): {', '.join(state.ages)}.",
-                "", "Reply to the moderator's mails with your orders, one per line; HELP lists them.",
-                "First every player bids for the first turn, sealed: BID and a number of coins."]
-        return finish("\n".join(text) + "\n")
+        return welcome.welcome(self.board, state, player, game, reply_to)
 
     def error(self, state: State, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
