@@ -150,7 +150,21 @@ def test_the_cli_plays_eight_minute_empire(tmp_path: Path) -> None:
     assert "Youngest first: bob, ann." in aged  # R8-SETUP-4: the game master gives the age order
     refused = runner.invoke(app, ["--database", url, "game", "new", "h", "--kind", "eight-minute-empire",
                                   "--player", "ann:a@x.org", "--player", "bob:b@x.org", "--deal", "russia=ann"])
-    assert refused.exit_code == 2 and "has no option or variant deal" in refused.stderr
+    assert refused.exit_code == 2 and "has no option --deal; its options: --age-order" in refused.stderr
+
+
+@pytest.mark.parametrize(("kind", "flags", "said"), [
+    ("imperial2030", ["--age-order", "bob,ann"], "Imperial 2030 has no option --age-order; its options: --deal, "
+                                                 "--start-player"),
+    ("eight-minute-empire", ["--age-order", "bob,zed"], "--age-order must name every player once, youngest first"),
+    ("eight-minute-empire", ["--start-player", "ann"], "Eight-Minute Empire has no option --start-player; its "
+                                                       "options: --age-order"),
+])
+def test_a_refused_game_option_is_named_by_the_flag_the_game_master_typed(tmp_path: Path, kind: str,
+                                                                         flags: list[str], said: str) -> None:
+    refused = CliRunner().invoke(app, ["--database", f"sqlite:///{tmp_path / 'o.db'}", "game", "new", "g", "--kind",
+                                       kind, "--player", "ann:a@x.org", "--player", "bob:b@x.org", *flags])
+    assert refused.exit_code == 2 and said in refused.stderr and "ages" not in refused.stderr
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4)])

@@ -33,12 +33,12 @@ from pbem.games.eight_minute_empire.orders import (
     parse,
 )
 from pbem.games.eight_minute_empire.words import banner, order_text
-from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player
+from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.picture import Scene
 from pbem.render.text import finish
 
-OPTIONS = ("ages",)
+OPTIONS = ("age_order",)  # --age-order (option_flag): the players youngest first (R8-SETUP-4)
 
 
 class EightMinuteEmpire:
@@ -89,20 +89,23 @@ class EightMinuteEmpire:
 
     def make_setup(self, choices: SetupChoices) -> Setup:
         unknown = sorted(set(choices.options) - set(OPTIONS))
+        if unknown:
+            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
+                           f"{', '.join(map(option_flag, OPTIONS))}")
         strange = sorted(set(choices.variants) - set(self.variants))
-        if unknown or strange:
-            given = ", ".join([*unknown, *strange])
-            raise BadSetup(f"{self.title} has no option or variant {given}; its options: {', '.join(OPTIONS)}; "
-                           f"its variants: {', '.join(self.variants)}")
+        if strange:
+            raise BadSetup(f"{self.title} has no variant {', '.join(strange)}; its variants: "
+                           f"{', '.join(self.variants)}")
         chosen = frozenset(Variant(v) for v in choices.variants)
         if Variant.NEUTRAL in chosen and len(choices.players) != 2:
             raise BadSetup("the neutral armies are a two-player variant")
         names = tuple(seat.name for seat in choices.players)
-        ages = tuple(choices.options.get("ages", ()))
+        ages = tuple(choices.options.get("age_order", ()))
         if ages:
             resolved = tuple(match_player(a, names) for a in ages)
             if None in resolved or sorted(r for r in resolved if r) != sorted(names):
-                raise BadSetup(f"the age order must name every player once, youngest first: {', '.join(names)}")
+                raise BadSetup(f"{option_flag('age_order')} must name every player once, youngest first: "
+                               f"{', '.join(names)}")
             ages = tuple(r for r in resolved if r)
         return Setup(choices.players, choices.seed, ages, chosen)
 

@@ -33,7 +33,7 @@ from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.games.imperial2030.picture import picture
 from pbem.games.imperial2030.statejson import state_json
 from pbem.games.imperial2030.views import decision_words, turn_line
-from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, resolve_player
+from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, option_flag, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.picture import Scene
 
@@ -84,7 +84,8 @@ class Imperial2030:
         names = tuple(s.name for s in choices.players)
         unknown = sorted(set(choices.options) - set(OPTIONS))
         if unknown:
-            raise BadSetup(f"{self.title} has no option {', '.join(unknown)}; its options: {', '.join(OPTIONS)}")
+            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
+                           f"{', '.join(map(option_flag, OPTIONS))}")
         try:
             chosen = frozenset(Variant(v) for v in choices.variants)
         except ValueError as exc:
