@@ -117,6 +117,15 @@ def test_r8_turn_3_a_snapshot_of_the_older_format_is_passed_over_for_the_replay(
     assert table.eme().row == (*replayed.row, replayed.deck[0]) and table.eme().deck == replayed.deck[1:]
 
 
+def test_game_show_lists_the_deadlines_of_the_games_own_decisions(table: EmeTable, db_url: str) -> None:  # noqa: F811
+    """A game made with mail holds every hour the configuration names, Imperial's defaults too: game show lists
+    only the decisions an Eight-Minute Empire game asks for."""
+    shown = CliRunner().invoke(app, ["--database", db_url, "game", "show", table.name])
+    assert shown.exit_code == 0, shown.output
+    (line,) = [line for line in shown.stdout.splitlines() if line.startswith("Deadlines:")]
+    assert line == "Deadlines: neutral 48h, bid 48h, take 48h, action 48h; reminders 24h before."
+
+
 def test_a_refused_order_names_the_line_and_what_is_legal(table: EmeTable) -> None:
     before = len(table.outbox())
     assert table.send("ann", "BID 99") == "refused"

@@ -157,6 +157,16 @@ class GameKind(Protocol):
         """Hours per decision kind for a new game, before the configuration's ``[deadlines]`` (which win)."""
         ...
 
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """Every kind of decision the game asks for (``Pending.kind``): the deadlines a game of it has.
+
+        A game's stored hours may name other kinds' decisions too (a new game
+        takes every hour the configuration names), so what a game master is
+        shown of its deadlines is asked here.
+        """
+        ...
+
     def make_setup(self, choices: SetupChoices) -> Any:
         """A setup for ``rules.new_game``; ``BadSetup`` naming what is wrong and what is allowed."""
         ...

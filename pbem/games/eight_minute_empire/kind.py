@@ -16,6 +16,7 @@ from engine.core.log import LogEntry
 from engine.eight_minute_empire.actions import Action, Bid, Done, Take
 from engine.eight_minute_empire.board import Board, default_board
 from engine.eight_minute_empire.events import BidGiven, Event
+from engine.eight_minute_empire.game import DecisionKind
 from engine.eight_minute_empire.model import Phase, Setup, State, Variant
 from engine.eight_minute_empire.rules import EightMinuteRules
 from engine.eight_minute_empire.scoring import final_scores
@@ -85,7 +86,11 @@ class EightMinuteEmpire:
 
     def deadline_hours(self) -> dict[str, float]:
         """R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)."""
-        return {"neutral": 48.0, "bid": 48.0, "take": 48.0, "action": 48.0}
+        return dict.fromkeys(self.decisions, 48.0)
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        return tuple(kind.value for kind in DecisionKind)
 
     def make_setup(self, choices: SetupChoices) -> Setup:
         unknown = sorted(set(choices.options) - set(OPTIONS))

@@ -11,7 +11,7 @@ from engine.core.log import LogEntry
 from engine.imperial2030.actions import ANYTIME, Action
 from engine.imperial2030.board import Board, default_board
 from engine.imperial2030.board_validation import normalise_name
-from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.decisions import Decision, DecisionKind, pending
 from engine.imperial2030.events import Event, FlagCardDealt
 from engine.imperial2030.model import GameSetup, GameState, Variant
 from engine.imperial2030.rules import ImperialRules
@@ -79,6 +79,10 @@ class Imperial2030:
 
     def deadline_hours(self) -> dict[str, float]:
         return {}  # Imperial's hours are the configuration's defaults ([deadlines], docs/configuration.md)
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        return tuple(kind.value for kind in DecisionKind)
 
     def make_setup(self, choices: SetupChoices) -> GameSetup:
         names = tuple(s.name for s in choices.players)
