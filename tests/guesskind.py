@@ -295,6 +295,10 @@ class GuessKind:
     def deadline_hours(self) -> dict[str, float]:
         return {}  # the tests set the hours they need
 
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        return (DECISION,)
+
     def make_setup(self, choices: SetupChoices) -> GuessSetup:
         """G-1: another kind's options (Imperial's ``deal``) are refused, not ignored."""
         given = sorted([*choices.options, *choices.variants])

@@ -44,3 +44,42 @@ def test_every_configuration_key_is_documented() -> None:
     text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     missing = [f"[{table}] {key}" for table, keys in accepted_keys().items() for key in keys if f"`{key}`" not in text]
     assert missing == []
+
+
+FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
+LINK = re.compile(r"\]\((?P<page>[\w./-]*?\.md|)(?:#(?P<anchor>[\w-]+))?\)(?P<after>,?\s+\"(?P<section>[^\"]+)\")?")
+MARKDOWN = [path for path in USER_FACING if path.endswith(".md")]
+
+
+def anchors(page: Path) -> dict[str, str]:
+    """The headings of a page by the anchor GitHub gives them (lower case, punctuation dropped, '-' for spaces)."""
+    found: dict[str, str] = {}
+    for line in FENCE.sub("", page.read_text(encoding="utf-8")).splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip()
+            slug = re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+            numbered, n = slug, 0
+            while numbered in found:
+                n += 1
+                numbered = f"{slug}-{n}"
+            found[numbered] = title
+    return found
+
+
+@pytest.mark.parametrize("path", MARKDOWN)
+def test_every_link_to_a_section_of_a_page_finds_that_section(path: str) -> None:
+    """A link's '#anchor' is a heading of the page it names; a section named in quotes after a link
+    ('see [orders.md](orders.md), "Writing a reply"') is one of that page's headings too."""
+    source = ROOT / path
+    text = " ".join(FENCE.sub("", source.read_text(encoding="utf-8")).split())
+    broken = []
+    for link in LINK.finditer(text):
+        page = (source.parent / link["page"]).resolve() if link["page"] else source
+        if not page.exists():
+            continue  # where a page is missing is another test's question; here, its sections
+        headings = anchors(page)
+        if link["anchor"] and link["anchor"] not in headings:
+            broken.append(f"{link.group(0)}: no heading with the anchor #{link['anchor']}")
+        if link["section"] and link["section"].rstrip(".,;:") not in headings.values():
+            broken.append(f"{link.group(0)}: no section {link['section']!r} in {page.name}")
+    assert broken == []

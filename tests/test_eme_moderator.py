@@ -95,11 +95,42 @@ def test_r8_turn_a_card_and_its_action_in_one_reply_the_end_of_the_message_ends_
     assert table.eme().phase is Phase.ACTION and table.eme().current == second
 
 
+def test_r8_turn_3_a_snapshot_of_the_older_format_is_passed_over_for_the_replay(table: EmeTable) -> None:
+    """A snapshot is a cache: one written while a card's action was open by the engine that laid the deck's
+    card at once (format 1: a full row, the deck one shorter, no "format") is not read; the game is its log's
+    replay, and the row gets its sixth card only when the action is done."""
+    for player in ("ann", "bob", "cy"):
+        table.send(player, "BID 0")
+    first = table.eme().current
+    assert first is not None and table.send(first, "TAKE 1") == "applied"
+    replayed = table.eme()
+    assert len(replayed.row) == 5
+    old = {key: value for key, value in state_to_json(replayed).items() if key != "format"}
+    old.update(row=[*replayed.row, replayed.deck[0]], deck=list(replayed.deck[1:]))
+    with table.db.transaction() as session:
+        snapshot = store.latest_snapshot(session, store.find_game(session, table.name))
+        assert snapshot is not None
+        snapshot.state = old
+        session.add(snapshot)
+    assert table.eme() == replayed
+    assert table.send(first, "DONE") == "applied"
+    assert table.eme().row == (*replayed.row, replayed.deck[0]) and table.eme().deck == replayed.deck[1:]
+
+
+def test_game_show_lists_the_deadlines_of_the_games_own_decisions(table: EmeTable, db_url: str) -> None:  # noqa: F811
+    """A game made with mail holds every hour the configuration names, Imperial's defaults too: game show lists
+    only the decisions an Eight-Minute Empire game asks for."""
+    shown = CliRunner().invoke(app, ["--database", db_url, "game", "show", table.name])
+    assert shown.exit_code == 0, shown.output
+    (line,) = [line for line in shown.stdout.splitlines() if line.startswith("Deadlines:")]
+    assert line == "Deadlines: neutral 48h, bid 48h, take 48h, action 48h; reminders 24h before."
+
+
 def test_a_refused_order_names_the_line_and_what_is_legal(table: EmeTable) -> None:
     before = len(table.outbox())
     assert table.send("ann", "BID 99") == "refused"
     (reply,) = table.to("ann", before)
-    assert "line 1: BID 99" in reply.body and "BID 0 to BID 11" in reply.body
+    assert "line 1: BID 99" in reply.body and "BID 0 to 11 (any whole number of coins), for example:" in reply.body
 
 
 def test_the_cli_plays_eight_minute_empire(tmp_path: Path) -> None:
@@ -128,7 +159,21 @@ def test_the_cli_plays_eight_minute_empire(tmp_path: Path) -> None:
     assert "Youngest first: bob, ann." in aged  # R8-SETUP-4: the game master gives the age order
     refused = runner.invoke(app, ["--database", url, "game", "new", "h", "--kind", "eight-minute-empire",
                                   "--player", "ann:a@x.org", "--player", "bob:b@x.org", "--deal", "russia=ann"])
-    assert refused.exit_code == 2 and "has no option or variant deal" in refused.stderr
+    assert refused.exit_code == 2 and "has no option --deal; its options: --age-order" in refused.stderr
+
+
+@pytest.mark.parametrize(("kind", "flags", "said"), [
+    ("imperial2030", ["--age-order", "bob,ann"], "Imperial 2030 has no option --age-order; its options: --deal, "
+                                                 "--start-player"),
+    ("eight-minute-empire", ["--age-order", "bob,zed"], "--age-order must name every player once, youngest first"),
+    ("eight-minute-empire", ["--start-player", "ann"], "Eight-Minute Empire has no option --start-player; its "
+                                                       "options: --age-order"),
+])
+def test_a_refused_game_option_is_named_by_the_flag_the_game_master_typed(tmp_path: Path, kind: str,
+                                                                         flags: list[str], said: str) -> None:
+    refused = CliRunner().invoke(app, ["--database", f"sqlite:///{tmp_path / 'o.db'}", "game", "new", "g", "--kind",
+                                       kind, "--player", "ann:a@x.org", "--player", "bob:b@x.org", *flags])
+    assert refused.exit_code == 2 and said in refused.stderr and "ages" not in refused.stderr
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4)])

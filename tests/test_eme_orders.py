@@ -425,6 +425,31 @@ def test_a_misspelt_order_in_a_message_is_refused_with_the_suggestion_and_the_le
     assert outcome.refusal.not_applied == ((2, "DONE"),)
 
 
+@pytest.mark.parametrize(("before", "refused"), [
+    ("", "MOVE 12-13-14, 12-10-3"),  # 3 is not next to 10: 10 is only where the second army would have been
+    ("", "MOVE 12-13, 12-13, 12-13, 12-13"),  # three armies stand in 12, the fourth path finds none
+    ("", "MOVE 12-13, 13-14-15-16"),  # the army reaching 13 does so only inside the refused order
+    ("MOVE 12-13", "MOVE 13-14, 12-10-3"),  # the position after the applied first line
+    ("", "MOVE 5-4"),
+])
+def test_r8_act_7_legal_now_after_a_refused_move_holds_only_orders_of_the_position_it_was_tried_against(
+        before: str, refused: str) -> None:
+    """The refused line moved nothing, so what it offers is worked out from the position after the lines
+    before it, never from the refused line's own partial moves: each offer is a whole legal reply there."""
+    outcome = send(using(10), "ann", f"{before}\n{refused}")  # card 10: move 4
+    assert outcome.refusal is not None and outcome.refusal.line == refused, outcome.refusal
+    position = apply(BOARD, using(10), "ann", parse(using(10), before))[0] if before else using(10)  # type: ignore[arg-type]
+    assert outcome.refusal.legal and "MOVE 10-9" not in outcome.refusal.legal
+    for offer in outcome.refusal.legal:
+        tried = KIND.run_message(position, "ann", offer, waiting={})
+        assert tried.refusal is None, (offer, tried.refusal)
+
+
+def test_r8_act_7_a_step_to_a_region_not_next_is_answered_with_the_line_mended() -> None:
+    outcome = send(using(10), "ann", "move 12-13-14, 12-10-3")
+    assert outcome.refusal is not None and outcome.refusal.legal == ("MOVE 12-13-14, 12-10-9",)
+
+
 def test_a_path_after_a_semicolon_is_refused_and_the_first_stands() -> None:
     outcome = send(using(10), "ann", "MOVE 12-13; 12-9")
     assert outcome.refusal is not None and "'12-9' has no order word" in outcome.refusal.reason

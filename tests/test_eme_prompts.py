@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.core.log import LogEntry
 from engine.core.seats import Seat
-from engine.eight_minute_empire.actions import Bid, Move, Take
+from engine.eight_minute_empire.actions import Bid, Done, Move, Take
 from engine.eight_minute_empire.board import ActionKind, default_board
 from engine.eight_minute_empire.choices import distances, path_to, step_choices
 from engine.eight_minute_empire.game import apply, new_game
@@ -21,6 +21,7 @@ from pbem.games import kind_named
 from pbem.games.eight_minute_empire import prompts, views
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
+from pbem.games.eight_minute_empire.words import card_words
 from pbem.games.results import Query, StoredLines
 from pbem.render.text import problems
 
@@ -60,7 +61,7 @@ def playing(seed: int, moves: int) -> State:
 # --- the engine's choices, per step --------------------------------------------------------------------
 
 
-def test_r8_act_1_place_is_offered_in_the_start_region_and_beside_own_cities() -> None:
+def test_r8_act_1_place_is_offered_in_the_start_region_and_where_own_cities_stand() -> None:
     state = with_card(ActionKind.PLACE, cities={5: {"ann": 1}, 6: {"bob": 1}})
     (choice,) = step_choices(BOARD, state, "ann")
     assert choice.regions == (5, 12) and choice.supply == 14 - 3
@@ -131,6 +132,50 @@ def test_the_bid_prompt_says_the_bid_is_sealed_and_may_be_changed() -> None:
     assert prompts.prompt(BOARD, answered, "ann", "g1", None) is None  # a given bid is not asked again
 
 
+def test_r8_bid_1_the_bid_options_say_the_range_and_give_examples_each_a_whole_reply() -> None:
+    """Any whole number from 0 to all the bidder's coins is a bid: the options say so before the few they list,
+    wherever options are shown (prompt, OPTIONS, a refusal, the CLI); the state JSON and the bots get orders."""
+    state, _ = new_game(BOARD, Setup(tuple(Seat(n) for n in NAMES), 3))
+    text = prompts.prompt(BOARD, state, "ann", "g1", None) or ""
+    shown = text.split("Your options:\n")[1].splitlines()
+    assert shown[0] == "    BID 0 to 11 (any whole number of coins), for example:"
+    assert "    BID 3" in shown and "    BID 11" in shown
+    answer = KIND.answer_query(state, "ann", Query(1, "OPTIONS", "options"), log=None, game="g1")
+    assert "BID 0 to 11 (any whole number of coins), for example:" in answer
+    refused = KIND.run_message(state, "ann", "BID 12", StoredLines()).refusal
+    assert refused is not None and refused.legal[0].startswith("BID 0 to 11") and "BID 3" in refused.legal
+    assert any("BID 0 to 11" in line for line in KIND.pending_lines(state))
+    orders = KIND.state_json("g1", state)["pending"][0]["options"]
+    assert orders == ["BID 0", "BID 1", "BID 2", "BID 3", "BID 5", "BID 11"]
+    assert all(KIND.run_message(state, "ann", order, StoredLines()).refusal is None for order in orders)
+    assert {KIND.bot.answer(text, "random", seed, None) for seed in range(40)} <= set(orders)
+
+
+def test_the_welcome_says_how_to_play_by_email_in_paragraphs_that_keep_their_indent() -> None:
+    """Like Imperial's welcome: the reply address and its token, quoting, signatures, refusals, deadlines and
+    their defaults; every paragraph wrapped within its own indent (none broken by the mail's last safety net)."""
+    state, _ = new_game(BOARD, Setup(tuple(Seat(n) for n in NAMES), 3))
+    text = KIND.welcome(state, "ann", game="friday", reply_to="moderator+7f3a9c@pbem.example.org")
+    assert problems(text) == []
+    paragraphs = text.split("\n\n")
+    assert all(not line.startswith(" ") for line in paragraphs[1].splitlines())  # the opening paragraph
+    for paragraph in paragraphs[2:]:
+        lines = paragraph.splitlines()
+        body = lines[2:] if len(lines) > 1 and set(lines[1]) == {"-"} else lines
+        assert all(line.startswith("  ") for line in body if not line.startswith("A reply")), paragraph
+    flat = " ".join(text.split())
+    for said in ("replies go to moderator+7f3a9c@pbem.example.org. That address carries your secret token",
+                 "Lines starting with '#', quoted text ('>' lines) and your signature are ignored",
+                 "If one is refused, the lines before it stand",
+                 "A decision's deadline is given in the mail that asks for it",
+                 "a bid of 0, or the leftmost card with its action skipped",
+                 "You play red: 3 armies in the start region (12)", "Youngest first, for ties:",
+                 "BID and a number of coins, 0 to 11"):
+        assert said in flat, said
+    anonymous = " ".join(KIND.welcome(state, "bob", game="friday").split())
+    assert "the reply address carries your secret token" in anonymous
+
+
 # --- reports speak to their reader ---------------------------------------------------------------------
 
 
@@ -143,6 +188,21 @@ def test_a_report_says_you_to_its_reader_and_names_the_others() -> None:
     assert views.narrate(BOARD, after, events, other)[0].startswith(f"{first} took #")
     report = views.report(BOARD, after, first, events, "g1", False)
     assert f"{first} (" in report and ", you)" in report and "You use your card's action." in report
+
+
+def test_r8_turn_3_reports_show_the_decks_next_card_only_once_the_takers_action_is_done() -> None:
+    """While the taker still decides, every report shows the row closed up and five cards, not the card the deck
+    lays after the action; the report of the action's end shows it in the last place."""
+    state = started()
+    first = state.current or ""
+    other = next(n for n in NAMES if n != first)
+    coming = card_words(BOARD.cards[state.deck[0]])
+    after, events = apply(BOARD, state, first, Take(1))
+    for reader in NAMES:
+        report = views.report(BOARD, after, reader, events, "g1", False)
+        assert coming not in report and "\n  6  cost 3" not in report
+    done, events = apply(BOARD, after, first, Done())
+    assert f"  6  cost 3  {coming}" in views.report(BOARD, done, other, events, "g1", False)
 
 
 def test_r8_bid_1_the_bid_is_confirmed_to_its_bidder_only() -> None:
@@ -192,11 +252,35 @@ def test_r8_score_1_to_4_the_sheet_shows_regions_continents_and_goods_with_the_w
     assert "wood 5 + 1 wild -> 5" in sheet and "wild cards counted as wood" in sheet
 
 
+def test_r8_score_4_decision_the_sheet_and_help_say_a_wild_card_may_be_a_good_held_nowhere_else() -> None:
+    wood = [c.id for c in BOARD.cards.values() if c.good == "wood" and c.symbols == 1][:2]
+    wild = [c.id for c in BOARD.cards.values() if c.good == "wild"][:1]
+    state = ended(replace(started(), hands={"ann": (*wood, *wild), "bob": (), "cy": ()}))
+    sheet = " ".join(" ".join(score_sheet(BOARD, state)).split())
+    assert "goods 2: crystal 0 + 1 wild -> 1; wood 2 -> 1" in sheet
+    assert "also a good you hold no card of" in " ".join(KIND.answer_query(
+        state, "ann", Query(1, "HELP wild", "help", "wild"), log=None, game="g1").split())
+
+
 def test_r8_score_5_the_sheet_says_which_tie_break_decided() -> None:
     state = ended(replace(started(), armies={1: {"ann": 1}, 2: {"bob": 1}}, cities={},
                           coins={"ann": 3, "bob": 5, "cy": 0}))
     sheet = " ".join(" ".join(score_sheet(BOARD, state)).split())
     assert "bob and ann have 1 point each; coins decide: bob 5, ann 3." in sheet  # A is tied: nobody's
+
+
+def test_r8_score_5_with_three_tied_the_sheet_names_the_tie_break_that_decided_each_place() -> None:
+    """Coins tell cy from the other two, but armies decided between ann and bob, the winner and the second."""
+    state = ended(replace(started(), armies={1: {"ann": 2}, 2: {"bob": 1}, 3: {"cy": 1}}, cities={},
+                          coins={"ann": 3, "bob": 3, "cy": 1}))
+    assert [s.player for s in state.scores] == ["ann", "bob", "cy"] and state.winners == ("ann",)
+    sheet = " ".join(" ".join(score_sheet(BOARD, state)).split())
+    assert ("ann, bob and cy have 1 point each. Between ann and bob, armies on the map decide (coins equal): "
+            "ann 2, bob 1. Between bob and cy, coins decide: bob 3, cy 1.") in sheet
+    shared = ended(replace(state, armies={1: {"ann": 1}, 2: {"bob": 1}, 3: {"cy": 1}}))
+    sheet = " ".join(" ".join(score_sheet(BOARD, shared)).split())
+    assert shared.winners == ("ann", "bob") and ("ann and bob are equal in coins, armies and regions too: they "
+                                                 "share. Between bob and cy, coins decide: bob 3, cy 1.") in sheet
 
 
 def test_the_demo_progress_leads_with_points_and_fills_with_cards_taken() -> None:

@@ -12,8 +12,8 @@ from engine.core.errors import IllegalAction, NotYourDecision
 from engine.core.log import LogEntry, replay
 from engine.core.seats import Seat
 from engine.eight_minute_empire.actions import Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
-from engine.eight_minute_empire.board import default_board
-from engine.eight_minute_empire.events import BidGiven, BidsRevealed, GameEnded, SeriesGameEnded
+from engine.eight_minute_empire.board import ActionKind, default_board
+from engine.eight_minute_empire.events import BidGiven, BidsRevealed, GameEnded, SeriesGameEnded, TurnEnded
 from engine.eight_minute_empire.game import apply, new_game, pending
 from engine.eight_minute_empire.model import NEUTRAL, CardInPlay, Phase, Setup, State, Variant
 from engine.eight_minute_empire.randomplay import random_move
@@ -157,16 +157,31 @@ def test_r8_turn_1_only_the_player_on_turn_takes() -> None:
         play(after_bid(), "bob", Take(1))
 
 
-def test_r8_turn_3_the_row_slides_left_and_is_refilled_from_the_deck() -> None:
+def test_r8_turn_3_the_row_slides_left_at_once_and_is_refilled_from_the_deck_after_the_action() -> None:
+    """The rulebook lays the deck's card after the taker has used (or declined) the action: while ann decides,
+    the row has a gap at its end and the deck is untouched."""
     state = after_bid()
     row, deck = state.row, state.deck
     state = play(state, "ann", Take(2))
+    assert state.row == (row[0], *row[2:]) and state.deck == deck
+    state, events = apply(BOARD, state, "ann", Done())
     assert state.row == (row[0], *row[2:], deck[0]) and state.deck == deck[1:]
+    assert isinstance(events[-1], TurnEnded) and events[-1].laid == deck[0]
+
+
+def test_r8_turn_3_the_card_is_laid_when_the_action_ends_by_being_used_up() -> None:
+    state = after_bid()
+    place = next(i + 1 for i, c in enumerate(state.row) if BOARD.cards[c].join == ""
+                 and BOARD.cards[c].actions[0].kind is ActionKind.PLACE)
+    state = play(state, "ann", Take(place))
+    assert len(state.row) == 5
+    state = play(state, "ann", Place(((12, BOARD.cards[state.hands["ann"][0]].actions[0].amount),)))
+    assert state.current == "bob" and len(state.row) == 6
 
 
 def test_r8_turn_3_with_the_deck_empty_the_row_stays_shorter() -> None:
     state = replace(after_bid(), deck=())
-    assert len(play(state, "ann", Take(1)).row) == 5
+    assert len(play(play(state, "ann", Take(1)), "ann", Done()).row) == 5
 
 
 def test_r8_turn_3_play_passes_in_seating_order_after_the_card() -> None:
@@ -201,7 +216,7 @@ def test_r8_turn_4_the_deadline_takes_the_leftmost_card_and_declines_its_action(
 # --- 5. actions -----------------------------------------------------------------------------------------------
 
 
-def test_r8_act_1_armies_go_to_the_start_region_or_beside_an_own_city() -> None:
+def test_r8_act_1_armies_go_to_the_start_region_or_where_the_player_has_a_city() -> None:
     state = on_turn(card_with("place", 3), cities={5: {"ann": 1}})
     state = play(state, "ann", Place(((12, 1), (5, 2))))
     assert state.armies[12]["ann"] == 4 and state.armies[5] == {"ann": 2}
@@ -209,8 +224,10 @@ def test_r8_act_1_armies_go_to_the_start_region_or_beside_an_own_city() -> None:
 
 def test_r8_act_1_not_elsewhere_and_not_more_than_the_card_gives() -> None:
     state = on_turn(card_with("place", 2))
-    with pytest.raises(IllegalAction, match="start region") as refused:
+    with pytest.raises(IllegalAction) as refused:
         play(state, "ann", Place(((13, 1),)))
+    assert refused.value.reason == ("Armies are placed in the start region (12) or in a region where you have a "
+                                    "city, not in 13.")  # where the city is, not next to it
     assert refused.value.legal == ("PLACE 12",)
     with pytest.raises(IllegalAction, match="places 2"):
         play(state, "ann", Place(((12, 3),)))
@@ -285,7 +302,7 @@ def test_r8_act_6_an_action_may_be_used_in_part_or_not_at_all() -> None:
 
 def test_r8_act_7_each_step_is_checked_against_the_position_as_it_stands() -> None:
     state = on_turn(card_with("move", 4), armies={12: {"ann": 1}})
-    with pytest.raises(IllegalAction, match="no army in 12"):
+    with pytest.raises(IllegalAction, match="no army left in 12: the paths before move the one there"):
         play(state, "ann", Move(((12, 13), (12, 9))))  # the one army left 12 with the first path
 
 
@@ -329,6 +346,14 @@ def test_r8_score_4_wild_cards_count_where_they_score_most() -> None:
     wild = [c.id for c in BOARD.cards.values() if c.good == "wild"][:1]
     points, wilds = goods_score(BOARD, (*woods, *wild))
     assert (points, wilds) == (5, ("wood",))  # the sixth wood scores 5 instead of 3; a lone crystal only 1
+
+
+def test_r8_score_4_decision_a_wild_card_may_count_as_a_good_its_holder_has_no_card_of() -> None:
+    """**Decision**: "any of the stacks" is any good, not only the goods the hand already shows."""
+    wild = next(c.id for c in BOARD.cards.values() if c.good == "wild")
+    woods = [c.id for c in BOARD.cards.values() if c.good == "wood" and c.symbols == 1][:2]
+    assert goods_score(BOARD, (wild,)) == (1, ("crystal",))  # a crystal scores from its first symbol
+    assert goods_score(BOARD, (*woods, wild)) == (2, ("crystal",))  # a third wood would still score 1: 1 + 1
 
 
 def test_r8_score_5_ties_go_to_coins_then_armies_then_regions_then_shared() -> None:
@@ -384,7 +409,7 @@ def test_r8_var_3_goods_tokens_are_not_offered_and_a_game_master_asking_is_told_
 
     kind = kind_named("eight-minute-empire")
     assert kind.variants == ("neutral", "long")
-    with pytest.raises(BadSetup, match="no option or variant tokens; .* its variants: neutral, long"):
+    with pytest.raises(BadSetup, match="has no variant tokens; its variants: neutral, long"):
         kind.make_setup(SetupChoices(tuple(Seat(n) for n in NAMES[:3]), 1, ("tokens",)))
 
 

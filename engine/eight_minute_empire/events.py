@@ -23,7 +23,6 @@ class CardTaken:
     card: int
     place: int
     cost: int
-    refill: int | None  # the card laid in the rightmost place (None: the deck is empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +56,7 @@ class TurnEnded:
     player: str
     unused: int  # steps of the card's action left unused
     next: str | None  # whose turn it is now (None: the game is over)
+    laid: int | None  # R8-TURN-3: the deck's card laid in the row's last place after the action (None: the deck is empty)
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,9 +162,9 @@ def _bid(board: Board, state: State, player: str, action: Action, events: list[E
     """R8-BID-1..2: record a sealed bid (changeable); when the last is in, reveal all and start."""
     coins = state.coins[player]
     if not isinstance(action, Bid):
-        raise IllegalAction("Every player bids first, at the same time.", [f"BID 0 to BID {coins}"])
+        raise IllegalAction("Every player bids first, at the same time.", [f"BID 0 to {coins}"])
     if not 0 <= action.coins <= coins:
-        raise IllegalAction(f"You can bid 0 to {coins} coins, not {action.coins}.", [f"BID 0 to BID {coins}"])
+        raise IllegalAction(f"You can bid 0 to {coins} coins, not {action.coins}.", [f"BID 0 to {coins}"])
     bids = {**state.bids, player: action.coins}
     events.append(BidGiven(player, action.coins))
     if len(bids) < len(state.seating):
@@ -180,7 +180,12 @@ def _bid(board: Board, state: State, player: str, action: Action, events: list[E
 
 
 def _take(board: Board, state: State, player: str, action: Action, events: list[Event]) -> State:
-    """R8-TURN-1..3: take a card the player can pay for; the row slides left and is refilled."""
+    """R8-TURN-1/2: take a card the player can pay for; the row closes the gap, refilled only after the action.
+
+    The deck's next card is laid once the card's action is done (R8-TURN-3,
+    ``_end_turn``): while the taker decides, nobody sees a card that is not
+    yet in the row.
+    """
     affordable = [i + 1 for i in range(len(state.row)) if board.row_costs[i] <= state.coins[player]]
     legal = [f"TAKE {i}" for i in affordable]
     if not isinstance(action, Take):
@@ -192,13 +197,10 @@ def _take(board: Board, state: State, player: str, action: Action, events: list[
     if cost > state.coins[player]:
         raise IllegalAction(f"The card at place {place} costs {cost}; you have {state.coins[player]}.", legal)
     card = state.row[place - 1]
-    row = state.row[:place - 1] + state.row[place:]
-    refill = state.deck[0] if state.deck else None
-    if refill is not None:
-        row += (refill,)
-    events.append(CardTaken(player, card, place, cost, refill))
+    events.append(CardTaken(player, card, place, cost))
     left = tuple(a.amount for a in board.cards[card].actions)
-    return replace(state, row=row, deck=state.deck[1:], coins={**state.coins, player: state.coins[player] - cost},
+    return replace(state, row=state.row[:place - 1] + state.row[place:],
+                   coins={**state.coins, player: state.coins[player] - cost},
                    hands={**state.hands, player: state.hands[player] + (card,)}, phase=Phase.ACTION,
                    in_play=CardInPlay(card, left))
 
@@ -276,8 +278,8 @@ def _place(board: Board, state: State, player: str, action: Place, left: int,
     used = 0
     for region, count in action.items:
         if region not in allowed:
-            raise IllegalAction(f"Armies are placed in the start region or beside an own city, not in {region}.",
-                                legal)
+            raise IllegalAction(f"Armies are placed in the start region ({board.start}) or in a region where you "
+                                f"have a city, not in {region}.", legal)
         if count < 1 or used + count > left:
             raise IllegalAction(f"The card places {left} armies; {left - used} are left.", legal)
         if state.armies_of(player) + count > board.armies:
@@ -290,21 +292,29 @@ def _place(board: Board, state: State, player: str, action: Place, left: int,
 
 def _move(board: Board, state: State, player: str, action: Move, left: int, water: bool,
           events: list[Event]) -> tuple[int, State]:
-    """R8-ACT-2/3: each path one army, one step per border (or sea line on a water card)."""
+    """R8-ACT-2/3: each path one army, one step per border (or sea line on a water card).
+
+    A refusal's hints are worked out from ``start``, the position the order was
+    tried against: the whole order is refused, so the paths before the bad one
+    moved nothing (R8-ACT-7 checks each path as it stands, but that is not the
+    position the player is told about).
+    """
+    start = state
     used = 0
-    for path in action.paths:
+    for number, path in enumerate(action.paths):
         where = "-".join(str(r) for r in path)
         if len(path) < 2:
             raise IllegalAction(f"A move names at least two regions, e.g. 12-13, not {where}.")
         if state.armies.get(path[0], {}).get(player, 0) < 1:
-            mine = sorted(r for r, here in state.armies.items() if here.get(player))
-            raise IllegalAction(f"You have no army in {path[0]}.", [f"MOVE {r}-..." for r in mine])
-        for here, there in zip(path, path[1:], strict=False):
+            raise IllegalAction(_no_army_to_move(start, player, path[0]))
+        for step, (here, there) in enumerate(zip(path, path[1:], strict=False)):
             if there not in board.neighbours(here, water=water):
-                near = sorted(board.neighbours(here, water=water))
                 how = "by land or across a sea line" if water else "by land"
+                tried = [(*action.paths[:number], (*path[:step + 1], n))
+                         for n in sorted(board.neighbours(here, water=water)) if n not in path[:step + 1]]
                 raise IllegalAction(f"{there} is not next to {here} {how} ({where}).",
-                                    [f"MOVE {here}-{n}" for n in near])
+                                    [_move_text(paths) for paths in tried
+                                     if _moves(board, start, player, paths, left, water)])
         steps = len(path) - 1
         if used + steps > left:
             raise IllegalAction(f"The card moves {left} steps; {left - used} are left, {where} takes {steps}.")
@@ -313,6 +323,29 @@ def _move(board: Board, state: State, player: str, action: Move, left: int, wate
         events.append(ArmyMoved(player, tuple(path)))
         used += steps
     return used, state
+
+
+def _no_army_to_move(start: State, player: str, region: int) -> str:
+    """Why no army of ``player`` leaves ``region``: none stood there, or the order's earlier paths took them."""
+    there = start.armies.get(region, {}).get(player, 0)
+    if there:
+        return f"You have no army left in {region}: the paths before move {'the one' if there == 1 else f'all {there}'} there."
+    mine = ", ".join(str(r) for r in sorted(r for r, here in start.armies.items() if here.get(player)))
+    return f"You have no army in {region}" + (f"; yours stand in {mine}." if mine else ".")
+
+
+def _moves(board: Board, start: State, player: str, paths: tuple[tuple[int, ...], ...], left: int,
+           water: bool) -> bool:
+    """Whether MOVE ``paths`` is legal as a whole in ``start`` (a refusal offers only such orders)."""
+    try:
+        _move(board, start, player, Move(paths), left, water, [])
+    except IllegalAction:
+        return False
+    return True
+
+
+def _move_text(paths: tuple[tuple[int, ...], ...]) -> str:
+    return "MOVE " + ", ".join("-".join(str(r) for r in path) for path in paths)
 
 
 def _city(board: Board, state: State, player: str, action: City, events: list[Event]) -> tuple[int, State]:
@@ -344,16 +377,20 @@ def _destroy(state: State, player: str, action: Destroy, left: int, events: list
 
 
 def _end_turn(board: Board, state: State, player: str, events: list[Event]) -> State:
-    """R8-TURN-3, R8-END-1: the next player's turn, or the end once every hand is full."""
+    """R8-TURN-3, R8-END-1: the deck's next card fills the row; the next player's turn, or the end once every
+    hand is full (or the row is empty)."""
     in_play = state.in_play
     unused = 0
     if in_play is not None:
         unused = in_play.left[in_play.chosen] if in_play.chosen is not None else sum(in_play.left)
+    laid = state.deck[0] if state.deck and len(state.row) < len(board.row_costs) else None  # never a 7th place
+    if laid is not None:
+        state = replace(state, row=state.row + (laid,), deck=state.deck[1:])
     state = replace(state, in_play=None)
     full = board.cards_at_end[len(state.seating)]
     if all(len(state.hands[p]) >= full for p in state.seating) or not state.row:
         scores, winners = final_scores(state, board)
-        events.append(TurnEnded(player, unused, None))
+        events.append(TurnEnded(player, unused, None, laid))
         if Variant.LONG in state.setup.variants:
             carried = {p: state.carried.get(p, 0) + next(s.total for s in scores if s.player == p)
                        for p in state.seating}
@@ -367,5 +404,5 @@ def _end_turn(board: Board, state: State, player: str, events: list[Event]) -> S
         events.append(GameEnded(winners))
         return replace(state, phase=Phase.OVER, current=None, scores=scores, winners=winners)
     following = state.next_player(player)
-    events.append(TurnEnded(player, unused, following))
+    events.append(TurnEnded(player, unused, following, laid))
     return replace(state, phase=Phase.TAKE, current=following)

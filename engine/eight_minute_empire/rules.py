@@ -3,6 +3,10 @@
 The bid is the one sealed decision (R8-BID-1): ``pending`` lists every player
 with ``answered`` for those whose bid is in. The deck's order is hidden: it is
 in the state (replay needs it) but in no event.
+
+A stored state names its ``format``; ``state_from_json`` refuses any other
+(``ValueError``), so a snapshot written by an engine that laid out its states
+differently is passed over and the game replayed from its log, the truth.
 """
 from __future__ import annotations
 
@@ -77,6 +81,11 @@ def setup_from_json(data: dict[str, Any]) -> Setup:
                  frozenset(Variant(v) for v in data.get("variants", ())))
 
 
+# 2: the row is refilled after the card's action (R8-TURN-3). Format 1 (no "format" key) laid the deck's card when
+# the card was taken, so its states during an action show a row that replay no longer gives.
+STATE_FORMAT = 2
+
+
 def _pieces(pieces: dict[int, dict[str, int]]) -> dict[str, dict[str, int]]:
     return {str(r): dict(here) for r, here in sorted(pieces.items())}
 
@@ -85,7 +94,7 @@ def state_to_json(state: State) -> dict[str, Any]:
     """Everything, the deck's hidden order and open bids included (snapshots, the game master's --everything)."""
     in_play = state.in_play
     return {
-        "setup": setup_to_json(state.setup), "ages": list(state.ages),
+        "format": STATE_FORMAT, "setup": setup_to_json(state.setup), "ages": list(state.ages),
         "deck": list(state.deck), "row": list(state.row), "coins": dict(state.coins),
         "hands": {p: list(h) for p, h in state.hands.items()}, "armies": _pieces(state.armies),
         "cities": _pieces(state.cities), "phase": state.phase.value, "bids": dict(state.bids),
@@ -101,6 +110,9 @@ def state_to_json(state: State) -> dict[str, Any]:
 
 
 def state_from_json(data: dict[str, Any]) -> State:
+    """The state ``state_to_json`` wrote; ``ValueError`` for a state of another format (replay it instead)."""
+    if data.get("format", 1) != STATE_FORMAT:
+        raise ValueError(f"an Eight-Minute Empire state of format {data.get('format', 1)}, not {STATE_FORMAT}")
     in_play = data["in_play"]
     return State(
         setup=setup_from_json(data["setup"]), ages=tuple(data["ages"]),

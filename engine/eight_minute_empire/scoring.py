@@ -63,10 +63,18 @@ def symbols_of(board: Board, cards: tuple[int, ...]) -> Counter[str]:
 
 
 def goods_score(board: Board, cards: tuple[int, ...]) -> tuple[int, tuple[str, ...]]:
-    """R8-SCORE-3/4: the goods points of a hand with its wild cards used as well as they can be."""
+    """R8-SCORE-3/4: the goods points of a hand with its wild cards used as well as they can be.
+
+    **Decision** (R8-SCORE-4): a wild card may count as any good of the game,
+    one its holder has no card of too. The Russian rulebook lets the player add
+    it to "any of the stacks", which could be read as the stacks the player
+    already has; the rules reference says "a good its holder chooses", with no
+    such limit, and it stands. So a lone wild card scores 1 as a crystal (whose
+    chart starts at one symbol).
+    """
     symbols = symbols_of(board, cards)
     wilds = symbols.pop(WILD, 0)
-    goods = tuple(board.goods)
+    goods = tuple(board.goods)  # every good, not only those the hand shows (the Decision above)
     best: tuple[int, tuple[str, ...]] = (-1, ())
     for spread in _spreads(wilds, goods):
         counts = symbols + Counter(spread)

@@ -100,8 +100,8 @@ def game_show_command(
         held = _sending_held(ctx)
         if held:
             echo(f"  Queued mail waits: {held}.")
-    hours = ", ".join(f"{'other' if kind == FALLBACK_DECISION else kind} {value:g}h"
-                      for kind, value in view.settings.deadline_hours.items())
+    hours = ", ".join(f"{'other' if kind == FALLBACK_DECISION else kind} {'none' if value is None else f'{value:g}h'}"
+                      for kind, value in view.deadlines)
     reminders = ", ".join(f"{h:g}h" for h in view.settings.reminder_hours)
     echo(f"Deadlines: {hours}; reminders {reminders or 'none'} before.")
     s = view.settings

@@ -75,7 +75,7 @@ def game_new(
     players = [parse_player(p) for p in player]
     fixed = [parse_deal(d) for d in deal or ()]
     variants = [parse_variant(game_kind, v) for v in variant or ()]
-    own = {"ages": tuple(n.strip() for n in age_order.split(",") if n.strip())} if age_order else {}
+    own = {"age_order": tuple(n.strip() for n in age_order.split(",") if n.strip())} if age_order else {}
     options = options_of(ctx)
     config = load_config(options.config)
     if not config.mail_enabled:  # no [moderator] and [smtp]: a game played through the CLI

@@ -16,7 +16,7 @@ from pbem.games import kind_of
 from pbem.store import waiting as waiting_store
 from pbem.store.models import ActionRow
 from pbem.store.outbox import OutboxRow
-from pbem.store.settings import GameSettings, load_settings
+from pbem.store.settings import FALLBACK_DECISION, GameSettings, load_settings
 from pbem.store.tokens import SeatTokenRow
 
 if TYPE_CHECKING:
@@ -73,6 +73,7 @@ class GameView:
     outbox: Mapping[str, int]  # status -> number of mails
     settings: GameSettings
     holding_verb: str = "holds"  # how the game says a seat holds things: 'governs' (Imperial)
+    deadlines: tuple[tuple[str, float | None], ...] = ()  # the game's own decisions' hours: see ``own_deadlines``
 
 
 def game_show(db: Database, name: str) -> GameView:
@@ -108,4 +109,19 @@ def game_show(db: Database, name: str) -> GameView:
                        for s in seats)
     return GameView(name, status, settings.paused, state.version, created, kind.turn_line(state), seat_views,
                     tuple(views), waiting, tuple(recent), counts, settings,
-                    kind.holding_verb)
+                    kind.holding_verb, own_deadlines(kind.decisions, settings))
+
+
+def own_deadlines(decisions: tuple[str, ...], settings: GameSettings) -> tuple[tuple[str, float | None], ...]:
+    """The hours of each decision the game's kind asks for, then the fallback (``*``) if the game has one.
+
+    A game's stored hours may name other kinds' decisions too (a new game takes
+    every hour the configuration names, Imperial's defaults among them): those
+    are no deadlines of this game and are left out. A decision of its own with
+    no hours and no fallback has none (None).
+    """
+    hours = settings.deadline_hours
+    named = [(d, hours[d]) for d in hours if d in decisions]  # in the settings' order, as game set shows them
+    fallback = hours.get(FALLBACK_DECISION)
+    unnamed = [] if fallback is not None else [(d, None) for d in decisions if d not in hours]
+    return (*named, *unnamed, *([(FALLBACK_DECISION, fallback)] if fallback is not None else []))

@@ -41,14 +41,20 @@ class SetupChoices:
     """What the game master chose for a new game, before the kind checks it.
 
     ``options`` are the kind's own choices by name (Imperial: ``deal``,
-    ``start_player``); a kind refuses options it does not know, saying which
-    it knows.
+    ``start_player``; Eight-Minute Empire: ``age_order``), each given as the
+    ``pbem game new`` flag of that name (``option_flag``); a kind refuses
+    options it does not know, naming them and its own as those flags.
     """
 
     players: tuple[Seat, ...]
     seed: int
     variants: tuple[str, ...] = ()
     options: Mapping[str, Any] = field(default_factory=dict)
+
+
+def option_flag(name: str) -> str:
+    """The flag the game master typed for an option: ``start_player`` is ``--start-player``."""
+    return "--" + name.replace("_", "-")
 
 
 @dataclass(frozen=True)
@@ -149,6 +155,16 @@ class GameKind(Protocol):
 
     def deadline_hours(self) -> Mapping[str, float]:
         """Hours per decision kind for a new game, before the configuration's ``[deadlines]`` (which win)."""
+        ...
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """Every kind of decision the game asks for (``Pending.kind``): the deadlines a game of it has.
+
+        A game's stored hours may name other kinds' decisions too (a new game
+        takes every hour the configuration names), so what a game master is
+        shown of its deadlines is asked here.
+        """
         ...
 
     def make_setup(self, choices: SetupChoices) -> Any:

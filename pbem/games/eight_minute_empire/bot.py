@@ -36,7 +36,8 @@ def worth(line: str, costs: dict[int, int]) -> float:
 
 
 def options_of(text: str) -> list[str]:
-    """The ready-to-copy orders under "Your options:"."""
+    """The ready-to-copy orders under "Your options:" (a line ending in ':', like the bid's range, only
+    introduces the lines after it)."""
     lines = text.replace("\r\n", "\n").split("\n")
     if "Your options:" not in lines:
         return []
@@ -46,7 +47,8 @@ def options_of(text: str) -> list[str]:
         match = _OPTION.match(line)
         if match is None:
             break
-        found.append(match.group(1).strip())
+        if not match.group(1).rstrip().endswith(":"):
+            found.append(match.group(1).strip())
     return found
 
 

@@ -45,8 +45,8 @@ def _row(board: Board) -> str:
     return (f"The row is {len(board.row_costs)} face-up cards; places 1 to {len(board.row_costs)} cost {costs} "
             "coins, left to right. Each card shows its number (#37), its good and its action. TAKE names a place "
             "(TAKE 2) or a card (TAKE #37 or TAKE card 37). "
-            "The cards right of the one taken slide left and a new card fills the last place. With no coins "
-            "you can take only the first card.")
+            "The cards right of the one taken slide left; once its action is done, the deck's next card fills the "
+            "last place. With no coins you can take only the first card.")
 
 
 def _map(board: Board) -> str:
@@ -80,7 +80,8 @@ def _scoring(board: Board) -> str:
 
 def _wild(board: Board) -> str:
     cards = join_words([f"#{c.id}" for c in board.cards.values() if c.good == WILD])
-    return (f"The wild cards ({cards}) each count as one symbol of a good of your choice. You need not choose: "
+    return (f"The wild cards ({cards}) each count as one symbol of a good of your choice, also a good you hold "
+            "no card of. You need not choose: "
             "at the end each wild card counts as the good that scores you most, and the final report says "
             "which.")
 

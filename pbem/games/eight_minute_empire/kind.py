@@ -16,12 +16,13 @@ from engine.core.log import LogEntry
 from engine.eight_minute_empire.actions import Action, Bid, Done, Take
 from engine.eight_minute_empire.board import Board, default_board
 from engine.eight_minute_empire.events import BidGiven, Event
+from engine.eight_minute_empire.game import DecisionKind
 from engine.eight_minute_empire.model import Phase, Setup, State, Variant
 from engine.eight_minute_empire.rules import EightMinuteRules
 from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
-from pbem.games.eight_minute_empire import picture, prompts, views
+from pbem.games.eight_minute_empire import picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.help import help_text
 from pbem.games.eight_minute_empire.orders import (
@@ -33,12 +34,12 @@ from pbem.games.eight_minute_empire.orders import (
     parse,
 )
 from pbem.games.eight_minute_empire.words import banner, order_text
-from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player
+from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.picture import Scene
 from pbem.render.text import finish
 
-OPTIONS = ("ages",)
+OPTIONS = ("age_order",)  # --age-order (option_flag): the players youngest first (R8-SETUP-4)
 
 
 class EightMinuteEmpire:
@@ -85,24 +86,31 @@ class EightMinuteEmpire:
 
     def deadline_hours(self) -> dict[str, float]:
         """R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)."""
-        return {"neutral": 48.0, "bid": 48.0, "take": 48.0, "action": 48.0}
+        return dict.fromkeys(self.decisions, 48.0)
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        return tuple(kind.value for kind in DecisionKind)
 
     def make_setup(self, choices: SetupChoices) -> Setup:
         unknown = sorted(set(choices.options) - set(OPTIONS))
+        if unknown:
+            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
+                           f"{', '.join(map(option_flag, OPTIONS))}")
         strange = sorted(set(choices.variants) - set(self.variants))
-        if unknown or strange:
-            given = ", ".join([*unknown, *strange])
-            raise BadSetup(f"{self.title} has no option or variant {given}; its options: {', '.join(OPTIONS)}; "
-                           f"its variants: {', '.join(self.variants)}")
+        if strange:
+            raise BadSetup(f"{self.title} has no variant {', '.join(strange)}; its variants: "
+                           f"{', '.join(self.variants)}")
         chosen = frozenset(Variant(v) for v in choices.variants)
         if Variant.NEUTRAL in chosen and len(choices.players) != 2:
             raise BadSetup("the neutral armies are a two-player variant")
         names = tuple(seat.name for seat in choices.players)
-        ages = tuple(choices.options.get("ages", ()))
+        ages = tuple(choices.options.get("age_order", ()))
         if ages:
             resolved = tuple(match_player(a, names) for a in ages)
             if None in resolved or sorted(r for r in resolved if r) != sorted(names):
-                raise BadSetup(f"the age order must name every player once, youngest first: {', '.join(names)}")
+                raise BadSetup(f"{option_flag('age_order')} must name every player once, youngest first: "
+                               f"{', '.join(names)}")
             ages = tuple(r for r in resolved if r)
         return Setup(choices.players, choices.seed, ages, chosen)
 
@@ -126,7 +134,9 @@ class EightMinuteEmpire:
                     continue
                 new, done = self.rules.apply(state, player, order)
             except (OrderError, IllegalAction) as exc:
-                legal = exc.legal if exc.legal else tuple(self.legal_orders(state, player))
+                # the engine's hints where it has them, but a bid's range with examples as OPTIONS gives it
+                hinted = exc.legal and state.phase is not Phase.BID
+                legal = exc.legal if hinted else tuple(self.legal_orders(state, player))
                 refusal = Refusal(exc.reason, line.number, line.text, legal,
                                   not_applied=tuple((x.number, x.text) for x in lines[index + 1:]))
                 break
@@ -213,13 +223,7 @@ class EightMinuteEmpire:
 
     def welcome(self, state: State, player: str, *, game: str, reply_to: str | None = None,
                 open_cash: bool = False) -> str:
-        seats = ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating)
-        text = [banner(game, f"welcome, {player}"), "",
-                f"You have a seat in {game}, a game of Eight-Minute Empire by email. Players in seating order: "
-                f"{seats}. Youngest first (for ties): {', '.join(state.ages)}.",
-                "", "Reply to the moderator's mails with your orders, one per line; HELP lists them.",
-                "First every player bids for the first turn, sealed: BID and a number of coins."]
-        return finish("\n".join(text) + "\n")
+        return welcome.welcome(self.board, state, player, game, reply_to)
 
     def error(self, state: State, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
@@ -291,7 +295,7 @@ class EightMinuteEmpire:
         """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
         data = views.state_json(self.board, state, name, self.name)
         data["version"] = self.shown_move(state)  # the log position would count the sealed bids given
-        data["pending"] = [{"player": p.player, "kind": p.kind, "options": self.legal_orders(state, p.player),
+        data["pending"] = [{"player": p.player, "kind": p.kind, "options": self._orders(state, p.player),
                             "default": self.default_order(state, p)} for p in self.rules.pending(state)]
         if viewer is not None and viewer in state.bids:
             data["your_bid"] = state.bids[viewer]
@@ -328,6 +332,13 @@ class EightMinuteEmpire:
         return lines or ["The game is over."]
 
     def legal_orders(self, state: State, player: str) -> list[str]:
+        """What OPTIONS, refusals and the CLI show: the bid's range before its examples."""
+        if not self._orders(state, player):
+            return []
+        return prompts.option_lines(self.board, state, player)
+
+    def _orders(self, state: State, player: str) -> list[str]:
+        """Orders only, each a whole reply (the state JSON's options): the bid's are examples of its range."""
         if state.finished or (state.phase is not Phase.BID and player != state.current):
             return []
         return prompts.options(self.board, state, player)

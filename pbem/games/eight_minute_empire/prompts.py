@@ -5,7 +5,8 @@ whole reply. For a turn these are a card and a sensible use of it together
 (``TAKE 3; MOVE 12-13, 12-9``), found by the engine's greedy helper
 (``engine.eight_minute_empire.suggest``); the player may change the use as
 they like. The bot reads the same lines, so what people are offered is what
-the bots play.
+the bots play. The one line that is no reply is a bid's range, ending in ':'
+before the example bids (a bid is any whole number up to all one's coins).
 """
 from __future__ import annotations
 
@@ -24,12 +25,12 @@ MAX_DESTROYS_LISTED = 8
 
 
 def options(board: Board, state: State, player: str) -> list[str]:
-    """Orders the player could send now, one per line: what OPTIONS, refusals and the state JSON list."""
+    """Orders the player could send now, each a whole reply: what the state JSON lists (the bid: examples)."""
     if state.phase is Phase.NEUTRAL:
         return [f"NEUTRAL {r}" for r in NEUTRAL_SPOTS]
     if state.phase is Phase.BID:
         coins = state.coins[player]
-        return [f"BID {n}" for n in sorted({0, 1, min(2, coins), coins // 2, coins}) if n <= coins]
+        return [f"BID {n}" for n in sorted({0, 1, 2, 3, coins // 2, coins}) if n <= coins]
     if state.phase is Phase.TAKE:
         return [_take_line(board, state, player, place) for place in _affordable(board, state, player)]
     suggestion = good_use(board, state, player)
@@ -37,6 +38,15 @@ def options(board: Board, state: State, player: str) -> list[str]:
     for choice in step_choices(board, state, player):
         lines += [line for line in _single_lines(choice, player) if line not in lines]
     return [*lines, "DONE"]
+
+
+def option_lines(board: Board, state: State, player: str) -> list[str]:
+    """``options`` as a reader sees them (prompts, OPTIONS, refusals): a bid may be any whole number up to all
+    the bidder's coins (R8-BID-1), so its range comes first, ending in ':', and the bids listed are examples."""
+    found = options(board, state, player)
+    if state.phase is Phase.BID:
+        return [f"BID 0 to {state.coins[player]} (any whole number of coins), for example:", *found]
+    return found
 
 
 def _affordable(board: Board, state: State, player: str) -> list[int]:
@@ -143,5 +153,5 @@ def prompt(board: Board, state: State, player: str, game: str, deadline: str | N
         parts += ["", f"Please answer by {deadline}."]
     if state.phase is Phase.TAKE:
         parts += ["", *row_lines(board, state)]
-    parts += ["", "Your options:", *(f"    {line}" for line in options(board, state, player))]
+    parts += ["", "Your options:", *(f"    {line}" for line in option_lines(board, state, player))]
     return finish("\n".join(parts) + "\n")

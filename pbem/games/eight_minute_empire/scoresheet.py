@@ -82,11 +82,32 @@ def _ties(state: State) -> list[str]:
 
 
 def _tie_sentence(total: int, group: list[Score]) -> str:
+    """R8-SCORE-5 for one group of equal totals (best first): the tie-break that decided each place.
+
+    The first tie-break that tells *anyone* in the group apart need not be the
+    one that decided between two neighbours (coins may split the third from the
+    first two, whom armies then split), so each pair of neighbours is told apart
+    on its own.
+    """
     names = join_words([s.player for s in group])
-    for attribute in TIE_BREAKS:
-        words = TIE_WORDS[attribute]
-        values = [getattr(s, attribute) for s in group]
-        if len(set(values)) > 1:
-            told = ", ".join(f"{s.player} {getattr(s, attribute)}" for s in group)
-            return f"{names} have {plural(total, 'point')} each; {words} decide: {told}."
-    return f"{names} have {plural(total, 'point')} each and are equal in coins, armies and regions: they share."
+    each = f"{names} have {plural(total, 'point')} each"
+    pairs = [_decided(ahead, behind) for ahead, behind in zip(group, group[1:], strict=False)]
+    if not any(pairs):
+        return f"{each} and are equal in coins, armies and regions: they share."
+    if len(group) == 2:
+        return f"{each}; {pairs[0]}."
+    told = [f"Between {a.player} and {b.player}, {pair}" if pair else
+            f"{a.player} and {b.player} are equal in coins, armies and regions too: they share"
+            for a, b, pair in zip(group, group[1:], pairs, strict=False)]
+    return f"{each}. " + ". ".join(told) + "."
+
+
+def _decided(ahead: Score, behind: Score) -> str | None:
+    """'armies on the map decide (coins equal): ann 5, bob 4'; None when the two are equal in every tie-break."""
+    for index, attribute in enumerate(TIE_BREAKS):
+        first, second = getattr(ahead, attribute), getattr(behind, attribute)
+        if first != second:
+            equal = [TIE_WORDS[earlier] for earlier in TIE_BREAKS[:index]]
+            note = f" ({join_words(equal)} equal)" if equal else ""
+            return f"{TIE_WORDS[attribute]} decide{note}: {ahead.player} {first}, {behind.player} {second}"
+    return None

@@ -54,7 +54,7 @@ def _sentence(board: Board, event: Event, viewer: str | None) -> str | None:
             pays = f"pay{'' if first == viewer else 's'} {paid} and " if paid else ""
             takes = "take" if first == viewer else "takes"
             return f"All bids are in: {shown}. {_who(first, viewer)} {pays}{takes} the first turn."
-        case CardTaken(player, card, place, cost, _):
+        case CardTaken(player, card, place, cost):
             return (f"{_who(player, viewer)} took {card_words(board.cards[card])} from place {place} for "
                     f"{plural(cost, 'coin')}.")
         case ArmiesPlaced(player, region, count) if player == NEUTRAL:

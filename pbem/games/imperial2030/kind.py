@@ -11,7 +11,7 @@ from engine.core.log import LogEntry
 from engine.imperial2030.actions import ANYTIME, Action
 from engine.imperial2030.board import Board, default_board
 from engine.imperial2030.board_validation import normalise_name
-from engine.imperial2030.decisions import Decision, pending
+from engine.imperial2030.decisions import Decision, DecisionKind, pending
 from engine.imperial2030.events import Event, FlagCardDealt
 from engine.imperial2030.model import GameSetup, GameState, Variant
 from engine.imperial2030.rules import ImperialRules
@@ -33,7 +33,7 @@ from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.games.imperial2030.picture import picture
 from pbem.games.imperial2030.statejson import state_json
 from pbem.games.imperial2030.views import decision_words, turn_line
-from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, resolve_player
+from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, option_flag, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.picture import Scene
 
@@ -80,11 +80,16 @@ class Imperial2030:
     def deadline_hours(self) -> dict[str, float]:
         return {}  # Imperial's hours are the configuration's defaults ([deadlines], docs/configuration.md)
 
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        return tuple(kind.value for kind in DecisionKind)
+
     def make_setup(self, choices: SetupChoices) -> GameSetup:
         names = tuple(s.name for s in choices.players)
         unknown = sorted(set(choices.options) - set(OPTIONS))
         if unknown:
-            raise BadSetup(f"{self.title} has no option {', '.join(unknown)}; its options: {', '.join(OPTIONS)}")
+            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
+                           f"{', '.join(map(option_flag, OPTIONS))}")
         try:
             chosen = frozenset(Variant(v) for v in choices.variants)
         except ValueError as exc:
