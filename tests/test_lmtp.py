@@ -163,3 +163,38 @@ def _delivered(port: int, raw: bytes, to: str) -> bool:
         return client.sendmail("ann@example.org", [to], raw) == {}
     finally:
         client.quit()
+
+
+def test_pbem_lmtp_logs_no_reply_token_and_no_connection_chatter(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+    """The real ``pbem lmtp`` at its most talkative (``--log-level DEBUG``, JSON lines): aiosmtpd's own log
+    (``mail.log``) wrote every LMTP command, ``RCPT TO:<pbem+TOKEN@...>`` included, and the connection's
+    comings and goings; docs/running.md promises no token in the log."""
+    url = f"sqlite:///{tmp_path / 'quiet.db'}"
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'[moderator]\naddress = "pbem@games.test"\n\n[database]\nurl = "{url}"\n\n'
+                      f'[smtp]\nhost = "{smtpd.host}"\nport = {smtpd.port}\nsecurity = "none"\n')
+    table = Table(Database(url), config_for(smtp={"host": smtpd.host, "port": smtpd.port, "security": "none"}))
+    table.create(players=2, now=datetime.now(UTC))
+    tokens = [table.token(player) for player in ("ann", "bob")]
+    port = free_port()
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}
+    process = subprocess.Popen([sys.executable, "-m", "pbem.cli", "--config", str(config), "lmtp", "--listen",
+                                f"127.0.0.1:{port}", "--outbox-interval", "1", "--log-level", "DEBUG",
+                                "--log-format", "json"], cwd=ROOT, env=environment,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_until(lambda: len(smtpd.received) >= 2)  # the welcomes
+        player, order = table.an_order()
+        wait_until(lambda: _delivered(port, table.mail_from(player, order + "\n"), table.reply_to(player)))
+        wait_until(lambda: len(smtpd.received) >= 4)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    table.db.dispose()
+    lines = stderr.splitlines()
+    assert any("LMTP: message" in line for line in lines)  # the log was captured, at DEBUG
+    assert [line for line in lines if any(token in line for token in tokens)] == []
+    assert [line for line in lines if '"logger": "mail.' in line] == []  # aiosmtpd's chatter

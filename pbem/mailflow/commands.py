@@ -83,7 +83,7 @@ def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Con
 
 def _logging(level: str, log_format: str = "text") -> None:
     """The log on standard error: text lines for people, or JSON lines (``pbem.mailflow.logformat``)."""
-    from pbem.mailflow.logformat import FORMATS, JsonLines
+    from pbem.mailflow.logformat import FORMATS, JsonLines, quiet_libraries
 
     value = getattr(logging, level.upper(), None)
     if not isinstance(value, int):
@@ -93,8 +93,7 @@ def _logging(level: str, log_format: str = "text") -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines() if log_format.lower() == "json" else logging.Formatter(LOG_FORMAT))
     logging.basicConfig(level=value, handlers=[handler], force=True)
-    logging.getLogger("imapclient").setLevel(max(value, logging.WARNING))  # its protocol log is too chatty
-    logging.getLogger("alembic").setLevel(max(value, logging.WARNING))  # "Context impl SQLiteImpl" … at every start
+    quiet_libraries(value)  # their own logs would show reply tokens (aiosmtpd, imapclient) or only chatter
 
 
 def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None) -> MailFlow:
