@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import smtplib
 import subprocess
 import sys
@@ -198,3 +199,22 @@ def test_pbem_lmtp_logs_no_reply_token_and_no_connection_chatter(tmp_path: Path,
     assert any("LMTP: message" in line for line in lines)  # the log was captured, at DEBUG
     assert [line for line in lines if any(token in line for token in tokens)] == []
     assert [line for line in lines if '"logger": "mail.' in line] == []  # aiosmtpd's chatter
+
+
+def test_a_second_pbem_lmtp_on_a_busy_port_says_so_in_one_line(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+    """Another process (a first ``pbem lmtp``) listens on the port: one line saying so, no traceback."""
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'[moderator]\naddress = "pbem@games.test"\n\n[database]\nurl = "sqlite:///{tmp_path / "b.db"}"\n'
+                      f'\n[smtp]\nhost = "{smtpd.host}"\nport = {smtpd.port}\nsecurity = "none"\n')
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "pbem.cli", "--config", str(config), "lmtp", "--listen",
+                               f"127.0.0.1:{port}"], cwd=ROOT, env=environment, capture_output=True, text=True,
+                              timeout=60)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    said = [line for line in done.stderr.splitlines() if "error" in line.lower()]
+    assert len(said) == 1, done.stderr
+    assert f"127.0.0.1:{port}" in said[0] and "in use" in said[0], said

@@ -20,7 +20,9 @@ default): it is meant for the MTA on the same host or a private network.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import os
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -29,6 +31,7 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 
 from pbem.config import Config
+from pbem.errors import PbemError
 from pbem.mail import token_of_address
 from pbem.mailflow.inbound import DatabaseUnavailable
 from pbem.mailflow.intake import ReceiptStatus, Received, receive
@@ -38,6 +41,10 @@ log = logging.getLogger("pbem.mailflow.lmtp")
 
 REFUSED_RECIPIENT = "550 5.1.1 no such mailbox here: this server takes mail for the moderator only"
 TRY_LATER = "451 4.3.0 the moderator cannot store mail right now; try again later"
+
+
+class CannotListen(PbemError):
+    """The address to listen on cannot be had (another server holds the port, a name that is not here …)."""
 
 
 class LmtpHandler:
@@ -106,7 +113,13 @@ class LmtpController(Controller):
 
 
 def start_lmtp(handler: LmtpHandler, host: str, port: int) -> LmtpController:
+    """Listen on ``host:port``; :class:`CannotListen` (one line, for the command) when that cannot be."""
     controller = LmtpController(handler, hostname=host, port=port, ready_timeout=10.0)
-    controller.start()
+    try:
+        controller.start()
+    except OSError as exc:
+        why = ("the address is in use (another pbem lmtp, or another server, listens there)"
+               if exc.errno == errno.EADDRINUSE else os.strerror(exc.errno) if exc.errno else str(exc))
+        raise CannotListen(f"cannot listen for LMTP on {host}:{port}: {why}") from None
     log.info("LMTP server listening on %s:%d", host, port)
     return controller
