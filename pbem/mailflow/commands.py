@@ -243,8 +243,8 @@ def poll_command(
         report = poll_once(_flow(ctx, config))
     finally:
         logging.getLogger().removeHandler(errors)
-    inbox = report.inbox
-    if inbox is not None and (not quiet or inbox.handled or inbox.failed):
+    inbox = report.inbox  # --quiet: nothing when all went well (cron mails whatever a command prints)
+    if inbox is not None and (not quiet or inbox.failed):
         counts: dict[str, int] = {}
         for outcome in inbox.outcomes:
             counts[outcome.outcome] = counts.get(outcome.outcome, 0) + 1
@@ -252,7 +252,7 @@ def poll_command(
         typer.echo(f"inbox: {inbox.handled} message(s) handled" + (f" ({detail})" if detail else "")
                    + (f", {len(inbox.failed)} moved to the failed folder" if inbox.failed else ""))
     out = report.outbox
-    if not quiet or out.sent or out.failed or out.retried or out.unavailable:
+    if not quiet or out.failed or out.retried or out.unavailable:
         typer.echo(f"outbox: {out.sent} sent, {out.failed} failed, {out.retried + out.waiting} waiting"
                    + (f" (SMTP unavailable: {out.unavailable})" if out.unavailable else "")
                    + (f" (held: {out.held})" if out.held else ""))
@@ -294,10 +294,7 @@ def check_command(
     report = check_mail(config)
     for line in report.text():
         typer.echo(line)
-    verdict = ("IMAP and SMTP work." if report.ok else
-               f"{'IMAP works' if report.imap_ok else 'IMAP does NOT work'}; "
-               f"{'SMTP works' if report.smtp_ok else 'SMTP does NOT work'}.")
-    typer.echo(verdict)
+    typer.echo(report.verdict())
     if not report.ok:
         raise typer.Exit(EXIT_UNAVAILABLE)
     if send_test is not None:
