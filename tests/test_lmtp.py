@@ -10,9 +10,10 @@ second delivery is applied once.
 from __future__ import annotations
 
 import os
+import re
 import signal
-import socket
 import smtplib
+import socket
 import subprocess
 import sys
 import time
@@ -24,7 +25,9 @@ from typing import Any
 import pytest
 from mailflowkit import Table, config_for, wait_until
 from mailservers import SmtpServer, free_port, smtpd  # noqa: F401  (fixtures)
+from typer.testing import CliRunner
 
+from pbem.cli import app
 from pbem.mailflow import MailFlow
 from pbem.mailflow import lmtp as lmtp_module
 from pbem.mailflow.appliers import Appliers
@@ -218,3 +221,11 @@ def test_a_second_pbem_lmtp_on_a_busy_port_says_so_in_one_line(tmp_path: Path, s
     said = [line for line in done.stderr.splitlines() if "error" in line.lower()]
     assert len(said) == 1, done.stderr
     assert f"127.0.0.1:{port}" in said[0] and "in use" in said[0], said
+
+
+def test_pbem_lmtp_help_points_to_the_page_with_the_postfix_lines() -> None:
+    """``pbem lmtp --help`` sent hosts to docs/running.md, which has no Postfix line: docs/hosting.md has them."""
+    result = CliRunner().invoke(app, ["lmtp", "--help"], env={"COLUMNS": "300", "TERM": "dumb"})
+    pages = re.findall(r"docs/[\w-]+\.md", result.stdout)
+    assert pages, result.stdout
+    assert all("transport_maps" in (ROOT / page).read_text(encoding="utf-8") for page in pages), pages

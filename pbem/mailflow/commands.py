@@ -198,7 +198,7 @@ def lmtp_command(
     """Take mail from your mail server over LMTP (Postfix, Exim), answer it, deliver the outbox.
 
     Each mail is stored before the server is told it arrived, so nothing is
-    lost; no IMAP mailbox is read. See docs/running.md for the Postfix lines.
+    lost; no IMAP mailbox is read. See docs/hosting.md for the Postfix lines.
     """
     from pbem.mailflow.daemon import Daemon
     from pbem.mailflow.lmtp import LmtpHandler, start_lmtp
