@@ -74,7 +74,7 @@ def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Con
         fail("no configuration file: give --config FILE (before the command) or set PBEM_CONFIG "
              "(see config.example.toml)")
     config.require_moderator()
-    if inbox and config.maildir is None:
+    if inbox and config.imap is not None and config.maildir is None:  # no inbox at all: mail comes by LMTP
         config.require_imap()
     if smtp:
         config.require_smtp()
@@ -140,15 +140,16 @@ def run_command(
     """Run the moderator: read mail as it arrives (IMAP IDLE, else polling), answer it, deliver the outbox.
 
     Any number of `pbem run` processes may share one database: one reads the
-    inbox, all handle what it received. Stops cleanly on SIGTERM or Ctrl-C.
-    Logs go to standard error.
+    inbox, all handle what it received. Without [imap] or [maildir], mail
+    comes by LMTP (`pbem lmtp`): it handles what that queued. Stops cleanly
+    on SIGTERM or Ctrl-C. Logs go to standard error.
     """
     from pbem.mailflow.daemon import Daemon
 
     config = _config(ctx)
     _logging(log_level, log_format)
     flow = _flow(ctx, config, use_idle=False if no_idle else None)
-    _serve(Daemon(flow, outbox_interval=outbox_interval), workers)
+    _serve(Daemon(flow, outbox_interval=outbox_interval, read_inbox=flow.has_inbox), workers)
 
 
 def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None) -> None:
@@ -232,7 +233,10 @@ def poll_command(
     log_format: LogFormat = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing when all went well.")] = False,
 ) -> None:
-    """For cron: read the inbox once, answer what came, check deadlines, deliver the outbox once, exit."""
+    """For cron: read the inbox once, answer what came, check deadlines, deliver the outbox once, exit.
+
+    Without [imap] or [maildir], mail comes by LMTP: what `pbem lmtp` queued is answered.
+    """
     from pbem.mailflow.daemon import poll_once
 
     config = _config(ctx)
@@ -249,7 +253,9 @@ def poll_command(
         for outcome in inbox.outcomes:
             counts[outcome.outcome] = counts.get(outcome.outcome, 0) + 1
         detail = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
-        typer.echo(f"inbox: {inbox.handled} message(s) handled" + (f" ({detail})" if detail else "")
+        handled = (f"inbox: {inbox.handled} message(s) handled" if report.read_inbox else
+                   f"inbox: none, mail comes by LMTP; {inbox.handled} queued message(s) handled")
+        typer.echo(handled + (f" ({detail})" if detail else "")
                    + (f", {len(inbox.failed)} moved to the failed folder" if inbox.failed else ""))
     out = report.outbox
     if not quiet or out.failed or out.retried or out.unavailable:

@@ -116,6 +116,8 @@ class MailFlow:
         self.moderator = moderator or Moderator(db)
         self.clock = clock
         self._context: ssl.SSLContext | None = None
+        # No inbox in the configuration: mail comes by LMTP (``pbem.mailflow.lmtp``), the queue is all there is.
+        self.has_inbox = inbox_factory is not None or config.inbox_configured
         self.inbox_factory = inbox_factory or default_inbox_factory(config, self.ssl_context)
         self.sender_factory = sender_factory or (
             lambda: SmtpSender(config.require_smtp(), ssl_context=self.ssl_context()))
@@ -357,6 +359,7 @@ class PollReport:
     inbox: PassReport | None
     outbox: DeliveryReport
     problems: list[str] = field(default_factory=list)
+    read_inbox: bool = True  # False: the configuration has no inbox (mail comes by LMTP), only the queue was handled
 
     @property
     def ok(self) -> bool:
@@ -373,7 +376,11 @@ def poll_once(flow: MailFlow) -> PollReport:
     report: PassReport | None = None
     inbox = None
     try:
-        if flow.fetch_lease.hold():
+        if not flow.has_inbox:
+            log.info("no inbox configured: mail comes by LMTP; handling the queue only")
+            flow.reclaim()
+            report = PassReport(outcomes=flow.apply_queue())
+        elif flow.fetch_lease.hold():
             inbox = flow.open_inbox()
             report = flow.process_inbox(inbox, recover=True)
         else:  # a running ``pbem run`` reads the inbox: only help with what is queued
@@ -390,7 +397,7 @@ def poll_once(flow: MailFlow) -> PollReport:
     problems += flow.run_tasks()
     delivery = flow.deliver()
     flow.task_lease.release()
-    return PollReport(report, delivery, problems)
+    return PollReport(report, delivery, problems, read_inbox=flow.has_inbox)
 
 
 # --- pbem run ------------------------------------------------------------------------------------------
@@ -470,7 +477,8 @@ class Daemon:
         """Read the inbox while this process holds its lease; else (another process reads it) help with the
         queue, the periodic tasks and the outbox, and try the lease again now and then."""
         backoff = self.min_backoff
-        log.info("pbem moderator started")
+        log.info("pbem moderator started%s", "" if self.read_inbox else
+                 " without an inbox (mail comes by LMTP): it handles the queue, the deadlines and the outbox")
         try:
             while not self.stopping:
                 try:
