@@ -3,9 +3,10 @@
 The inbox is IMAP, a Maildir, or none (mail comes by LMTP: ``pbem lmtp``),
 and each is named as what it is. A Maildir is looked at, not opened:
 opening creates it, its folders and its UID index, which a check run by
-another user than the moderator's must not leave behind. IMAP: connection and security, login, the mailbox (messages, UIDVALIDITY),
-the processed and failed folders (missing ones are created on first use, so
-that is no failure), IDLE (else polling) and MOVE. SMTP: connection and
+another user than the moderator's must not leave behind. IMAP: connection
+and security, login, the mailbox (messages, UIDVALIDITY), the processed and
+failed folders (missing ones are created on first use, so that is no
+failure), IDLE (else polling) and MOVE. SMTP: connection and
 security, greeting and EHLO, login (or no login configured). A
 ``password_command`` is run for each login, as the daemon would run it, so a
 broken helper shows here. No password or token appears in the output: the
@@ -21,7 +22,6 @@ from pbem.config import Config
 from pbem.errors import ConfigError
 from pbem.mail import AuthMethod, MailboxError, SendError, SmtpSender, look_at_maildir
 from pbem.mailflow.mailbox import Mailbox
-
 
 INBOX_IMAP, INBOX_MAILDIR, INBOX_LMTP = "IMAP", "The Maildir", "LMTP"
 
