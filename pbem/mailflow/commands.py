@@ -214,8 +214,8 @@ def lmtp_command(
     servers = []
 
     def listen_now() -> None:
-        servers.append(start_lmtp(LmtpHandler(flow.db, config, flow.clock, flow.wake_workers), host.strip("[]"),
-                                  int(port_text)))
+        handler = LmtpHandler(flow.db, config, flow.clock, flow.wake_workers, flow.outages)
+        servers.append(start_lmtp(handler, host.strip("[]"), int(port_text)))
 
     try:
         _serve(daemon, workers, listen_now)
@@ -260,7 +260,7 @@ def poll_command(
     out = report.outbox
     if not quiet or out.failed or out.retried or out.unavailable:
         typer.echo(f"outbox: {out.sent} sent, {out.failed} failed, {out.retried + out.waiting} waiting"
-                   + (f" (SMTP unavailable: {out.unavailable})" if out.unavailable else "")
+                   + (f" (not sent: {out.unavailable})" if out.unavailable else "")  # it names the relay or the database
                    + (f" (held: {out.held})" if out.held else ""))
     if not errors.count:  # each problem is logged where it happens: say it here only if the log did not
         for problem in report.problems:

@@ -35,6 +35,7 @@ from pbem.errors import PbemError
 from pbem.mail import token_of_address
 from pbem.mailflow.inbound import DatabaseUnavailable
 from pbem.mailflow.intake import ReceiptStatus, Received, receive
+from pbem.mailflow.outages import Outages, Service
 from pbem.store import Database
 
 log = logging.getLogger("pbem.mailflow.lmtp")
@@ -51,11 +52,12 @@ class LmtpHandler:
     """aiosmtpd's handler: accept the moderator's addresses, queue each message before saying ``250``."""
 
     def __init__(self, db: Database, config: Config, clock: Callable[[], datetime],
-                 on_queued: Callable[[], None] = lambda: None) -> None:
+                 on_queued: Callable[[], None] = lambda: None, outages: Outages | None = None) -> None:
         self.db = db
         self.config = config
         self.clock = clock
         self.on_queued = on_queued
+        self.outages = outages or Outages()  # the process's (MailFlow.outages): a database down is said once
         self.address = config.require_moderator().address.lower()
 
     def accepts(self, address: str) -> bool:
@@ -82,11 +84,13 @@ class LmtpHandler:
             receipts = await asyncio.get_running_loop().run_in_executor(
                 None, lambda: receive(self.db, self.config, [item], self.clock()))
         except DatabaseUnavailable as exc:
-            log.warning("LMTP: message not queued, the sender will retry: %s", exc)
+            self.outages.down(Service.DATABASE, str(exc))
+            log.info("LMTP: message not queued (the database cannot be reached), the sender will retry")
             return self._each(envelope, TRY_LATER)
         except Exception:  # a bug: the MTA keeps the mail, nothing is lost
             log.exception("LMTP: message not queued, the sender will retry")
             return self._each(envelope, TRY_LATER)
+        self.outages.up(Service.DATABASE)
         receipt = receipts[0]
         log.info("LMTP: message %s %s", receipt.key or "?", receipt.status)
         if receipt.status is ReceiptStatus.QUEUED:
