@@ -96,3 +96,12 @@ def test_run_without_an_inbox_handles_what_lmtp_queued(lmtp_only: tuple[Table, P
             process.wait()
     assert process.returncode == 0, stderr
     assert "mail comes by LMTP" in stderr and "Traceback" not in stderr
+
+
+def test_check_send_test_without_an_inbox_says_why_it_cannot(lmtp_only: tuple[Table, Path]) -> None:
+    """The round trip waits for its mail in the inbox; without one it said "no [imap] section" as a FAIL."""
+    _, path = lmtp_only
+    result = CliRunner().invoke(app, ["--config", str(path), "check", "--send-test", "me@example.org"],
+                                env={"PBEM_CONFIG": ""})
+    assert result.exit_code == 2 and "[imap]" not in result.output
+    assert "mail comes by LMTP" in result.stderr and len(result.stderr.strip().splitlines()) == 1

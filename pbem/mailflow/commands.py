@@ -291,6 +291,9 @@ def check_command(
     config = load_config(options_of(ctx).config)
     if config.path is None:
         fail("no configuration file: give --config FILE (before the command) or set PBEM_CONFIG")
+    if send_test is not None and not config.inbox_configured:
+        fail("--send-test waits for its mail in the moderator's inbox, and here mail comes by LMTP: send a mail "
+             "to the moderator's plus-address yourself while pbem lmtp runs, and see its log")
     try:
         moderator = config.require_moderator()
         typer.echo(f"moderator: {moderator.name} <{moderator.address}>; players reply to "
