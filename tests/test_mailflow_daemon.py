@@ -330,6 +330,28 @@ def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: Doveco
     assert dovecot.password not in stderr and "Traceback" not in stderr
 
 
+def test_run_at_debug_logs_no_reply_token(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+                                          smtpd: SmtpServer) -> None:  # noqa: F811
+    """imapclient's protocol log (every command, every fetched mail) and aiosmtpd's are held at warnings:
+    ``pbem run --log-level DEBUG`` reads an order addressed to a token and logs no token."""
+    table, path = setup
+    tokens = [table.token(player) for player in ("ann", "bob")]
+    process = pbem(path, "run", "--log-level", "DEBUG")
+    try:
+        wait_until(lambda: len(smtpd.received) >= 3, timeout=20)  # the welcomes
+        player, order = table.an_order()
+        dovecot.append(table.mail_from(player, order + "\n"))
+        wait_until(lambda: table.log_length() == 1, timeout=20)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "applied" in stderr  # the log was there
+    assert [line for line in stderr.splitlines() if any(token in line for token in tokens)] == []
+
+
 def test_a_crash_after_the_commit_before_the_move_applies_nothing_twice(
         setup: tuple[Table, Path], dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
     table, path = setup
