@@ -14,10 +14,10 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
+from dbfixtures import db_url  # noqa: F401  (fixture)
 from mailflowkit import Table, config_for, wait_until
 from mailservers import RecordingHandler, SmtpServer, _controller, free_port, smtpd  # noqa: F401  (fixtures)
 from sqlalchemy.exc import OperationalError
@@ -79,9 +79,10 @@ def relay_port() -> int:
 
 
 @pytest.fixture
-def table(tmp_path: Path, relay_port: int) -> Iterator[Table]:
+def table(db_url: str, relay_port: int) -> Iterator[Table]:  # noqa: F811
+    """A game on SQLite, and on PostgreSQL, whose relay is not listening yet."""
     config = config_for(smtp={"host": "127.0.0.1", "port": relay_port, "security": "none", "timeout": 5})
-    t = Table(Database(f"sqlite:///{tmp_path / 'outage.db'}"), config)
+    t = Table(Database(db_url), config)
     t.create(players=2, now=datetime.now(UTC))  # the welcomes are due now
     yield t
     t.db.dispose()
