@@ -3,7 +3,8 @@
 #   docker build -t pbem .
 #   docker volume create pbem-data
 #   docker run --rm -v pbem-data:/data -v "$PWD/pbem.toml:/data/pbem.toml:ro" pbem check
-#   docker run -d --name pbem --restart unless-stopped -v pbem-data:/data --env-file pbem.env pbem
+#   docker run -d --name pbem --restart unless-stopped -v pbem-data:/data \
+#       -v "$PWD/pbem.toml:/data/pbem.toml:ro" --env-file pbem.env pbem
 #
 # The configuration is read from /data/pbem.toml (PBEM_CONFIG); passwords come from the environment
 # (password_env in the file, values in an --env-file). The database is SQLite at /data/pbem.db: the

@@ -65,3 +65,15 @@ def test_the_image_builds_and_tells_its_version() -> None:
     who = subprocess.run([tool, "run", "--rm", "--entrypoint", "id", TAG, "-u"], capture_output=True, text=True,
                          timeout=300)
     assert who.returncode == 0 and who.stdout.strip() not in ("", "0"), who.stdout + who.stderr
+
+
+def test_every_docker_run_the_dockerfile_shows_mounts_the_configuration() -> None:
+    """The image holds no pbem.toml (.dockerignore) and the volume gets none by itself: a ``docker run`` in
+    the Dockerfile's comment without ``-v ...pbem.toml:/data/pbem.toml`` starts a moderator with no
+    configuration (docs/running.md's lines have it)."""
+    comment = [line.lstrip("#").strip() for line in (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
+               if line.startswith("#")]
+    text = "\n".join(comment).replace("\\\n", " ")  # a command goes on after a backslash
+    runs = [line for line in text.splitlines() if line.startswith("docker run")]
+    assert len(runs) >= 2
+    assert [run for run in runs if ":/data/pbem.toml" not in run] == []

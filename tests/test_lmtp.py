@@ -10,8 +10,10 @@ second delivery is applied once.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import smtplib
+import socket
 import subprocess
 import sys
 import time
@@ -23,7 +25,9 @@ from typing import Any
 import pytest
 from mailflowkit import Table, config_for, wait_until
 from mailservers import SmtpServer, free_port, smtpd  # noqa: F401  (fixtures)
+from typer.testing import CliRunner
 
+from pbem.cli import app
 from pbem.mailflow import MailFlow
 from pbem.mailflow import lmtp as lmtp_module
 from pbem.mailflow.appliers import Appliers
@@ -163,3 +167,65 @@ def _delivered(port: int, raw: bytes, to: str) -> bool:
         return client.sendmail("ann@example.org", [to], raw) == {}
     finally:
         client.quit()
+
+
+def test_pbem_lmtp_logs_no_reply_token_and_no_connection_chatter(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+    """The real ``pbem lmtp`` at its most talkative (``--log-level DEBUG``, JSON lines): aiosmtpd's own log
+    (``mail.log``) wrote every LMTP command, ``RCPT TO:<pbem+TOKEN@...>`` included, and the connection's
+    comings and goings; docs/running.md promises no token in the log."""
+    url = f"sqlite:///{tmp_path / 'quiet.db'}"
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'[moderator]\naddress = "pbem@games.test"\n\n[database]\nurl = "{url}"\n\n'
+                      f'[smtp]\nhost = "{smtpd.host}"\nport = {smtpd.port}\nsecurity = "none"\n')
+    table = Table(Database(url), config_for(smtp={"host": smtpd.host, "port": smtpd.port, "security": "none"}))
+    table.create(players=2, now=datetime.now(UTC))
+    tokens = [table.token(player) for player in ("ann", "bob")]
+    port = free_port()
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}
+    process = subprocess.Popen([sys.executable, "-m", "pbem.cli", "--config", str(config), "lmtp", "--listen",
+                                f"127.0.0.1:{port}", "--outbox-interval", "1", "--log-level", "DEBUG",
+                                "--log-format", "json"], cwd=ROOT, env=environment,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_until(lambda: len(smtpd.received) >= 2)  # the welcomes
+        player, order = table.an_order()
+        wait_until(lambda: _delivered(port, table.mail_from(player, order + "\n"), table.reply_to(player)))
+        wait_until(lambda: len(smtpd.received) >= 4)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    table.db.dispose()
+    lines = stderr.splitlines()
+    assert any("LMTP: message" in line for line in lines)  # the log was captured, at DEBUG
+    assert [line for line in lines if any(token in line for token in tokens)] == []
+    assert [line for line in lines if '"logger": "mail.' in line] == []  # aiosmtpd's chatter
+
+
+def test_a_second_pbem_lmtp_on_a_busy_port_says_so_in_one_line(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+    """Another process (a first ``pbem lmtp``) listens on the port: one line saying so, no traceback."""
+    config = tmp_path / "pbem.toml"
+    config.write_text(f'[moderator]\naddress = "pbem@games.test"\n\n[database]\nurl = "sqlite:///{tmp_path / "b.db"}"\n'
+                      f'\n[smtp]\nhost = "{smtpd.host}"\nport = {smtpd.port}\nsecurity = "none"\n')
+    environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "pbem.cli", "--config", str(config), "lmtp", "--listen",
+                               f"127.0.0.1:{port}"], cwd=ROOT, env=environment, capture_output=True, text=True,
+                              timeout=60)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    said = [line for line in done.stderr.splitlines() if "error" in line.lower()]
+    assert len(said) == 1, done.stderr
+    assert f"127.0.0.1:{port}" in said[0] and "in use" in said[0], said
+
+
+def test_pbem_lmtp_help_points_to_the_page_with_the_postfix_lines() -> None:
+    """``pbem lmtp --help`` sent hosts to docs/running.md, which has no Postfix line: docs/hosting.md has them."""
+    result = CliRunner().invoke(app, ["lmtp", "--help"], env={"COLUMNS": "300", "TERM": "dumb"})
+    pages = re.findall(r"docs/[\w-]+\.md", result.stdout)
+    assert pages, result.stdout
+    assert all("transport_maps" in (ROOT / page).read_text(encoding="utf-8") for page in pages), pages

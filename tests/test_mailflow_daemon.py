@@ -215,6 +215,52 @@ def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, doveco
     assert "Wrong-Secret-123" not in result.output
 
 
+def maildir_config_text(directory: Path, smtp: SmtpServer) -> str:  # noqa: F811
+    """A moderator whose inbox is the Maildir ``directory/Maildir`` (not made here), sending through ``smtp``."""
+    database, maildir = directory / "m.db", directory / "Maildir"
+    return (f'[moderator]\naddress = "pbem@games.test"\n\n[database]\nurl = "sqlite:///{database}"\n\n'
+            f'[maildir]\npath = "{maildir}"\n\n'
+            f'[smtp]\nhost = "{smtp.host}"\nport = {smtp.port}\nsecurity = "none"\ntimeout = 10\n')
+
+
+def test_check_of_a_maildir_creates_nothing_and_names_the_maildir(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+    """``pbem check`` "changes nothing": it made the Maildir with its folders and UID index (as the calling
+    user, who may not be the moderator's), and called a Maildir "IMAP"."""
+    path = tmp_path / "pbem.toml"
+    path.write_text(maildir_config_text(tmp_path, smtpd))
+    maildir = tmp_path / "Maildir"
+    result = CliRunner().invoke(app, ["--config", str(path), "check"])
+    assert result.exit_code == 0, result.output
+    assert not maildir.exists()
+    assert f"Maildir {maildir}: missing: created on first use" in result.stdout
+    assert "IMAP" not in result.stdout and "The Maildir and SMTP work." in result.stdout
+    (tmp_path / "Maildir" / "new").mkdir(parents=True)  # a Maildir the MTA began: pbem completes it itself
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    result = CliRunner().invoke(app, ["--config", str(path), "check"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert "processed folder 'processed' missing: created on first use" in result.stdout
+    (tmp_path / "Maildir").chmod(0o500)  # the calling user could not write in it (root can: skip then)
+    try:
+        if not os.access(tmp_path / "Maildir", os.W_OK):
+            result = CliRunner().invoke(app, ["--config", str(path), "check"])
+            assert result.exit_code == 1 and "The Maildir does NOT work; SMTP works." in result.stdout
+    finally:
+        (tmp_path / "Maildir").chmod(0o700)
+
+
+def test_poll_quiet_prints_nothing_when_it_sent_mail(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+    """Cron mails whatever a command prints: ``poll --quiet`` printed "outbox: 2 sent" at every send."""
+    path = tmp_path / "pbem.toml"
+    path.write_text(maildir_config_text(tmp_path, smtpd))
+    table = Table(Database(f"sqlite:///{tmp_path / 'm.db'}"), load_config(path, {}))
+    table.create(players=2, now=datetime.now(UTC))
+    result = CliRunner().invoke(app, ["--config", str(path), "poll", "--quiet"], env={"PBEM_CONFIG": ""})
+    assert result.exit_code == 0, result.output
+    assert len(smtpd.received) == len(table.outbox()) > 0 and result.stdout == ""
+    table.db.dispose()
+
+
 def xoauth2_config(account: DovecotAccount, smtp: SmtpServer, db: str, imap_command: str, smtp_command: str) -> str:
     """Both servers by XOAUTH2, each token printed by a helper command."""
     return mailbox_config_text(account, smtp, db, imap_login=f'auth = "xoauth2"\npassword_command = "{imap_command}"',
@@ -282,6 +328,28 @@ def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: Doveco
     assert "SIGTERM received: stopping" in stderr and "pbem moderator stopped" in stderr
     assert "(IDLE)" in stderr
     assert dovecot.password not in stderr and "Traceback" not in stderr
+
+
+def test_run_at_debug_logs_no_reply_token(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+                                          smtpd: SmtpServer) -> None:  # noqa: F811
+    """imapclient's protocol log (every command, every fetched mail) and aiosmtpd's are held at warnings:
+    ``pbem run --log-level DEBUG`` reads an order addressed to a token and logs no token."""
+    table, path = setup
+    tokens = [table.token(player) for player in ("ann", "bob")]
+    process = pbem(path, "run", "--log-level", "DEBUG")
+    try:
+        wait_until(lambda: len(smtpd.received) >= 3, timeout=20)  # the welcomes
+        player, order = table.an_order()
+        dovecot.append(table.mail_from(player, order + "\n"))
+        wait_until(lambda: table.log_length() == 1, timeout=20)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "applied" in stderr  # the log was there
+    assert [line for line in stderr.splitlines() if any(token in line for token in tokens)] == []
 
 
 def test_a_crash_after_the_commit_before_the_move_applies_nothing_twice(

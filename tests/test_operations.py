@@ -261,7 +261,7 @@ def test_status_of_a_running_moderator(game: tuple[str, Moderator], tmp_path: Pa
 
     data = json.loads(cli(url, "status", "--json").stdout)
     assert set(data) == {"format", "ok", "now", "database", "moderator", "inbound", "outbox", "games",
-                         "finished_games"}
+                         "finished_games", "outages"}
     assert data["format"] == 1 and data["ok"] is True
     reader = data["moderator"]["reader"]
     assert reader["holder"] == "lease1@elsewhere:4242:1" and reader["held"] is True

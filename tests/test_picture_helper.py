@@ -255,3 +255,14 @@ def test_the_helper_draws_an_imperial_board_as_this_process_does(helper: drawing
     assert asked is not None
     assert asked.result() == drawing.draw_here("imperial2030", "w", state)
     assert helper._owed is None  # taken from the helper, not drawn here after a wait
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the process name is set through Linux's prctl")
+def test_the_helper_is_named_pbem_pictures_in_ps(helper: drawing.Helper) -> None:
+    """docs/hosting.md tells hosts to look for ``pbem-pictures`` in ``ps``: ``ps -e`` and ``top`` show the
+    process's name, ``ps aux`` its command line; both say it."""
+    process = helper._process
+    assert process is not None
+    proc = Path(f"/proc/{process.pid}")
+    assert (proc / "comm").read_text().strip() == "pbem-pictures"
+    assert "pbem-pictures" in (proc / "cmdline").read_bytes().decode().split("\0")

@@ -30,7 +30,7 @@ from pbem.mail.errors import (
 )
 from pbem.mail.imap import FetchedMessage, FetchResult, ImapInbox, MailboxPosition
 from pbem.mail.inbound import InboundMessage, parse_message, token_of_address
-from pbem.mail.maildir import MaildirInbox
+from pbem.mail.maildir import MaildirInbox, MaildirLook, look_at_maildir
 from pbem.mail.outbound import (
     DECISION_HEADER,
     OutgoingMail,
@@ -75,6 +75,7 @@ __all__ = [
     "MailboxLoginError",
     "MailboxPosition",
     "MaildirInbox",
+    "MaildirLook",
     "MaildirSettings",
     "OutboundError",
     "OutgoingMail",
@@ -91,6 +92,7 @@ __all__ = [
     "game_thread_id",
     "imap_settings",
     "list_id_for",
+    "look_at_maildir",
     "maildir_settings",
     "message_id_for",
     "parse_message",

@@ -48,6 +48,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
@@ -85,6 +86,46 @@ def make_maildir(path: Path, *, folder: bool = False) -> None:
         make_private_dirs(path / sub)  # the mails carry token addresses: owner-only (pbem.private)
     if folder:
         create_private_file(path / "maildirfolder")
+
+
+@dataclass(frozen=True)
+class MaildirLook:
+    """What :func:`look_at_maildir` saw of a Maildir, without creating or changing anything (``pbem check``).
+
+    ``problem`` says why the moderator could not use it (None: it can, creating
+    what is missing on first use); ``folders`` tells which of the processed and
+    failed folders exist.
+    """
+
+    exists: bool
+    problem: str | None
+    messages: int = 0  # in new/ and cur/
+    folders: tuple[tuple[str, bool], ...] = ()  # (folder, exists)
+
+
+def look_at_maildir(settings: MaildirSettings) -> MaildirLook:
+    """Look at the Maildir of ``settings`` as this user (read-only: :meth:`MaildirInbox.connect` creates it).
+
+    Why not connect: a check "changes nothing", and run as another user than
+    the moderator's it would leave directories that the moderator cannot use.
+    """
+    path = settings.path
+    folders = tuple((folder, (path / folder_dirname(folder)).is_dir())
+                    for folder in (settings.processed_folder, settings.failed_folder))
+    if not path.exists():
+        parent = next((p for p in path.parents if p.exists()), None)
+        if parent is None or not os.access(parent, os.W_OK | os.X_OK):
+            return MaildirLook(False, f"missing, and cannot be created: {parent} is not writable by this user")
+        return MaildirLook(False, None, folders=folders)
+    if not path.is_dir():
+        return MaildirLook(True, "not a directory")
+    if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+        return MaildirLook(True, "not readable and writable by this user", folders=folders)
+    try:
+        messages = sum(len(os.listdir(path / sub)) for sub in ("new", "cur") if (path / sub).is_dir())
+    except OSError as exc:
+        return MaildirLook(True, f"cannot be read: {exc.strerror}", folders=folders)
+    return MaildirLook(True, None, messages, folders)
 
 
 def _new_uidvalidity() -> int:

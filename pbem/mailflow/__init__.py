@@ -9,6 +9,8 @@
   :class:`Daemon` (``pbem run``)
 * :mod:`pbem.mailflow.games` — :func:`create_game_with_mail` (``pbem game new`` with mail)
 * :mod:`pbem.mailflow.check` — :func:`check_mail` (``pbem check``)
+* :mod:`pbem.mailflow.outages` — :class:`Outages`: what a process cannot reach, said once, tried after
+  growing waits
 * :mod:`pbem.mailflow.crash` — ``PBEM_CRASH_AT`` crash points for the crash-safety tests
 """
 from __future__ import annotations

@@ -27,7 +27,7 @@ from pbem.holders import gone, holder_name
 from pbem.mail import SmtpSender
 from pbem.mailflow.inbound import DatabaseUnavailable
 from pbem.mailflow.intake import QUEUE_CHANNEL, drain
-from pbem.mailflow.outbox_sender import relay_down
+from pbem.mailflow.outages import Outages, Service
 from pbem.store.leases import release_lease, take_lease
 
 if TYPE_CHECKING:
@@ -84,12 +84,17 @@ class Appliers:
         while not self._stop.is_set():
             with self._bell:
                 rings = self._rings
+            pause = flow.outages.wait_left(Service.DATABASE)
+            if pause:  # found down (here or by another thread): no try before its wait has run
+                self._stop.wait(pause)
+                continue
             try:
                 outcomes = drain(flow.db, flow.config, name, flow.clock, moderator=flow.moderator,
                                  stopping=self._stop.is_set, after_each=self._handled)
+                flow.outages.up(Service.DATABASE)
             except DatabaseUnavailable as exc:
-                log.warning("%s; the worker waits %g s", exc, self.poll)
-                outcomes = []
+                flow.outages.down(Service.DATABASE, str(exc))  # said once per outage
+                continue
             except Exception:  # a bug must not end the worker: the message stays claimed until its lease ends
                 log.exception("worker %s: unexpected error", name)
                 outcomes = []
@@ -124,7 +129,6 @@ class Sender:
         self._stop = threading.Event()
         self._due = threading.Event()
         self._thread = threading.Thread(target=self._work, name="pbem-send", daemon=True)
-        self._down = False
         self._smtp: SmtpSender | None = None
 
     def start(self) -> None:
@@ -161,13 +165,13 @@ class Sender:
         return wait if idle is None else min(wait, max(0.0, KEEP_OPEN - idle))
 
     def _round(self) -> None:
+        if not self.flow.may_deliver():  # the relay or the database was found down: its wait runs
+            return
         try:
-            delivery = self._deliver()
+            self._deliver()  # what cannot be reached is told to flow.outages, which says so once
         except Exception:  # a bug must not end the sender: the mail stays queued
             log.exception("the sender failed; the outbox waits for the next round")
             self._close()
-            return
-        self._down = relay_down(delivery, self._down)
 
     def _deliver(self) -> DeliveryReport:
         """``MailFlow.deliver`` over the kept connection."""
@@ -216,18 +220,20 @@ class QueueListener:
                         for _ in connection.notifies(timeout=1.0):
                             self.flow.wake_workers()
             except psycopg.Error as exc:  # the workers still look every second; try again shortly
-                log.warning("not listening for queued mail (%s); trying again", str(exc).strip().splitlines()[0])
-                self._stop.wait(5.0)
+                error = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+                self._stop.wait(max(5.0, self.flow.outages.down(Service.DATABASE, error)))
 
 
 class Lease:
     """One named lease held by this process (``pbem.store.leases``): ``hold()`` takes or renews it."""
 
-    def __init__(self, db: Database, name: str, seconds: float, clock: Callable[[], datetime]) -> None:
+    def __init__(self, db: Database, name: str, seconds: float, clock: Callable[[], datetime],
+                 outages: Outages | None = None) -> None:
         self.db = db
         self.name = name
         self.seconds = seconds
         self.clock = clock
+        self.outages = outages  # told whether the database answered (else each failure is a warning)
         self.holder = holder_name(f"lease{next(_leases)}")  # two flows of one thread are two holders
         self.held = False
 
@@ -236,8 +242,14 @@ class Lease:
             with self.db.transaction() as session:
                 self.held = take_lease(session, self.name, self.holder, self.clock(), self.seconds, gone)
         except Exception as exc:  # noqa: BLE001  (no database: nobody holds it as far as we can tell)
-            log.warning("lease %s not taken: %s", self.name, exc)
+            if self.outages is None:
+                log.warning("lease %s not taken: %s", self.name, exc)
+            else:
+                self.outages.down(Service.DATABASE, f"lease {self.name} not taken: {_first_line(exc)}")
             self.held = False
+            return False
+        if self.outages is not None:
+            self.outages.up(Service.DATABASE)
         return self.held
 
     def release(self) -> None:
@@ -249,3 +261,8 @@ class Lease:
         except Exception as exc:  # noqa: BLE001  (it runs out by itself)
             log.warning("lease %s not released: %s", self.name, exc)
         self.held = False
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

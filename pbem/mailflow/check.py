@@ -1,8 +1,12 @@
 """``pbem check``: connect to the IMAP and SMTP servers and say plainly what works. Nothing is changed.
 
-IMAP: connection and security, login, the mailbox (messages, UIDVALIDITY),
-the processed and failed folders (missing ones are created on first use, so
-that is no failure), IDLE (else polling) and MOVE. SMTP: connection and
+The inbox is IMAP, a Maildir, or none (mail comes by LMTP: ``pbem lmtp``),
+and each is named as what it is. A Maildir is looked at, not opened:
+opening creates it, its folders and its UID index, which a check run by
+another user than the moderator's must not leave behind. IMAP: connection
+and security, login, the mailbox (messages, UIDVALIDITY), the processed and
+failed folders (missing ones are created on first use, so that is no
+failure), IDLE (else polling) and MOVE. SMTP: connection and
 security, greeting and EHLO, login (or no login configured). A
 ``password_command`` is run for each login, as the daemon would run it, so a
 broken helper shows here. No password or token appears in the output: the
@@ -16,15 +20,18 @@ from dataclasses import dataclass, field
 
 from pbem.config import Config
 from pbem.errors import ConfigError
-from pbem.mail import AuthMethod, MailboxError, SendError, SmtpSender
+from pbem.mail import AuthMethod, MailboxError, SendError, SmtpSender, look_at_maildir
 from pbem.mailflow.mailbox import Mailbox
+
+INBOX_IMAP, INBOX_MAILDIR, INBOX_LMTP = "IMAP", "The Maildir", "LMTP"
 
 
 @dataclass
 class CheckReport:
     lines: list[tuple[bool, str]] = field(default_factory=list)  # (ok, text); ok False marks a failure
-    imap_ok: bool = False
+    imap_ok: bool = False  # the inbox works, whatever it is (``inbox``)
     smtp_ok: bool = False
+    inbox: str = INBOX_IMAP  # what the inbox is, as the verdict names it
 
     @property
     def ok(self) -> bool:
@@ -32,6 +39,15 @@ class CheckReport:
 
     def text(self) -> list[str]:
         return [f"{'ok  ' if ok else 'FAIL'}  {line}" for ok, line in self.lines]
+
+    def verdict(self) -> str:
+        """The last line: what works, the inbox named as what it is."""
+        smtp = "SMTP works" if self.smtp_ok else "SMTP does NOT work"
+        if self.inbox == INBOX_LMTP:
+            return f"{smtp}; mail comes by LMTP (pbem lmtp)."
+        if self.ok:
+            return f"{self.inbox} and SMTP work."
+        return f"{self.inbox} {'works' if self.imap_ok else 'does NOT work'}; {smtp}."
 
 
 def check_mail(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> CheckReport:
@@ -43,15 +59,11 @@ def check_mail(config: Config, *, ssl_context: ssl.SSLContext | None = None) -> 
 
 def _check_inbox(config: Config, report: CheckReport, context: ssl.SSLContext | None) -> bool:
     if config.maildir is not None:
-        from pbem.mail import MaildirInbox
-
-        try:
-            with MaildirInbox(config.maildir):
-                pass
-        except MailboxError as exc:
-            report.lines.append((False, f"Maildir: {exc}"))
-            return False
-        report.lines.append((True, f"Maildir {config.maildir.path}: readable, folders present"))
+        report.inbox = INBOX_MAILDIR
+        return _check_maildir(config, report)
+    if config.imap is None:
+        report.inbox = INBOX_LMTP
+        report.lines.append((True, "no [imap] or [maildir]: mail comes by LMTP (pbem lmtp, docs/hosting.md)"))
         return True
     try:
         settings = config.require_imap()
@@ -88,6 +100,22 @@ def _check_inbox(config: Config, report: CheckReport, context: ssl.SSLContext | 
         return False
     finally:
         inbox.close()
+    return True
+
+
+def _check_maildir(config: Config, report: CheckReport) -> bool:
+    settings = config.maildir
+    look = look_at_maildir(settings)
+    where = f"Maildir {settings.path}"
+    if look.problem is not None:
+        report.lines.append((False, f"{where}: {look.problem}"))
+        return False
+    if not look.exists:
+        report.lines.append((True, f"{where}: missing: created on first use"))
+        return True
+    report.lines.append((True, f"{where}: readable and writable, {look.messages} message(s)"))
+    for label, (folder, present) in zip(("processed", "failed"), look.folders, strict=True):
+        report.lines.append((True, f"{label} folder {folder!r} {'exists' if present else 'missing: created on first use'}"))
     return True
 
 

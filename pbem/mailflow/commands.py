@@ -74,7 +74,7 @@ def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Con
         fail("no configuration file: give --config FILE (before the command) or set PBEM_CONFIG "
              "(see config.example.toml)")
     config.require_moderator()
-    if inbox and config.maildir is None:
+    if inbox and config.imap is not None and config.maildir is None:  # no inbox at all: mail comes by LMTP
         config.require_imap()
     if smtp:
         config.require_smtp()
@@ -83,7 +83,7 @@ def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Con
 
 def _logging(level: str, log_format: str = "text") -> None:
     """The log on standard error: text lines for people, or JSON lines (``pbem.mailflow.logformat``)."""
-    from pbem.mailflow.logformat import FORMATS, JsonLines
+    from pbem.mailflow.logformat import FORMATS, JsonLines, quiet_libraries
 
     value = getattr(logging, level.upper(), None)
     if not isinstance(value, int):
@@ -93,8 +93,7 @@ def _logging(level: str, log_format: str = "text") -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines() if log_format.lower() == "json" else logging.Formatter(LOG_FORMAT))
     logging.basicConfig(level=value, handlers=[handler], force=True)
-    logging.getLogger("imapclient").setLevel(max(value, logging.WARNING))  # its protocol log is too chatty
-    logging.getLogger("alembic").setLevel(max(value, logging.WARNING))  # "Context impl SQLiteImpl" … at every start
+    quiet_libraries(value)  # their own logs would show reply tokens (aiosmtpd, imapclient) or only chatter
 
 
 def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None) -> MailFlow:
@@ -141,15 +140,16 @@ def run_command(
     """Run the moderator: read mail as it arrives (IMAP IDLE, else polling), answer it, deliver the outbox.
 
     Any number of `pbem run` processes may share one database: one reads the
-    inbox, all handle what it received. Stops cleanly on SIGTERM or Ctrl-C.
-    Logs go to standard error.
+    inbox, all handle what it received. Without [imap] or [maildir], mail
+    comes by LMTP (`pbem lmtp`): it handles what that queued. Stops cleanly
+    on SIGTERM or Ctrl-C. Logs go to standard error.
     """
     from pbem.mailflow.daemon import Daemon
 
     config = _config(ctx)
     _logging(log_level, log_format)
     flow = _flow(ctx, config, use_idle=False if no_idle else None)
-    _serve(Daemon(flow, outbox_interval=outbox_interval), workers)
+    _serve(Daemon(flow, outbox_interval=outbox_interval, read_inbox=flow.has_inbox), workers)
 
 
 def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None) -> None:
@@ -199,7 +199,7 @@ def lmtp_command(
     """Take mail from your mail server over LMTP (Postfix, Exim), answer it, deliver the outbox.
 
     Each mail is stored before the server is told it arrived, so nothing is
-    lost; no IMAP mailbox is read. See docs/running.md for the Postfix lines.
+    lost; no IMAP mailbox is read. See docs/hosting.md for the Postfix lines.
     """
     from pbem.mailflow.daemon import Daemon
     from pbem.mailflow.lmtp import LmtpHandler, start_lmtp
@@ -214,8 +214,8 @@ def lmtp_command(
     servers = []
 
     def listen_now() -> None:
-        servers.append(start_lmtp(LmtpHandler(flow.db, config, flow.clock, flow.wake_workers), host.strip("[]"),
-                                  int(port_text)))
+        handler = LmtpHandler(flow.db, config, flow.clock, flow.wake_workers, flow.outages)
+        servers.append(start_lmtp(handler, host.strip("[]"), int(port_text)))
 
     try:
         _serve(daemon, workers, listen_now)
@@ -233,7 +233,10 @@ def poll_command(
     log_format: LogFormat = "text",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing when all went well.")] = False,
 ) -> None:
-    """For cron: read the inbox once, answer what came, check deadlines, deliver the outbox once, exit."""
+    """For cron: read the inbox once, answer what came, check deadlines, deliver the outbox once, exit.
+
+    Without [imap] or [maildir], mail comes by LMTP: what `pbem lmtp` queued is answered.
+    """
     from pbem.mailflow.daemon import poll_once
 
     config = _config(ctx)
@@ -244,18 +247,20 @@ def poll_command(
         report = poll_once(_flow(ctx, config))
     finally:
         logging.getLogger().removeHandler(errors)
-    inbox = report.inbox
-    if inbox is not None and (not quiet or inbox.handled or inbox.failed):
+    inbox = report.inbox  # --quiet: nothing when all went well (cron mails whatever a command prints)
+    if inbox is not None and (not quiet or inbox.failed):
         counts: dict[str, int] = {}
         for outcome in inbox.outcomes:
             counts[outcome.outcome] = counts.get(outcome.outcome, 0) + 1
         detail = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
-        typer.echo(f"inbox: {inbox.handled} message(s) handled" + (f" ({detail})" if detail else "")
+        handled = (f"inbox: {inbox.handled} message(s) handled" if report.read_inbox else
+                   f"inbox: none, mail comes by LMTP; {inbox.handled} queued message(s) handled")
+        typer.echo(handled + (f" ({detail})" if detail else "")
                    + (f", {len(inbox.failed)} moved to the failed folder" if inbox.failed else ""))
     out = report.outbox
-    if not quiet or out.sent or out.failed or out.retried or out.unavailable:
+    if not quiet or out.failed or out.retried or out.unavailable:
         typer.echo(f"outbox: {out.sent} sent, {out.failed} failed, {out.retried + out.waiting} waiting"
-                   + (f" (SMTP unavailable: {out.unavailable})" if out.unavailable else "")
+                   + (f" (not sent: {out.unavailable})" if out.unavailable else "")  # it names the relay or the database
                    + (f" (held: {out.held})" if out.held else ""))
     if not errors.count:  # each problem is logged where it happens: say it here only if the log did not
         for problem in report.problems:
@@ -286,6 +291,9 @@ def check_command(
     config = load_config(options_of(ctx).config)
     if config.path is None:
         fail("no configuration file: give --config FILE (before the command) or set PBEM_CONFIG")
+    if send_test is not None and not config.inbox_configured:
+        fail("--send-test waits for its mail in the moderator's inbox, and here mail comes by LMTP: send a mail "
+             "to the moderator's plus-address yourself while pbem lmtp runs, and see its log")
     try:
         moderator = config.require_moderator()
         typer.echo(f"moderator: {moderator.name} <{moderator.address}>; players reply to "
@@ -295,10 +303,7 @@ def check_command(
     report = check_mail(config)
     for line in report.text():
         typer.echo(line)
-    verdict = ("IMAP and SMTP work." if report.ok else
-               f"{'IMAP works' if report.imap_ok else 'IMAP does NOT work'}; "
-               f"{'SMTP works' if report.smtp_ok else 'SMTP does NOT work'}.")
-    typer.echo(verdict)
+    typer.echo(report.verdict())
     if not report.ok:
         raise typer.Exit(EXIT_UNAVAILABLE)
     if send_test is not None:

@@ -63,7 +63,8 @@ from pbem.mailflow.crash import crash_point
 from pbem.mailflow.inbound import DatabaseUnavailable
 from pbem.mailflow.intake import ReceiptStatus, Received, drain, receive
 from pbem.mailflow.mailbox import Mailbox
-from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due, next_due, relay_down
+from pbem.mailflow.outages import FIRST_WAIT, MAX_WAIT, Outages, Service, recorder
+from pbem.mailflow.outbox_sender import DeliveryReport, deliver_due, next_due
 from pbem.mailflow.outcome import DUPLICATE, Outcome
 from pbem.moderator import Moderator
 from pbem.store.inbound import load_position
@@ -116,6 +117,8 @@ class MailFlow:
         self.moderator = moderator or Moderator(db)
         self.clock = clock
         self._context: ssl.SSLContext | None = None
+        # No inbox in the configuration: mail comes by LMTP (``pbem.mailflow.lmtp``), the queue is all there is.
+        self.has_inbox = inbox_factory is not None or config.inbox_configured
         self.inbox_factory = inbox_factory or default_inbox_factory(config, self.ssl_context)
         self.sender_factory = sender_factory or (
             lambda: SmtpSender(config.require_smtp(), ssl_context=self.ssl_context()))
@@ -129,8 +132,9 @@ class MailFlow:
         self.queued = threading.Event()  # set when mail was queued (here, or elsewhere: QueueListener)
         self._send_soon: Callable[[], None] | None = None
         config.require_moderator()
-        self.fetch_lease = Lease(db, f"fetch:{inbox_identity(config)}", FETCH_LEASE, clock)
-        self.task_lease = Lease(db, "periodic-tasks", max(TASK_LEASE, 3 * task_interval), clock)
+        self.outages = Outages(record=recorder(db, clock))  # what this process cannot reach (its threads share it)
+        self.fetch_lease = Lease(db, f"fetch:{inbox_identity(config)}", FETCH_LEASE, clock, self.outages)
+        self.task_lease = Lease(db, "periodic-tasks", max(TASK_LEASE, 3 * task_interval), clock, self.outages)
 
     def ssl_context(self) -> ssl.SSLContext:
         """One verifying TLS context for every connection (loading the CA store costs ~70 ms each time)."""
@@ -267,13 +271,25 @@ class MailFlow:
 
     def deliver(self, sender: SmtpSender | None = None, *, keep_open: bool = False) -> DeliveryReport:
         """Deliver the due outbox once (over ``sender``, left open with ``keep_open``: ``pbem run``'s sender
-        thread keeps its connection); a database that cannot be reached is reported, not raised."""
+        thread keeps its connection); a relay or a database that cannot be reached is reported, not raised,
+        and told to :attr:`outages` (which logs it once per outage and names it)."""
         try:
-            return deliver_due(self.db, sender or self.sender_factory(), self.clock(), moderator=self.config.moderator,
-                               limits=self.config.limits, keep_open=keep_open)
+            report = deliver_due(self.db, sender or self.sender_factory(), self.clock(),
+                                 moderator=self.config.moderator, limits=self.config.limits, keep_open=keep_open)
         except SQLAlchemyError as exc:
-            log.warning("outbox not delivered: database unavailable: %s", _first_line(exc))
+            self.outages.down(Service.DATABASE, _first_line(exc))
             return DeliveryReport(unavailable=f"database unavailable: {_first_line(exc)}")
+        self.outages.up(Service.DATABASE)
+        if report.unavailable is not None:
+            self.outages.down(Service.RELAY, report.unavailable)
+        elif report.sent or report.failed or report.retried:  # it answered (with nothing due, who knows)
+            self.outages.up(Service.RELAY)
+        return report
+
+    def may_deliver(self) -> bool:
+        """Whether the daemon's next delivery may be tried now: not while the relay's or the database's wait
+        after a failed try runs (``pbem poll`` tries once whatever)."""
+        return not (self.outages.wait_left(Service.RELAY) or self.outages.wait_left(Service.DATABASE))
 
     def run_tasks(self, *, force: bool = True) -> list[str]:
         """Run the periodic tasks (unless ``force`` is off and they ran less than ``task_interval`` ago).
@@ -296,7 +312,8 @@ class MailFlow:
         return problems
 
     def seconds_to_next_mail(self, ceiling: float) -> float:
-        """Seconds until the next queued mail is due, within [0.5, ceiling]."""
+        """Seconds until the next queued mail is due and may be tried (not while the relay's wait after a
+        failed try runs), within [0.5, ceiling]."""
         try:
             due = next_due(self.db)
         except SQLAlchemyError:
@@ -305,7 +322,8 @@ class MailFlow:
             return ceiling
         if due.tzinfo is None:  # SQLite hands back naive UTC
             due = due.replace(tzinfo=UTC)
-        return max(0.5, min(ceiling, (due - self.clock()).total_seconds()))
+        relay = self.outages.wait_left(Service.RELAY)
+        return max(0.5, min(ceiling, max(relay, (due - self.clock()).total_seconds())))
 
 
 def default_inbox_factory(config: Config, context: Callable[[], ssl.SSLContext] | None = None,
@@ -357,6 +375,7 @@ class PollReport:
     inbox: PassReport | None
     outbox: DeliveryReport
     problems: list[str] = field(default_factory=list)
+    read_inbox: bool = True  # False: the configuration has no inbox (mail comes by LMTP), only the queue was handled
 
     @property
     def ok(self) -> bool:
@@ -373,7 +392,11 @@ def poll_once(flow: MailFlow) -> PollReport:
     report: PassReport | None = None
     inbox = None
     try:
-        if flow.fetch_lease.hold():
+        if not flow.has_inbox:
+            log.info("no inbox configured: mail comes by LMTP; handling the queue only")
+            flow.reclaim()
+            report = PassReport(outcomes=flow.apply_queue())
+        elif flow.fetch_lease.hold():
             inbox = flow.open_inbox()
             report = flow.process_inbox(inbox, recover=True)
         else:  # a running ``pbem run`` reads the inbox: only help with what is queued
@@ -390,7 +413,7 @@ def poll_once(flow: MailFlow) -> PollReport:
     problems += flow.run_tasks()
     delivery = flow.deliver()
     flow.task_lease.release()
-    return PollReport(report, delivery, problems)
+    return PollReport(report, delivery, problems, read_inbox=flow.has_inbox)
 
 
 # --- pbem run ------------------------------------------------------------------------------------------
@@ -411,9 +434,10 @@ class Daemon:
     thread is noticed that soon; signals interrupt a wait at once anyway).
     """
 
-    def __init__(self, flow: MailFlow, *, outbox_interval: float = 60.0, min_backoff: float = 1.0,
-                 max_backoff: float = 300.0, wait_slice: float | None = None, read_inbox: bool = True) -> None:
+    def __init__(self, flow: MailFlow, *, outbox_interval: float = 60.0, min_backoff: float = FIRST_WAIT,
+                 max_backoff: float = MAX_WAIT, wait_slice: float | None = None, read_inbox: bool = True) -> None:
         self.flow = flow
+        flow.outages.first_wait, flow.outages.max_wait = min_backoff, max_backoff  # the waits after a failed try
         self.read_inbox = read_inbox  # off for ``pbem lmtp``: the mail comes to it
         self.outbox_interval = outbox_interval
         self.min_backoff = min_backoff
@@ -423,7 +447,6 @@ class Daemon:
         self._interruptible = False
         self.passes = 0
         self.connects = 0
-        self._smtp_down = False
         self._helping = False
         self._reclaimed = -RECLAIM_INTERVAL  # time.monotonic() of the last look for a dead process's claims
 
@@ -470,7 +493,8 @@ class Daemon:
         """Read the inbox while this process holds its lease; else (another process reads it) help with the
         queue, the periodic tasks and the outbox, and try the lease again now and then."""
         backoff = self.min_backoff
-        log.info("pbem moderator started")
+        log.info("pbem moderator started%s", "" if self.read_inbox else
+                 " without an inbox (mail comes by LMTP): it handles the queue, the deadlines and the outbox")
         try:
             while not self.stopping:
                 try:
@@ -484,15 +508,17 @@ class Daemon:
                 except Exception as exc:  # noqa: BLE001  (the daemon carries on)
                     if self.stopping:
                         break
-                    if isinstance(exc, MailboxError | DatabaseUnavailable):
-                        log.warning("%s; trying again in %g s", exc, backoff)
+                    wait = backoff
+                    if isinstance(exc, MailboxError | DatabaseUnavailable):  # said once per outage, named
+                        wait = self.flow.outages.down(Service.INBOX if isinstance(exc, MailboxError)
+                                                      else Service.DATABASE, str(exc))
                     else:  # a bug: say so loudly, but keep the moderator running
                         log.exception("unexpected error; trying again in %g s", backoff)
+                        backoff = min(self.max_backoff, backoff * 2)
                     try:
-                        self._sleep(backoff)
+                        self._sleep(wait)
                     except _Interrupted:
                         break
-                    backoff = min(self.max_backoff, backoff * 2)
         finally:
             self.flow.fetch_lease.release()
             self.flow.task_lease.release()
@@ -500,6 +526,7 @@ class Daemon:
 
     def _read_inbox(self) -> None:
         inbox = self.flow.open_inbox()
+        self.flow.outages.up(Service.INBOX)
         try:
             self.connects += 1
             mode = "IDLE" if getattr(inbox, "uses_idle", False) else "polling"
@@ -507,6 +534,7 @@ class Daemon:
             recover = True
             while not self.stopping:
                 self.flow.process_inbox(inbox, recover=recover)
+                self.flow.outages.up(Service.DATABASE)
                 recover = False
                 self.passes += 1
                 self._chores()
@@ -523,6 +551,10 @@ class Daemon:
             log.info("another process reads the inbox: this one handles the queue, and reads the inbox "
                      "when that process stops")
         self._helping = True
+        database_down = self.flow.outages.wait_left(Service.DATABASE)
+        if database_down:  # the workers or the sender found it down: no try before its wait has run
+            self._sleep(database_down)
+            return
         if time.monotonic() - self._reclaimed >= RECLAIM_INTERVAL:  # not at every look at the queue
             self.flow.reclaim()
             self._reclaimed = time.monotonic()
@@ -538,8 +570,8 @@ class Daemon:
         self.flow.run_tasks(force=False)
         if self.flow.sending_elsewhere:
             self.flow.send_soon()
-            return
-        self._smtp_down = relay_down(self.flow.deliver(), self._smtp_down)
+        elif self.flow.may_deliver():
+            self.flow.deliver()
 
     def _timeout(self) -> float:
         timeout = self.flow.seconds_to_next_mail(min(self.outbox_interval, self.flow.task_interval)

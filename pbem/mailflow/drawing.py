@@ -35,6 +35,7 @@ helper starts for a later picture, at most once per ``RESTART_AFTER``.
 """
 from __future__ import annotations
 
+import ctypes
 import itertools
 import logging
 import os
@@ -63,6 +64,8 @@ WARM_WITHIN = 300.0  # seconds: a helper that has not warmed up by then is taken
 RESTART_AFTER = 60.0  # seconds between starting helpers after one failed
 LATER_DEPTH = 3  # pictures no one waits for that the helper may have in hand at once (asked, not yet answered)
 READY = "ready"  # the helper's first word: it has warmed up (until then the daemon draws itself)
+PR_SET_NAME = 15  # prctl(2): set the calling thread's name, the process's own for its main thread
+PROCESS_NAME = "pbem-pictures"  # what ``ps`` and ``top`` call the helper (docs/hosting.md)
 
 
 def draw_here(kind: str, game: str, state: Any) -> Drawn:
@@ -144,7 +147,8 @@ class Helper:
     """The helper process and the pipes to it (see the module docstring)."""
 
     def __init__(self, command: Sequence[str] | None = None) -> None:
-        self._command = list(command or [sys.executable, "-c", f"from {__name__} import helper_main; helper_main()"])
+        self._command = list(command or [sys.executable, "-c", f"from {__name__} import helper_main; helper_main()",
+                                         PROCESS_NAME])  # an argument the code ignores: ``ps aux`` shows it
         self._lock = threading.Lock()
         self._busy = False
         self._process: subprocess.Popen[bytes] | None = None
@@ -476,6 +480,20 @@ def ask(kind: str, game: str, state: Any) -> Drawing | LaterDrawing | None:
 def helper_main() -> None:
     """The helper process (:meth:`Helper.start`): its answers go out on a copy of standard output, and whatever
     else might be printed there goes to standard error."""
+    _name_process(PROCESS_NAME)
     answers = os.dup(sys.stdout.fileno())
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     serve(sys.stdin.fileno(), answers)
+
+
+def _name_process(name: str) -> None:
+    """Give this process ``name`` where ``ps -e``, ``top`` and ``pgrep`` look (Linux: prctl's PR_SET_NAME,
+    at most 15 bytes); elsewhere, or should it fail, the name stays the interpreter's. Why: a host who
+    sees a second python process using a core should be able to tell what it is."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_NAME, ctypes.c_char_p(name.encode()[:15]), 0, 0, 0)
+    except (OSError, AttributeError):  # no C library to be had: only the name is lost
+        pass

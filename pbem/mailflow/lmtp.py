@@ -20,7 +20,9 @@ default): it is meant for the MTA on the same host or a private network.
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
+import os
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -29,9 +31,11 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.lmtp import LMTP
 
 from pbem.config import Config
+from pbem.errors import PbemError
 from pbem.mail import token_of_address
 from pbem.mailflow.inbound import DatabaseUnavailable
 from pbem.mailflow.intake import ReceiptStatus, Received, receive
+from pbem.mailflow.outages import Outages, Service
 from pbem.store import Database
 
 log = logging.getLogger("pbem.mailflow.lmtp")
@@ -40,15 +44,20 @@ REFUSED_RECIPIENT = "550 5.1.1 no such mailbox here: this server takes mail for 
 TRY_LATER = "451 4.3.0 the moderator cannot store mail right now; try again later"
 
 
+class CannotListen(PbemError):
+    """The address to listen on cannot be had (another server holds the port, a name that is not here …)."""
+
+
 class LmtpHandler:
     """aiosmtpd's handler: accept the moderator's addresses, queue each message before saying ``250``."""
 
     def __init__(self, db: Database, config: Config, clock: Callable[[], datetime],
-                 on_queued: Callable[[], None] = lambda: None) -> None:
+                 on_queued: Callable[[], None] = lambda: None, outages: Outages | None = None) -> None:
         self.db = db
         self.config = config
         self.clock = clock
         self.on_queued = on_queued
+        self.outages = outages or Outages()  # the process's (MailFlow.outages): a database down is said once
         self.address = config.require_moderator().address.lower()
 
     def accepts(self, address: str) -> bool:
@@ -75,11 +84,13 @@ class LmtpHandler:
             receipts = await asyncio.get_running_loop().run_in_executor(
                 None, lambda: receive(self.db, self.config, [item], self.clock()))
         except DatabaseUnavailable as exc:
-            log.warning("LMTP: message not queued, the sender will retry: %s", exc)
+            self.outages.down(Service.DATABASE, str(exc))
+            log.info("LMTP: message not queued (the database cannot be reached), the sender will retry")
             return self._each(envelope, TRY_LATER)
         except Exception:  # a bug: the MTA keeps the mail, nothing is lost
             log.exception("LMTP: message not queued, the sender will retry")
             return self._each(envelope, TRY_LATER)
+        self.outages.up(Service.DATABASE)
         receipt = receipts[0]
         log.info("LMTP: message %s %s", receipt.key or "?", receipt.status)
         if receipt.status is ReceiptStatus.QUEUED:
@@ -106,7 +117,13 @@ class LmtpController(Controller):
 
 
 def start_lmtp(handler: LmtpHandler, host: str, port: int) -> LmtpController:
+    """Listen on ``host:port``; :class:`CannotListen` (one line, for the command) when that cannot be."""
     controller = LmtpController(handler, hostname=host, port=port, ready_timeout=10.0)
-    controller.start()
+    try:
+        controller.start()
+    except OSError as exc:
+        why = ("the address is in use (another pbem lmtp, or another server, listens there)"
+               if exc.errno == errno.EADDRINUSE else os.strerror(exc.errno) if exc.errno else str(exc))
+        raise CannotListen(f"cannot listen for LMTP on {host}:{port}: {why}") from None
     log.info("LMTP server listening on %s:%d", host, port)
     return controller

@@ -17,6 +17,20 @@ from datetime import UTC, datetime
 
 FORMATS = ("text", "json")
 
+# The libraries whose own logs would carry what ours never do, held at WARNING whatever ``--log-level`` says.
+# aiosmtpd's ``mail.log`` writes every LMTP command at INFO (``RCPT TO:<pbem+TOKEN@...>``: a seat's reply
+# token) and every line of a mail at DEBUG, besides each connection's comings and goings; imapclient's
+# protocol log writes every command and every fetched mail at DEBUG. Their warnings name only a peer and
+# a command word. (smtplib logs nothing: it prints its dialogue only under ``set_debuglevel``, which pbem
+# never calls.) Alembic's INFO lines are only chatter at every start.
+QUIET_LIBRARIES = ("mail.log", "mail.debug", "imapclient", "alembic")
+
+
+def quiet_libraries(level: int) -> None:
+    """Hold the loggers of :data:`QUIET_LIBRARIES` at WARNING (or above, when ``level`` is above)."""
+    for name in QUIET_LIBRARIES:
+        logging.getLogger(name).setLevel(max(level, logging.WARNING))
+
 
 class JsonLines(logging.Formatter):
     """One JSON object per record, on one line (newlines inside are escaped by JSON)."""

@@ -107,7 +107,7 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
         sender.open()
     except TransientSendError as exc:
         _release(db, rows, now)
-        log.warning("SMTP relay unavailable, %d mail(s) wait: %s", len(rows), exc)
+        log.debug("SMTP relay unavailable, %d mail(s) wait: %s", len(rows), exc)  # said once: mailflow.outages
         return DeliveryReport(waiting=len(rows), unavailable=str(exc))
     totals, stopped = DeliveryReport(), False
     try:
@@ -217,17 +217,6 @@ class _Built:
                 self._ready[index] = _message(self._rows[index], self._moderator)
             except Exception as exc:  # noqa: BLE001  (kept for the row's turn: meanwhile must not raise)
                 self._ready[index] = exc
-
-
-def relay_down(delivery: DeliveryReport, was_down: bool) -> bool:
-    """Whether the relay is down after ``delivery``; said in the log only when that changes (a relay down
-    for hours must not write a warning per round)."""
-    down = delivery.unavailable is not None
-    if down and not was_down:
-        logging.getLogger("pbem.mailflow").warning("outbox waits: %s", delivery.unavailable)
-    elif was_down and not down:
-        logging.getLogger("pbem.mailflow").info("SMTP relay reachable again")
-    return down
 
 
 def _add(one: DeliveryReport, other: DeliveryReport) -> DeliveryReport:

@@ -15,6 +15,11 @@ of this host that no longer runs (``pbem.holders.gone``), holds nothing.
 Without an inbox in the configuration (mail handed over by ``pbem lmtp``) the
 deadline ticker's lease tells instead.
 
+What a running moderator cannot reach (the SMTP relay, the inbox) is named
+from the outages its processes write (``pbem.store.outages``): a process may
+run and hold its lease while no mail goes out. A database that is down is
+said by the command itself, which cannot read it.
+
 :func:`gather` returns a typed :class:`StatusReport`; :func:`report_json` is
 its stable JSON form (documented in docs/running.md), :func:`report_lines`
 the text the command prints.
@@ -37,12 +42,14 @@ from pbem.errors import PbemError
 from pbem.games import kind_of
 from pbem.holders import gone
 from pbem.mailflow.daemon import FETCH_LEASE, TASK_LEASE, inbox_identity
+from pbem.mailflow.outages import Service
 from pbem.mailflow.sendlimits import waiting_reason
 from pbem.render.text import utc_stamp
 from pbem.store.inbound import MailboxStateRow
 from pbem.store.inqueue import counts as queue_counts
 from pbem.store.leases import LEASE_NAME_MAX, LeaseRow
 from pbem.store.models import GameRow, GameStatus
+from pbem.store.outages import Outage, outages
 from pbem.store.outbox import OutboxRow, OutboxStatus
 from pbem.store.settings import GameSettingsRow, load_settings
 
@@ -141,6 +148,7 @@ class StatusReport:
     games: tuple[GameStatusView, ...] = ()
     finished_games: int = 0
     games_listed: bool = True  # False with ``--no-games``: the games were not read
+    outages: tuple[Outage, ...] = ()  # what the moderator's processes could not reach at their last try
 
     @property
     def ok(self) -> bool:
@@ -163,11 +171,12 @@ def gather(db: Any, config: Config, now: datetime | None = None, *, games: bool 
         active = list(session.exec(select(GameRow.id, GameRow.name).where(col(GameRow.status) == GameStatus.ACTIVE)
                                    .order_by(col(GameRow.name))).all())
         paused = set(session.exec(select(GameSettingsRow.game_id).where(col(GameSettingsRow.paused))).all())
+        down = tuple(outages(session))
     views: list[GameStatusView] = []
     if games:
         for game_id, name in active:
             views.append(_game(db, game_id, name, game_id in paused))
-    return StatusReport(now, db.display_url, reader, inbound, outbox, tuple(views), int(finished), games)
+    return StatusReport(now, db.display_url, reader, inbound, outbox, tuple(views), int(finished), games, down)
 
 
 def _lease(row: LeaseRow | None, seconds: float, now: datetime) -> LeaseView | None:
@@ -240,6 +249,14 @@ def _game(db: Any, game_id: int, name: str, paused: bool) -> GameStatusView:
         return GameStatusView(name, "?", 0, paused, error=str(exc) or type(exc).__name__)
 
 
+def _words(service: str) -> str:
+    """"the SMTP relay" for ``smtp`` (a service this pbem does not know: its key)."""
+    try:
+        return Service(service).words
+    except ValueError:
+        return service
+
+
 def _first_line(text: str) -> str:
     lines = text.strip().splitlines()
     return lines[0][:300] if lines else ""
@@ -290,6 +307,8 @@ def report_json(report: StatusReport) -> dict[str, Any]:
                              "due": _stamp(w.due)} for w in g.waiting_on]}
             for g in report.games],
         "finished_games": report.finished_games,
+        "outages": [{"service": o.service, "since": _stamp(o.since), "last_tried": _stamp(o.seen), "by": o.holder,
+                     "error": o.error} for o in report.outages],
     }
 
 
@@ -344,9 +363,14 @@ def report_lines(report: StatusReport) -> list[str]:
         lines.append(f"  deadlines last checked {_when(now, reader.ticker.renewed)} by {reader.ticker.holder}{state}")
     if reader.last_inbox_update is not None:
         lines.append(f"  the stored inbox position last changed {_when(now, reader.last_inbox_update)}")
+    for outage in report.outages:
+        lines.append(f"  DOWN: {_words(outage.service)} cannot be reached since {_when(now, outage.since)}; "
+                     f"last tried {_ago(now, outage.seen)} by {outage.holder}: {outage.error}")
     lines.append(f"Inbound queue: {inbound.waiting} waiting, {inbound.claimed} being handled, "
                  f"{inbound.set_aside} set aside" + (" (see: pbem inbox)" if inbound.set_aside else ""))
-    lines.append(f"Outbox: {out.due} due now, {out.sending} being sent, {out.later} due later, {out.failed} failed")
+    relay_down = any(o.service == Service.RELAY.value for o in report.outages)
+    lines.append(f"Outbox: {out.due} due now{' (waiting for the SMTP relay)' if relay_down and out.due else ''}, "
+                 f"{out.sending} being sent, {out.later} due later, {out.failed} failed")
     if out.held_by_limit:
         lines.append(f"  held back by a sending limit: {out.held_by_limit}")
     for mail in out.retrying:

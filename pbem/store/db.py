@@ -27,6 +27,7 @@ from pbem.store import (  # noqa: F401  (register their tables)
     mailprefs,
     models,
     observers,
+    outages,
     outbox,
     settings,
     tokens,
