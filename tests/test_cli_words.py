@@ -50,7 +50,34 @@ def test_commands_are_grouped_in_panels_in_the_order_of_use() -> None:
 
 
 def test_game_says_what_it_holds() -> None:
-    assert "Create, list and show games." in runner.invoke(app, ["--help"], env={"COLUMNS": "100"}).output
+    text = " ".join(runner.invoke(app, ["--help"], env={"COLUMNS": "100"}).output.split())
+    assert "Create, list and show games, and set a running game's settings." in text
+
+
+def test_pbem_help_names_every_game_it_runs_and_where_they_are_listed() -> None:
+    """Not "Imperial 2030 today": every built-in kind by its title, and `pbem kinds` that lists them."""
+    from pbem.games import BUILT_IN, KINDS
+
+    text = " ".join(runner.invoke(app, ["--help"], env={"COLUMNS": "100"}).output.split())
+    assert "today" not in text and "pbem kinds" in text
+    assert [name for name in BUILT_IN if KINDS[name].title not in text] == []
+
+
+def test_game_help_lists_set_among_its_commands_in_the_order_of_use() -> None:
+    result = runner.invoke(app, ["game", "--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    listed = re.findall(r"^\W (new|list|show|set)  ", result.output, re.MULTILINE)
+    assert listed == ["new", "list", "show", "set"], result.output
+    assert "set a running game's settings" in " ".join(result.output.split())
+
+
+def test_no_help_pads_a_placeholder_with_dots() -> None:
+    """`pbem game set NAME KEY=VALUE...`, not `KEY=VALUE......` (Typer adds the dots of a repeated argument)."""
+    for path in all_commands():
+        text = runner.invoke(app, [*path, "--help"], env={"COLUMNS": "100"}).output
+        assert "...." not in text, (path, text)
+    usage = runner.invoke(app, ["game", "set", "--help"], env={"COLUMNS": "100"}).output
+    assert "Usage: pbem game set [OPTIONS] NAME KEY=VALUE..." in usage
 
 
 def test_a_bad_variant_is_refused_repeating_it(tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def game_new(
     deal: Annotated[
         list[str] | None,
         typer.Option("--deal", metavar="NATION=PLAYER", show_default=False,
-                     help="Fix a flag card (repeatable); cards not fixed are dealt from the seed."),
+                     help="Imperial 2030: fix a flag card (repeatable); cards not fixed are dealt from the seed."),
     ] = None,
     seed: Annotated[
         int | None,
@@ -58,7 +58,7 @@ def game_new(
     start_player: Annotated[
         str | None,
         typer.Option("--start-player", metavar="NAME", show_default=False,
-                     help="Expert variant: who is offered the first bond (default: drawn from the seed)."),
+                     help="Imperial 2030, expert variant: who is offered the first bond (default: drawn from the seed)."),
     ] = None,
     kind: Annotated[
         str, typer.Option("--kind", metavar="KIND", help="Which game: see `pbem kinds`.")
@@ -70,7 +70,7 @@ def game_new(
                           "seed)."),
     ] = None,
 ) -> None:
-    """Create a game and print its setup: seats, flag cards, governments, cash and who decides first."""
+    """Create a game of any kind (--kind) and print its setup: the seats, what was dealt, who decides first."""
     game_kind = kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
     players = [parse_player(p) for p in player]
     fixed = [parse_deal(d) for d in deal or ()]
