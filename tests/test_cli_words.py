@@ -1,8 +1,12 @@
 """The CLI reads like a person wrote it: plain placeholders, grouped commands, errors that repeat the input."""
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -78,6 +82,48 @@ def test_no_help_pads_a_placeholder_with_dots() -> None:
         assert "...." not in text, (path, text)
     usage = runner.invoke(app, ["game", "set", "--help"], env={"COLUMNS": "100"}).output
     assert "Usage: pbem game set [OPTIONS] NAME KEY=VALUE..." in usage
+
+
+def one_line_error(result: Any, command: str) -> str:
+    """The usage error of ``result``: exit 2, one line on stderr naming the command's --help, no frame."""
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and result.stdout == "", result.stderr
+    assert lines[0].startswith("error: ") and lines[0].endswith(f"Try '{command} --help'."), lines[0]
+    assert lines[0].isascii(), lines[0]  # no Rich frame around it
+    return lines[0]
+
+
+@pytest.mark.parametrize("path", all_commands(), ids=lambda p: " ".join(p) or "pbem")
+def test_an_unknown_option_is_one_line_for_every_command(path: list[str]) -> None:
+    result = runner.invoke(app, [*path, "--no-such-option"], env={"COLUMNS": "100"})
+    line = one_line_error(result, " ".join(["pbem", *path]))
+    assert "No such option: --no-such-option" in line
+
+
+@pytest.mark.parametrize(("args", "command", "words"), [
+    (["game", "new"], "pbem game new", "Missing argument 'NAME'."),
+    (["game", "new", "g"], "pbem game new", "Missing option '--player'."),
+    (["game", "set"], "pbem game set", "Missing argument 'NAME'."),
+    (["game", "nosuch"], "pbem game", "No such command 'nosuch'."),
+    (["gmae"], "pbem", "Did you mean 'game'?"),
+    (["--nosuch"], "pbem", "No such option: --nosuch."),
+    (["demo", "--players", "many"], "pbem demo", "Invalid value for '--players'"),
+    (["order", "g"], "pbem order", "Missing argument 'TEXT'."),
+    (["deadlines", "tack"], "pbem deadlines", "No such command 'tack'."),
+])
+def test_usage_errors_are_one_line_with_the_help_to_read(args: list[str], command: str, words: str) -> None:
+    """The README's promise for exit 2: one line on stderr, no traceback (and no framed panel)."""
+    assert words in one_line_error(runner.invoke(app, args, env={"COLUMNS": "100"}), command)
+
+
+def test_a_usage_error_is_one_line_from_the_installed_command_too(tmp_path: Path) -> None:
+    """The installed ``pbem`` script in its own process, not only the test runner's call."""
+    pbem = Path(sys.executable).with_name("pbem")
+    done = subprocess.run([str(pbem), "game", "new"], capture_output=True, text=True, cwd=tmp_path,
+                          env={**os.environ, "COLUMNS": "100", "TERM": "xterm-256color"}, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == ["error: Missing argument 'NAME'. Try 'pbem game new --help'."]
 
 
 def test_a_bad_variant_is_refused_repeating_it(tmp_path: Path) -> None:
