@@ -234,10 +234,13 @@ def board(
     png: Annotated[
         Path | None,
         typer.Option("--png", metavar="FILE", show_default=False, dir_okay=False,
-                     help="Write a picture of the board to FILE (PNG) instead of printing the text board."),
+                     help="Write the board as a PNG picture to FILE, whose name must end in '.png' (no other "
+                          "format is written), instead of printing the text board."),
     ] = None,
 ) -> None:
     """Print the ASCII world board of a game, as players get it by mail; or draw it as a PNG picture."""
+    if png is not None and png.suffix.lower() != ".png":  # PNG bytes in board.jpg would mislead every viewer
+        fail(f"--png writes a PNG picture: give a FILE ending in .png, not {str(png)!r}")
     moderator = options_of(ctx).moderator()
     current = moderator.state(name)
     kind = moderator.kind_of(name)
