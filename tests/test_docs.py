@@ -83,3 +83,21 @@ def test_every_documented_game_set_example_works_on_its_kind_of_game(tmp_path: P
 def test_the_game_set_examples_are_found() -> None:
     pages = {page for page, _, _ in game_set_examples()}
     assert {"README.md", "docs/game-master.md"} <= pages
+
+
+def test_the_readme_says_how_long_the_tests_take_and_gives_a_quick_subset() -> None:
+    """The whole suite takes minutes: the README says so, keeps CI's exact command, and gives `-m "not slow"`."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
+    assert blocks[1].strip() == ". .venv/bin/activate && python -m pytest"  # .ci/run's command, exactly
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith(blocks[1].strip())
+    before = " ".join(readme[:readme.index(blocks[1])].split())
+    assert re.search(r"takes about \d+ minutes", before), "say how long the whole suite takes"
+    assert '. .venv/bin/activate && python -m pytest -m "not slow"' in blocks[2]
+    pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
+    options = pytest_options["ini_options"]
+    assert any(marker.startswith("slow:") for marker in options["markers"])
+    assert "--strict-markers" in options["addopts"].split()  # a mistyped @pytest.mark.slwo is an error
+    assert "-q" not in options["addopts"].split()  # the run names each file as it starts: no silent first minute
