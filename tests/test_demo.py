@@ -120,6 +120,7 @@ def store_select(model):  # type: ignore[no-untyped-def]
     return select(model)
 
 
+@pytest.mark.slow
 def test_demo_games_for_2_4_and_6_players_play_to_the_end_by_email(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     started = time.monotonic()
@@ -144,6 +145,7 @@ def test_demo_games_for_2_4_and_6_players_play_to_the_end_by_email(tmp_path: Pat
     print(f"\n3 demo games at once in {time.monotonic() - started:.1f} s:\n  " + "\n  ".join(timings))
 
 
+@pytest.mark.slow
 def test_a_person_takes_a_seat_and_answers_with_pbem_mail_reply(tmp_path: Path) -> None:
     runner = CliRunner()
     demo = Demo(DemoOptions(players=2, seed=28, humans=("ann",), directory=tmp_path / "demo", timeout=120))

@@ -86,6 +86,7 @@ def test_a_provider_that_strips_the_plus_fails_the_round_trip(tmp_path: Path,
     assert not any(r.rcpt_tos == ("gm@example.org",) for r in server.handler.received)  # no test mail to the GM then
 
 
+@pytest.mark.slow
 def test_mail_that_never_arrives_fails_after_the_wait(tmp_path: Path, dovecot: DovecotAccount) -> None:  # noqa: F811
     with running_relay(RecordingHandler()) as server:  # a relay that delivers nothing to the moderator
         trip = round_trip(load_config(config_file(tmp_path, dovecot, server), {}), "gm@example.org", wait=1.5)
