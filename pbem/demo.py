@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -54,6 +55,7 @@ MODERATOR = f"moderator@{DOMAIN}"
 GAME = "demo"
 STATE_FILE = "demo.json"
 POWER_TO_WIN = 25
+LINE_WIDTH = 78  # the progress line, as wide as a mail's line: it fits any terminal people read mail in
 
 
 @dataclass
@@ -408,32 +410,48 @@ class Demo:
 
 
 class ProgressLine:
-    """One line updated in place on a terminal (``\\r``); on anything else a plain line per round."""
+    """One line updated in place on a terminal (``\\r``); on anything else a plain line per round.
 
-    def __init__(self, out: TextIO, *, tty: bool | None = None, width: int = 20) -> None:
+    A line holds at most :data:`LINE_WIDTH` columns, so the terminal's line
+    never wraps (a wrapped line cannot be rewritten in place): the round and
+    move, the leader once anyone has scored (nobody "leads with 0 points"),
+    the mails, and at the end "game over"; a leader's name too long for the
+    line leaves out the mails, then the leader. Whom the game waits for is
+    not on the line: it changes with every move among bots, and a person
+    the game waits for is told in lines of their own (``_tell_humans``).
+    """
+
+    def __init__(self, out: TextIO, *, tty: bool | None = None, width: int = 12) -> None:
         self.out = out
         self.tty = out.isatty() if tty is None else tty
         self.width = width
         self._last_round = -1
         self._last_text = ""
 
-    def __call__(self, progress: Progress) -> None:
+    def text(self, progress: Progress) -> str:
         share = progress.filled if progress.filled is not None else progress.power / max(1, progress.goal)
         filled = min(self.width, round(self.width * share))
-        bar = "#" * filled + "-" * (self.width - filled)
-        status = "game over" if progress.finished else f"waiting for {progress.waiting}"
-        text = (f"[{bar}] round {progress.round:>2}, move {progress.version:>4} | {progress.leader} leads with "
-                f"{progress.power} {progress.unit} | {progress.mails} mails | {status}")
+        head = f"[{'#' * filled}{'-' * (self.width - filled)}] round {progress.round:>2}, move {progress.version:>4}"
+        leader = f"{progress.leader} leads with {progress.power} {progress.unit}" if progress.power > 0 else ""
+        end = "game over" if progress.finished else ""
+        for parts in ([head, leader, f"{progress.mails} mails", end], [head, leader, end], [head, end]):
+            text = " | ".join(part for part in parts if part)
+            if len(text) <= LINE_WIDTH:
+                return text
+        return text[:LINE_WIDTH]
+
+    def __call__(self, progress: Progress) -> None:
+        text = self.text(progress)
         if self.tty:
             if text != self._last_text:
-                self.out.write("\r" + text[:119].ljust(min(119, max(len(text), len(self._last_text)))))
+                self.out.write("\r" + text.ljust(len(self._last_text)))
                 self.out.flush()
                 self._last_text = text
-        elif progress.round != self._last_round or progress.finished and not self._last_text.endswith("over"):
-            self.out.write(text.replace(f" | {status}", "") + ("  (game over)" if progress.finished else "") + "\n")
+        elif progress.round != self._last_round or progress.finished and not self._last_text.endswith("game over"):
+            self.out.write(text + "\n")
             self.out.flush()
             self._last_round = progress.round
-            self._last_text = "over" if progress.finished else text
+            self._last_text = text
 
     def done(self) -> None:
         if self.tty and self._last_text:
@@ -454,11 +472,12 @@ def summary_lines(result: DemoResult) -> list[str]:
         lines.append(f"Game {result.game} is over after {result.rounds} rounds and {state.version} moves "
                      f"({result.elapsed:.1f} s).")
         lines.extend(result.ending)
-        lines.append("Final scores:")
-        humans = {n for n, _, h in result.players if h}
-        for rank, (player, score) in enumerate(result.scores, start=1):
-            tag = " (human)" if player in humans else ""
-            lines.append(f"  {rank}. {player:<10} {score:>4}{tag}")
+        if not _ranks_everyone(result.ending, [player for player, _ in result.scores]):
+            lines.append("Final scores:")
+            humans = {n for n, _, h in result.players if h}
+            for rank, (player, score) in enumerate(result.scores, start=1):
+                tag = " (human)" if player in humans else ""
+                lines.append(f"  {rank}. {player:<10} {score:>4}{tag}")
     elif result.timed_out:
         lines.append(f"The demo stopped after {result.elapsed:.0f} s before the game ended.")
     lines.append(f"Mail: the moderator handled {result.messages} mails with orders and sent {result.outbox_sent}; "
@@ -475,6 +494,13 @@ def summary_lines(result: DemoResult) -> list[str]:
     lines.append(f"  e.g. {name}'s mail: mutt -f {seat_mailbox(result.directory, address, human)}/")
     lines.append(f"The game in the database: pbem --config {result.directory / 'pbem.toml'} game show {result.game}")
     return lines
+
+
+def _ranks_everyone(ending: tuple[str, ...], players: list[str]) -> bool:
+    """Whether the game's own ending names every player: a score sheet (Eight-Minute Empire's, with its
+    arithmetic), after which the demo's plain list of the same scores would only repeat it."""
+    words = set(re.findall(r"[\w.+-]+", " ".join(ending)))
+    return bool(players) and all(player in words for player in players)
 
 
 def _fast_sqlite(db: Any) -> None:

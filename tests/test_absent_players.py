@@ -33,6 +33,7 @@ def table(db_url: str) -> Iterator[EmeTable]:  # noqa: F811
     t.db.dispose()
 
 
+@pytest.mark.slow
 def test_a_seat_that_never_answers_is_played_by_the_stand_in_and_the_game_ends(table: EmeTable) -> None:
     """bob sends nothing all game: each of his decisions expires and the stand-in takes it; ann and cy play."""
     rng = random.Random(3)
@@ -55,6 +56,7 @@ def test_a_seat_that_never_answers_is_played_by_the_stand_in_and_the_game_ends(t
     assert stand_ins >= 8  # a bid and every one of bob's turns
 
 
+@pytest.mark.slow
 def test_the_game_master_is_asked_once_to_replace_after_the_limit(table: EmeTable) -> None:
     for player, coins in (("ann", 2), ("cy", 1)):
         table.send(player, f"BID {coins}")

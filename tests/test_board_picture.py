@@ -236,3 +236,18 @@ def test_pbem_board_png_writes_the_picture(tmp_path: Path, kind: str) -> None:
     assert text.exit_code == 0 and text.stdout.isascii() and len(text.stdout.splitlines()) > 5  # still the default
     unwritable = runner.invoke(app, ["--database", url, "board", "g", "--png", str(tmp_path / "no" / "b.png")])
     assert unwritable.exit_code != 0 and "cannot write" in unwritable.stderr
+
+
+@pytest.mark.parametrize("name", ["board.jpg", "board.JPEG", "board", "board.png.txt"])
+def test_pbem_board_png_refuses_a_file_name_of_another_format(tmp_path: Path, name: str) -> None:
+    """A PNG written into board.jpg would mislead every viewer: the name must say PNG, or nothing is written."""
+    url = f"sqlite:///{tmp_path / 'cli.db'}"
+    runner = CliRunner()
+    runner.invoke(app, ["--database", url, "game", "new", "g", "--player", "ann:a@x.org", "--player", "bob:b@x.org"])
+    refused = runner.invoke(app, ["--database", url, "board", "g", "--png", str(tmp_path / name)])
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert refused.stderr.splitlines() == [f"error: --png writes a PNG picture: give a FILE ending in .png, not "
+                                           f"{str(tmp_path / name)!r}"]
+    assert not (tmp_path / name).exists()
+    upper = runner.invoke(app, ["--database", url, "board", "g", "--png", str(tmp_path / "BOARD.PNG")])
+    assert upper.exit_code == 0 and (tmp_path / "BOARD.PNG").read_bytes().startswith(b"\x89PNG")

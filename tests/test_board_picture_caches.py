@@ -13,6 +13,7 @@ import io
 import random
 from functools import cache
 
+import pytest
 from helpers import standard_game
 from PIL import Image, ImageChops, ImageDraw
 
@@ -57,6 +58,7 @@ def test_a_full_memory_forgets_the_least_recently_used() -> None:
     assert memory.get(0) is not None and memory.get(1) is None and memory.get(99) is not None
 
 
+@pytest.mark.slow
 def test_a_place_pasted_as_a_sprite_is_the_place_drawn_in_place() -> None:
     """Over lines (text that would blend must not be a sprite), at odd, half and settled positions."""
     rng = random.Random(1)

@@ -293,6 +293,7 @@ def bot_game(players: int, seed: int, strategy: str) -> tuple[GameState, int, in
 
 
 @pytest.mark.parametrize("players,seed,strategy", [(2, 28, "sensible"), (4, 7, "sensible"), (3, 5, "random")])
+@pytest.mark.slow
 def test_bots_finish_games(players: int, seed: int, strategy: str) -> None:
     state, messages, refusals = bot_game(players, seed, strategy)
     assert state.finished

@@ -454,6 +454,7 @@ def test_order_with_maneuver_orders_waits_for_the_canal_answer(runner: CliRunner
     assert data["nations"]["europe"]["hostile"] == {"mumbai": 1}
 
 
+@pytest.mark.slow
 def test_order_deny_refuses_the_waiting_line(runner: CliRunner, url: str) -> None:
     suez_demo(runner, url)
     run(runner, url, "order", "demo", "--as", "ann", SUEZ_MOVE)

@@ -377,6 +377,7 @@ TOTAL = ORDER_MAILS + 1
     "mid_send",
     "mid_send:20",
 ])
+@pytest.mark.slow
 def test_poll_once_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) -> None:
     rig.append_all()
     code, stderr = rig.poll(crash_at=spec)
@@ -395,6 +396,7 @@ def test_poll_once_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) ->
         assert rig.received_ids()[first[-1]] == 2
 
 
+@pytest.mark.slow
 def test_poll_once_killed_mid_transaction_on_postgresql(pg_rig: Rig) -> None:
     spec = f"mid_transaction:{TOTAL // 2}"
     pg_rig.append_all()
@@ -422,6 +424,7 @@ def run_to_the_end(rig: Rig) -> str:
 
 
 @pytest.mark.parametrize("spec", ["after_fetch:2", "mid_transaction:3"])
+@pytest.mark.slow
 def test_run_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) -> None:
     """The daemon is idle when the mail arrives; it dies at the point, and a new daemon finishes the work."""
     process, errors = rig.run(crash_at=spec)
@@ -498,6 +501,7 @@ def kill_while_working(rig: Rig, rng: random.Random) -> str:
 
 
 @pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.slow
 def test_run_killed_by_sigkill_at_random_moments(rig: Rig, seed: int) -> None:
     rng = random.Random(seed)
     for _ in range(2):

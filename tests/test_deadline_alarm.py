@@ -252,6 +252,7 @@ def test_a_vacation_and_a_mail_mode_wake_the_game(mod: Moderator) -> None:
 
 
 @pytest.mark.parametrize("woken", [True, False])
+@pytest.mark.slow
 def test_a_change_committed_while_the_tick_looks_wins(mod: Moderator, monkeypatch: pytest.MonkeyPatch,
                                                       woken: bool) -> None:
     """The tick stores the alarm only if the row still holds what it listed: an order that lands while the

@@ -120,6 +120,7 @@ def store_select(model):  # type: ignore[no-untyped-def]
     return select(model)
 
 
+@pytest.mark.slow
 def test_demo_games_for_2_4_and_6_players_play_to_the_end_by_email(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     started = time.monotonic()
@@ -144,6 +145,7 @@ def test_demo_games_for_2_4_and_6_players_play_to_the_end_by_email(tmp_path: Pat
     print(f"\n3 demo games at once in {time.monotonic() - started:.1f} s:\n  " + "\n  ".join(timings))
 
 
+@pytest.mark.slow
 def test_a_person_takes_a_seat_and_answers_with_pbem_mail_reply(tmp_path: Path) -> None:
     runner = CliRunner()
     demo = Demo(DemoOptions(players=2, seed=28, humans=("ann",), directory=tmp_path / "demo", timeout=120))
@@ -188,36 +190,96 @@ def test_a_person_takes_a_seat_and_answers_with_pbem_mail_reply(tmp_path: Path) 
     assert nowhere.exit_code == 2 and "holds no demo" in nowhere.output
 
 
+class Screen:
+    """A stand-in for the terminal (or a pipe) the demo writes its progress to."""
+
+    def __init__(self, tty: bool) -> None:
+        self.text, self.tty = "", tty
+
+    def write(self, text: str) -> None:
+        self.text += text
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def lines(self) -> list[str]:
+        """What the screen shows line after line (a terminal's line rewritten in place counts each time)."""
+        return [line for part in self.text.split("\n") for line in part.split("\r") if line]
+
+
 def test_the_progress_line() -> None:
-    class Out:
-        def __init__(self, tty: bool) -> None:
-            self.text, self.tty = "", tty
-
-        def write(self, text: str) -> None:
-            self.text += text
-
-        def flush(self) -> None:
-            pass
-
-        def isatty(self) -> bool:
-            return self.tty
-
-    tty = Out(True)
+    tty = Screen(True)
     line = ProgressLine(tty)  # type: ignore[arg-type]
     line(Progress(3, 40, "Europe", 10, 120, "bot2"))
     line(Progress(3, 41, "Europe", 10, 128, "bot1"))
     line.done()
     assert tty.text.count("\r") == 2 and tty.text.endswith("\n")
     assert "round  3" in tty.text and "Europe leads with 10 power" in tty.text and "128 mails" in tty.text
-    assert "[########------------]" in tty.text
-    plain = Out(False)
+    assert "[#####-------]" in tty.text
+    plain = Screen(False)
     line = ProgressLine(plain)  # type: ignore[arg-type]
     for version in range(5):
         line(Progress(3, 40 + version, "Europe", 10, 120, "bot2"))
     line(Progress(4, 50, "USA", 12, 150, "bot1"))
     line(Progress(9, 90, "USA", 25, 300, "", finished=True))
     assert "\r" not in plain.text and len(plain.text.splitlines()) == 3  # one line per round, and the end
-    assert plain.text.splitlines()[-1].endswith("(game over)")
+    assert plain.text.splitlines()[-1].endswith("game over")
+
+
+@pytest.mark.parametrize("tty", [True, False], ids=["terminal", "pipe"])
+def test_the_progress_line_fits_78_columns(tty: bool) -> None:
+    """Five long names waiting, long leaders' names, four-digit moves and mails: still at most 78 columns."""
+    screen = Screen(tty)
+    line = ProgressLine(screen)  # type: ignore[arg-type]
+    waiting = ", ".join(f"{name}{index}" for index, name in enumerate(["alexandra", "bartholomew", "christina",
+                                                                        "dominique", "evangeline"]))
+    line(Progress(1, 0, "Russia", 0, 0, waiting))
+    line(Progress(12, 1234, "Maximiliane", 17, 12345, waiting, goal=25))
+    line(Progress(18, 2300, "Maximiliane-Alexandrina-Josephine", 20, 23000, waiting, goal=25))
+    line(Progress(19, 2345, "Maximiliane", 25, 23456, "", finished=True, goal=25))
+    line.done()
+    shown = screen.lines()
+    assert shown and max(len(text) for text in shown) <= 78, shown
+    assert "game over" in shown[-1]
+
+
+@pytest.mark.parametrize("tty", [True, False], ids=["terminal", "pipe"])
+def test_the_progress_line_names_no_leader_before_anyone_scores(tty: bool) -> None:
+    screen = Screen(tty)
+    line = ProgressLine(screen)  # type: ignore[arg-type]
+    line(Progress(0, 0, "bot1", 0, 0, "bot1, bot2", unit="points"))
+    line(Progress(1, 6, "bot2", 4, 25, "bot3", unit="points"))
+    first, *_, last = screen.lines()
+    assert "lead" not in first and "0 points" not in first, first
+    assert "bot2 leads with 4 points" in last
+
+
+def ended(tmp_path: Path, ending: tuple[str, ...]) -> list[str]:
+    from types import SimpleNamespace
+
+    from pbem.demo import DemoResult
+
+    result = DemoResult(directory=tmp_path, game="demo", state=SimpleNamespace(version=69), finished=True,
+                        scores=(("bot2", 9), ("ann", 8)), elapsed=3.0, mails_delivered=10, delivered_to={},
+                        outbox_sent=8, outbox_queued=0, outbox_failed=0, inbound={}, bot_replies=0, rounds=8,
+                        players=(("ann", "ann@demo.pbem", True), ("bot2", "bot2@demo.pbem", False)), ending=ending)
+    return summary_lines(result)
+
+
+def test_the_final_scores_are_printed_once(tmp_path: Path) -> None:
+    """A game whose ending is its score sheet (Eight-Minute Empire) gets no second list of the same scores."""
+    sheet = ("FINAL SCORES (regions + continents + goods; ties: coins, armies, regions)",
+             "  1. bot2: 5 + 1 + 3 = 9 points (5 coins, 13 armies)",
+             "  2. ann: 4 + 0 + 4 = 8 points (5 coins, 8 armies)")
+    lines = ended(tmp_path, sheet)
+    assert sum("final scores" in line.lower() for line in lines) == 1, lines
+    assert [line for line in lines if " 9 points" in line or re.search(r"\b9$", line)] == [sheet[1]]
+    sentence = ended(tmp_path, ("Russia reached 25 power points.",))  # Imperial 2030: a sentence, then the list
+    assert "Russia reached 25 power points." in sentence and sentence.count("Final scores:") == 1
+    assert "  1. bot2          9" in sentence and "  2. ann           8 (human)" in sentence
 
 
 def test_bad_demo_options(tmp_path: Path) -> None:

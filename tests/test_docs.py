@@ -83,3 +83,60 @@ def test_every_link_to_a_section_of_a_page_finds_that_section(path: str) -> None
         if link["section"] and link["section"].rstrip(".,;:") not in headings.values():
             broken.append(f"{link.group(0)}: no section {link['section']!r} in {page.name}")
     assert broken == []
+
+
+def game_set_examples() -> list[tuple[str, str, tuple[str, ...]]]:
+    """Every `pbem game set GAME KEY=VALUE ...` the README and docs/ show: (page, its pairs, the kinds it is for).
+
+    An example is for the kinds whose titles its line names (``# Eight-Minute Empire``), else for every kind.
+    """
+    from pbem.games import BUILT_IN, KINDS
+
+    found = []
+    for page in ("README.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md")))):
+        for line in (ROOT / page).read_text(encoding="utf-8").splitlines():
+            for match in re.finditer(r"pbem game set \S+((?: [a-z_.]+=[^\s`]+)+)", line):
+                named = tuple(kind for kind in BUILT_IN if KINDS[kind].title in line)
+                found.append((page, match.group(1).strip(), named or tuple(BUILT_IN)))
+    return found
+
+
+@pytest.mark.parametrize(("page", "pairs", "kinds"), game_set_examples(), ids=lambda v: str(v))
+def test_every_documented_game_set_example_works_on_its_kind_of_game(tmp_path: Path, page: str, pairs: str,
+                                                                      kinds: tuple[str, ...]) -> None:
+    """All or nothing: one key a game does not have (deadline.bid on Imperial 2030) would set nothing at all."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+
+    runner = CliRunner()
+    url = f"sqlite:///{tmp_path / 'docs.db'}"
+    for kind in kinds:
+        created = runner.invoke(app, ["--database", url, "game", "new", kind, "--kind", kind, "--seed", "1",
+                                      "--player", "ann:ann@example.org", "--player", "bob:bob@example.org"])
+        assert created.exit_code == 0, created.output
+        result = runner.invoke(app, ["--database", url, "game", "set", kind, *pairs.split()])
+        assert result.exit_code == 0, f"{page}: pbem game set {pairs} on {kind}: {result.output}"
+
+
+def test_the_game_set_examples_are_found() -> None:
+    pages = {page for page, _, _ in game_set_examples()}
+    assert {"README.md", "docs/game-master.md"} <= pages
+
+
+def test_the_readme_says_how_long_the_tests_take_and_gives_a_quick_subset() -> None:
+    """The whole suite takes minutes: the README says so, keeps CI's exact command, and gives `-m "not slow"`."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", readme, re.DOTALL)
+    assert blocks[1].strip() == ". .venv/bin/activate && python -m pytest"  # .ci/run's command, exactly
+    assert (ROOT / ".ci" / "run").read_text(encoding="utf-8").rstrip().endswith(blocks[1].strip())
+    before = " ".join(readme[:readme.index(blocks[1])].split())
+    assert re.search(r"takes about \d+ minutes", before), "say how long the whole suite takes"
+    assert '. .venv/bin/activate && python -m pytest -m "not slow"' in blocks[2]
+    pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
+    options = pytest_options["ini_options"]
+    assert any(marker.startswith("slow:") for marker in options["markers"])
+    assert "--strict-markers" in options["addopts"].split()  # a mistyped @pytest.mark.slwo is an error
+    assert "-q" not in options["addopts"].split()  # the run names each file as it starts: no silent first minute

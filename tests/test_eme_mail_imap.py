@@ -121,6 +121,7 @@ def test_r8_bid_1_each_bid_is_confirmed_to_its_bidder_alone(bidding: Bidding) ->
         assert re.search(own_bid(coins), flat(sent[0][1])), content(sent[0][1])
 
 
+@pytest.mark.slow
 def test_r8_bid_1_no_mail_before_the_last_bid_names_another_players_bid(bidding: Bidding) -> None:
     """R8-BID-1: until every bid is in no mail shows another's bid or whether they bid: not in the text,
     the subject, the Message-ID's or subject's move number, nor any X-PBEM-* header."""
@@ -153,6 +154,7 @@ def test_r8_bid_1_a_waiting_player_is_told_the_same_whoever_has_bid(bidding: Bid
     assert shape(later) == shape(first)
 
 
+@pytest.mark.slow
 def test_r8_bid_1_a_changed_bid_is_confirmed_as_the_first_was_though_another_bid_since(bidding: Bidding) -> None:
     """R8-BID-1: ann's confirmation of her changed bid, after bob's bid, differs from her first one only
     in her own amount (and its Message-ID): it tells nothing of bob."""

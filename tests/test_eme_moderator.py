@@ -177,6 +177,7 @@ def test_a_refused_game_option_is_named_by_the_flag_the_game_master_typed(tmp_pa
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3), (5, 4)])
+@pytest.mark.slow
 def test_the_demo_plays_eight_minute_empire_to_the_end(tmp_path: Path, players: int, seed: int) -> None:
     """`pbem demo --kind eight-minute-empire` finishes for 2 to 5 players; its state is the replay of its log."""
     import io

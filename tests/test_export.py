@@ -212,6 +212,7 @@ def test_a_public_export_during_the_open_bid_shows_no_bid_nor_that_one_was_given
 
 
 @pytest.mark.parametrize("kind", [EME, IMPERIAL])
+@pytest.mark.slow
 def test_the_text_export_is_mail_text(url: str, kind: str) -> None:
     played_to_the_end(url, kind)
     for options in ((), ("--public",)):
@@ -221,6 +222,7 @@ def test_the_text_export_is_mail_text(url: str, kind: str) -> None:
         assert "move 1  (" in text and "Final scores:\n  1. " in text
 
 
+@pytest.mark.slow
 def test_the_text_export_tells_each_move_with_its_story(url: str) -> None:
     opened(url, EME)
     lines = pbem(url, "export", "g", "--format", "text").splitlines()

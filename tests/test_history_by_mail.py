@@ -25,6 +25,7 @@ def answer(table: EmeTable, player: str, text: str) -> str:
     return " ".join([row for row in table.outbox() if row.recipient == EMAIL[player]][-1].body.split())
 
 
+@pytest.mark.slow
 def test_history_all_during_the_bid_shows_only_the_readers_own_bid_unnumbered(table: EmeTable) -> None:
     table.send("bob", "BID 4")
     assert "HISTORY of the whole game nothing yet" in answer(table, "ann", "HISTORY ALL")
@@ -32,6 +33,7 @@ def test_history_all_during_the_bid_shows_only_the_readers_own_bid_unnumbered(ta
     assert "now (the round is still open): - Your bid of 4 is recorded" in told and "move 1:" not in told
 
 
+@pytest.mark.slow
 def test_history_from_a_move_numbers_the_moves_as_the_mails_do(table: EmeTable) -> None:
     for player, coins in (("ann", 2), ("bob", 1), ("cy", 0)):
         table.send(player, f"BID {coins}")
@@ -44,6 +46,7 @@ def test_history_from_a_move_numbers_the_moves_as_the_mails_do(table: EmeTable) 
     assert "move 3:" not in later and "move 4: - ann took #" in later
 
 
+@pytest.mark.slow
 def test_a_long_history_is_attached_to_the_one_reply_as_a_text_file(table: EmeTable) -> None:
     """HISTORY ALL of a long game is too long for the mail's text: the reply carries it as an attachment."""
     import random

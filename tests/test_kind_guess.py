@@ -267,6 +267,7 @@ def test_a_message_stops_at_its_refused_line_and_the_lines_before_stand(kind: Gu
     (2, (("bob", 3), ("ann", 0))),
     (3, (("cy", 2), ("bob", 1), ("ann", 0))),
 ])
+@pytest.mark.slow
 def test_g1_g5_g6_a_whole_game_is_played_by_mail(db_url: str, kind: GuessKind, players: int,  # noqa: F811
                                                   final: tuple[tuple[str, int], ...]) -> None:
     """Three rounds by mail: points as G-5 says (targets 9, 7, 9), the end told to all, the log replays."""
@@ -369,6 +370,7 @@ def test_a_refused_line_is_answered_with_what_stood_and_what_is_legal(table: Gue
     assert table.guess_state().guess_of("bob") == 7
 
 
+@pytest.mark.slow
 def test_g7_the_deadline_defaults_and_reminds_only_the_players_who_have_not_guessed(table: GuessTable) -> None:
     table.settings(deadline_hours={"guess": 10.0}, reminder_hours=(4.0,))
     table.send("ann", "GUESS 6")
@@ -412,6 +414,7 @@ def test_g1_the_moderator_refuses_another_kinds_options_and_player_counts(table:
 # --- what the core still gets wrong (each fix is named in its reason) -----------------------------------
 
 
+@pytest.mark.slow
 def test_core_a_reply_to_bob_carries_the_move_of_the_round_not_the_count_of_guesses_g3(table: GuessTable) -> None:
     """G-3: the error and STATUS replies name the move the round opened at (``shown_move``) in their Message-ID,
     not the log position, which counts ann's sealed guess (pbem/mailflow/inbound.py; broken at 83e8124)."""
@@ -424,6 +427,7 @@ def test_core_a_reply_to_bob_carries_the_move_of_the_round_not_the_count_of_gues
     assert [move_of_message_id(row.message_id, table.name, domain=DOMAIN) for row in replies] == [0, 0]
 
 
+@pytest.mark.slow
 def test_core_a_guess_in_reply_to_a_status_answer_is_applied_g3(table: GuessTable) -> None:
     """G-3: a guess in reply to bob's STATUS answer binds to the round's move, not to a later one that
     ``pbem.mailflow.binding.judge`` would call stale (broken at 83e8124 for the same cause)."""
@@ -435,6 +439,7 @@ def test_core_a_guess_in_reply_to_a_status_answer_is_applied_g3(table: GuessTabl
     assert outcome.outcome == "applied"
 
 
+@pytest.mark.slow
 def test_core_a_deadline_default_is_told_to_nobody_else_before_the_round_resolves_g7(table: GuessTable) -> None:
     table.settings(deadline_hours={"guess": 10.0}, reminder_hours=())
     table.send("ann", "GUESS 6")
@@ -445,6 +450,7 @@ def test_core_a_deadline_default_is_told_to_nobody_else_before_the_round_resolve
     assert {row.recipient for row in table.outbox()[before:]} == {EMAIL["bob"]}
 
 
+@pytest.mark.slow
 def test_core_a_late_sealed_guess_does_not_delay_the_others_defaults_g7(table: GuessTable) -> None:
     """The tick's cheap look before loading a game counts a sealed round from where it opened too: ann's
     guess an hour before the deadline must not hold back bob's and cy's defaults (it did, by up to 9 h)."""
@@ -490,6 +496,7 @@ def test_core_a_resume_notice_does_not_tell_who_has_guessed_g3(db_url: str, kind
     quiet.db.dispose()
 
 
+@pytest.mark.slow
 def test_core_the_configured_default_deadline_reaches_another_kinds_decisions(db_url: str,  # noqa: F811
                                                                                kind: GuessKind) -> None:
     """[deadlines] default is the fallback of every decision, also of a kind that declares no hours."""
@@ -500,6 +507,7 @@ def test_core_the_configured_default_deadline_reaches_another_kinds_decisions(db
     table.db.dispose()
 
 
+@pytest.mark.slow
 def test_g4_a_changed_guess_does_not_move_anyones_move_number(table: GuessTable) -> None:
     """G-4/G-8: ann changes her guess twice; every mail bob and cy got still names the round's move."""
     table.send("ann", "GUESS 2")

@@ -94,6 +94,7 @@ def claim(table: EmeTable, seconds_later: float = 0.0) -> list[OutboxRow]:
     return taken
 
 
+@pytest.mark.slow
 def test_with_mail_waiting_the_move_commits_before_its_picture(table: EmeTable, held: Held) -> None:
     assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
     waiting = waiting_for_picture(table)
@@ -139,6 +140,7 @@ def each_got_its_board(table: EmeTable, rows: list[list[int | None]], boards: li
         assert all(given[row].picture == board and given[row].claimed_by == "" for row in ids)
 
 
+@pytest.mark.slow
 def test_the_next_moves_picture_queues_behind_the_one_being_drawn(table: EmeTable, held: Held,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The next message finds the helper still drawing: its picture is asked all the same (the handler draws
@@ -152,6 +154,7 @@ def test_the_next_moves_picture_queues_behind_the_one_being_drawn(table: EmeTabl
     each_got_its_board(table, rows, boards)
 
 
+@pytest.mark.slow
 def test_the_helper_takes_so_many_pictures_at_once(table: EmeTable, helper: drawing.Helper) -> None:
     """At most ``LATER_DEPTH`` pictures no one waits for are in the helper's hands; then the asker draws."""
     state = table.state()
@@ -163,6 +166,7 @@ def test_the_helper_takes_so_many_pictures_at_once(table: EmeTable, helper: draw
     drop_all([helper.ask(KIND, table.name, state, later=True)])  # room again
 
 
+@pytest.mark.slow
 def test_a_picture_asked_behind_others_is_not_waited_for(table: EmeTable, helper: drawing.Helper) -> None:
     """A worker that would wait finds pictures in the helper's hands: its own joins them rather than wait
     behind them; with nothing in hand, it waits as before."""
@@ -183,6 +187,7 @@ def drop_all(asked: list[drawing.Drawing | drawing.LaterDrawing | None]) -> None
         later.join(timeout=30)
 
 
+@pytest.mark.slow
 def test_a_players_later_mail_waits_behind_the_mail_waiting_for_its_picture(table: EmeTable,
                                                                             held: Held) -> None:
     assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
@@ -197,6 +202,7 @@ def test_a_players_later_mail_waits_behind_the_mail_waiting_for_its_picture(tabl
     assert [row.id for row in taken] == sorted(row.id for row in [*waiting, *later])
 
 
+@pytest.mark.slow
 def test_a_move_rolled_back_gives_its_picture_to_no_mail(table: EmeTable, held: Held,
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          caplog: pytest.LogCaptureFixture) -> None:
@@ -218,6 +224,7 @@ def test_a_move_rolled_back_gives_its_picture_to_no_mail(table: EmeTable, held: 
     assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
 
 
+@pytest.mark.slow
 def test_mail_whose_picture_never_comes_goes_without_it(table: EmeTable, held: Held) -> None:
     """A crash before the picture came: the hold runs out, and the text alone shows the board."""
     assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
@@ -229,6 +236,7 @@ def test_mail_whose_picture_never_comes_goes_without_it(table: EmeTable, held: H
     assert all(row.picture is None and row.status == OutboxStatus.SENT for row in table.outbox() if row.id in waiting)
 
 
+@pytest.mark.slow
 def test_a_dead_process_leaves_its_mail_free_at_once(table: EmeTable, held: Held) -> None:
     """``pbem.holders.gone`` reads a picture's hold as any claim: a process of this host that stopped."""
     assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
@@ -238,6 +246,7 @@ def test_a_dead_process_leaves_its_mail_free_at_once(table: EmeTable, held: Held
     assert not gone(holder) and gone(holder.replace(f":{os.getpid()}:", f":{dead}:", 1))
 
 
+@pytest.mark.slow
 def test_a_helper_that_dies_while_drawing_later_pictures_costs_no_picture(
         table: EmeTable, held: Held, helper: drawing.Helper, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:

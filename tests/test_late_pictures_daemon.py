@@ -10,6 +10,7 @@ nothing, so that the last moves, too, have mail waiting behind them.
 """
 from __future__ import annotations
 
+import pytest
 from mailflowkit import MODERATOR, raw_mail, wait_until
 from mailservers import dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
 from test_crash_safety import Rig, rig  # noqa: F401  (fixture)
@@ -17,6 +18,7 @@ from test_crash_safety import Rig, rig  # noqa: F401  (fixture)
 AWAY = 10
 
 
+@pytest.mark.slow
 def test_mail_that_waited_for_its_picture_leaves_with_it(rig: Rig) -> None:  # noqa: F811
     process, errors = rig.start("run", "--log-level", "DEBUG", "--outbox-interval", "60")
     try:

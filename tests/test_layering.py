@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 ENGINE_GAMES = sorted(p.name for p in (ROOT / "engine").iterdir() if p.is_dir() and (p / "__init__.py").exists()
                       and p.name != "core")
@@ -58,6 +60,7 @@ def test_there_are_games_on_both_sides_of_the_seam() -> None:
     assert "imperial2030" in ENGINE_GAMES and "imperial2030" in PBEM_GAMES
 
 
+@pytest.mark.slow
 def test_the_moderator_core_imports_no_games_modules() -> None:
     """Outside engine/<kind>/ and pbem/games/<kind>/ nothing names a game's modules: the registry finds them."""
     offenders = [f"{path}: {name}" for folder in ("pbem", "engine") for path, names in modules(folder).items()

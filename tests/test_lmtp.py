@@ -127,6 +127,7 @@ def test_a_failed_transaction_answers_451_and_the_redelivery_is_applied_once(
     assert t.log_length() == 1 and [r.outcome for r in t.inbound()] == ["applied"]
 
 
+@pytest.mark.slow
 def test_pbem_lmtp_runs_until_terminated(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
     """The command as an MTA's transport: welcome mails out, an order in over LMTP, its answers out."""
     url = f"sqlite:///{tmp_path / 'cli.db'}"

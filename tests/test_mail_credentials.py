@@ -57,6 +57,7 @@ def test_a_failing_command_is_a_config_error_naming_the_section_and_status(comma
     assert caught.value.__context__ is None or caught.value.__suppress_context__
 
 
+@pytest.mark.slow
 def test_a_command_that_hangs_is_stopped_with_everything_it_started(tmp_path: Path) -> None:
     marker = tmp_path / "survived"
     started = time.monotonic()

@@ -111,6 +111,7 @@ def test_move_to_processed_and_failed_creates_the_folders(dovecot: DovecotAccoun
 
 
 @pytest.mark.parametrize("use_move", [None, False], ids=["MOVE", "COPY+EXPUNGE"])
+@pytest.mark.slow
 def test_a_batch_is_moved_to_processed_in_one_call_and_again_harmlessly(dovecot: DovecotAccount,
                                                                          use_move: bool | None) -> None:
     """The daemon moves a fetched batch in one command once it is queued; a repeat after a crash does nothing."""
@@ -142,6 +143,7 @@ def test_uidvalidity_change_refetches_everything(dovecot: DovecotAccount) -> Non
     assert result.position.last_uid == max(m.uid for m in result.messages)
 
 
+@pytest.mark.slow
 def test_wait_for_mail_with_idle_wakes_on_a_message_from_another_connection(dovecot: DovecotAccount) -> None:
     with ImapInbox(dovecot.settings()) as inbox:
         assert inbox.uses_idle
@@ -160,6 +162,7 @@ def test_wait_for_mail_with_idle_wakes_on_a_message_from_another_connection(dove
         assert [parse_message(m.raw).subject for m in inbox.fetch_new(None).messages] == ["order 7"]
 
 
+@pytest.mark.slow
 def test_idle_is_renewed_within_one_wait(dovecot: DovecotAccount) -> None:
     with ImapInbox(dovecot.settings(idle_refresh=0.3)) as inbox:
         inbox.fetch_new(None)
@@ -296,6 +299,7 @@ def test_xoauth2_with_a_token_from_the_helper(tmp_path: Path, dovecot_oauth2: Do
 
 
 @pytest.mark.parametrize("token", ["expired", "another user's", "the password", "no token"])
+@pytest.mark.slow
 def test_a_refused_token_is_a_login_error_with_a_hint(tmp_path: Path, dovecot_oauth2: DovecotAccount,
                                                        token: str) -> None:
     secret = {"expired": dovecot_oauth2.access_token(lifetime=-30),

@@ -79,6 +79,7 @@ def play_one(table: EmeTable, rng: random.Random) -> None:
     assert table.send(player, KIND.format_action(state, action)) in ("applied", "refused")
 
 
+@pytest.mark.slow
 def test_mail_turn_by_mail_is_confirmed_to_the_player_alone(table: EmeTable) -> None:
     before = len(table.outbox())
     assert table.send("cy", "MAIL TURN\nBOARD OFF") == "query"
@@ -103,6 +104,7 @@ def test_one_inbound_mail_gets_one_mail_back_with_the_answers_and_the_report(tab
     assert "HELP TAKE" in reply.body and "You took #" in reply.body and reply.headers["in_reply_to"]
 
 
+@pytest.mark.slow
 def test_a_turn_seat_hears_nothing_until_it_decides_then_everything_since(table: EmeTable) -> None:
     table.send("cy", "MAIL TURN")
     for player, coins in (("ann", 2), ("bob", 1), ("cy", 0)):  # cy bids last: the reveal asks ann first
@@ -148,6 +150,7 @@ def test_a_daily_seat_gets_a_digest_once_its_news_are_a_day_old(table: EmeTable)
 
 
 @pytest.mark.parametrize("modes", [("every", "turn", "round"), ("daily", "every", "turn")])
+@pytest.mark.slow
 def test_whole_games_in_mixed_modes_tell_each_seat_everything_once_in_order(table: EmeTable,
                                                                            modes: tuple[str, ...]) -> None:
     """The mails a seat receives, read in order, hold exactly the narration it may see of the whole game."""

@@ -368,6 +368,7 @@ def paper_box(image: Image.Image, paper: tuple[int, int, int]) -> tuple[int, int
 
 @pytest.mark.skipif(CHROMIUM is None and not IN_CI,
                     reason="chromium is not installed (apt-get install chromium); under CI=true this test must run")
+@pytest.mark.slow
 def test_chromium_shows_the_picture_in_the_html_part(game: Game, tmp_path: Path) -> None:
     assert CHROMIUM is not None, "CI=true: chromium must be installed (.ci/run installs it)"
     game.play()

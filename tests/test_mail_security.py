@@ -117,6 +117,7 @@ AUTOMATIC = {
 
 
 @pytest.mark.parametrize("name", sorted(AUTOMATIC))
+@pytest.mark.slow
 def test_auto_replies_and_bounces_are_never_answered(table: Table, name: str) -> None:
     sender, subject, headers = AUTOMATIC[name]
     sender_name = "Mail Delivery Subsystem" if name == "dsn without report" else ""

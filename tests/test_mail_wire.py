@@ -123,6 +123,7 @@ def smtplib_bytes(message: EmailMessage) -> tuple[str, list[str], bytes]:
     return sender, recipients, buffer.getvalue()
 
 
+@pytest.mark.slow
 def test_the_wire_bytes_are_the_generic_bytes_for_many_varied_mails(request: pytest.FixtureRequest) -> None:
     fast = [wire_mail(mail) for mail in MAILS]
     built = [build_message(mail).as_bytes() for mail in MAILS]
@@ -230,6 +231,7 @@ def test_a_body_of_dots_arrives_intact(smtpd: SmtpServer) -> None:  # noqa: F811
     assert received.message.get_content().replace("\r\n", "\n") == ".\n..\n. a\n.end\n"
 
 
+@pytest.mark.slow
 def test_building_a_mail_twice_gives_the_same_bytes() -> None:
     """Attachments included: their multipart/mixed boundary is fixed, as the picture's are."""
     with_attachment = [mail for mail in MAILS if mail.attachment is not None]

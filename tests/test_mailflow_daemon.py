@@ -64,6 +64,7 @@ def run_in_thread(daemon: Daemon) -> threading.Thread:
 
 
 @pytest.mark.parametrize("idle", [True, False], ids=["idle", "polling"])
+@pytest.mark.slow
 def test_the_daemon_answers_mail_as_it_arrives(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
                                                smtpd: SmtpServer, idle: bool) -> None:  # noqa: F811
     table, _ = setup
@@ -308,6 +309,7 @@ def pbem(config: Path, *args: str, env: dict[str, str] | None = None, **kwargs: 
                             env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kwargs)
 
 
+@pytest.mark.slow
 def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
                                       smtpd: SmtpServer) -> None:  # noqa: F811
     table, path = setup
@@ -352,6 +354,7 @@ def test_run_at_debug_logs_no_reply_token(setup: tuple[Table, Path], dovecot: Do
     assert [line for line in stderr.splitlines() if any(token in line for token in tokens)] == []
 
 
+@pytest.mark.slow
 def test_a_crash_after_the_commit_before_the_move_applies_nothing_twice(
         setup: tuple[Table, Path], dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
     table, path = setup
@@ -371,6 +374,7 @@ def test_a_crash_after_the_commit_before_the_move_applies_nothing_twice(
     assert again.inbox is not None and again.inbox.outcomes == [] and table.log_length() == 1
 
 
+@pytest.mark.slow
 def test_a_crash_mid_send_delivers_at_least_once(setup: tuple[Table, Path], smtpd: SmtpServer) -> None:  # noqa: F811
     table, path = setup
     process = pbem(path, "poll", "--once", env={ENV: "mid_send:2"})

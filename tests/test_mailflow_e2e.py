@@ -96,6 +96,7 @@ def text_of(message: EmailMessage) -> str:
     return str(plain.get_content())
 
 
+@pytest.mark.slow
 def test_the_first_rounds_played_entirely_by_mail(table: Table, dovecot: DovecotAccount,  # noqa: F811
                                                   smtpd: SmtpServer) -> None:  # noqa: F811
     t = table
@@ -193,6 +194,7 @@ def test_every_kind_of_mail_in_one_inbox(table: Table, dovecot: DovecotAccount, 
     assert state_row.last_uid == uids["not a mail"]
 
 
+@pytest.mark.slow
 def test_smtp_down_for_an_hour_loses_nothing(tmp_path: Path, dovecot: DovecotAccount) -> None:  # noqa: F811
     handler = RecordingHandler()
     port = free_port()
@@ -245,6 +247,7 @@ def test_a_permanent_refusal_marks_the_mail_failed(table: Table, dovecot: Doveco
     assert "550" in table.outbox()[0].last_error
 
 
+@pytest.mark.slow
 def test_mail_recorded_but_not_moved_is_moved_and_not_applied_again(table: Table, dovecot: DovecotAccount,  # noqa: F811
                                                                   smtpd: SmtpServer) -> None:  # noqa: F811
     """What a crash between the commit and the move leaves: the message recorded, still in the inbox."""
@@ -294,6 +297,7 @@ def test_a_new_uidvalidity_rereads_the_inbox_and_skips_what_was_handled(table: T
         assert session.exec(select(MailboxStateRow)).one().uidvalidity == validity
 
 
+@pytest.mark.slow
 def test_orders_of_two_games_in_one_inbox(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
                                           smtpd: SmtpServer) -> None:  # noqa: F811
     t = Table(Database(f"sqlite:///{tmp_path / 'two.db'}"), mail_config(dovecot, smtpd))

@@ -345,6 +345,7 @@ def test_a_seat_without_a_token_at_hand_gets_a_new_one(table: Table) -> None:
     assert all(r.headers["reply_to"].startswith("pbem+") for r in rows)
 
 
+@pytest.mark.slow
 def test_the_token_stays_the_same_across_mails(table: Table) -> None:
     token = table.token("bob")
     process(table, table.mail_from("ann", "RONDEL investor\n"))
@@ -355,6 +356,7 @@ def test_the_token_stays_the_same_across_mails(table: Table) -> None:
 # --- PostgreSQL too --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_flow_on_both_databases(db_url: str) -> None:  # noqa: F811
     t = Table(Database(db_url), config_for())
     t.create(players=3)

@@ -161,6 +161,7 @@ def test_a_listener_is_told_about_each_delivery(tmp_path: Path) -> None:
     assert seen[0][1].parent == tmp_path / "bot1@demo.pbem" / "new"
 
 
+@pytest.mark.slow
 def test_pbem_mailhub_runs_until_terminated(tmp_path: Path) -> None:
     import re
     import signal

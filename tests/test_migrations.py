@@ -32,6 +32,7 @@ def schema_diff(db: Database) -> list:
         return compare_metadata(context, SQLModel.metadata)
 
 
+@pytest.mark.slow
 def test_migrated_schema_equals_the_models(db_url: str) -> None:  # noqa: F811
     db = Database(db_url)
     try:

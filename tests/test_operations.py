@@ -336,6 +336,7 @@ def test_with_lmtp_and_no_inbox_the_deadline_checks_tell(game: tuple[str, Modera
     assert result.exit_code == 0 and "mail comes by LMTP" in result.stdout
 
 
+@pytest.mark.slow
 def test_status_reads_and_writes_nothing_of_the_games(game: tuple[str, Moderator]) -> None:
     url, moderator = game
     before = state_json(moderator)
@@ -380,6 +381,7 @@ def test_json_lines_carry_the_exception(capsys: pytest.CaptureFixture[str]) -> N
     assert datetime.fromisoformat(entry["time"]).tzinfo is not None
 
 
+@pytest.mark.slow
 def test_poll_logs_json_lines(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
     from mailflowkit import mailbox_config_text
 

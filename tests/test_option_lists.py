@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -137,6 +138,7 @@ def _compare(players: int, seed: int, variants: frozenset[Variant], steps: int, 
             assert maneuver_options(closed) == reference_options(closed), (seed, canals, state.turn, state.step)
 
 
+@pytest.mark.slow
 def test_r_move_r_hostile_listing_equals_the_single_unit_rules_over_fixed_games() -> None:
     """R-MOVE-1..5, R-BATTLE-2, R-HOSTILE-1..3: same options, same order, in every maneuver state
     of fixed random games, and those states reach every case the listing shares work across."""
@@ -151,6 +153,7 @@ def test_r_move_r_hostile_listing_equals_the_single_unit_rules_over_fixed_games(
 @settings(max_examples=15, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 10**6),
        variants=st.frozensets(st.sampled_from(list(Variant))), listing=st.booleans())
+@pytest.mark.slow
 def test_r_move_r_hostile_listing_equals_the_single_unit_rules(players: int, seed: int,
                                                                 variants: frozenset[Variant],
                                                                 listing: bool) -> None:
@@ -202,6 +205,7 @@ def _all_states(players: int, seed: int, steps: int) -> Iterator[GameState]:
         state, _ = apply(state, decision.player, rng.choice(decision.options).action)
 
 
+@pytest.mark.slow
 def test_r_hostile_1_factory_production_and_import_sites_check_each_province_as_hostile_in_does() -> None:
     """R-HOSTILE-1 with R-FACTORY-1, R-PROD-1, R-IMPORT-1: the sites these listings offer, found with
     the blocked provinces computed once, are those ``hostile_in`` asked province by province gives."""

@@ -395,6 +395,7 @@ VARIANTS = st.frozensets(st.sampled_from(list(Variant)))
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), variants=VARIANTS, moves=st.integers(0, 400))
+@pytest.mark.slow
 def test_every_option_of_every_pending_decision_reads_back(seed: int, players: int, variants: frozenset[Variant],
                                                            moves: int) -> None:
     """parse(format(a)) == a for each single option offered, at every step of a random legal game."""
@@ -413,6 +414,7 @@ def test_every_option_of_every_pending_decision_reads_back(seed: int, players: i
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6), variants=VARIANTS)
+@pytest.mark.slow
 def test_a_game_played_by_text_equals_the_game_played_by_actions(seed: int, players: int,
                                                                  variants: frozenset[Variant]) -> None:
     state = random_game(seed, players, variants)
@@ -765,6 +767,7 @@ class TestManeuverFormat:
         assert_round_trip(start, "bob", ClearStanding())
 
 
+@pytest.mark.slow
 def test_maneuver_canal_and_battle_options_read_back() -> None:
     """Random games until maneuver, canal and battle questions were all met: every option reads back,
     and so does every convoy forced with VIA and every move with an attack."""

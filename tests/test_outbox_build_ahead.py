@@ -74,6 +74,7 @@ def test_meanwhile_runs_while_the_relay_reads_the_mail(holding: tuple[HoldingHan
     assert [r.rcpt_tos for r in handler.received] == [("ann@example.org",)]
 
 
+@pytest.mark.slow
 def test_without_meanwhile_nothing_waits_for_it(holding: tuple[HoldingHandler, SmtpSettings]) -> None:
     """The holding relay itself: a client that does nothing meanwhile is refused (so the test above means what it says)."""
     handler, settings = holding

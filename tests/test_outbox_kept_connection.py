@@ -140,6 +140,7 @@ def test_kept_open_a_too_many_421_still_holds_every_sender(tmp_path: Path, relay
     db.dispose()
 
 
+@pytest.mark.slow
 def test_the_sender_thread_keeps_its_connection_between_runs_then_lets_it_go(
         tmp_path: Path, relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(appliers, "KEEP_OPEN", 1.0)

@@ -135,6 +135,7 @@ def test_the_collector_of_a_dead_helper_never_waits_for_the_askers_lock(table: E
     assert given and given[0] is not None and given[0][0] == drawn_here(table)
 
 
+@pytest.mark.slow
 def test_after_a_failure_a_new_helper_starts_later(table: EmeTable, helper: drawing.Helper,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     helper._fail("a test failure")
@@ -165,6 +166,7 @@ SILENT = ("import pickle, struct, sys, time; word = pickle.dumps('ready'); "
           "sys.stdout.buffer.write(struct.pack('>I', len(word)) + word); sys.stdout.flush(); time.sleep(60)")
 
 
+@pytest.mark.slow
 def test_a_helper_that_never_answers_is_replaced(table: EmeTable, monkeypatch: pytest.MonkeyPatch,
                                                  caplog: pytest.LogCaptureFixture) -> None:
     """Ready, then silent: each picture is drawn here meanwhile, and after ``ANSWER_WITHIN`` it is stopped."""

@@ -112,6 +112,7 @@ def test_press_none_refuses_with_the_reason_and_relays_nothing(table: PressTable
     assert "press is off in game g1" in " ".join(table.to("ann", before)[0].body.split())
 
 
+@pytest.mark.slow
 def test_press_to_all_reaches_every_other_seat_once(table: PressTable) -> None:
     table.add_observer()
     before = len(table.outbox())

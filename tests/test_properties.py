@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -227,6 +228,7 @@ def test_replay_equals_state_through_maneuvers(players, seed, variants):
 
 @settings(max_examples=15, deadline=None)
 @given(players=st.integers(2, 6), seed=st.integers(0, 10**6), variants=VARIANTS)
+@pytest.mark.slow
 def test_apply_never_changes_the_state_it_is_given(players, seed, variants):
     """ARCHITECTURE: states are immutable in spirit; apply works on a fork that copies what it changes."""
     state, _ = new_game(BOARD, _setup(players, seed, variants))

@@ -470,6 +470,7 @@ def random_game(seed: int, players: int, variants: frozenset[Variant]) -> GameSt
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 6),
        variants=st.frozensets(st.sampled_from(list(Variant))), steps=st.integers(0, 400))
+@pytest.mark.slow
 def test_every_option_listed_by_options_parses_and_applies(seed: int, players: int, variants: frozenset[Variant],
                                                            steps: int) -> None:
     state = random_game(seed, players, variants)

@@ -862,6 +862,7 @@ def _cited() -> str:
     return "\n".join(texts)
 
 
+@pytest.mark.slow
 def test_every_rule_of_section_5_is_cited_by_a_test():
     """Issue 3: "Every rule id of section 5 cited by a test" (in a test's name or docstring)."""
     if RULES_REFERENCE.exists():

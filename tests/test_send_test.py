@@ -86,7 +86,18 @@ def test_a_provider_that_strips_the_plus_fails_the_round_trip(tmp_path: Path,
     assert not any(r.rcpt_tos == ("gm@example.org",) for r in server.handler.received)  # no test mail to the GM then
 
 
+@pytest.mark.slow
 def test_mail_that_never_arrives_fails_after_the_wait(tmp_path: Path, dovecot: DovecotAccount) -> None:  # noqa: F811
     with running_relay(RecordingHandler()) as server:  # a relay that delivers nothing to the moderator
         trip = round_trip(load_config(config_file(tmp_path, dovecot, server), {}), "gm@example.org", wait=1.5)
     assert not trip.ok and any("did not arrive in the inbox within 1.5 s" in line for line in trip.text())
+
+
+def test_the_test_mails_keep_their_lines_within_78_columns(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+                                                           relay: SmtpServer) -> None:
+    """The game master reads the mail to ADDRESS in their own client: mail lines of at most 78 columns."""
+    trip = round_trip(load_config(config_file(tmp_path, dovecot, relay), {}), "gm@example.org", wait=20)
+    assert trip.ok, trip.text()
+    bodies = [r.message.get_payload(decode=True).decode() for r in relay.handler.received]
+    assert len(bodies) == 2 and "the moderator's mail reaches" in " ".join(bodies[1].split())
+    assert [line for body in bodies for line in body.splitlines() if len(line) > 78] == []

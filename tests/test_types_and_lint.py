@@ -22,6 +22,7 @@ def run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", tool, *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_mypy_strict_finds_nothing() -> None:
     done = run("mypy", *CHECKED)
     assert done.returncode == 0, done.stdout + done.stderr

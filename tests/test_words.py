@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from engine.imperial2030.actions import ArmyMove, Fight
@@ -61,6 +62,7 @@ def test_the_cli_says_move_never_version(tmp_path: Path) -> None:
     assert "orders of ann: move 0 -> 1." in outputs[0]
 
 
+@pytest.mark.slow
 def test_the_investors_decision_is_not_called_out_of_turn(tmp_path: Path) -> None:
     cli(tmp_path, "game", "new", "g1", "--player", "ann:ann@example.org", "--player", "bob:bob@example.org",
         "--deal", "russia=ann", "--seed", "1")

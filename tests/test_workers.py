@@ -82,6 +82,7 @@ class Worker:
         self.flow.db.dispose()
 
 
+@pytest.mark.slow
 def test_two_workers_on_postgresql_apply_every_order_once_and_send_every_mail_once(
         postgres_url: str, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
     db = Database(postgres_url)
@@ -126,6 +127,7 @@ def queued(key: str, route: str) -> QueuedMessageRow:
 
 
 @pytest.mark.parametrize("returning", [True, False], ids=["UPDATE RETURNING", "UPDATE then SELECT"])
+@pytest.mark.slow
 def test_one_games_mail_is_claimed_in_arrival_order(db_url: str, returning: bool,  # noqa: F811
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The claim is the same where the database cannot return the row it updated (SQLite before 3.35)."""
@@ -172,6 +174,7 @@ def test_a_claim_says_how_much_mail_waits_behind_it(db_url: str) -> None:  # noq
     db.dispose()
 
 
+@pytest.mark.slow
 def test_racing_senders_send_each_mail_once(db_url: str, smtpd: SmtpServer) -> None:  # noqa: F811
     db = Database(db_url)
     with db.transaction() as session:

@@ -61,6 +61,7 @@ def table(tmp_path: Path) -> Table:
     return t
 
 
+@pytest.mark.slow
 def test_every_reply_of_the_mail_flow_is_at_most_78_columns(table: Table) -> None:
     """No token, unknown token, another address, too big, an error quoting a long line, questions,
     a paused game: each reply, built as it is sent, has no line over 78 columns."""

@@ -16,6 +16,7 @@
     pbem backup FILE [--force]             a consistent copy of the SQLite database, taken while games run
     pbem restore FILE [--force]            put a backup back (stop the moderator first)
     pbem game show NAME                    seats, whose turn, deadlines, waiting lines, last moves, outbox
+    pbem game set NAME KEY=VALUE ...       a running game's settings: deadlines, reminders, mail, press, absences
     pbem force NAME --as PLAYER "TEXT"     orders for a player by the game master (mailed like any move)
     pbem undo NAME                         take back the last move and tell everyone
     pbem replace NAME OLD NEW --email E    a new player takes a seat
@@ -70,6 +71,7 @@ PANELS: dict[str, tuple[str, ...]] = {
     "Demo": ("demo", "mail", "mailhub", "bot"),
 }
 _ORDER = [name for names in PANELS.values() for name in names]
+GAME_COMMANDS = ("new", "list", "show", "set")  # `pbem game --help`, in the order of use too
 
 
 def _arrange_help(typer_app: typer.Typer) -> None:
@@ -78,6 +80,7 @@ def _arrange_help(typer_app: typer.Typer) -> None:
     for item in items:
         item.rich_help_panel = panel_of[item.name or ""]
     typer_app.registered_commands.sort(key=lambda info: _ORDER.index(info.name or ""))
+    game_app.registered_commands.sort(key=lambda info: GAME_COMMANDS.index(info.name or ""))
     plain_commands(typer_app)
 
 

@@ -23,14 +23,15 @@ EXIT_ERROR = 2
 
 app = typer.Typer(
     name="pbem",
-    help="Play-by-email moderator for board games (Imperial 2030 today): the game master's tools.",
+    help="Play-by-email moderator for board games (Imperial 2030 and Eight-Minute Empire; `pbem kinds` lists them): "
+         "the game master's tools.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
     cls=PlainGroup,
 )
-game_app = typer.Typer(help="Create, list and show games.", no_args_is_help=True, pretty_exceptions_show_locals=False,
-                       cls=PlainGroup)
+game_app = typer.Typer(help="Create, list and show games, and set a running game's settings.",
+                       no_args_is_help=True, pretty_exceptions_show_locals=False, cls=PlainGroup)
 app.add_typer(game_app, name="game")
 
 

@@ -118,11 +118,13 @@ def game_set_command(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The game.")],
     pairs: Annotated[list[str], typer.Argument(
-        metavar="KEY=VALUE...",
-        help="deadline.<decision>=HOURS (0: none), deadline.default=HOURS, reminders=H,H|none, open_cash=on|off, "
-             "mail=every|turn|round|daily, board=on|off, press=none|signed|anonymous.")],
+        metavar="KEY=VALUE",  # Typer adds the "..." of a repeated argument itself
+        help="deadline.<decision>=HOURS (0: none; the decisions are the game's own, `pbem game show` lists them), "
+             "deadline.default=HOURS, reminders=H,H|none, open_cash=on|off, mail=every|turn|round|daily, "
+             "board=on|off, press=none|signed|anonymous, absent=alert|bot, absent_limit=N, vacation=stretch|bot, "
+             "vacation_cap=DAYS.")],
 ) -> None:
-    """Change a running game's settings: deadlines, reminders, open cash, mail defaults, press. All or nothing."""
+    """Change a running game's settings: deadlines, reminders, mail defaults, press, absences. All or nothing."""
     from pbem.gamemaster import set_game
 
     change = set_game(options_of(ctx).moderator().db, name, pairs)

@@ -43,7 +43,7 @@ def game_new(
     deal: Annotated[
         list[str] | None,
         typer.Option("--deal", metavar="NATION=PLAYER", show_default=False,
-                     help="Fix a flag card (repeatable); cards not fixed are dealt from the seed."),
+                     help="Imperial 2030: fix a flag card (repeatable); cards not fixed are dealt from the seed."),
     ] = None,
     seed: Annotated[
         int | None,
@@ -58,7 +58,7 @@ def game_new(
     start_player: Annotated[
         str | None,
         typer.Option("--start-player", metavar="NAME", show_default=False,
-                     help="Expert variant: who is offered the first bond (default: drawn from the seed)."),
+                     help="Imperial 2030, expert variant: who is offered the first bond (default: drawn from the seed)."),
     ] = None,
     kind: Annotated[
         str, typer.Option("--kind", metavar="KIND", help="Which game: see `pbem kinds`.")
@@ -70,7 +70,7 @@ def game_new(
                           "seed)."),
     ] = None,
 ) -> None:
-    """Create a game and print its setup: seats, flag cards, governments, cash and who decides first."""
+    """Create a game of any kind (--kind) and print its setup: the seats, what was dealt, who decides first."""
     game_kind = kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
     players = [parse_player(p) for p in player]
     fixed = [parse_deal(d) for d in deal or ()]
@@ -234,10 +234,13 @@ def board(
     png: Annotated[
         Path | None,
         typer.Option("--png", metavar="FILE", show_default=False, dir_okay=False,
-                     help="Write a picture of the board to FILE (PNG) instead of printing the text board."),
+                     help="Write the board as a PNG picture to FILE, whose name must end in '.png' (no other "
+                          "format is written), instead of printing the text board."),
     ] = None,
 ) -> None:
     """Print the ASCII world board of a game, as players get it by mail; or draw it as a PNG picture."""
+    if png is not None and png.suffix.lower() != ".png":  # PNG bytes in board.jpg would mislead every viewer
+        fail(f"--png writes a PNG picture: give a FILE ending in .png, not {str(png)!r}")
     moderator = options_of(ctx).moderator()
     current = moderator.state(name)
     kind = moderator.kind_of(name)

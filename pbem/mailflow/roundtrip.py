@@ -62,7 +62,8 @@ def round_trip(config: Config, address: str, *, wait: float = WAIT_SECONDS,
     plus = token_address(identity.address, token)
     message_id = f"<pbem-check.{token}@{identity.domain}>"
     mail = _mail(identity.address, identity.name, plus, message_id, "pbem check: the way back to the moderator",
-                 "This mail tests that mail to the moderator's plus-address arrives; it can be deleted.")
+                 "This mail tests that mail to the moderator's plus-address arrives;\n"
+                 "it can be deleted.")
     if not _send(smtp, mail, ssl_context, report, f"SMTP took a test mail for {plus}"):
         return report
     inbox = Mailbox(imap, ssl_context=ssl_context)
@@ -77,8 +78,9 @@ def round_trip(config: Config, address: str, *, wait: float = WAIT_SECONDS,
         return report
     outward = _mail(identity.address, identity.name, address, f"<pbem-check-out.{token}@{identity.domain}>",
                     "pbem check: a test mail from your moderator",
-                    "This is a test mail from a pbem moderator. If it arrived (and not in the spam folder), "
-                    "the moderator's mail reaches people. Nothing needs an answer.")
+                    "This is a test mail from a pbem moderator. If it arrived (and not in\n"  # mail: 78 columns
+                    "the spam folder), the moderator's mail reaches people. Nothing needs\n"
+                    "an answer.")
     _send(smtp, outward, ssl_context, report, f"a test mail to {address} was taken by SMTP: see that it arrived, "
                                               "and not in the spam folder")
     return report
