@@ -121,11 +121,18 @@ class DeadlineSettings:
     default: float | None = None
 
     def for_kind(self, kind_hours: Mapping[str, float]) -> dict[str, float]:
-        """A new game's hours: the kind's own, the configured default over them, then every hour named."""
+        """A new game's hours: the kind's own, the configured default over them, then the hours named of its
+        decisions.
+
+        Only the kind's own decisions (and the fallback ``*``) are stored: the
+        configuration names every kind's (``rondel`` beside ``bid``), and an hour
+        stored for a decision the game never asks would make ``pbem game set``
+        take a key of another game.
+        """
         hours = dict(kind_hours)
         if self.default is not None:
             hours = {**dict.fromkeys(hours, self.default), FALLBACK_DECISION: self.default}
-        return {**hours, **self.hours}
+        return {**hours, **{name: value for name, value in self.hours.items() if name in hours}}
 
 
 @dataclass(frozen=True)

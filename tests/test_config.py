@@ -169,7 +169,7 @@ def test_deadlines_name_the_decisions_of_every_game_kind(tmp_path: Path) -> None
     """Eight-Minute Empire's bid and turn hours are keys as Imperial's are; a typo still is an error."""
     config = load_config(write(tmp_path, "[deadlines]\nbid = 24\ntake = 12\n"), {})
     assert config.deadlines.for_kind({"bid": 48.0, "take": 48.0, "action": 48.0}) == {
-        **DEFAULT_DEADLINE_HOURS, "bid": 24.0, "take": 12.0, "action": 48.0}
+        "bid": 24.0, "take": 12.0, "action": 48.0}
     with pytest.raises(ConfigError, match=r"unknown setting\(s\) bdi"):
         load_config(write(tmp_path, "[deadlines]\nbdi = 24\n"), {})
 
@@ -177,7 +177,15 @@ def test_deadlines_name_the_decisions_of_every_game_kind(tmp_path: Path) -> None
 def test_the_deadline_default_covers_every_decision_of_a_new_game(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, "[deadlines]\ndefault = 10\nbid = 5\n"), {})
     hours = config.deadlines.for_kind({"bid": 48.0, "take": 48.0})
-    assert (hours["bid"], hours["take"], hours["rondel"], hours["*"]) == (5.0, 10.0, 10.0, 10.0)
+    assert hours == {"bid": 5.0, "take": 10.0, "*": 10.0}
+
+
+def test_a_new_game_takes_only_its_own_kinds_decisions_from_the_configuration(tmp_path: Path) -> None:
+    """Imperial 2030's rondel hours are not stored in an Eight-Minute Empire game (where `pbem game set
+    deadline.rondel=5` would then be taken), nor Eight-Minute Empire's bid hours in an Imperial game."""
+    config = load_config(write(tmp_path, "[deadlines]\nbid = 24\nrondel = 12\n"), {})
+    assert config.deadlines.for_kind({"bid": 48.0, "take": 48.0}) == {"bid": 24.0, "take": 48.0}
+    assert config.deadlines.for_kind({"rondel": 72.0, "battle": 24.0}) == {"rondel": 12.0, "battle": 24.0}
 
 
 def test_the_config_file_comes_from_the_environment(tmp_path: Path) -> None:
