@@ -124,6 +124,17 @@ def test_backup_refuses_to_overwrite_without_force(game: tuple[str, Moderator], 
     assert result.exit_code == 2 and "the database itself" in result.stderr
 
 
+def test_backup_quiet_prints_nothing_when_it_worked_and_the_error_when_not(game: tuple[str, Moderator],
+                                                                           tmp_path: Path) -> None:
+    """Cron mails whatever a job prints: a nightly `backup --quiet` mails only when the backup failed."""
+    url, _ = game
+    result = cli(url, "backup", "--quiet", str(tmp_path / "night.db"))
+    assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""
+    assert (tmp_path / "night.db").exists()
+    result = cli(url, "backup", "-q", str(tmp_path / "night.db"))
+    assert result.exit_code == 2 and "exists already" in result.stderr
+
+
 def test_a_backup_is_taken_while_another_process_writes(game: tuple[str, Moderator], tmp_path: Path) -> None:
     """WAL mode: the backup reads one snapshot and waits for no writer (the daemon keeps going)."""
     url, moderator = game

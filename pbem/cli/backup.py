@@ -38,11 +38,14 @@ def backup_command(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="Where to write the copy (a new file).")],
     force: Annotated[bool, typer.Option("--force", help="Replace FILE if it exists.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing when all went well (for cron, "
+                                                              "which mails what a job prints).")] = False,
 ) -> None:
     """Copy the database to FILE while the moderator runs (SQLite's online backup; PostgreSQL: pg_dump).
 
     The copy is consistent (one moment of the database), owner-only (it holds
     the players' reply tokens) and checked before it takes FILE's name.
+    Errors are printed whether or not --quiet is given.
     """
     from pbem.store.backup import backup_sqlite, sqlite_file
     from pbem.store.pgbackup import backup_postgres
@@ -56,7 +59,9 @@ def backup_command(
     else:
         target, size, contents = backup_postgres(url, file, force=force)
         games, revision = contents.games, contents.revision
-    echo(f"backup of {safe_url(url)} written to {target}: {size} bytes, {games} game(s), schema revision {revision}")
+    if not quiet:
+        echo(f"backup of {safe_url(url)} written to {target}: {size} bytes, {games} game(s), schema revision "
+             f"{revision}")
 
 
 @app.command("restore")
