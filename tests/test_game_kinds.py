@@ -49,3 +49,19 @@ def test_kind_names_are_read_forgivingly() -> None:
         assert "imperial2030" in str(exc)
     else:
         raise AssertionError("an unknown kind must be refused")
+
+
+def test_every_legal_order_of_every_kind_is_an_order_the_game_takes() -> None:
+    """The interface's promise (``GameKind.legal_orders``): each entry is an order to copy (or a pattern to
+    fill in, its blanks in <...>), never a heading for a reader: Eight-Minute Empire's 'BID 0 to 11 ...,
+    for example:' is shown by its OPTIONS and refusals, not listed as an order."""
+    from engine.core.seats import Seat
+    from pbem.games import SetupChoices
+
+    for kind in (kind_named(name) for name in KINDS):
+        seats = (Seat("ann", "a@x.org"), Seat("bob", "b@x.org"))
+        state, _ = kind.rules.new_game(kind.make_setup(SetupChoices(seats, 1, (), {})))
+        deciders = [d.player for d in kind.rules.pending(state) if not d.answered]
+        for order in (o for o in kind.legal_orders(state, deciders[0]) if "<" not in o):
+            outcome = kind.run_message(state, deciders[0], order, {})
+            assert outcome.refusal is None and outcome.applied, (kind.name, order)

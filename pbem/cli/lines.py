@@ -40,8 +40,10 @@ def query_lines(kind: GameKind, name: str, result: SubmitResult, query: Query) -
     if query.kind == "status":
         return [header, *("  " + line for line in kind.summary_lines(name, result.state))]
     if query.kind == "options":
-        legal = kind.legal_orders(result.state, result.player)
-        return [header, *(f"  {text}" for text in legal)] if legal else [header, "  nothing to decide now"]
+        if not kind.legal_orders(result.state, result.player):
+            return [header, "  nothing to decide now"]
+        answer = kind.answer_query(result.state, result.player, query, log=None, game=name)  # as OPTIONS by mail
+        return [header, *(f"  {text}".rstrip() for text in answer.rstrip("\n").splitlines())]
     return [header, f"  ({query.kind.upper()} is answered in mail reports; not available in the CLI yet)"]
 
 

@@ -136,7 +136,7 @@ class EightMinuteEmpire:
             except (OrderError, IllegalAction) as exc:
                 # the engine's hints where it has them, but a bid's range with examples as OPTIONS gives it
                 hinted = exc.legal and state.phase is not Phase.BID
-                legal = exc.legal if hinted else tuple(self.legal_orders(state, player))
+                legal = exc.legal if hinted else tuple(self._option_lines(state, player))
                 refusal = Refusal(exc.reason, line.number, line.text, legal,
                                   not_applied=tuple((x.number, x.text) for x in lines[index + 1:]))
                 break
@@ -153,7 +153,7 @@ class EightMinuteEmpire:
                                        implicit=True))
             events.extend(done)
         if refusal is None and not applied and not queries:
-            refusal = Refusal("The message holds no orders.", legal=tuple(self.legal_orders(state, player)))
+            refusal = Refusal("The message holds no orders.", legal=tuple(self._option_lines(state, player)))
         return MessageOutcome(state, tuple(applied), tuple(entries), refusal, tuple(queries), {}, None, (),
                               tuple(p.detail for p in self.rules.pending(state)), tuple(events), split.ignored)
 
@@ -254,7 +254,7 @@ class EightMinuteEmpire:
         if query.kind == "board":
             return self.board_text(state, game=game)
         if query.kind == "options":
-            return finish("OPTIONS\n" + "\n".join(f"    {o}" for o in self.legal_orders(state, player)) + "\n")
+            return finish("OPTIONS\n" + "\n".join(f"    {o}" for o in self._option_lines(state, player)) + "\n")
         if query.kind == "history":
             return finish("HISTORY\n" + "\n".join(self._history(state, player, log or (), query.count or 10)) + "\n")
         return views.report(self.board, state, player, (), game, False)
@@ -295,7 +295,7 @@ class EightMinuteEmpire:
         """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
         data = views.state_json(self.board, state, name, self.name)
         data["version"] = self.shown_move(state)  # the log position would count the sealed bids given
-        data["pending"] = [{"player": p.player, "kind": p.kind, "options": self._orders(state, p.player),
+        data["pending"] = [{"player": p.player, "kind": p.kind, "options": self.legal_orders(state, p.player),
                             "default": self.default_order(state, p)} for p in self.rules.pending(state)]
         if viewer is not None and viewer in state.bids:
             data["your_bid"] = state.bids[viewer]
@@ -328,20 +328,21 @@ class EightMinuteEmpire:
                 continue
             lines.append(f"Waiting for {decision.player} ({decision.kind})" + ("; options:" if options else "."))
             if options:
-                lines += [f"    {o}" for o in self.legal_orders(state, decision.player)]
+                lines += [f"    {o}" for o in self._option_lines(state, decision.player)]
         return lines or ["The game is over."]
 
     def legal_orders(self, state: State, player: str) -> list[str]:
-        """What OPTIONS, refusals and the CLI show: the bid's range before its examples."""
-        if not self._orders(state, player):
-            return []
-        return prompts.option_lines(self.board, state, player)
-
-    def _orders(self, state: State, player: str) -> list[str]:
-        """Orders only, each a whole reply (the state JSON's options): the bid's are examples of its range."""
+        """Orders only, each a whole reply (the state JSON's options, the bots): the bid's are examples of its
+        range, which :meth:`_option_lines` says to a reader."""
         if state.finished or (state.phase is not Phase.BID and player != state.current):
             return []
         return prompts.options(self.board, state, player)
+
+    def _option_lines(self, state: State, player: str) -> list[str]:
+        """What OPTIONS and refusals show: the bid's range before its examples (R8-BID-1)."""
+        if not self.legal_orders(state, player):
+            return []
+        return prompts.option_lines(self.board, state, player)
 
     def new_game_lines(self, created: NewGame) -> list[str]:
         state = created.state
