@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from engine.core.seats import Seat
 from engine.imperial2030.actions import ArmyMove, Attack, DestroyFactory, Done, FleetMove, Passage
-from engine.imperial2030.board import CityKind, default_board
+from engine.imperial2030.board import CityKind
 from engine.imperial2030.decisions import Option, maneuver_options, pending, stances
 from engine.imperial2030.economy import (
     blocked_provinces,
@@ -35,6 +35,7 @@ from engine.imperial2030.economy import (
 )
 from engine.imperial2030.game import apply
 from engine.imperial2030.maneuver import attacker_kind, destroyable
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState, ManeuverStep, Stance, UnitKind, Variant
 from engine.imperial2030.movement import RouteKind, army_routes, fleet_destinations, movable
 from engine.imperial2030.randomplay import random_move
