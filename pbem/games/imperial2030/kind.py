@@ -36,7 +36,7 @@ from pbem.games.imperial2030.statejson import state_json
 from pbem.games.imperial2030.views import decision_words, turn_line
 from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, option_flag, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
-from pbem.render.picture import Scene
+from pbem.render.scene import Scene
 
 OPTIONS = ("deal", "start_player")
 
