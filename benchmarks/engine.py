@@ -35,9 +35,10 @@ from engine.eight_minute_empire.model import Setup as EmeSetup  # noqa: E402
 from engine.eight_minute_empire.model import State as EmeState  # noqa: E402
 from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
 from engine.eight_minute_empire.suggest import use_of_take  # noqa: E402
-from engine.imperial2030.board import default_board  # noqa: E402
-from engine.imperial2030.decisions import maneuver_options, pending  # noqa: E402
+from engine.imperial2030.decisions import pending  # noqa: E402
 from engine.imperial2030.game import apply  # noqa: E402
+from engine.imperial2030.listing import maneuver_options  # noqa: E402
+from engine.imperial2030.mapfile import default_board  # noqa: E402
 from engine.imperial2030.model import GameSetup, GameState, ManeuverStep  # noqa: E402
 from engine.imperial2030.randomplay import random_move  # noqa: E402
 from engine.imperial2030.setup import new_game  # noqa: E402

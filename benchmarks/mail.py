@@ -74,9 +74,9 @@ from sqlalchemy import func  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlmodel import col, select  # noqa: E402
 
-from engine.imperial2030.board import default_board  # noqa: E402
 from engine.imperial2030.decisions import pending  # noqa: E402
 from engine.imperial2030.game import replay  # noqa: E402
+from engine.imperial2030.mapfile import default_board  # noqa: E402
 from pbem.config import load_config  # noqa: E402
 from pbem.games.imperial2030.orders import apply_message, legal_orders  # noqa: E402
 from pbem.mail import token_of_address  # noqa: E402

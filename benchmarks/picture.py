@@ -48,8 +48,8 @@ from engine.eight_minute_empire import game as eme  # noqa: E402
 from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
 from engine.eight_minute_empire.model import Setup as EmeSetup  # noqa: E402
 from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
-from engine.imperial2030.board import default_board  # noqa: E402
 from engine.imperial2030.game import apply  # noqa: E402
+from engine.imperial2030.mapfile import default_board  # noqa: E402
 from engine.imperial2030.model import GameSetup  # noqa: E402
 from engine.imperial2030.randomplay import random_move  # noqa: E402
 from engine.imperial2030.setup import new_game  # noqa: E402

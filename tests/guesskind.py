@@ -45,7 +45,7 @@ from engine.core.seats import Seat
 from pbem.errors import BadSetup
 from pbem.games.kind import Bot, GameKind, NewGame, Race, SetupChoices
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
-from pbem.render.picture import Node, Point, Scene
+from pbem.render.scene import Node, Point, Scene
 from pbem.render.text import finish, join_words, wrap
 
 KIND = "guess-test"

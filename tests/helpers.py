@@ -27,11 +27,12 @@ from typing import Any, TypeVar
 import pytest
 
 from engine.imperial2030.actions import Action, ChooseSpace
-from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.board import Board
 from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.events import AccountKind, Event, MoneyMoved, Reason
 from engine.imperial2030.game import apply, waiting_for
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import (
     Bond,
     GameSetup,

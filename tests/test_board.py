@@ -14,17 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.imperial2030.board import (
-    DEFAULT_MAP,
-    Board,
-    CityKind,
-    RegionKind,
-    SpaceAction,
-    board_from_data,
-    load_board,
-)
+from engine.imperial2030.board import Board, CityKind, RegionKind, SpaceAction
 from engine.imperial2030.board_validation import normalise_name
 from engine.imperial2030.errors import BoardError
+from engine.imperial2030.mapfile import DEFAULT_MAP, board_from_data, default_board, load_board
 
 SHARED_BOARD = Path("/work/shared/data/imperial2030-board.json")
 if not SHARED_BOARD.exists():  # the repo may sit next to shared/ rather than under /work
@@ -79,8 +72,6 @@ def _alias_lookup(board: Board) -> dict[str, str]:
 
 def test_shipped_map_loads():
     """The default map loads and validates; default_board() gives the same facts."""
-    from engine.imperial2030.board import default_board
-
     board = default_board()
     assert isinstance(board, Board)
     assert board.regions.keys() == BOARD.regions.keys()

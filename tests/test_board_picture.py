@@ -28,20 +28,10 @@ from pbem.cli import app
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.imperial2030.kind import Imperial2030
 from pbem.render.art import parse_art
-from pbem.render.picture import (
-    Link,
-    LinkStyle,
-    Node,
-    Point,
-    Scene,
-    Token,
-    TokenShape,
-    colour,
-    pale,
-    render_png,
-)
+from pbem.render.picture import render_png
 from pbem.render.png import boxes, settle
 from pbem.render.routes import route
+from pbem.render.scene import Link, LinkStyle, Node, Point, Scene, Token, TokenShape, colour, pale
 
 MAX_BYTES = 150_000
 EME = EightMinuteEmpire()

@@ -21,8 +21,8 @@ from engine.imperial2030.game import apply
 from engine.imperial2030.randomplay import random_move
 from pbem.games.imperial2030.kind import Imperial2030
 from pbem.render import encode, links, places, png, routes
-from pbem.render.picture import LEGEND_BAND, MARGIN, TITLE_BAND, Point, Scene, nearest
 from pbem.render.remembered import Remembered
+from pbem.render.scene import LEGEND_BAND, MARGIN, TITLE_BAND, Point, Scene, nearest
 
 IMPERIAL = Imperial2030()
 

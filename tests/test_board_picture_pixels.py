@@ -39,7 +39,8 @@ from engine.imperial2030.randomplay import random_move  # noqa: E402
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire  # noqa: E402
 from pbem.games.imperial2030.kind import Imperial2030  # noqa: E402
 from pbem.render import png, routes  # noqa: E402
-from pbem.render.picture import Scene, render_png  # noqa: E402
+from pbem.render.picture import render_png  # noqa: E402
+from pbem.render.scene import Scene  # noqa: E402
 
 EME = EightMinuteEmpire()
 IMPERIAL = Imperial2030()

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from engine.imperial2030.actions import ChooseSpace, FleetMove
-from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import pending
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.setup import new_game
 from pbem.bots import BotPlayer

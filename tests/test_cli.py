@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.imperial2030.board import default_board
+from engine.imperial2030.mapfile import default_board
 from pbem.cli import app
 from pbem.config import DEFAULT_DATABASE_URL, database_url, load_config
 from pbem.errors import ConfigError

@@ -58,9 +58,9 @@ from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smt
 from sqlalchemy import func
 from sqlmodel import select
 
-from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.game import LogEntry, replay
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameState
 from pbem.config import load_config
 from pbem.games.imperial2030.orders import apply_message, legal_orders

@@ -13,9 +13,9 @@ from test_moderator import PLAYERS, suez_game
 from test_orders import SUEZ_MOVE
 from typer.testing import CliRunner
 
-from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import DecisionKind, pending
 from engine.imperial2030.game import replay
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.serialize import state_to_json
 from pbem import gamemaster, store
 from pbem.cli import app

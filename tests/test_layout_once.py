@@ -18,8 +18,8 @@ from engine.eight_minute_empire import game as eme
 from engine.eight_minute_empire.model import Setup as EmeSetup
 from engine.eight_minute_empire.randomplay import random_move as eme_random_move
 from engine.eight_minute_empire.scoring import final_scores
-from engine.imperial2030.board import default_board
 from engine.imperial2030.game import apply
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.setup import new_game

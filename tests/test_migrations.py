@@ -16,7 +16,7 @@ from sqlmodel import SQLModel
 
 from engine.imperial2030.decisions import pending
 from pbem.games.imperial2030.orders import legal_orders
-from pbem.store import Database, find_game, list_games, migrate
+from pbem.store import Database, find_game, list_games, schema
 from pbem.store.models import GameRow, SeatRow
 
 EXPECTED_TABLES = {
@@ -39,7 +39,7 @@ def test_migrated_schema_equals_the_models(db_url: str) -> None:  # noqa: F811
         assert set(SQLModel.metadata.tables) == EXPECTED_TABLES
         assert EXPECTED_TABLES <= set(inspect(db.engine).get_table_names())
         assert schema_diff(db) == []
-        assert migrate.current_revisions(db.engine) == migrate.head_revisions()
+        assert schema.current_revisions(db.engine) == schema.head_revisions()
     finally:
         db.dispose()
 
@@ -53,7 +53,7 @@ def test_opening_again_is_a_no_op_and_keeps_data(db_url: str) -> None:  # noqa: 
     try:
         with again.transaction() as session:
             assert find_game(session, "kept").name == "kept"
-        assert migrate.is_current(again.engine)
+        assert schema.is_current(again.engine)
     finally:
         again.dispose()
 
@@ -81,7 +81,7 @@ def test_a_database_made_before_migrations_is_adopted(tmp_path: Path) -> None:
 def test_downgrade_and_upgrade_again(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'down.db'}")
     try:
-        migrate.downgrade(db.engine, "base")
+        schema.downgrade(db.engine, "base")
         assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
         db.migrate()
         assert schema_diff(db) == []
@@ -97,17 +97,17 @@ def test_without_create_tables_nothing_is_touched(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'none.db'}", create_tables=False)
     try:
         assert inspect(db.engine).get_table_names() == []
-        assert migrate.current_revisions(db.engine) == ()
+        assert schema.current_revisions(db.engine) == ()
     finally:
         db.dispose()
 
 
 def test_the_migrations_ship_inside_the_package() -> None:
-    location = migrate.SCRIPT_LOCATION
-    assert location.is_dir() and location.parent == Path(migrate.__file__).resolve().parent
+    location = schema.SCRIPT_LOCATION
+    assert location.is_dir() and location.parent == Path(schema.__file__).resolve().parent
     assert (location / "env.py").is_file() and (location / "script.py.mako").is_file()
     assert [p.name for p in sorted((location / "versions").glob("0*.py"))][0] == "0001_initial_schema.py"
-    assert migrate.head_revisions() == tuple(sorted(migrate.script_directory().get_heads()))
+    assert schema.head_revisions() == tuple(sorted(schema.script_directory().get_heads()))
     pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
     assert "alembic" in pyproject and "script.py.mako" in pyproject
 
@@ -139,7 +139,7 @@ def test_postgres_migrates_under_a_lock_from_two_openers(postgres_url: str) -> N
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_TABLES))
 def test_every_table_is_created_by_a_revision(name: str) -> None:
-    sources = [path.read_text() for path in (migrate.SCRIPT_LOCATION / "versions").glob("0*.py")]
+    sources = [path.read_text() for path in (schema.SCRIPT_LOCATION / "versions").glob("0*.py")]
     assert any(f'"{name}"' in source for source in sources)
 
 
@@ -154,7 +154,7 @@ def test_games_stored_before_kinds_become_imperial2030_and_play_on(db_url: str) 
     first = Moderator(db).state("old")
     player = pending(first)[0].player
     assert Moderator(db).submit("old", player, legal_orders(first, player)[0]).ok
-    migrate.downgrade(db.engine, "0002")
+    schema.downgrade(db.engine, "0002")
     assert "kind" not in {c["name"] for c in inspect(db.engine).get_columns("games")}
     db.dispose()
     reopened = Database(db_url)  # opening migrates to the newest revision

@@ -14,9 +14,9 @@ import pytest
 from dbfixtures import db_url  # noqa: F401  (fixture)
 
 from engine.imperial2030.actions import BuyBond, ChooseSpace, Donate
-from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import DecisionKind, pending
 from engine.imperial2030.game import replay, waiting_for
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import Variant
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.serialize import state_to_json

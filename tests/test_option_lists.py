@@ -1,6 +1,6 @@
 """The full list of maneuver orders, listed cheaply, is the one the single-unit rules give (issue 13).
 
-``decisions.maneuver_options`` computes what many units look up once per
+``listing.maneuver_options`` computes what many units look up once per
 listing (``listing.ManeuverFacts``). Here a straightforward reference builds
 the same list from the single-unit functions, unit by unit and destination by
 destination (``movement.army_routes``, ``decisions.stances``,
@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from engine.core.seats import Seat
 from engine.imperial2030.actions import ArmyMove, Attack, DestroyFactory, Done, FleetMove, Passage
-from engine.imperial2030.board import CityKind, default_board
-from engine.imperial2030.decisions import Option, maneuver_options, pending, stances
+from engine.imperial2030.board import CityKind
+from engine.imperial2030.decisions import pending, stances
 from engine.imperial2030.economy import (
     blocked_provinces,
     factory_sites,
@@ -34,9 +34,12 @@ from engine.imperial2030.economy import (
     unit_for,
 )
 from engine.imperial2030.game import apply
+from engine.imperial2030.listing import maneuver_options
 from engine.imperial2030.maneuver import attacker_kind, destroyable
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState, ManeuverStep, Stance, UnitKind, Variant
 from engine.imperial2030.movement import RouteKind, army_routes, fleet_destinations, movable
+from engine.imperial2030.option import Option
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.setup import new_game
 from tests.helpers import maneuver_turn, options, play, standard_game, with_flags, with_units

@@ -34,10 +34,10 @@ from engine.imperial2030.actions import (
     SetStanding,
     UpgradeBond,
 )
-from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import DecisionKind, pending
 from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.game import apply
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import (
     ForceStopStep,
     GameSetup,

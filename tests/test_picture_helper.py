@@ -23,7 +23,7 @@ from dbfixtures import sqlite_url
 from helpers import standard_game
 from sqlalchemy import event
 
-from engine.imperial2030.board import default_board, load_board
+from engine.imperial2030.mapfile import default_board, load_board
 from pbem.games import KINDS, kind_of
 from pbem.mailflow import drawing, outgoing
 from pbem.mailflow.inbound import MessageFailed

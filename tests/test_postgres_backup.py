@@ -28,7 +28,7 @@ from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.db import normalise_url
 from pbem.store.leases import LeaseRow
-from pbem.store.migrate import head_revisions
+from pbem.store.schema import head_revisions
 from pbem.store.outbox import OutboxRow
 from pbem.store.pgbackup import pg_restore_line
 

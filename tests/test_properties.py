@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.imperial2030.board import default_board
 from engine.imperial2030.events import AccountKind, MoneyMoved, Reason
 from engine.imperial2030.game import LogEntry, apply, replay
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState, RondelStep, Seat, Variant
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.serialize import state_from_json, state_to_json

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.imperial2030.actions import ArmyMove, ChooseSpace, SetStanding
-from engine.imperial2030.board import default_board
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.game import LogEntry, apply
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import (
     FinishedStep,
     GameSetup,

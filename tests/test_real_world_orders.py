@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from engine.imperial2030.board import default_board
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.orders import MessageResult, apply_message, format_action
 from pbem.games.imperial2030.reports import render_error

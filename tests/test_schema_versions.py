@@ -29,7 +29,7 @@ import pbem
 from pbem.cli import app
 from pbem.errors import SchemaTooNew, StoreError
 from pbem.moderator import Moderator
-from pbem.store import Database, migrate
+from pbem.store import Database, schema
 
 ROOT = Path(__file__).resolve().parents[1]
 FUTURE = "0099"  # a revision of a pbem far ahead (release 0.99)
@@ -121,12 +121,12 @@ def test_the_version_follows_the_schema() -> None:
     version alone whether an upgrade migrates the database (and a rollback
     then needs the backup taken before it).
     """
-    (head,) = migrate.head_revisions()
+    (head,) = schema.head_revisions()
     major, minor, patch = pbem.__version__.split(".")
     assert (major, int(minor)) == ("0", int(head)), (
         f"schema revision {head} is new: set pbem.__version__ to 0.{int(head)}.0 (pbem/__init__.py)")
     assert patch.isdigit()
-    assert migrate.release_of(head) == f"0.{int(head)}"
+    assert schema.release_of(head) == f"0.{int(head)}"
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
     assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "pbem.__version__"}  # one place
@@ -134,17 +134,17 @@ def test_the_version_follows_the_schema() -> None:
 
 def test_version_names_the_schema() -> None:
     result = CliRunner().invoke(app, ["--version"])
-    (head,) = migrate.head_revisions()
+    (head,) = schema.head_revisions()
     assert result.exit_code == 0 and result.output.strip() == f"pbem {pbem.__version__} (database schema {head})"
 
 
 def test_an_older_database_is_still_migrated(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'old.db'}"
     db = Database(url)
-    migrate.downgrade(db.engine, "0005")
+    schema.downgrade(db.engine, "0005")
     db.dispose()
     Database(url).dispose()
-    assert revision_of(url) == list(migrate.head_revisions())
+    assert revision_of(url) == list(schema.head_revisions())
 
 
 def test_a_revision_that_is_no_number_is_named_as_it_is(tmp_path: Path) -> None:
@@ -172,7 +172,7 @@ def test_a_rollback_restores_the_backup_taken_before_the_upgrade(db_url: str, tm
 
     result = cli(db_url, "restore", str(backup))  # the rollback
     assert result.exit_code == 0, result.output
-    assert revision_of(db_url) == list(migrate.head_revisions())
+    assert revision_of(db_url) == list(schema.head_revisions())
     listing = cli(db_url, "game", "list")
     assert listing.exit_code == 0 and "g1" in listing.stdout
     engine = create_engine(db_url)

@@ -13,8 +13,8 @@ from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from sqlmodel import select
 
 from engine.imperial2030.actions import ChooseSpace, Donate, Pass
-from engine.imperial2030.board import default_board
 from engine.imperial2030.game import LogEntry, apply, replay
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.serialize import setup_to_json, state_to_json

@@ -10,19 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
 
 from engine.imperial2030.actions import (
     Action,
-    ArmyMove,
-    Attack,
     BuildFactory,
     BuyBond,
     ChooseSpace,
-    DestroyFactory,
     Done,
     Fight,
-    FleetMove,
     ForceStop,
     Import,
     Pass,
@@ -30,7 +25,7 @@ from engine.imperial2030.actions import (
     Produce,
     UpgradeBond,
 )
-from engine.imperial2030.board import Board, SpaceAction
+from engine.imperial2030.board import SpaceAction
 from engine.imperial2030.economy import (
     factory_sites,
     import_choices,
@@ -38,7 +33,7 @@ from engine.imperial2030.economy import (
 )
 from engine.imperial2030.flow import rondel_choices
 from engine.imperial2030.investing import investment_options
-from engine.imperial2030.listing import ManeuverFacts
+from engine.imperial2030.listing import maneuver_options
 from engine.imperial2030.maneuver import fight_choices, protected_factory
 from engine.imperial2030.model import (
     ActionStep,
@@ -50,9 +45,9 @@ from engine.imperial2030.model import (
     RondelStep,
     SetupBondsStep,
     Stance,
-    UnitKind,
 )
-from engine.imperial2030.movement import asked_controller, fleet_destinations
+from engine.imperial2030.movement import asked_controller
+from engine.imperial2030.option import Option
 from engine.imperial2030.setup import setup_bond_options
 
 
@@ -67,13 +62,6 @@ class DecisionKind(StrEnum):
     MANEUVER = "maneuver"
     CANAL = "canal"
     BATTLE = "battle"
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    action: Action
-    cost: int = 0  # money the choice takes from the decider's cash or the nation's treasury
-    steps: int | None = None  # rondel options: spaces moved
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,72 +118,6 @@ def _maneuver_decision(state: GameState, gov: str, nation: str, step: ManeuverSt
     asked = state.governor(defender)
     return Decision(asked, defender, DecisionKind.BATTLE,
                     tuple(Option(a) for a in fight_choices(state, defender, entry)), Fight(False), out_of_turn=True)
-
-
-def maneuver_options(state: GameState) -> tuple[Option, ...]:
-    """Every single order the government may give now in its maneuver (R-MOVE-1..5, R-BATTLE-2, R-HOSTILE-3).
-
-    In this order: fleet moves, army moves (by origin, destination, stance),
-    attacks in place, factory destructions, DONE. What many units look up
-    (blocked provinces, rail, convoy seas, last free factories) is computed
-    once per listing by ``ManeuverFacts``; an army's orders are kept between
-    listings (``_army_orders``) rather than built anew at every step.
-    """
-    facts = ManeuverFacts(state)
-    nation, step, board, ns = facts.nation, facts.step, state.board, facts.own
-    options: list[Option] = []
-    if not step.armies_moving:
-        for origin in sorted(ns.fleets):
-            if facts.movable(UnitKind.FLEET, origin) > 0:
-                options.extend(Option(FleetMove(origin, d)) for d in fleet_destinations(state, nation, step, origin))
-    last_free: frozenset[str] | None = None
-    for origin in sorted(ns.armies):
-        if facts.movable(UnitKind.ARMY, origin) > 0:
-            if last_free is None:
-                last_free = facts.last_free_factories()
-            options.extend(_army_orders(board, nation, origin, facts.reach(origin), last_free))
-    foreign = facts.foreign_units()
-    for region in sorted(foreign.intersection(ns.armies) | foreign.intersection(ns.fleets)):
-        if not facts.attacks_in_place(region):
-            continue
-        sea = board.regions[region].is_sea
-        for other, os in facts.others:
-            if not sea and os.armies.get(region, 0):
-                options.append(Option(Attack(region, other, UnitKind.ARMY)))
-            if os.fleets.get(region, 0):
-                options.append(Option(Attack(region, other, UnitKind.FLEET)))
-    options.extend(Option(DestroyFactory(p)) for p in sorted(ns.armies) if facts.destroyable(p))
-    options.append(_DONE)
-    return tuple(options)
-
-
-_DONE = Option(Done())
-
-
-@lru_cache(maxsize=8192)
-def _army_orders(board: Board, nation: str, origin: str, reach: tuple[str, ...],
-                 last_free: frozenset[str]) -> tuple[Option, ...]:
-    """The orders of an army at ``origin`` that may go to ``reach`` (less ``origin``), each with every
-    stance ``stances`` allows there (R-HOSTILE-1/2).
-
-    Cached: an army that has not moved is offered the same orders step after
-    step (and turn after turn), and building them anew was most of a listing's
-    time. ``last_free`` (``ManeuverFacts.last_free_factories``) is all a
-    stance depends on besides the board.
-    """
-    orders = []
-    for dest in reach:
-        if dest == origin:
-            continue
-        region = board.regions[dest]
-        owner = region.nation
-        if not region.is_home or owner is None or owner == nation:
-            orders.append(Option(ArmyMove(origin, dest)))
-        else:
-            if dest not in last_free:
-                orders.append(Option(ArmyMove(origin, dest, Stance.HOSTILE)))
-            orders.append(Option(ArmyMove(origin, dest, Stance.FRIENDLY)))
-    return tuple(orders)
 
 
 def stances(state: GameState, nation: str, dest: str) -> tuple[Stance | None, ...]:

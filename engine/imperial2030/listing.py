@@ -1,4 +1,5 @@
-"""The facts one listing of every maneuver order needs, each computed once (R-MOVE-1..5, R-BATTLE-2, R-HOSTILE-1..3).
+"""Listing every maneuver order (``maneuver_options``) and the facts it needs, each computed once
+(R-MOVE-1..5, R-BATTLE-2, R-HOSTILE-1..3).
 
 Why a module of its own: the single-unit functions of ``movement`` and
 ``maneuver`` answer one question each (where may this army go, which stance
@@ -12,15 +13,21 @@ the time of a random game that lists its options at every step.
 the board, the nation and the blocked provinces alone (where an army gets
 overland) is kept between listings. Its answers are exactly those of the
 single-unit functions; tests compare both over random games.
+
+The listing lives here, below ``maneuver`` and ``decisions``, because both
+use it: ``decisions`` offers it as the government's maneuver decision, and
+``maneuver`` shows it beside the reason when it refuses an order.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 
+from engine.imperial2030.actions import ArmyMove, Attack, DestroyFactory, Done, FleetMove
 from engine.imperial2030.board import Board
 from engine.imperial2030.economy import blocked_provinces
-from engine.imperial2030.model import GameState, ManeuverStep, NationState, UnitKind
-from engine.imperial2030.movement import rail_component
+from engine.imperial2030.model import GameState, ManeuverStep, NationState, Stance, UnitKind
+from engine.imperial2030.movement import fleet_destinations, rail_component
+from engine.imperial2030.option import Option
 
 
 def _component(board: Board, nation: str, region: str, blocked: frozenset[str]) -> tuple[str, ...]:
@@ -170,3 +177,72 @@ class ManeuverFacts:
         if owner.armies.get(province, 0) or owner.fleets.get(province, 0):
             return False
         return self.protected(region.nation) != province
+
+
+# --- the listing ------------------------------------------------------------------------------
+
+
+def maneuver_options(state: GameState) -> tuple[Option, ...]:
+    """Every single order the government may give now in its maneuver (R-MOVE-1..5, R-BATTLE-2, R-HOSTILE-3).
+
+    In this order: fleet moves, army moves (by origin, destination, stance),
+    attacks in place, factory destructions, DONE. What many units look up
+    (blocked provinces, rail, convoy seas, last free factories) is computed
+    once per listing by ``ManeuverFacts``; an army's orders are kept between
+    listings (``_army_orders``) rather than built anew at every step.
+    """
+    facts = ManeuverFacts(state)
+    nation, step, board, ns = facts.nation, facts.step, state.board, facts.own
+    options: list[Option] = []
+    if not step.armies_moving:
+        for origin in sorted(ns.fleets):
+            if facts.movable(UnitKind.FLEET, origin) > 0:
+                options.extend(Option(FleetMove(origin, d)) for d in fleet_destinations(state, nation, step, origin))
+    last_free: frozenset[str] | None = None
+    for origin in sorted(ns.armies):
+        if facts.movable(UnitKind.ARMY, origin) > 0:
+            if last_free is None:
+                last_free = facts.last_free_factories()
+            options.extend(_army_orders(board, nation, origin, facts.reach(origin), last_free))
+    foreign = facts.foreign_units()
+    for region in sorted(foreign.intersection(ns.armies) | foreign.intersection(ns.fleets)):
+        if not facts.attacks_in_place(region):
+            continue
+        sea = board.regions[region].is_sea
+        for other, os in facts.others:
+            if not sea and os.armies.get(region, 0):
+                options.append(Option(Attack(region, other, UnitKind.ARMY)))
+            if os.fleets.get(region, 0):
+                options.append(Option(Attack(region, other, UnitKind.FLEET)))
+    options.extend(Option(DestroyFactory(p)) for p in sorted(ns.armies) if facts.destroyable(p))
+    options.append(_DONE)
+    return tuple(options)
+
+
+_DONE = Option(Done())
+
+
+@lru_cache(maxsize=8192)
+def _army_orders(board: Board, nation: str, origin: str, reach: tuple[str, ...],
+                 last_free: frozenset[str]) -> tuple[Option, ...]:
+    """The orders of an army at ``origin`` that may go to ``reach`` (less ``origin``), each with every
+    stance ``stances`` allows there (R-HOSTILE-1/2).
+
+    Cached: an army that has not moved is offered the same orders step after
+    step (and turn after turn), and building them anew was most of a listing's
+    time. ``last_free`` (``ManeuverFacts.last_free_factories``) is all a
+    stance depends on besides the board.
+    """
+    orders = []
+    for dest in reach:
+        if dest == origin:
+            continue
+        region = board.regions[dest]
+        owner = region.nation
+        if not region.is_home or owner is None or owner == nation:
+            orders.append(Option(ArmyMove(origin, dest)))
+        else:
+            if dest not in last_free:
+                orders.append(Option(ArmyMove(origin, dest, Stance.HOSTILE)))
+            orders.append(Option(ArmyMove(origin, dest, Stance.FRIENDLY)))
+    return tuple(orders)

@@ -34,6 +34,7 @@ from engine.imperial2030.events import (
     FleetMoved,
     PassageAnswered,
 )
+from engine.imperial2030.listing import maneuver_options
 from engine.imperial2030.model import (
     Entry,
     GameState,
@@ -112,10 +113,7 @@ def maneuver_order(state: GameState, action: Action, events: list[Event]) -> boo
 
 
 def _refuse(state: GameState, reason: str) -> NoReturn:
-    from engine.imperial2030.decisions import (
-        maneuver_options,  # late import: decisions builds on this module
-    )
-
+    """Refuse an order, listing the orders the government may give instead."""
     raise IllegalAction(reason, [describe(state.board, o.action) for o in maneuver_options(state)])
 
 

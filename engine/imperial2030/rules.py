@@ -12,10 +12,11 @@ from engine.core.decisions import Pending
 from engine.core.protocol import JsonObject
 from engine.core.seats import Seat
 from engine.imperial2030.actions import Action, action_from_json, action_to_json
-from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.board import Board
 from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.events import Event
 from engine.imperial2030.game import apply
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState
 from engine.imperial2030.serialize import (
     setup_from_json,

@@ -129,7 +129,7 @@ def _refuse_while_running(url: URL, config: Config, path: Path | None) -> None:
     rollback restores the backup taken before the upgrade over it).
     """
     from pbem.mailflow.status import gather
-    from pbem.store.migrate import current_revisions
+    from pbem.store.schema import current_revisions
 
     if path is not None and not path.exists():
         return

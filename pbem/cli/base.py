@@ -59,7 +59,7 @@ class Options:
 def _print_version(value: bool) -> None:
     """pbem's version and the schema revision it migrates a database to (the minor part follows it)."""
     if value:
-        from pbem.store.migrate import head_revisions  # Alembic is loaded only when asked
+        from pbem.store.schema import head_revisions  # Alembic is loaded only when asked
 
         typer.echo(f"pbem {__version__} (database schema {', '.join(head_revisions())})")
         raise typer.Exit()

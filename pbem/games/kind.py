@@ -33,7 +33,7 @@ from engine.core.log import LogEntry
 from engine.core.protocol import Rules
 from engine.core.seats import Seat
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
-from pbem.render.picture import Scene
+from pbem.render.scene import Scene
 
 
 @dataclass(frozen=True)

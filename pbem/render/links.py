@@ -26,9 +26,9 @@ from dataclasses import dataclass, replace
 from PIL import Image, ImageDraw
 
 from pbem.render.measure import RULER, measure
-from pbem.render.picture import LEGEND_BAND, MARGIN, RGB, TITLE_BAND, Link, LinkStyle, Point, Scene, nearest
 from pbem.render.remembered import Remembered
 from pbem.render.routes import Box, Routing, blocker, clears, dashes, routed
+from pbem.render.scene import LEGEND_BAND, MARGIN, RGB, TITLE_BAND, Link, LinkStyle, Point, Scene, nearest
 
 # How each kind of link is drawn: colour, width, dash and gap in pixels (no dash: solid).
 STROKES: dict[LinkStyle, tuple[RGB, int, int, int]] = {

@@ -12,8 +12,8 @@ from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from pbem.render.picture import Node, Point, Scene, Token, TokenShape
 from pbem.render.routes import Box
+from pbem.render.scene import Node, Point, Scene, Token, TokenShape
 
 Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
 TOKEN_GAP = 3

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageChops, ImageDraw
 
 from pbem.render.measure import RULER, TOKEN_GAP, TOKEN_HEIGHT, font, measure, row_width, token_width
-from pbem.render.picture import INK, RGB, WATER, Node, NodeShape, Point, Scene, Token, TokenShape
 from pbem.render.remembered import Remembered
+from pbem.render.scene import INK, RGB, WATER, Node, NodeShape, Point, Scene, Token, TokenShape
 
 PAPER: RGB = (252, 250, 244)
 PAD = 16  # pixels around a sprite's box: room for text and tokens that stand out of it (even)

@@ -1,4 +1,4 @@
-"""Drawing a ``pbem.render.picture.Scene`` with Pillow (``picture.render_png`` is the way in).
+"""Drawing a ``pbem.render.scene.Scene`` with Pillow (``picture.render_png`` is the way in).
 
 Kept apart from the scene model so that only a picture being drawn loads
 Pillow, and kept small: plain shapes, Pillow's own default font, a palette
@@ -24,10 +24,10 @@ from PIL import Image, ImageDraw
 from pbem.render.encode import encode
 from pbem.render.links import draw_links
 from pbem.render.measure import _shape, font, measure, size_of
-from pbem.render.picture import INK, LEGEND_BAND, MARGIN, Point, Scene
 from pbem.render.places import PAPER, draw_patch, draw_place
 from pbem.render.remembered import Remembered
 from pbem.render.routes import Box
+from pbem.render.scene import INK, LEGEND_BAND, MARGIN, Point, Scene
 
 NODE_GAP = 2  # pixels kept between two boxes
 SETTLE_ROUNDS = 8

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pbem.render.picture import Point
+from pbem.render.scene import Point
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 # Pixels aside at the middle, least first, on either side: a near bow may still graze a box by an end.

@@ -40,8 +40,8 @@ from pbem.errors import StoreError
 from pbem.private import create_private_file
 from pbem.store.inqueue import reclaim as reclaim_messages
 from pbem.store.leases import LeaseRow
-from pbem.store.migrate import refuse_newer
 from pbem.store.outbox import reclaim as reclaim_mail
+from pbem.store.schema import refuse_newer
 
 REQUIRED_TABLES = ("alembic_version", "games")  # what makes a file a pbem database
 SIDE_FILES = ("-wal", "-shm", "-journal")

@@ -33,6 +33,7 @@ from pbem.store import (  # noqa: F401  (register their tables)
     tokens,
     waiting,
 )
+from pbem.store.schema import upgrade
 
 
 def normalise_url(url: str) -> URL:
@@ -102,14 +103,10 @@ class Database:
         return safe_url(self.url)
 
     def create_tables(self) -> None:
-        """Bring the schema to the newest migration (``alembic upgrade head``, see ``pbem.store.migrate``)."""
+        """Bring the schema to the newest migration (``alembic upgrade head``, see ``pbem.store.schema``)."""
         self.migrate()
 
     def migrate(self, revision: str = "head") -> None:
-        from pbem.store.migrate import (
-            upgrade,  # Alembic is loaded only by databases that migrate
-        )
-
         try:
             upgrade(self.engine, revision)
         except OperationalError as exc:

@@ -43,7 +43,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from pbem.errors import StoreError
 from pbem.private import create_private_file
 from pbem.store.db import Database, safe_url
-from pbem.store.migrate import current_revisions, refuse_newer
+from pbem.store.schema import current_revisions, refuse_newer
 
 REQUIRED_TABLES = ("alembic_version", "games")  # what makes a dump a pbem database's
 INSTALL_HINT = "Debian, Ubuntu: apt install postgresql-client"

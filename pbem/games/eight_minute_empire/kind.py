@@ -36,7 +36,7 @@ from pbem.games.eight_minute_empire.orders import (
 from pbem.games.eight_minute_empire.words import banner, order_text
 from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
-from pbem.render.picture import Scene
+from pbem.render.scene import Scene
 from pbem.render.text import finish
 
 OPTIONS = ("age_order",)  # --age-order (option_flag): the players youngest first (R8-SETUP-4)

@@ -16,7 +16,7 @@ from engine.eight_minute_empire.model import NEUTRAL, State, Variant
 from engine.eight_minute_empire.scoring import continent_owners, region_owners
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.views import REGIONS_TABLE, map_art, status_line
-from pbem.render.picture import (
+from pbem.render.scene import (
     INK,
     LAND,
     Caption,

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from engine.imperial2030.board import Board, CityKind, default_board
+from engine.imperial2030.board import Board, CityKind
+from engine.imperial2030.mapfile import default_board
 from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.format import canal_name
 from pbem.games.imperial2030.orders.keywords import (

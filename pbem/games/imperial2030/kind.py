@@ -9,10 +9,11 @@ from typing import Any
 from engine.core.decisions import Pending
 from engine.core.log import LogEntry
 from engine.imperial2030.actions import ANYTIME, Action
-from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.board import Board
 from engine.imperial2030.board_validation import normalise_name
 from engine.imperial2030.decisions import Decision, DecisionKind, pending
 from engine.imperial2030.events import Event, FlagCardDealt
+from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState, Variant
 from engine.imperial2030.rules import ImperialRules
 from engine.imperial2030.scoring import final_scores
@@ -35,7 +36,7 @@ from pbem.games.imperial2030.statejson import state_json
 from pbem.games.imperial2030.views import decision_words, turn_line
 from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, option_flag, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
-from pbem.render.picture import Scene
+from pbem.render.scene import Scene
 
 OPTIONS = ("deal", "start_player")
 

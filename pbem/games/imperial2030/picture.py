@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.imperial2030.board import Board, CityKind, Edge
 from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.board import REGIONS_TABLE, board_art
-from pbem.render.picture import (
+from pbem.render.scene import (
     INK,
     LAND,
     Layout,

@@ -36,7 +36,9 @@ from engine.imperial2030.model import (
     InvestStep,
     ManeuverStep,
     Stance,
+    UnitKind,
 )
+from engine.imperial2030.movement import army_routes, movable
 from pbem.games.imperial2030.views import (
     _canal_name,
     _check_player,
@@ -423,22 +425,17 @@ def _canal_on(board: Board, a: str, b: str) -> str | None:
 def _army_routes(state: GameState, nation: str, origin: str) -> dict[str, Any]:
     """The engine's route to each destination (how the army would go), or nothing if it cannot tell."""
     try:
-        from engine.imperial2030.movement import army_routes
-
         step = state.step
         return dict(army_routes(state, nation, step, origin)) if isinstance(step, ManeuverStep) else {}
-    except (ImportError, AttributeError, TypeError, KeyError, ValueError, EngineError):
+    except (AttributeError, TypeError, KeyError, ValueError, EngineError):
         return {}
 
 
 def _movable_armies(state: GameState, nation: str, origin: str) -> int:
     try:
-        from engine.imperial2030.model import UnitKind
-        from engine.imperial2030.movement import movable
-
         step = state.step
         return int(movable(state, nation, step, UnitKind.ARMY, origin)) if isinstance(step, ManeuverStep) else 0
-    except (ImportError, AttributeError, TypeError, KeyError, ValueError, EngineError):
+    except (AttributeError, TypeError, KeyError, ValueError, EngineError):
         return 0
 
 

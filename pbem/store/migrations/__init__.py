@@ -1,1 +1,1 @@
-"""Alembic migrations of the pbem schema (run by ``pbem.store.migrate``; see its docstring)."""
+"""Alembic migrations of the pbem schema (run by ``pbem.store.schema``; see its docstring)."""

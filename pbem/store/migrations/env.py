@@ -1,6 +1,6 @@
 """Alembic's environment for pbem: the target is ``SQLModel.metadata`` with every pbem table registered.
 
-Run programmatically by ``pbem.store.migrate.upgrade`` (which passes an open
+Run programmatically by ``pbem.store.schema.upgrade`` (which passes an open
 connection in ``config.attributes["connection"]``), or by the ``alembic``
 command for writing new revisions::
 
@@ -57,9 +57,7 @@ def run_online() -> None:
     url = config.get_main_option("sqlalchemy.url")
     if not url:
         raise SystemExit("no database URL: pass --url (or set sqlalchemy.url)")
-    from pbem.store.db import normalise_url
-
-    engine = create_engine(normalise_url(url))
+    engine = create_engine(pbem.store.db.normalise_url(url))
     try:
         with engine.begin() as conn:
             _run(conn)

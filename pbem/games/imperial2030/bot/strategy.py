@@ -34,7 +34,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.imperial2030.board import Board, default_board
+from engine.imperial2030.board import Board
+from engine.imperial2030.mapfile import default_board
 from pbem.games.imperial2030.bot.reading import (
     NationRow,
     Option,
