@@ -24,9 +24,9 @@ never silently ignored):
                  ``replies_per_sender_per_hour`` and ``replies_per_sender_per_day`` (direct replies to a
                  player's mail; 0: never reply), ``replies_to_strangers_per_hour`` (all replies to mail
                  without a seat's token, together) and ``replies_per_domain_per_hour`` (those to one
-                 domain): see ``pbem.mailflow.inbound`` for who is charged what; ``max_mails_per_hour``
+                 domain): see ``pbem.moderator.inbound.handler`` for who is charged what; ``max_mails_per_hour``
                  and ``max_mails_per_day`` (what the mail provider lets the account send; 0: no limit;
-                 mail beyond waits in the outbox: ``pbem.mailflow.sendlimits``)
+                 mail beyond waits in the outbox: ``pbem.daemon.sendlimits``)
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
@@ -142,7 +142,7 @@ class Limits:
     replies_per_sender_per_day: int = 40
     replies_to_strangers_per_hour: int = 20
     replies_per_domain_per_hour: int = 5
-    max_mails_per_hour: int = 0  # what the provider lets an account send; 0: no limit (pbem.mailflow.sendlimits)
+    max_mails_per_hour: int = 0  # what the provider lets an account send; 0: no limit (pbem.daemon.sendlimits)
     max_mails_per_day: int = 0
 
 

@@ -9,7 +9,7 @@
     pbem export NAME [--format json|text] [--public] [--output FILE]
                                            a game's whole history, to replay or to publish
     pbem init [--provider P] [--address A] a first, commented pbem.toml for a mail provider (asks what is missing)
-    pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.mailflow)
+    pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.daemon)
     pbem poll                              for cron: the inbox once, the outbox once
     pbem check                             can we reach the IMAP and SMTP servers of the config?
     pbem status [--json] [--no-games]      is a moderator running? queues, outbox, whom each game waits for
@@ -54,8 +54,8 @@ from pbem.cli import (  # noqa: F401  (their commands register on the apps)
     status,
 )
 from pbem.cli.base import EXIT_ERROR, EXIT_REFUSED, Options, app, game_app
+from pbem.cli.mailserver import register as _register_mail_commands
 from pbem.cli.style import plain_commands
-from pbem.mailflow.commands import register as _register_mail_commands
 
 _register_mail_commands(app)  # pbem run, pbem poll, pbem check
 

@@ -128,7 +128,7 @@ def _refuse_while_running(url: URL, config: Config, path: Path | None) -> None:
     The database is opened without migrating it: it may be a newer pbem's (a
     rollback restores the backup taken before the upgrade over it).
     """
-    from pbem.mailflow.status import gather
+    from pbem.cli.gather import gather
     from pbem.store.schema import current_revisions
 
     if path is not None and not path.exists():

@@ -15,7 +15,7 @@ from pbem.cli.style import PlainGroup
 from pbem.config import database_url
 from pbem.errors import BadSetup, PbemError
 from pbem.games import GameKind
-from pbem.moderator import Moderator
+from pbem.moderator.games import Moderator
 from pbem.store import Database
 
 EXIT_REFUSED = 1

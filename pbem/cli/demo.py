@@ -13,7 +13,7 @@ from pbem.games import DEFAULT_KIND, kind_named
 from pbem.store.mailprefs import MailMode
 
 # --- the embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply ------------------------------
-# (pbem.mailhub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
+# (pbem.mail.hub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
 
 mail_app = typer.Typer(help="Mail from the command line: answer a demo game's prompt as a player.", cls=PlainGroup,
                        no_args_is_help=True, pretty_exceptions_show_locals=False)
@@ -39,7 +39,7 @@ def mailhub_command(
     """A local mail hub: SMTP in on loopback, each recipient's mail into a Maildir ROOT/<address>/."""
     import signal
 
-    from pbem.mailhub import MailHub, MailHubError
+    from pbem.mail.hub import MailHub, MailHubError
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -183,7 +183,7 @@ def mail_reply_command(
 
     from pbem.bots.mailio import latest_mail, reply_message
     from pbem.demo import load_demo
-    from pbem.mailhub import mailbox_name
+    from pbem.mail.hub import mailbox_name
 
     try:
         demo = load_demo(directory)

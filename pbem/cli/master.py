@@ -22,7 +22,7 @@ from pbem.render.text import utc_stamp
 from pbem.store.settings import FALLBACK_DECISION
 
 # --- the game master's commands: game show, force, undo, replace, pause, resume, resend, deadlines tick ---
-# (pbem.gamemaster and pbem.deadlines; every command is one transaction that also queues the mails it causes)
+# (pbem.moderator.gamemaster and pbem.moderator.tick; every command is one transaction that also queues the mails it causes)
 
 deadlines_app = typer.Typer(help="Deadlines of pending decisions: reminders, passive defaults, alerts.", cls=PlainGroup,
                             no_args_is_help=True, pretty_exceptions_show_locals=False)
@@ -31,7 +31,7 @@ app.add_typer(deadlines_app, name="deadlines")
 
 def gm_mail(ctx: typer.Context) -> Any:
     """The mail settings of the game master's commands: [moderator] address and game_master of the config."""
-    from pbem.gamemaster import MailContext
+    from pbem.moderator.gamemaster import MailContext
 
     return MailContext.from_config(load_config(options_of(ctx).config))
 
@@ -50,7 +50,7 @@ def _sending_held(ctx: typer.Context) -> str | None:
     from datetime import UTC, datetime
 
     from pbem.config import load_config
-    from pbem.mailflow.sendlimits import waiting_reason
+    from pbem.daemon.sendlimits import waiting_reason
 
     options = options_of(ctx)
     limits = load_config(options.config).limits
@@ -65,7 +65,7 @@ def game_show_command(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Show a game for the game master: seats, whose turn, deadlines, waiting lines, last moves, outbox."""
-    from pbem.gamemaster import game_show
+    from pbem.moderator.gamemaster import game_show
 
     view = game_show(options_of(ctx).moderator().db, name)
     echo(f"Game {view.name}: {view.status}{', PAUSED' if view.paused else ''}, move {view.version}, "
@@ -125,7 +125,7 @@ def game_set_command(
              "vacation_cap=DAYS.")],
 ) -> None:
     """Change a running game's settings: deadlines, reminders, mail defaults, press, absences. All or nothing."""
-    from pbem.gamemaster import set_game
+    from pbem.moderator.gamemaster import set_game
 
     change = set_game(options_of(ctx).moderator().db, name, pairs)
     echo(f"Game {change.name}: " + "; ".join(change.changed) + ".")
@@ -140,7 +140,7 @@ def force_command(
     as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player to give the orders for.")],
 ) -> None:
     """Give orders for a player (the game master steps in); everyone's report says so."""
-    from pbem.gamemaster import force
+    from pbem.moderator.gamemaster import force
 
     if text == "-":
         text = typer.get_text_stream("stdin").read()
@@ -176,7 +176,7 @@ def undo_command(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Take back the last move (one logged action) and tell every player."""
-    from pbem.gamemaster import undo
+    from pbem.moderator.gamemaster import undo
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
@@ -199,7 +199,7 @@ def replace_command(
     email: Annotated[str, typer.Option("--email", metavar="EMAIL", help="The new player's address.")],
 ) -> None:
     """Give a seat to a new player: renamed everywhere, a new token, everyone told."""
-    from pbem.gamemaster import replace
+    from pbem.moderator.gamemaster import replace
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
@@ -218,7 +218,7 @@ def pause_command(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Pause a game: orders are refused and deadlines stand still until it is resumed."""
-    from pbem.gamemaster import pause
+    from pbem.moderator.gamemaster import pause
 
     mail = gm_mail(ctx)
     done = pause(options_of(ctx).moderator().db, name, mail=mail)
@@ -232,7 +232,7 @@ def resume_command(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Resume a paused game; the deadlines of pending decisions count from now."""
-    from pbem.gamemaster import resume
+    from pbem.moderator.gamemaster import resume
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
@@ -253,7 +253,7 @@ def resend_command(
     ] = None,
 ) -> None:
     """Queue the current report (and the prompt, for a deciding player) again."""
-    from pbem.gamemaster import resend
+    from pbem.moderator.gamemaster import resend
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
@@ -273,7 +273,7 @@ def deadlines_tick(ctx: typer.Context) -> None:
 
     Looks at every active game, not only those whose alarm rang (as ``pbem run`` and ``pbem poll`` do).
     """
-    from pbem.deadlines import tick
+    from pbem.moderator.tick import tick
 
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)

@@ -24,7 +24,7 @@ def observer_add(
     email: Annotated[str, typer.Argument(metavar="EMAIL", help="The observer's e-mail address.")],
 ) -> None:
     """Add an observer: they get a welcome with the position, then the public report after each move."""
-    from pbem.mailflow.observers import Sender, add
+    from pbem.moderator.notify.observers import Sender, add
 
     options = options_of(ctx)
     moderator = load_config(options.config).moderator
@@ -39,7 +39,7 @@ def observer_add(
 @handled
 def observer_list(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The game.")]) -> None:
     """List a game's observers."""
-    from pbem.mailflow.observers import listing
+    from pbem.moderator.notify.observers import listing
 
     game, rows = listing(options_of(ctx).moderator().db, name)
     if not rows:
@@ -58,7 +58,7 @@ def observer_remove(
     email: Annotated[str, typer.Argument(metavar="EMAIL", help="The observer's e-mail address.")],
 ) -> None:
     """Take an observer off a game; no mail is sent to them."""
-    from pbem.mailflow.observers import remove
+    from pbem.moderator.notify.observers import remove
 
     remove(options_of(ctx).moderator().db, name, email, datetime.now(UTC))
     echo(f"{email.strip().lower()} no longer observes game {name}.")

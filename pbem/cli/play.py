@@ -25,7 +25,7 @@ from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
 from pbem.games import DEFAULT_KIND, KINDS, GameKind, kind_named
 from pbem.games.kind import match_player
-from pbem.moderator import Moderator
+from pbem.moderator.games import Moderator
 
 # --- commands ---------------------------------------------------------------------------------
 
@@ -84,7 +84,7 @@ def game_new(
         for line in game_kind.new_game_lines(game):
             echo(line)
         return
-    from pbem.mailflow import create_game_with_mail
+    from pbem.moderator.gamemaster.newgame import create_game_with_mail
 
     moderator = options.moderator()
     setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.name,
@@ -131,7 +131,7 @@ def order(
     as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player giving the orders.")],
 ) -> None:
     """Apply a player's orders, as if they came by mail; print what happened and what is pending next."""
-    from pbem.gamemaster import GamePaused, refuse_if_paused
+    from pbem.moderator.gamemaster import GamePaused, refuse_if_paused
 
     if text == "-":
         text = typer.get_text_stream("stdin").read()

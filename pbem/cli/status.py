@@ -3,7 +3,7 @@
 The exit code is for monitoring (a cron check, a container's health check):
 0 a moderator process holds the inbox lease (it read the inbox within the
 last few minutes), 1 none does, 2 the database or the configuration cannot
-be used. What is read and how: ``pbem.mailflow.status``.
+be used. What is read and how: ``pbem.cli.gather``.
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def status_command(
     the last five minutes), 1 when none does (for monitoring scripts), 2 when
     the database or the configuration cannot be used.
     """
-    from pbem.mailflow.status import gather, report_json, report_lines
+    from pbem.cli.gather import gather, report_json, report_lines
 
     options = options_of(ctx)
     config = load_config(options.config)
