@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import ConfigError
+from pbem.games import KINDS
 from pbem.mail.errors import MailConfigError
 from pbem.mail.settings import (
     IMAP_KEYS,
@@ -57,6 +58,7 @@ from pbem.mail.settings import (
     ImapSettings,
     SmtpSettings,
     imap_settings,
+    maildir_settings,
     smtp_settings,
 )
 from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS, FALLBACK_DECISION
@@ -85,8 +87,6 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
 
 def decision_names() -> tuple[str, ...]:
     """The decisions of the registered game kinds beyond Imperial's defaults: keys ``[deadlines]`` accepts."""
-    from pbem.games import KINDS  # the kinds' modules load only when a key beyond Imperial's is met
-
     names: dict[str, None] = {}
     for kind in KINDS.values():
         names.update(dict.fromkeys(k for k in kind.deadline_hours() if k not in DEFAULT_DEADLINE_HOURS))
@@ -326,8 +326,6 @@ def _mail_section(data: Mapping[str, Any], name: str, parse: Any, env: Mapping[s
 
 
 def _maildir(section: Mapping[str, Any], source: Path | None) -> Any:
-    from pbem.mail.settings import maildir_settings
-
     return maildir_settings(section, base=source.parent if source is not None else None)
 
 

@@ -1,40 +1,37 @@
-"""The mail commands of the CLI: ``pbem run``, ``pbem lmtp``, ``pbem poll --once``, ``pbem check``.
+"""The mail server's commands: ``pbem run``, ``pbem lmtp``, ``pbem poll --once``, ``pbem check``, ``pbem inbox``.
 
 ``run``, ``lmtp`` and ``poll`` log to standard error as text, or as JSON
-lines with ``--log-format json`` (``pbem.daemon.logformat``).
-
-Registered on ``pbem.cli.app`` by :func:`register`, which ``pbem.cli`` calls at
-its end (this module does not import ``pbem.cli``, so ``python -m pbem.cli``
-works too). Exit codes: 0 done; 1 a server or the database could not
-be used (``poll``: the inbox could not be read or the outbox could not be
-delivered; nothing is lost, the next run goes on; ``check``: a server does not
-work); 2 a usage or configuration error.
+lines with ``--log-format json`` (``pbem.daemon.logformat``). Exit codes: 0
+done; 1 a server or the database could not be used (``poll``: the inbox could
+not be read or the outbox could not be delivered; nothing is lost, the next
+run goes on; ``check``: a server does not work); 2 a usage or configuration
+error.
 """
 from __future__ import annotations
 
-import functools
 import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar, cast
+from typing import Annotated, Any
 
 import typer
 
-from engine.core.errors import EngineError
+from pbem.cli.base import app, fail, handled, options_of
+from pbem.cli.check import check_mail
+from pbem.cli.roundtrip import round_trip
 from pbem.config import Config, load_config
-from pbem.errors import ConfigError, PbemError
+from pbem.daemon.lmtp import LmtpHandler, start_lmtp
+from pbem.daemon.logformat import FORMATS, JsonLines, quiet_libraries
+from pbem.daemon.loop import Daemon, MailFlow, deadline_task, default_inbox_factory, poll_once
+from pbem.daemon.workers import Appliers, QueueListener, Sender
+from pbem.errors import ConfigError
+from pbem.moderator.notify import pictures
 from pbem.private import exposure_warnings
-
-if TYPE_CHECKING:
-    from pbem.daemon.loop import MailFlow
-
+from pbem.store.inqueue import counts, failed_messages, retry_failed
 
 EXIT_UNAVAILABLE = 1
-EXIT_ERROR = 2
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 # The options that run, lmtp and poll share.
 LogLevel = Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
@@ -43,29 +40,6 @@ LogFormat = Annotated[str, typer.Option("--log-format", metavar="FORMAT",
 OutboxInterval = Annotated[float, typer.Option(
     "--outbox-interval", metavar="SECONDS", min=1.0,
     help="Deliver the outbox at least this often (mail queued by other commands).")]
-
-
-def fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_ERROR)
-
-
-def handled(command: F) -> F:
-    """Errors of ours as one line on stderr and exit 2, never a traceback (as in ``pbem.cli``)."""
-
-    @functools.wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except (PbemError, EngineError) as exc:
-            fail(str(exc))
-
-    return cast(F, wrapper)
-
-
-def options_of(ctx: typer.Context) -> Any:
-    """The CLI's global options (``pbem.cli.Options``: ``.config``, ``.moderator()``)."""
-    return ctx.obj
 
 
 def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Config:
@@ -83,8 +57,6 @@ def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Con
 
 def _logging(level: str, log_format: str = "text") -> None:
     """The log on standard error: text lines for people, or JSON lines (``pbem.daemon.logformat``)."""
-    from pbem.daemon.logformat import FORMATS, JsonLines, quiet_libraries
-
     value = getattr(logging, level.upper(), None)
     if not isinstance(value, int):
         fail(f"--log-level must be one of DEBUG, INFO, WARNING, ERROR, not {level!r}")
@@ -97,11 +69,9 @@ def _logging(level: str, log_format: str = "text") -> None:
 
 
 def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None) -> MailFlow:
-    from pbem.daemon.loop import MailFlow, deadline_task, default_inbox_factory
-
     moderator = options_of(ctx).moderator()
     _warn_if_exposed(config, moderator.db.sqlite_path)
-    tasks = [t for t in (deadline_task(config, moderator.db),) if t is not None]
+    tasks = [deadline_task(config, moderator.db)]
     flow = MailFlow(config, moderator.db, moderator=moderator, tasks=tasks)
     if use_idle is False:
         flow.inbox_factory = default_inbox_factory(config, flow.ssl_context, use_idle=False)
@@ -126,6 +96,7 @@ class _ErrorsLogged(logging.Handler):
         self.count += 1
 
 
+@app.command("run")
 @handled
 def run_command(
     ctx: typer.Context,
@@ -144,8 +115,6 @@ def run_command(
     comes by LMTP (`pbem lmtp`): it handles what that queued. Stops cleanly
     on SIGTERM or Ctrl-C. Logs go to standard error.
     """
-    from pbem.daemon.loop import Daemon
-
     config = _config(ctx)
     _logging(log_level, log_format)
     flow = _flow(ctx, config, use_idle=False if no_idle else None)
@@ -154,9 +123,6 @@ def run_command(
 
 def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None) -> None:
     """Run ``daemon`` with ``workers`` handling the queue (1: inline), until SIGTERM or Ctrl-C."""
-    from pbem.daemon.workers import Appliers, QueueListener, Sender
-    from pbem.moderator.notify import pictures
-
     flow = daemon.flow
     appliers = None
     sender = Sender(flow, daemon.outbox_interval)
@@ -184,6 +150,7 @@ def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None)
         sender.stop()
 
 
+@app.command("lmtp")
 @handled
 def lmtp_command(
     ctx: typer.Context,
@@ -201,9 +168,6 @@ def lmtp_command(
     Each mail is stored before the server is told it arrived, so nothing is
     lost; no IMAP mailbox is read. See docs/hosting.md for the Postfix lines.
     """
-    from pbem.daemon.lmtp import LmtpHandler, start_lmtp
-    from pbem.daemon.loop import Daemon
-
     host, _, port_text = listen.rpartition(":")
     if not host or not port_text.isdigit():
         fail(f"--listen must be HOST:PORT, not {listen!r}")
@@ -224,6 +188,7 @@ def lmtp_command(
             server.stop()
 
 
+@app.command("poll")
 @handled
 def poll_command(
     ctx: typer.Context,
@@ -237,8 +202,6 @@ def poll_command(
 
     Without [imap] or [maildir], mail comes by LMTP: what `pbem lmtp` queued is answered.
     """
-    from pbem.daemon.loop import poll_once
-
     config = _config(ctx)
     _logging(log_level, log_format)
     errors = _ErrorsLogged()
@@ -272,6 +235,7 @@ def poll_command(
         raise typer.Exit(EXIT_UNAVAILABLE)
 
 
+@app.command("check")
 @handled
 def check_command(
     ctx: typer.Context,
@@ -286,8 +250,6 @@ def check_command(
 
     With --send-test, one test mail goes to the moderator itself and one to ADDRESS.
     """
-    from pbem.cli.check import check_mail
-
     config = load_config(options_of(ctx).config)
     if config.path is None:
         fail("no configuration file: give --config FILE (before the command) or set PBEM_CONFIG")
@@ -311,8 +273,6 @@ def check_command(
 
 
 def _send_test(config: Config, address: str, wait: float) -> None:
-    from pbem.cli.roundtrip import round_trip
-
     if "@" not in address or address.count("@") != 1 or any(c.isspace() for c in address):
         fail(f"--send-test wants one mail address, not {address!r}")
     typer.echo("Round trip: a mail to the moderator's own plus-address, as a player's reply travels ...")
@@ -324,17 +284,9 @@ def _send_test(config: Config, address: str, wait: float) -> None:
         raise typer.Exit(EXIT_UNAVAILABLE)
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``run``, ``poll`` and ``check`` to the CLI."""
-    app.command("run")(run_command)
-    app.command("lmtp")(lmtp_command)
-    app.command("poll")(poll_command)
-    app.command("check")(check_command)
-    app.add_typer(inbox_app, name="inbox")
-
-
 inbox_app = typer.Typer(help="Received mail waiting to be handled, and mail whose handling failed (set aside).",
                         no_args_is_help=False, invoke_without_command=True)
+app.add_typer(inbox_app, name="inbox")
 
 
 @inbox_app.callback()
@@ -343,8 +295,6 @@ def inbox_command(ctx: typer.Context) -> None:
     """Show how much received mail waits, and each message set aside (its handling failed)."""
     if ctx.invoked_subcommand is not None:
         return
-    from pbem.store.inqueue import counts, failed_messages
-
     db = options_of(ctx).moderator().db
     with db.transaction() as session:
         waiting, kept = counts(session), failed_messages(session)
@@ -364,8 +314,6 @@ def inbox_retry_command(ctx: typer.Context,
                                                                       "(default: every one set aside).")] = None,
                         ) -> None:
     """Put messages set aside back in line: the next pass of `pbem run` or `pbem poll` handles them again."""
-    from pbem.store.inqueue import retry_failed
-
     db = options_of(ctx).moderator().db
     with db.transaction() as session:
         number = retry_failed(session, message)

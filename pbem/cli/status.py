@@ -15,6 +15,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from pbem.cli.base import app, echo, fail, handled, options_of
+from pbem.cli.gather import gather, report_json, report_lines
 from pbem.config import database_url, load_config
 from pbem.store.db import normalise_url
 
@@ -37,8 +38,6 @@ def status_command(
     the last five minutes), 1 when none does (for monitoring scripts), 2 when
     the database or the configuration cannot be used.
     """
-    from pbem.cli.gather import gather, report_json, report_lines
-
     options = options_of(ctx)
     config = load_config(options.config)
     url = normalise_url(database_url(options.database, options.config))

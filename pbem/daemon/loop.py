@@ -64,10 +64,11 @@ from pbem.daemon.outages import FIRST_WAIT, MAX_WAIT, Outages, Service, recorder
 from pbem.daemon.sender import DeliveryReport, deliver_due, next_due
 from pbem.daemon.workers import Lease
 from pbem.holders import gone, holder_name
-from pbem.mail import FetchedMessage, MailboxError, MailboxPosition, SmtpSender
+from pbem.mail import FetchedMessage, MailboxError, MailboxPosition, MaildirInbox, SmtpSender
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.handler import DatabaseUnavailable
 from pbem.moderator.inbound.outcome import DUPLICATE, Outcome
+from pbem.moderator.tick import tick
 from pbem.store.inbound import load_position
 from pbem.store.inqueue import reclaim as reclaim_messages
 from pbem.store.outbox import reclaim as reclaim_mail
@@ -332,8 +333,6 @@ def default_inbox_factory(config: Config, context: Callable[[], ssl.SSLContext] 
     """The inbox of ``config``: a :class:`Mailbox` over ``[imap]``, or a Maildir over ``[maildir]``."""
     maildir = getattr(config, "maildir", None)
     if maildir is not None:
-        from pbem.mail import MaildirInbox
-
         return lambda: MaildirInbox(maildir)
     return lambda: Mailbox(config.require_imap(), ssl_context=context() if context else None, use_idle=use_idle)
 
@@ -587,12 +586,8 @@ def _close(inbox: Any) -> None:
         pass
 
 
-def deadline_task(config: Config, db: Any) -> Task | None:
-    """The deadline tick of ``pbem.moderator.deadlines`` as a periodic task (None when that module is not there)."""
-    try:
-        from pbem.moderator.tick import tick
-    except ImportError:  # pragma: no cover
-        return None
+def deadline_task(config: Config, db: Any) -> Task:
+    """The deadline tick (``pbem.moderator.tick``) as a periodic task of the daemon."""
     moderator = config.require_moderator()
 
     def deadlines(now: datetime) -> None:
