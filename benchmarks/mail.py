@@ -281,7 +281,7 @@ class Moderator:
 
     def _await_helpers(self, log_level: str) -> None:
         """Wait, for at most ``HELPER_WAIT`` seconds, until every process's picture helper has warmed up
-        (``pbem.mailflow.drawing``: about a second of a core, once, when a moderator starts), so that what is
+        (``pbem.moderator.notify.pictures``: about a second of a core, once, when a moderator starts), so that what is
         timed is a moderator at work, not its first second. A version without a helper, or a one-core
         machine, just costs the wait."""
         if log_level.upper() not in ("INFO", "DEBUG"):

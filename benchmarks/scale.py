@@ -57,7 +57,7 @@ offer PIPELINING; one more informative line repeats the LMTP latency with a
 relay that does (as Postfix and the large providers do).
 
 Nothing is timed before every daemon has said that it started and that its
-picture helper has warmed up (``pbem.mailflow.drawing``: a second of a core,
+picture helper has warmed up (``pbem.moderator.notify.pictures``: a second of a core,
 once, at start; ``mail.Moderator``).
 
 Sizes: 20 games x 4 steps and 30 LMTP orders; ``--quick``: 10 games x 3

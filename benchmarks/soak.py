@@ -1,6 +1,6 @@
 """Soak benchmark: many demo games at once through one moderator, all by email.
 
-One mail hub (``pbem.mailhub``) and every game's bots run in this process;
+One mail hub (``pbem.mail.hub``) and every game's bots run in this process;
 the moderator is the real daemon, ``pbem run``, in a process of its own, with
 a ``[maildir]`` inbox in the hub and the hub as its SMTP relay, so that its
 memory can be measured apart. Games are created with their welcome mails as
@@ -43,8 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pbem.bots.player import BotPlayer, BotPool  # noqa: E402
 from pbem.config import parse_config  # noqa: E402
 from pbem.demo import _write_toml  # noqa: E402
-from pbem.mailflow import create_game_with_mail  # noqa: E402
-from pbem.mailhub import MailHub  # noqa: E402
+from pbem.moderator.gamemaster.newgame import create_game_with_mail  # noqa: E402
+from pbem.mail.hub import MailHub  # noqa: E402
 from pbem.moderator import Moderator  # noqa: E402
 from pbem.store import Database  # noqa: E402
 

@@ -94,7 +94,7 @@ class IdleGames:
     """``games`` idle games in a fresh SQLite database at ``path``, settled by one tick (timed: ``settle_s``)."""
 
     def __init__(self, path: Path, games: int) -> None:
-        from pbem.deadlines import tick
+        from pbem.moderator.tick import tick
         from pbem.store import Database
 
         url = f"sqlite:///{path}"

@@ -24,9 +24,9 @@ never silently ignored):
                  ``replies_per_sender_per_hour`` and ``replies_per_sender_per_day`` (direct replies to a
                  player's mail; 0: never reply), ``replies_to_strangers_per_hour`` (all replies to mail
                  without a seat's token, together) and ``replies_per_domain_per_hour`` (those to one
-                 domain): see ``pbem.mailflow.inbound`` for who is charged what; ``max_mails_per_hour``
+                 domain): see ``pbem.moderator.inbound.handler`` for who is charged what; ``max_mails_per_hour``
                  and ``max_mails_per_day`` (what the mail provider lets the account send; 0: no limit;
-                 mail beyond waits in the outbox: ``pbem.mailflow.sendlimits``)
+                 mail beyond waits in the outbox: ``pbem.daemon.sendlimits``)
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.errors import ConfigError
+from pbem.games import KINDS
 from pbem.mail.errors import MailConfigError
 from pbem.mail.settings import (
     IMAP_KEYS,
@@ -57,6 +58,7 @@ from pbem.mail.settings import (
     ImapSettings,
     SmtpSettings,
     imap_settings,
+    maildir_settings,
     smtp_settings,
 )
 from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS, FALLBACK_DECISION
@@ -85,8 +87,6 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
 
 def decision_names() -> tuple[str, ...]:
     """The decisions of the registered game kinds beyond Imperial's defaults: keys ``[deadlines]`` accepts."""
-    from pbem.games import KINDS  # the kinds' modules load only when a key beyond Imperial's is met
-
     names: dict[str, None] = {}
     for kind in KINDS.values():
         names.update(dict.fromkeys(k for k in kind.deadline_hours() if k not in DEFAULT_DEADLINE_HOURS))
@@ -142,7 +142,7 @@ class Limits:
     replies_per_sender_per_day: int = 40
     replies_to_strangers_per_hour: int = 20
     replies_per_domain_per_hour: int = 5
-    max_mails_per_hour: int = 0  # what the provider lets an account send; 0: no limit (pbem.mailflow.sendlimits)
+    max_mails_per_hour: int = 0  # what the provider lets an account send; 0: no limit (pbem.daemon.sendlimits)
     max_mails_per_day: int = 0
 
 
@@ -326,8 +326,6 @@ def _mail_section(data: Mapping[str, Any], name: str, parse: Any, env: Mapping[s
 
 
 def _maildir(section: Mapping[str, Any], source: Path | None) -> Any:
-    from pbem.mail.settings import maildir_settings
-
     return maildir_settings(section, base=source.parent if source is not None else None)
 
 

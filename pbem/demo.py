@@ -5,11 +5,11 @@ With no configuration at all, :class:`Demo`
 1. makes a directory (``--dir``, or a temporary one) holding an SQLite
    database (``pbem.db``), the mail of every address (``mail/<address>/``,
    Maildirs) and a configuration file (``pbem.toml``) that points at both;
-2. starts the mail hub (``pbem.mailhub``) on a free loopback port;
+2. starts the mail hub (``pbem.mail.hub``) on a free loopback port;
 3. creates a game for bots ``bot1@demo.pbem`` … (and the people named by
    ``--humans``), queueing the welcome mails with each seat's token in the
    ``Reply-To``, as ``pbem game new`` does with a mail configuration;
-4. runs the moderator (``pbem.mailflow``'s daemon over a
+4. runs the moderator (``pbem.daemon`` over a
    :class:`pbem.mail.MaildirInbox` reading ``mail/moderator@demo.pbem/``,
    sending through the hub by SMTP) and the bots (``pbem.bots``, reading
    their Maildirs, answering by SMTP through the hub) in threads of this
@@ -43,10 +43,17 @@ from typing import Any, TextIO
 from sqlmodel import col
 
 from pbem.bots.player import BotPlayer, BotPool
+from pbem.config import parse_config
+from pbem.daemon.loop import Daemon, MailFlow
 from pbem.games import DEFAULT_KIND, kind_named
+from pbem.mail.hub import MailHub, mailbox_name
 from pbem.mail.maildir import MaildirInbox
 from pbem.mail.settings import MaildirSettings
-from pbem.mailhub import MailHub, mailbox_name
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
+from pbem.moderator.games import GAME_NAME, Moderator
+from pbem.store import Database
+from pbem.store.inbound import InboundRow
+from pbem.store.outbox import OutboxRow
 
 log = logging.getLogger("pbem.demo")
 
@@ -137,8 +144,6 @@ class Demo:
 
     def __init__(self, options: DemoOptions, *, out: TextIO | None = None,
                  progress: Callable[[Progress], None] | None = None) -> None:
-        from pbem.moderator import GAME_NAME
-
         self.kind = kind_named(options.kind)
         total = max(options.players, len(options.humans))
         if not self.kind.min_players <= total <= self.kind.max_players:
@@ -196,9 +201,6 @@ class Demo:
 
     def setup(self) -> None:
         """Directory, hub, configuration, database and the game with its welcome mails queued."""
-        from pbem.config import parse_config
-        from pbem.moderator import Moderator
-        from pbem.store import Database
 
         self.directory.mkdir(parents=True, exist_ok=True)
         if (self.directory / "pbem.db").exists():
@@ -223,8 +225,6 @@ class Demo:
 
     def _create_game(self) -> None:
         """The game and its welcome mails (each seat's token in the Reply-To), as ``pbem game new`` with mail."""
-        from pbem.mailflow import create_game_with_mail
-
         setup = self.moderator.make_setup(self.options.game, [(n, a) for n, a, _ in self.players], (),
                                           self.options.seed, self.options.variants, kind=self.kind.name)
         create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.name,
@@ -234,8 +234,6 @@ class Demo:
 
     def start(self) -> None:
         """The moderator's daemon and the bots, each in a thread of this process."""
-        from pbem.mailflow.daemon import Daemon, MailFlow
-
         settings = MaildirSettings(self.maildir_of(MODERATOR), poll_interval=self.options.poll_interval, fsync=False)
         flow = MailFlow(self.config, self.db, moderator=self.moderator,
                         inbox_factory=lambda: MaildirInbox(settings))
@@ -303,8 +301,6 @@ class Demo:
         from sqlalchemy import func
         from sqlmodel import select
 
-        from pbem.store.outbox import OutboxRow
-
         with self.db.transaction() as session:
             rows = session.exec(select(OutboxRow.status, func.count(col(OutboxRow.id)))
                                 .group_by(col(OutboxRow.status))).all()
@@ -313,8 +309,6 @@ class Demo:
     def _inbound_counts(self) -> dict[str, int]:
         from sqlalchemy import func
         from sqlmodel import select
-
-        from pbem.store.inbound import InboundRow
 
         with self.db.transaction() as session:
             rows = session.exec(select(InboundRow.outcome, func.count(col(InboundRow.id)))

@@ -466,7 +466,7 @@ def test_pbem_bot_once_answers_through_smtp(tmp_path: Path) -> None:
 
     from pbem.cli import app
     from pbem.mail import MaildirInbox, parse_message
-    from pbem.mailhub import MailHub
+    from pbem.mail.hub import MailHub
 
     with MailHub(tmp_path / "mail", fsync=False) as hub:
         maildir = hub.ensure_maildir("bot7@demo.pbem")

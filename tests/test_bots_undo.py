@@ -12,10 +12,11 @@ from pathlib import Path
 
 from mailflowkit import NOW, Table, config_for
 
-from pbem import gamemaster
+from pbem.moderator import gamemaster
 from pbem.bots.player import BotPlayer
 from pbem.mail import build_message
-from pbem.mailflow import outgoing_mail, process_message
+from pbem.moderator.notify.compose import outgoing_mail
+from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
 
 ANN = "ann@example.org"

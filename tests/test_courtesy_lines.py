@@ -12,7 +12,7 @@ import pytest
 from mailflowkit import NOW, Table, config_for
 
 from pbem.games.imperial2030.orders import MessageLine, apply_message, split_orders
-from pbem.mailflow import process_message
+from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
 from tests.helpers import turn_of
 from tests.test_orders import three_players

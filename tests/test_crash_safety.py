@@ -5,7 +5,7 @@ two games (a three-player ``g1`` and a two-player ``g2``, interleaved), each
 mail a seat's orders (sometimes two orders in one mail) or, once, a STATUS
 question. The moderator runs as its own process (``pbem poll --once`` or
 ``pbem run``, as a deployment runs it) with ``PBEM_CRASH_AT`` set, so that it
-dies with exit code 137 at the named point (:mod:`pbem.mailflow.crash`); the
+dies with exit code 137 at the named point (:mod:`pbem.crash`); the
 test checks that it died *there* (the exit code, its last words, and what the
 database, the mailbox and the relay hold at that moment), restarts it without
 the variable (``pbem poll --once``: the same ``poll_once`` in the test's
@@ -64,14 +64,9 @@ from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameState
 from pbem.config import load_config
 from pbem.games.imperial2030.orders import apply_message, legal_orders
-from pbem.mailflow import (
-    MailFlow,
-    PollReport,
-    deadline_task,
-    poll_once,
-    process_message,
-)
-from pbem.mailflow.crash import ENV, EXIT_CODE
+from pbem.daemon import MailFlow, PollReport, deadline_task, poll_once
+from pbem.moderator.inbound.handler import process_message
+from pbem.crash import ENV, EXIT_CODE
 from pbem.moderator import Moderator
 from pbem.store import Database, find_game, load_log, load_state
 from pbem.store.games import game_setup

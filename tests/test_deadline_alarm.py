@@ -15,10 +15,12 @@ from dbfixtures import db_url  # noqa: F401  (fixture)
 from sqlalchemy import event, update
 from test_deadlines import GM, MODERATOR, mails, run, since, two_player_game
 
-from pbem import deadlines as deadlines_module
-from pbem import gamemaster, store
-from pbem.deadlines import LOOK_AGAIN, tick, utc
-from pbem.gamemaster import set_game
+from pbem.moderator import tick as tick_module
+from pbem.moderator import gamemaster
+from pbem import store
+from pbem.moderator.tick import LOOK_AGAIN, tick
+from pbem.moderator.deadlines import utc
+from pbem.moderator.gamemaster import set_game
 from pbem.moderator import Moderator
 from pbem.store import Database, GameRow
 from pbem.store.absence import set_vacation
@@ -214,7 +216,7 @@ def test_a_paused_game_is_not_opened_and_a_resumed_one_gets_its_full_deadline(
     assert run(mod, start + timedelta(hours=2)).paused == ["demo"]
     assert alarm(mod.db) == PAUSED
     opened = []
-    monkeypatch.setattr(deadlines_module, "_tick_game", lambda *args: opened.append(args) or None)
+    monkeypatch.setattr(tick_module, "_tick_game", lambda *args: opened.append(args) or None)
     report = run(mod, start + timedelta(days=9))
     assert report.paused == ["demo"] and report.checked == ["demo"] and opened == []  # listed, not opened
     assert "demo: paused, deadlines not applied" in report.lines()
@@ -263,14 +265,14 @@ def test_a_change_committed_while_the_tick_looks_wins(mod: Moderator, monkeypatc
     if not woken:
         run(mod, start)
         assert alarm(mod.db) == start + timedelta(hours=24)
-    original = deadlines_module._tick_game
+    original = tick_module._tick_game
 
     def meanwhile(*args: Any) -> Any:
         found = original(*args)
         mod.submit("demo", "ann", "RONDEL investor")  # its own transaction, committed before the tick settles
         return found
 
-    monkeypatch.setattr(deadlines_module, "_tick_game", meanwhile)
+    monkeypatch.setattr(tick_module, "_tick_game", meanwhile)
     run(mod, start + timedelta(hours=25))
     assert alarm(mod.db) is None
 

@@ -21,9 +21,10 @@ from engine.imperial2030 import rules as imperial_rules
 from engine.imperial2030.actions import Done, Fight, ForceStop, Pass, Passage, Produce
 from engine.imperial2030.decisions import Decision, DecisionKind, pending
 from engine.imperial2030.serialize import state_to_json
-from pbem import deadlines as deadlines_module
+from pbem.moderator import deadlines as deadlines_module
 from pbem import store
-from pbem.deadlines import CLOCK_PURPOSES, Deadline, deadlines, decision_since, tick
+from pbem.moderator.deadlines import CLOCK_PURPOSES, Deadline, deadlines, decision_since
+from pbem.moderator.tick import tick
 from pbem.moderator import Moderator
 from pbem.render.text import problems
 from pbem.store import Database

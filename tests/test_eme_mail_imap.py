@@ -19,7 +19,8 @@ from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smt
 from test_mailflow_e2e import mail_config
 
 from engine.eight_minute_empire.model import State
-from pbem.mailflow import MailFlow, create_game_with_mail, poll_once
+from pbem.daemon import MailFlow, poll_once
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.store import Database
 
 KIND = "eight-minute-empire"

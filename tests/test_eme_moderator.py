@@ -14,8 +14,8 @@ from engine.eight_minute_empire.rules import state_to_json
 from pbem import store
 from pbem.cli import app
 from pbem.demo import DemoOptions, main_text
-from pbem.mailflow import create_game_with_mail
-from pbem.mailflow.inbound import process_message
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
+from pbem.moderator.inbound.handler import process_message
 from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow

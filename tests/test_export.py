@@ -1,4 +1,4 @@
-"""`pbem export`: a game's whole history for every kind, to replay it and to publish it (pbem.gamemaster.export).
+"""`pbem export`: a game's whole history for every kind, to replay it and to publish it (pbem.moderator.gamemaster.export).
 
 The export is written once in the core; these tests run it on both kinds and
 check what it promises: the JSON replays to the stored state, a public export
@@ -25,7 +25,7 @@ from engine.eight_minute_empire.randomplay import random_move as eme_random_move
 from engine.imperial2030.randomplay import random_move as imperial_random_move
 from pbem import store
 from pbem.cli import app
-from pbem.gamemaster import FORMAT, export_game
+from pbem.moderator.gamemaster import FORMAT, export_game
 from pbem.games import kind_of
 from pbem.moderator import Moderator
 from pbem.render import problems

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from pbem import store
 from pbem.cli import app
-from pbem.deadlines import game_deadlines
+from pbem.moderator.deadlines import game_deadlines
 from pbem.store import Database
 from pbem.store.settings import load_settings
 

@@ -17,11 +17,13 @@ from engine.imperial2030.decisions import DecisionKind, pending
 from engine.imperial2030.game import replay
 from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.serialize import state_to_json
-from pbem import gamemaster, store
+from pbem.moderator import gamemaster
+from pbem import store
 from pbem.cli import app
-from pbem.deadlines import decision_since, tick
+from pbem.moderator.deadlines import decision_since
+from pbem.moderator.tick import tick
 from pbem.errors import BadSetup, GameNotFound, UnknownPlayer
-from pbem.gamemaster import GameMasterError, GamePaused, MailContext, NothingToUndo
+from pbem.moderator.gamemaster import GameMasterError, GamePaused, MailContext, NothingToUndo
 from pbem.games.imperial2030.statejson import state_json
 from pbem.moderator import Moderator
 from pbem.store import Database

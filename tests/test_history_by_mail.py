@@ -54,7 +54,7 @@ def test_a_long_history_is_attached_to_the_one_reply_as_a_text_file(table: EmeTa
     from engine.eight_minute_empire.randomplay import random_move
     from pbem.games import kind_of
     from pbem.mail import build_message
-    from pbem.mailflow.outgoing import outgoing_mail
+    from pbem.moderator.notify.compose import outgoing_mail
 
     kind, rng = kind_of("eight-minute-empire"), random.Random(2)
     while table.eme().version < 70:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbem.mailflow.daemon import TASK_LEASE
+from pbem.daemon.loop import TASK_LEASE
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 10: "ten"}

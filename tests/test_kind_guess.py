@@ -33,15 +33,17 @@ from sqlmodel import col
 
 from engine.core.errors import GameFinished, IllegalAction
 from engine.core.seats import Seat
-from pbem import gamemaster
+from pbem.moderator import gamemaster
 from pbem.config import Config
-from pbem.deadlines import game_deadlines, tick
+from pbem.moderator.deadlines import game_deadlines
+from pbem.moderator.tick import tick
 from pbem.errors import BadSetup
 from pbem.games import kind_of, registered
 from pbem.games.results import Query
 from pbem.mail.outbound import move_of_message_id
-from pbem.mailflow import create_game_with_mail, process_message
-from pbem.mailflow.outcome import Outcome
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
+from pbem.moderator.inbound.handler import process_message
+from pbem.moderator.inbound.outcome import Outcome
 from pbem.render.text import problems
 from pbem.store import Database, find_game, load_state, replay_game
 from pbem.store.models import ActionRow, GameRow
@@ -417,7 +419,7 @@ def test_g1_the_moderator_refuses_another_kinds_options_and_player_counts(table:
 @pytest.mark.slow
 def test_core_a_reply_to_bob_carries_the_move_of_the_round_not_the_count_of_guesses_g3(table: GuessTable) -> None:
     """G-3: the error and STATUS replies name the move the round opened at (``shown_move``) in their Message-ID,
-    not the log position, which counts ann's sealed guess (pbem/mailflow/inbound.py; broken at 83e8124)."""
+    not the log position, which counts ann's sealed guess (pbem/moderator/inbound/handler.py; broken at 83e8124)."""
     table.send("ann", "GUESS 6")
     before = len(table.outbox())
     table.send("bob", "STATUS")
@@ -430,7 +432,7 @@ def test_core_a_reply_to_bob_carries_the_move_of_the_round_not_the_count_of_gues
 @pytest.mark.slow
 def test_core_a_guess_in_reply_to_a_status_answer_is_applied_g3(table: GuessTable) -> None:
     """G-3: a guess in reply to bob's STATUS answer binds to the round's move, not to a later one that
-    ``pbem.mailflow.binding.judge`` would call stale (broken at 83e8124 for the same cause)."""
+    ``pbem.moderator.inbound.binding.judge`` would call stale (broken at 83e8124 for the same cause)."""
     table.send("ann", "GUESS 6")
     table.send("bob", "STATUS")
     answer = table.mails_to("bob")[-1]

@@ -1,4 +1,4 @@
-"""A move's picture that arrives after its commit (``pbem.mailflow.latepictures``).
+"""A move's picture that arrives after its commit (``pbem.moderator.notify.latepictures``).
 
 With mail waiting behind a message, its handler does not wait for the
 helper's picture: the move commits, its mail waits for the picture, held by
@@ -25,8 +25,8 @@ import pytest
 from sqlalchemy import event
 
 from pbem.holders import gone
-from pbem.mailflow import drawing, latepictures, outgoing
-from pbem.mailflow.inbound import MessageFailed
+from pbem.moderator.notify import pictures, latepictures, compose
+from pbem.moderator.inbound.handler import MessageFailed
 from pbem.store.outbox import OutboxRow, OutboxStatus, claim_due, mark_sent_many
 from tests import dbfixtures, test_eme_moderator, test_picture_helper
 from tests.test_eme_moderator import KIND, NOW, EmeTable
@@ -39,25 +39,25 @@ db_url, table, helper = dbfixtures.db_url, test_eme_moderator.table, test_pictur
 class Held:
     """The helper's answers to pictures no one waits for, taken only once ``release`` is called."""
 
-    def __init__(self, asked_of: drawing.Helper, monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, asked_of: pictures.Helper, monkeypatch: pytest.MonkeyPatch) -> None:
         self._go = threading.Event()
-        self.asked: list[drawing.LaterDrawing] = []
+        self.asked: list[pictures.LaterDrawing] = []
         self.woken = 0
         collect, ask = asked_of.collect, asked_of.ask
 
-        def held_collect(later: drawing.LaterDrawing) -> drawing.Drawn:
+        def held_collect(later: pictures.LaterDrawing) -> pictures.Drawn:
             self._go.wait(60)
             return collect(later)
 
         def noted_ask(kind: str, game: str, state: Any, *, later: bool = False) -> Any:
             asked = ask(kind, game, state, later=later)
-            if isinstance(asked, drawing.LaterDrawing):
+            if isinstance(asked, pictures.LaterDrawing):
                 self.asked.append(asked)
             return asked
 
         monkeypatch.setattr(asked_of, "collect", held_collect)
         monkeypatch.setattr(asked_of, "ask", noted_ask)
-        monkeypatch.setattr(drawing, "_WAKE", self._wake)
+        monkeypatch.setattr(pictures, "_WAKE", self._wake)
 
     def _wake(self) -> None:
         self.woken += 1
@@ -70,14 +70,14 @@ class Held:
 
 
 @pytest.fixture
-def held(helper: drawing.Helper, monkeypatch: pytest.MonkeyPatch) -> Iterator[Held]:
-    pictures = Held(helper, monkeypatch)
-    yield pictures
-    pictures.release()
+def held(helper: pictures.Helper, monkeypatch: pytest.MonkeyPatch) -> Iterator[Held]:
+    answers = Held(helper, monkeypatch)
+    yield answers
+    answers.release()
 
 
 def send_with_mail_waiting(table: EmeTable, player: str, body: str) -> str:
-    with drawing.busy(True):
+    with pictures.busy(True):
         return table.send(player, body)
 
 
@@ -110,14 +110,14 @@ def test_with_mail_waiting_the_move_commits_before_its_picture(table: EmeTable, 
     assert held.woken == 1  # the daemon's sender: that mail is due now
 
 
-def held_by(table: EmeTable, later: drawing.LaterDrawing) -> list[OutboxRow]:
+def held_by(table: EmeTable, later: pictures.LaterDrawing) -> list[OutboxRow]:
     return [row for row in table.outbox() if row.claimed_by == later.holder]
 
 
 def the_first_bids(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two bids with no mail waiting: each waits for its picture, however long a busy machine makes it take (a
     late answer would be owed, and leave the helper busy for the moves after)."""
-    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 30.0)
+    monkeypatch.setattr(pictures, "DRAW_HERE_AFTER", 30.0)
     for player in ("ann", "bob"):
         assert table.send(player, "BID 0") == "applied"  # no mail waiting: nothing held
 
@@ -155,11 +155,11 @@ def test_the_next_moves_picture_queues_behind_the_one_being_drawn(table: EmeTabl
 
 
 @pytest.mark.slow
-def test_the_helper_takes_so_many_pictures_at_once(table: EmeTable, helper: drawing.Helper) -> None:
+def test_the_helper_takes_so_many_pictures_at_once(table: EmeTable, helper: pictures.Helper) -> None:
     """At most ``LATER_DEPTH`` pictures no one waits for are in the helper's hands; then the asker draws."""
     state = table.state()
-    asked = [helper.ask(KIND, table.name, state, later=True) for _ in range(drawing.LATER_DEPTH)]
-    assert all(isinstance(later, drawing.LaterDrawing) for later in asked)
+    asked = [helper.ask(KIND, table.name, state, later=True) for _ in range(pictures.LATER_DEPTH)]
+    assert all(isinstance(later, pictures.LaterDrawing) for later in asked)
     assert helper.ask(KIND, table.name, state, later=True) is None
     assert helper.ask(KIND, table.name, state) is None
     drop_all(asked)
@@ -167,22 +167,22 @@ def test_the_helper_takes_so_many_pictures_at_once(table: EmeTable, helper: draw
 
 
 @pytest.mark.slow
-def test_a_picture_asked_behind_others_is_not_waited_for(table: EmeTable, helper: drawing.Helper) -> None:
+def test_a_picture_asked_behind_others_is_not_waited_for(table: EmeTable, helper: pictures.Helper) -> None:
     """A worker that would wait finds pictures in the helper's hands: its own joins them rather than wait
     behind them; with nothing in hand, it waits as before."""
     state = table.state()
     first = helper.ask(KIND, table.name, state, later=True)
     second = helper.ask(KIND, table.name, state)
-    assert isinstance(second, drawing.LaterDrawing)
+    assert isinstance(second, pictures.LaterDrawing)
     drop_all([first, second])
     waited = helper.ask(KIND, table.name, state)
-    assert isinstance(waited, drawing.Drawing) and waited.result() is not None
+    assert isinstance(waited, pictures.Drawing) and waited.result() is not None
 
 
-def drop_all(asked: list[drawing.Drawing | drawing.LaterDrawing | None]) -> None:
+def drop_all(asked: list[pictures.Drawing | pictures.LaterDrawing | None]) -> None:
     """Wanted by no mail: dropped, once drawn."""
     for later in asked:
-        assert isinstance(later, drawing.LaterDrawing)
+        assert isinstance(later, pictures.LaterDrawing)
         later.drop()
         later.join(timeout=30)
 
@@ -212,15 +212,15 @@ def test_a_move_rolled_back_gives_its_picture_to_no_mail(table: EmeTable, held: 
     statements: list[str] = []
     event.listen(table.db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     before = len(table.outbox())
-    with monkeypatch.context() as patched, caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
-        patched.setattr(outgoing.MailComposer, "turn_mail", broken)
+    with monkeypatch.context() as patched, caplog.at_level(logging.WARNING, logger="pbem.moderator.notify.pictures"):
+        patched.setattr(compose.MailComposer, "turn_mail", broken)
         with pytest.raises(MessageFailed):
             send_with_mail_waiting(table, "ann", "BID 1")
         held.release()
     assert held.asked and not held.asked[0].alive()  # dropped at the rollback, not left waiting to be told
     assert len(table.outbox()) == before and table.state().version == 0
     assert not [s for s in statements if re.match(r"\s*UPDATE outbox\b", s)]
-    assert not [r for r in caplog.records if r.name == drawing.__name__]
+    assert not [r for r in caplog.records if r.name == pictures.__name__]
     assert send_with_mail_waiting(table, "ann", "BID 1") == "applied"
 
 
@@ -231,7 +231,7 @@ def test_mail_whose_picture_never_comes_goes_without_it(table: EmeTable, held: H
     waiting = {row.id for row in waiting_for_picture(table)}
     taken = [row for row in claim(table, latepictures.PICTURE_LEASE + 1) if row.id in waiting]
     assert {row.id for row in taken} == waiting
-    assert all(outgoing.outgoing_mail(row).picture is None for row in taken)
+    assert all(compose.outgoing_mail(row).picture is None for row in taken)
     held.release()  # the picture comes after all: the mail has gone, and stays as it was
     assert all(row.picture is None and row.status == OutboxStatus.SENT for row in table.outbox() if row.id in waiting)
 
@@ -248,7 +248,7 @@ def test_a_dead_process_leaves_its_mail_free_at_once(table: EmeTable, held: Held
 
 @pytest.mark.slow
 def test_a_helper_that_dies_while_drawing_later_pictures_costs_no_picture(
-        table: EmeTable, held: Held, helper: drawing.Helper, caplog: pytest.LogCaptureFixture,
+        table: EmeTable, held: Held, helper: pictures.Helper, caplog: pytest.LogCaptureFixture,
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Two moves' pictures in its hands: each is drawn here, given to its own mail, and the failure told once."""
     the_first_bids(table, monkeypatch)
@@ -259,7 +259,7 @@ def test_a_helper_that_dies_while_drawing_later_pictures_costs_no_picture(
     assert len(rows) == 2 and all(rows)
     helper._process.kill()
     helper._process.wait()
-    with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+    with caplog.at_level(logging.WARNING, logger="pbem.moderator.notify.pictures"):
         held.release()
     assert caplog.text.count("the picture helper failed") == 1
     each_got_its_board(table, rows, boards)

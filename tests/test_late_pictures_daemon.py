@@ -1,11 +1,11 @@
 """``pbem run`` with mail waiting behind each move: the pictures come after the moves, with their mail.
 
 The daemon here reads a real Dovecot and sends through aiosmtpd, with its
-picture helper (``pbem.mailflow.drawing``) and the outbox's own round a
+picture helper (``pbem.moderator.notify.pictures``) and the outbox's own round a
 minute apart (``--outbox-interval 60``): mail that waited for its picture
 must leave once the picture reached it, with the picture, and none may wait
 for that round (a picture that never reached its mail would hold it a minute,
-``pbem.mailflow.latepictures``). The orders are followed by mail that queues
+``pbem.moderator.notify.latepictures``). The orders are followed by mail that queues
 nothing, so that the last moves, too, have mail waiting behind them.
 """
 from __future__ import annotations

@@ -28,11 +28,11 @@ from mailservers import SmtpServer, free_port, smtpd  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.mailflow import MailFlow
-from pbem.mailflow import lmtp as lmtp_module
-from pbem.mailflow.appliers import Appliers
-from pbem.mailflow.inbound import DatabaseUnavailable
-from pbem.mailflow.lmtp import LmtpController, LmtpHandler, start_lmtp
+from pbem.daemon import MailFlow
+from pbem.daemon import lmtp as lmtp_module
+from pbem.daemon.workers import Appliers
+from pbem.moderator.inbound.handler import DatabaseUnavailable
+from pbem.daemon.lmtp import LmtpController, LmtpHandler, start_lmtp
 from pbem.store import Database
 from pbem.store.inqueue import counts
 

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.config import load_config
-from pbem.mailflow.intake import Received, receive
+from pbem.daemon.intake import Received, receive
 from pbem.store import Database
 from pbem.store.inqueue import counts
 

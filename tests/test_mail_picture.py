@@ -30,15 +30,18 @@ from mailservers import SmtpServer, smtpd  # noqa: F401  (fixtures)
 from PIL import Image, ImageChops, ImageStat
 from sqlmodel import col, select
 
-from pbem import gamemaster
+from pbem.moderator import gamemaster
 from pbem.config import ModeratorSettings
 from pbem.games import GameKind, kind_of
 from pbem.mail import InlinePicture, OutboundError, OutgoingMail, SmtpSender, build_message
 from pbem.mail.picture import content_id, picture_line
 from pbem.mail.wrap import wrap_text
-from pbem.mailflow import create_game_with_mail, outbox_sender, outgoing_mail, process_message
-from pbem.mailflow.outbox_sender import _message, deliver_due
-from pbem.mailflow.outgoing import MailComposer
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
+from pbem.daemon import sender
+from pbem.moderator.notify.compose import outgoing_mail
+from pbem.moderator.inbound.handler import process_message
+from pbem.daemon.sender import _message, deliver_due
+from pbem.moderator.notify.compose import MailComposer
 from pbem.store import Database, find_game, load_state, seats
 from pbem.store.mailprefs import set_prefs
 from pbem.store.outbox import OutboxRow, OutboxStatus
@@ -314,7 +317,7 @@ def test_the_mail_arrives_over_smtp_with_the_picture_and_a_resend_is_the_same(
             session.add(row)
     wanted = with_pictures(game.outbox())
     # a crash after the server took each mail and before it was marked sent: the rows stay queued, picture and all
-    monkeypatch.setattr(outbox_sender, "mark_sent_many", lambda session, ids, now: None)
+    monkeypatch.setattr(sender, "mark_sent_many", lambda session, ids, now: None)
     report = deliver_due(game.db, SmtpSender(smtpd.settings()), NOW)
     monkeypatch.undo()
     assert report.sent == len(wanted) and report.failed == 0
@@ -334,7 +337,7 @@ def test_the_mail_arrives_over_smtp_with_the_picture_and_a_resend_is_the_same(
             row.status = OutboxStatus.SENT
             session.add(row)
     # the same process: its claims hold until the lease runs out (a dead process's claims are freed at restart)
-    deliver_due(game.db, SmtpSender(smtpd.settings()), NOW + timedelta(seconds=outbox_sender.CLAIM_LEASE + 1))
+    deliver_due(game.db, SmtpSender(smtpd.settings()), NOW + timedelta(seconds=sender.CLAIM_LEASE + 1))
     assert [r.data for r in smtpd.received[len(first):]] == first
     assert all(row.picture is None and row.body for row in game.outbox() if row.id in {w.id for w in wanted})
 

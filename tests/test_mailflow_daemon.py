@@ -32,11 +32,11 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.config import load_config
 from pbem.mail import MailboxError
-from pbem.mailflow import Daemon, MailFlow, poll_once
-from pbem.mailflow import daemon as daemon_module
-from pbem.mailflow.crash import ENV, EXIT_CODE, POINTS
-from pbem.mailflow.inbound import DatabaseUnavailable
-from pbem.mailflow.mailbox import Mailbox
+from pbem.daemon import Daemon, MailFlow, poll_once
+from pbem.daemon import loop as daemon_module
+from pbem.crash import ENV, EXIT_CODE, POINTS
+from pbem.moderator.inbound.handler import DatabaseUnavailable
+from pbem.daemon.mailbox import Mailbox
 from pbem.store import Database
 from pbem.store.inqueue import counts, failed_messages, retry_failed
 
@@ -390,6 +390,6 @@ def test_a_crash_mid_send_delivers_at_least_once(setup: tuple[Table, Path], smtp
 
 def test_the_crash_points_are_named_in_one_place() -> None:
     assert POINTS == ("after_fetch", "mid_transaction", "after_commit_before_move", "mid_send")
-    sources = "".join(p.read_text() for p in (ROOT / "pbem" / "mailflow").glob("*.py"))
+    sources = "".join(p.read_text() for p in (ROOT / "pbem").rglob("*.py"))
     for point in POINTS:
         assert f'crash_point("{point}")' in sources

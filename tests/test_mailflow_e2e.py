@@ -31,7 +31,8 @@ from sqlmodel import select
 from engine.imperial2030.decisions import pending
 from pbem.config import Config
 from pbem.games.imperial2030.orders import apply_message, legal_orders
-from pbem.mailflow import MailFlow, poll_once, process_message
+from pbem.daemon import MailFlow, poll_once
+from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database, find_game, replay_game
 from pbem.store.inbound import MailboxStateRow
 from pbem.store.outbox import OutboxRow

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from pbem.mail import MaildirInbox, parse_message
-from pbem.mailhub import MailHub, MailHubError, _Handler, is_loopback_host, mailbox_name
+from pbem.mail.hub import MailHub, MailHubError, _Handler, is_loopback_host, mailbox_name
 
 
 def message(to: str, subject: str = "hello", body: str = "RONDEL investor\n") -> EmailMessage:

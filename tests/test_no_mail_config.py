@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem import gamemaster, store
+from pbem.moderator import gamemaster
+from pbem import store
 from pbem.cli import app
-from pbem.deadlines import decision_since
+from pbem.moderator.deadlines import decision_since
 from pbem.mail import token_of_address
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow

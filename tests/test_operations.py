@@ -26,9 +26,9 @@ from pbem import store
 from pbem.cli import app
 from pbem.config import load_config
 from pbem.holders import holder_name
-from pbem.mailflow.daemon import FETCH_LEASE
-from pbem.mailflow.logformat import JsonLines
-from pbem.mailflow.status import gather, report_json
+from pbem.daemon.loop import FETCH_LEASE
+from pbem.daemon.logformat import JsonLines
+from pbem.cli.gather import gather, report_json
 from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.db import normalise_url

@@ -24,10 +24,10 @@ from sqlalchemy.exc import OperationalError
 
 from pbem.config import Config
 from pbem.mail import SmtpSender
-from pbem.mailflow import Daemon, MailFlow
-from pbem.mailflow.appliers import Appliers, Sender
-from pbem.mailflow.outages import Outages, Service
-from pbem.mailflow.status import gather, report_json, report_lines
+from pbem.daemon import Daemon, MailFlow
+from pbem.daemon.workers import Appliers, Sender
+from pbem.daemon.outages import Outages, Service
+from pbem.cli.gather import gather, report_json, report_lines
 from pbem.store import Database
 
 WAITS = {"min_backoff": 0.2, "max_backoff": 1.0}  # the waits between tries: 0.2, 0.4, 0.8, 1.0, 1.0 ...

@@ -23,8 +23,8 @@ from sqlmodel import select
 
 from pbem.mail import SmtpSender, TransientSendError, WireMail
 from pbem.mail.settings import SmtpSettings
-from pbem.mailflow import outbox_sender
-from pbem.mailflow.outbox_sender import deliver_due
+from pbem.daemon import sender as outbox_sender
+from pbem.daemon.sender import deliver_due
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, OutboxStatus, QueuedMail, queue_mail
 

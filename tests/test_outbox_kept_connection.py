@@ -20,10 +20,10 @@ from test_mail_smtp import CountingHandler
 
 from pbem.config import Limits
 from pbem.mail import SmtpSender
-from pbem.mailflow import MailFlow, appliers
-from pbem.mailflow.appliers import Sender
-from pbem.mailflow.outbox_sender import deliver_due
-from pbem.mailflow.sendlimits import waiting_reason
+from pbem.daemon import MailFlow, workers
+from pbem.daemon.workers import Sender
+from pbem.daemon.sender import deliver_due
+from pbem.daemon.sendlimits import waiting_reason
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 
@@ -143,7 +143,7 @@ def test_kept_open_a_too_many_421_still_holds_every_sender(tmp_path: Path, relay
 @pytest.mark.slow
 def test_the_sender_thread_keeps_its_connection_between_runs_then_lets_it_go(
         tmp_path: Path, relay: Relay, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(appliers, "KEEP_OPEN", 1.0)
+    monkeypatch.setattr(workers, "KEEP_OPEN", 1.0)
     db = Database(f"sqlite:///{tmp_path / 'kept.db'}")
     flow = MailFlow(relay.config(), db, apply_inline=False)
     thread = Sender(flow, interval=60.0)

@@ -14,7 +14,7 @@ import pytest
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures of the table fixture)
 from sqlalchemy import event
 
-from pbem.mailflow import outgoing
+from pbem.moderator.notify import compose
 from tests.test_eme_moderator import EmeTable, table  # noqa: F401  (a fixture: a three-player game)
 
 WRITES = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.IGNORECASE)
@@ -26,13 +26,13 @@ def test_the_picture_is_drawn_once_before_the_first_write(table: EmeTable,  # no
     event.listen(table.db.engine, "before_cursor_execute",
                  lambda *args: written.append(args[2]) if WRITES.match(args[2]) else None)
     drawn: list[int] = []  # how many writes had run when each picture was drawn
-    original = outgoing.board_picture
+    original = compose.board_picture
 
     def counting(*args: Any) -> Any:
         drawn.append(len(written))
         return original(*args)
 
-    monkeypatch.setattr(outgoing, "board_picture", counting)
+    monkeypatch.setattr(compose, "board_picture", counting)
     assert table.send("ann", "BID 1") == "applied"
     assert drawn == [0]
     assert any(mail.picture for mail in table.outbox()[-1:])
@@ -40,10 +40,10 @@ def test_the_picture_is_drawn_once_before_the_first_write(table: EmeTable,  # no
 
 def test_with_the_board_off_by_default_nothing_is_drawn_ahead(table: EmeTable,  # noqa: F811
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from pbem.gamemaster import set_game
+    from pbem.moderator.gamemaster import set_game
 
     set_game(table.db, table.name, ["board=off"])
     drawn: list[str] = []
-    monkeypatch.setattr(outgoing, "board_picture", lambda *args: drawn.append("drawn"))
+    monkeypatch.setattr(compose, "board_picture", lambda *args: drawn.append("drawn"))
     assert table.send("ann", "BID 1") == "applied"
     assert drawn == []

@@ -1,4 +1,4 @@
-"""The daemon's picture helper (``pbem.mailflow.drawing``): a move's board drawn in a process of its own.
+"""The daemon's picture helper (``pbem.moderator.notify.pictures``): a move's board drawn in a process of its own.
 
 What the helper must never change: every mail that should carry the board
 carries it, the very picture drawn in the moderator's own process, written
@@ -25,8 +25,8 @@ from sqlalchemy import event
 
 from engine.imperial2030.mapfile import default_board, load_board
 from pbem.games import KINDS, kind_of
-from pbem.mailflow import drawing, outgoing
-from pbem.mailflow.inbound import MessageFailed
+from pbem.moderator.notify import pictures, compose
+from pbem.moderator.inbound.handler import MessageFailed
 from pbem.store import Database
 from tests.mailflowkit import config_for, wait_until
 from tests.test_eme_moderator import KIND, EmeTable
@@ -41,26 +41,26 @@ def table(tmp_path: Path) -> Iterator[EmeTable]:
 
 
 @pytest.fixture
-def helper(monkeypatch: pytest.MonkeyPatch) -> Iterator[drawing.Helper]:
+def helper(monkeypatch: pytest.MonkeyPatch) -> Iterator[pictures.Helper]:
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # as on any machine with a core to spare
-    drawing.start()
-    assert drawing._HELPER is not None
-    yield warm(drawing._HELPER)
-    drawing.stop()
+    pictures.start()
+    assert pictures._HELPER is not None
+    yield warm(pictures._HELPER)
+    pictures.stop()
 
 
-def warm(helper: drawing.Helper) -> drawing.Helper:
+def warm(helper: pictures.Helper) -> pictures.Helper:
     """``helper`` once it has warmed up (until then every picture is drawn in the caller's thread)."""
     wait_until(helper._ready, timeout=60, what="the picture helper to warm up", every=0.05)
     return helper
 
 
-def spy_on(helper: drawing.Helper) -> list[tuple[str, bool]]:
+def spy_on(helper: pictures.Helper) -> list[tuple[str, bool]]:
     """The helper's questions from now on: (game, whether the helper took it)."""
     asked: list[tuple[str, bool]] = []
     original = helper.ask
 
-    def spied(kind: str, game: str, state: Any, *, later: bool = False) -> drawing.Drawing | drawing.LaterDrawing | None:
+    def spied(kind: str, game: str, state: Any, *, later: bool = False) -> pictures.Drawing | pictures.LaterDrawing | None:
         taken = original(kind, game, state, later=later)
         asked.append((game, taken is not None))
         return taken
@@ -71,15 +71,15 @@ def spy_on(helper: drawing.Helper) -> list[tuple[str, bool]]:
 
 def drawn_here(table: EmeTable) -> bytes:
     """The picture of the game's current board, drawn in this process."""
-    drawn = outgoing.board_picture(kind_of(KIND), table.name, table.state())
+    drawn = compose.board_picture(kind_of(KIND), table.name, table.state())
     assert drawn is not None
     return drawn[0]
 
 
-def test_the_mail_carries_the_picture_the_helper_drew(table: EmeTable, helper: drawing.Helper,
+def test_the_mail_carries_the_picture_the_helper_drew(table: EmeTable, helper: pictures.Helper,
                                                       caplog: pytest.LogCaptureFixture) -> None:
     asked = spy_on(helper)
-    with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+    with caplog.at_level(logging.WARNING, logger="pbem.moderator.notify.pictures"):
         assert table.send("ann", "BID 1") == "applied"
     assert asked == [(table.name, True)] and not caplog.records  # the helper drew it, and nothing went wrong
     mail = table.outbox()[-1]
@@ -87,7 +87,7 @@ def test_the_mail_carries_the_picture_the_helper_drew(table: EmeTable, helper: d
     assert mail.headers["picture_alt"].startswith("Picture of the board") and mail.headers["picture_line"] >= 0
 
 
-def test_a_row_is_written_once_with_its_picture(table: EmeTable, helper: drawing.Helper) -> None:
+def test_a_row_is_written_once_with_its_picture(table: EmeTable, helper: pictures.Helper) -> None:
     """The rows wait in the session for the picture: one INSERT each, no UPDATE of the outbox afterwards."""
     statements: list[str] = []
     event.listen(table.db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
@@ -96,34 +96,34 @@ def test_a_row_is_written_once_with_its_picture(table: EmeTable, helper: drawing
     assert table.outbox()[-1].picture
 
 
-def test_a_helper_that_dies_while_drawing_costs_no_picture(table: EmeTable, helper: drawing.Helper,
+def test_a_helper_that_dies_while_drawing_costs_no_picture(table: EmeTable, helper: pictures.Helper,
                                                           monkeypatch: pytest.MonkeyPatch,
                                                           caplog: pytest.LogCaptureFixture) -> None:
     original = helper.answer
 
-    def killed_first(asked: drawing.Drawing) -> Any:
+    def killed_first(asked: pictures.Drawing) -> Any:
         assert helper._process is not None
         helper._process.kill()
         helper._process.wait()
         return original(asked)
 
     monkeypatch.setattr(helper, "answer", killed_first)
-    with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+    with caplog.at_level(logging.WARNING, logger="pbem.moderator.notify.pictures"):
         assert table.send("ann", "BID 1") == "applied"
     assert "the picture helper failed" in caplog.text
     assert table.outbox()[-1].picture == drawn_here(table)
 
 
 def test_the_collector_of_a_dead_helper_never_waits_for_the_askers_lock(table: EmeTable,
-                                                                        helper: drawing.Helper) -> None:
+                                                                        helper: pictures.Helper) -> None:
     """``ask`` stops a helper it finds dead while holding its lock, and stopping waits for the collector
     thread: were that thread to need the lock to finish (it did, to note the picture answered), each such
     stop would wait out the join's two seconds, and the move with it."""
     assert helper._process is not None
     helper._process.send_signal(signal.SIGSTOP)  # the question waits in its input: the answer will fail
     later = helper.ask(KIND, table.name, table.state(), later=True)
-    assert isinstance(later, drawing.LaterDrawing)
-    given: list[drawing.Drawn] = []
+    assert isinstance(later, pictures.LaterDrawing)
+    given: list[pictures.Drawn] = []
     later.deliver(given.append)
     collector = helper._collector
     assert collector is not None
@@ -136,26 +136,26 @@ def test_the_collector_of_a_dead_helper_never_waits_for_the_askers_lock(table: E
 
 
 @pytest.mark.slow
-def test_after_a_failure_a_new_helper_starts_later(table: EmeTable, helper: drawing.Helper,
+def test_after_a_failure_a_new_helper_starts_later(table: EmeTable, helper: pictures.Helper,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     helper._fail("a test failure")
     assert helper.ask(KIND, table.name, table.state()) is None  # failed just now: drawn here for a while
-    monkeypatch.setattr(drawing, "RESTART_AFTER", 0.0)
+    monkeypatch.setattr(pictures, "RESTART_AFTER", 0.0)
     assert helper.ask(KIND, table.name, table.state()) is None  # a new helper, warming up: drawn here meanwhile
     asked = warm(helper).ask(KIND, table.name, table.state())
     assert asked is not None and asked.result() is not None
 
 
-def test_a_late_answer_is_dropped_not_taken_for_the_next_pictures(table: EmeTable, helper: drawing.Helper,
+def test_a_late_answer_is_dropped_not_taken_for_the_next_pictures(table: EmeTable, helper: pictures.Helper,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A helper slower than ``DRAW_HERE_AFTER`` (a machine busy to its last core): the handler draws the
     picture itself, and the helper's answer, when it comes, is read and dropped before its next question."""
-    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 0.0)
+    monkeypatch.setattr(pictures, "DRAW_HERE_AFTER", 0.0)
     before = table.state()
     first = helper.ask(KIND, table.name, before)
-    assert first is not None and first.result() == drawing.draw_here(KIND, table.name, before)
+    assert first is not None and first.result() == pictures.draw_here(KIND, table.name, before)
     assert helper.ask(KIND, table.name, before) is None  # its answer is still owed
-    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 30.0)
+    monkeypatch.setattr(pictures, "DRAW_HERE_AFTER", 30.0)
     assert table.send("ann", "BID 1") == "applied"  # drawn here, or by the helper once it has answered
     assert table.outbox()[-1].picture == drawn_here(table)
     wait_until(lambda: helper.ask(KIND, table.name, table.state()) is not None, what="the owed answer dropped")
@@ -170,21 +170,21 @@ SILENT = ("import pickle, struct, sys, time; word = pickle.dumps('ready'); "
 def test_a_helper_that_never_answers_is_replaced(table: EmeTable, monkeypatch: pytest.MonkeyPatch,
                                                  caplog: pytest.LogCaptureFixture) -> None:
     """Ready, then silent: each picture is drawn here meanwhile, and after ``ANSWER_WITHIN`` it is stopped."""
-    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 0.01)
-    helper = warm(drawing.Helper([sys.executable, "-c", SILENT]))
+    monkeypatch.setattr(pictures, "DRAW_HERE_AFTER", 0.01)
+    helper = warm(pictures.Helper([sys.executable, "-c", SILENT]))
     try:
         asked = helper.ask(KIND, table.name, table.state())
-        assert asked is not None and asked.result() == drawing.draw_here(KIND, table.name, table.state())
+        assert asked is not None and asked.result() == pictures.draw_here(KIND, table.name, table.state())
         assert helper.ask(KIND, table.name, table.state()) is None and helper._process is not None
-        monkeypatch.setattr(drawing, "ANSWER_WITHIN", 0.0)
-        with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+        monkeypatch.setattr(pictures, "ANSWER_WITHIN", 0.0)
+        with caplog.at_level(logging.WARNING, logger="pbem.moderator.notify.pictures"):
             assert helper.ask(KIND, table.name, table.state()) is None
         assert helper._process is None and "the picture helper failed" in caplog.text
     finally:
         helper.stop()
 
 
-def test_a_busy_helper_leaves_the_picture_to_the_caller(table: EmeTable, helper: drawing.Helper) -> None:
+def test_a_busy_helper_leaves_the_picture_to_the_caller(table: EmeTable, helper: pictures.Helper) -> None:
     first = helper.ask(KIND, table.name, table.state())
     assert first is not None
     assert helper.ask(KIND, table.name, table.state()) is None  # one picture at a time
@@ -193,15 +193,15 @@ def test_a_busy_helper_leaves_the_picture_to_the_caller(table: EmeTable, helper:
     assert first.result() is not None and helper.ask(KIND, table.name, table.state()) is not None
 
 
-def test_a_failed_transaction_leaves_the_helper_free(table: EmeTable, helper: drawing.Helper,
+def test_a_failed_transaction_leaves_the_helper_free(table: EmeTable, helper: pictures.Helper,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("a bug while writing the move's mail")
 
     # The helper's answer, however long it takes: a late one is owed, and collected only at the next question
     # (a machine busy enough made this test fail now and then).
-    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 30.0)
-    monkeypatch.setattr(outgoing.MailComposer, "turn_mail", broken)
+    monkeypatch.setattr(pictures, "DRAW_HERE_AFTER", 30.0)
+    monkeypatch.setattr(compose.MailComposer, "turn_mail", broken)
     with pytest.raises(MessageFailed):
         table.send("ann", "BID 1")
     assert table.state().version == 0 and not helper._busy
@@ -211,17 +211,17 @@ def test_a_failed_transaction_leaves_the_helper_free(table: EmeTable, helper: dr
 
 def test_one_core_means_no_helper(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
-    drawing.start()
-    assert drawing._HELPER is None and drawing.ask(KIND, "g", None) is None
+    pictures.start()
+    assert pictures._HELPER is None and pictures.ask(KIND, "g", None) is None
 
 
 def test_the_helper_warms_up_on_a_new_game_of_every_kind(monkeypatch: pytest.MonkeyPatch,
                                                          caplog: pytest.LogCaptureFixture) -> None:
     """A helper's first picture would take many times the next one's: it draws each kind's new game first."""
     drawn: list[str] = []
-    monkeypatch.setattr(drawing, "draw_here", lambda kind, game, state: drawn.append(kind))
-    with caplog.at_level(logging.ERROR, logger="pbem.mailflow.drawing"):
-        drawing.warm_up()
+    monkeypatch.setattr(pictures, "draw_here", lambda kind, game, state: drawn.append(kind))
+    with caplog.at_level(logging.ERROR, logger="pbem.moderator.notify.pictures"):
+        pictures.warm_up()
     assert sorted(drawn) == sorted(KINDS) and not caplog.records
 
 
@@ -229,8 +229,8 @@ def test_the_helper_warms_up_on_a_new_game_of_every_kind(monkeypatch: pytest.Mon
 def test_a_helper_that_never_says_it_is_ready_is_given_up(says: str, caplog: pytest.LogCaptureFixture) -> None:
     """One that dies at once, or says something else than that it is ready: every picture is drawn here, and
     a new helper is tried again only ``RESTART_AFTER`` later."""
-    helper = drawing.Helper([sys.executable, "-c", says or "pass"])
-    with caplog.at_level(logging.WARNING, logger="pbem.mailflow.drawing"):
+    helper = pictures.Helper([sys.executable, "-c", says or "pass"])
+    with caplog.at_level(logging.WARNING, logger="pbem.moderator.notify.pictures"):
         helper.start()
         wait_until(lambda: helper._process is None, what="the helper to be given up")
     assert "did not warm up" in caplog.text
@@ -248,19 +248,19 @@ def test_a_state_on_the_shipped_map_travels_without_the_map() -> None:
     assert copied is not default_board() and copied is not own and copied.regions == own.regions
 
 
-def test_the_helper_draws_an_imperial_board_as_this_process_does(helper: drawing.Helper,
+def test_the_helper_draws_an_imperial_board_as_this_process_does(helper: pictures.Helper,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """The state arrives with the helper's own map, and the picture is the one drawn here."""
-    monkeypatch.setattr(drawing, "DRAW_HERE_AFTER", 30.0)  # the helper's answer, however busy the machine
+    monkeypatch.setattr(pictures, "DRAW_HERE_AFTER", 30.0)  # the helper's answer, however busy the machine
     state = standard_game()
     asked = helper.ask("imperial2030", "w", state)
     assert asked is not None
-    assert asked.result() == drawing.draw_here("imperial2030", "w", state)
+    assert asked.result() == pictures.draw_here("imperial2030", "w", state)
     assert helper._owed is None  # taken from the helper, not drawn here after a wait
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the process name is set through Linux's prctl")
-def test_the_helper_is_named_pbem_pictures_in_ps(helper: drawing.Helper) -> None:
+def test_the_helper_is_named_pbem_pictures_in_ps(helper: pictures.Helper) -> None:
     """docs/hosting.md tells hosts to look for ``pbem-pictures`` in ``ps``: ``ps -e`` and ``top`` show the
     process's name, ``ps aux`` its command line; both say it."""
     process = helper._process

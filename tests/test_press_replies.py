@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 
-from pbem.gamemaster import set_game
-from pbem.mailflow.inbound import process_message
+from pbem.moderator.gamemaster import set_game
+from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from tests.mailflowkit import NOW, config_for, raw_mail

@@ -29,7 +29,7 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.mail.maildir import MaildirInbox
-from pbem.mailhub import MailHub
+from pbem.mail.hub import MailHub
 from pbem.private import exposure_warnings
 from pbem.store import Database
 

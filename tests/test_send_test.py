@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.config import load_config
-from pbem.mailflow.roundtrip import round_trip
+from pbem.cli.roundtrip import round_trip
 
 
 class Delivering(RecordingHandler):

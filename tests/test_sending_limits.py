@@ -1,6 +1,6 @@
 """Sending limits: the outbox stays under what the mail provider lets the account send, and waits, never drops.
 
-``[limits] max_mails_per_hour`` / ``max_mails_per_day`` (``pbem.mailflow.sendlimits``): a hundred queued
+``[limits] max_mails_per_hour`` / ``max_mails_per_day`` (``pbem.daemon.sendlimits``): a hundred queued
 mails with a limit of ten an hour: ten go out, ninety wait, queued, and go in the hours after. A relay that
 answers "too many messages" (452, 421) holds every sender back for a while, and charges the mail no attempt.
 """
@@ -15,8 +15,8 @@ from sqlmodel import select
 
 from pbem.config import Limits
 from pbem.mail import SmtpSender
-from pbem.mailflow.outbox_sender import deliver_due
-from pbem.mailflow.sendlimits import waiting_reason
+from pbem.daemon.sender import deliver_due
+from pbem.daemon.sendlimits import waiting_reason
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 
@@ -110,7 +110,7 @@ def test_an_ordinary_temporary_failure_is_retried_as_before(tmp_path: Path, smtp
 
 
 def test_pbem_status_says_why_mail_waits(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
-    from pbem.mailflow.status import gather
+    from pbem.cli.gather import gather
 
     db = queued_db(tmp_path, 12)
     limits = Limits(max_mails_per_hour=10)

@@ -1,4 +1,4 @@
-"""A reply belongs to the move it answers (pbem/mailflow/binding.py): stale orders are never applied.
+"""A reply belongs to the move it answers (pbem/moderator/inbound/binding.py): stale orders are never applied.
 
 A re-sent mail, a mail delayed in a queue or an answer to an old prompt must not move a nation
 later in the game without its player knowing. Orders answering an earlier move are applied only
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from mailflowkit import NOW, Table, config_for
 
-from pbem.mailflow import process_message
+from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 
@@ -102,7 +102,7 @@ def test_questions_are_answered_whatever_move_they_name(table: Table) -> None:
 
 
 def test_a_reply_to_a_move_the_game_master_took_back_is_not_applied(table: Table) -> None:
-    from pbem import gamemaster
+    from pbem.moderator import gamemaster
 
     process(table, reply(table, "ann", prompt_to(table, "ann"), "RONDEL investor"))
     bobs_prompt = prompt_to(table, "bob")

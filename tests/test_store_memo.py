@@ -68,7 +68,7 @@ def test_a_token_issued_in_the_transaction_is_the_one_found(table: EmeTable) -> 
 def test_a_seats_token_is_found_past_the_first_page_of_its_mail(table: EmeTable) -> None:  # noqa: F811
     """The token search reads the newest two mails first, then pages of 50: a token further back is found."""
     from pbem.mail import token_address
-    from pbem.mailflow.outgoing import FIRST_PAGE, TOKEN_SEARCH_DEPTH, tokens_in_outbox
+    from pbem.moderator.notify.tokens import FIRST_PAGE, TOKEN_SEARCH_DEPTH, tokens_in_outbox
     from pbem.store.outbox import QueuedMail, queue_mail
 
     moderator = table.config.require_moderator().address

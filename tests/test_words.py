@@ -107,7 +107,7 @@ def test_r_battle_1_a_mover_who_attacks_attacked() -> None:
 
 def test_prompt_subjects_read_as_a_sentence() -> None:
     from pbem.games import kind_of
-    from pbem.mailflow.outgoing import prompt_subject
+    from pbem.moderator.notify.subjects import prompt_subject
 
     state = standard_game()
     kind = kind_of("imperial2030")

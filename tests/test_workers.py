@@ -22,9 +22,9 @@ from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smt
 from engine.imperial2030.decisions import pending
 from pbem.games.imperial2030.orders import apply_message, legal_orders
 from pbem.mail import SmtpSender
-from pbem.mailflow import Daemon, MailFlow
-from pbem.mailflow.appliers import Appliers
-from pbem.mailflow.outbox_sender import deliver_due
+from pbem.daemon import Daemon, MailFlow
+from pbem.daemon.workers import Appliers
+from pbem.daemon.sender import deliver_due
 from pbem.store import Database, find_game, load_log
 from pbem.store.inqueue import QueuedMessageRow, claim_next, claim_with_backlog, enqueue, finish
 from pbem.store.leases import take_lease
@@ -159,7 +159,7 @@ def test_one_games_mail_is_claimed_in_arrival_order(db_url: str, returning: bool
 
 
 def test_a_claim_says_how_much_mail_waits_behind_it(db_url: str) -> None:  # noqa: F811
-    """What ``pbem.mailflow.drawing.busy`` is told: the claimable messages seen behind the one claimed (mail
+    """What ``pbem.moderator.notify.pictures.busy`` is told: the claimable messages seen behind the one claimed (mail
     of the same game, which must wait for it, does not count)."""
     db = Database(db_url)
     with db.transaction() as session:

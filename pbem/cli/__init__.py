@@ -9,7 +9,7 @@
     pbem export NAME [--format json|text] [--public] [--output FILE]
                                            a game's whole history, to replay or to publish
     pbem init [--provider P] [--address A] a first, commented pbem.toml for a mail provider (asks what is missing)
-    pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.mailflow)
+    pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.daemon)
     pbem poll                              for cron: the inbox once, the outbox once
     pbem check                             can we reach the IMAP and SMTP servers of the config?
     pbem status [--json] [--no-games]      is a moderator running? queues, outbox, whom each game waits for
@@ -48,6 +48,7 @@ from pbem.cli import (  # noqa: F401  (their commands register on the apps)
     demo,
     export,
     init,
+    mailserver,
     master,
     observers,
     play,
@@ -55,9 +56,6 @@ from pbem.cli import (  # noqa: F401  (their commands register on the apps)
 )
 from pbem.cli.base import EXIT_ERROR, EXIT_REFUSED, Options, app, game_app
 from pbem.cli.style import plain_commands
-from pbem.mailflow.commands import register as _register_mail_commands
-
-_register_mail_commands(app)  # pbem run, pbem poll, pbem check
 
 __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app", "main"]
 
@@ -67,7 +65,7 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 PANELS: dict[str, tuple[str, ...]] = {
     "Play and inspect": ("game", "order", "state", "board", "report", "export", "kinds"),
     "Game master": ("force", "undo", "replace", "pause", "resume", "resend", "observer"),
-    "Mail server": ("init", "check", "run", "lmtp", "poll", "status", "inbox", "deadlines", "backup", "restore"),
+    "Mail server": ("init", "check", "run", "lmtp", "poll", "status", "backup", "restore", "deadlines", "inbox"),
     "Demo": ("demo", "mail", "mailhub", "bot"),
 }
 _ORDER = [name for names in PANELS.values() for name in names]
@@ -80,6 +78,7 @@ def _arrange_help(typer_app: typer.Typer) -> None:
     for item in items:
         item.rich_help_panel = panel_of[item.name or ""]
     typer_app.registered_commands.sort(key=lambda info: _ORDER.index(info.name or ""))
+    typer_app.registered_groups.sort(key=lambda info: _ORDER.index(info.name or ""))  # shown after the commands
     game_app.registered_commands.sort(key=lambda info: GAME_COMMANDS.index(info.name or ""))
     plain_commands(typer_app)
 

@@ -22,9 +22,13 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 
 from pbem.cli.base import app, echo, fail, handled, options_of
+from pbem.cli.gather import gather
 from pbem.config import Config, database_url, load_config
 from pbem.store import Database
+from pbem.store.backup import backup_sqlite, describe, forget_processes, restore_sqlite, sqlite_file
 from pbem.store.db import normalise_url, safe_url
+from pbem.store.pgbackup import backup_postgres, describe_dump, restore_by_hand, restore_postgres
+from pbem.store.schema import current_revisions
 
 
 def _full(url: URL) -> str:
@@ -47,8 +51,6 @@ def backup_command(
     the players' reply tokens) and checked before it takes FILE's name.
     Errors are printed whether or not --quiet is given.
     """
-    from pbem.store.backup import backup_sqlite, sqlite_file
-    from pbem.store.pgbackup import backup_postgres
 
     options = options_of(ctx)
     url = normalise_url(database_url(options.database, options.config))
@@ -84,8 +86,6 @@ def restore_command(
     Mail handled after the backup was taken is not handled again (it has left
     the inbox): tell the players whose orders were undone.
     """
-    from pbem.store.backup import describe, forget_processes, restore_sqlite, sqlite_file
-    from pbem.store.pgbackup import describe_dump, restore_by_hand, restore_postgres
 
     options = options_of(ctx)
     config = load_config(options.config)
@@ -128,8 +128,6 @@ def _refuse_while_running(url: URL, config: Config, path: Path | None) -> None:
     The database is opened without migrating it: it may be a newer pbem's (a
     rollback restores the backup taken before the upgrade over it).
     """
-    from pbem.mailflow.status import gather
-    from pbem.store.schema import current_revisions
 
     if path is not None and not path.exists():
         return

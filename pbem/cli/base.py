@@ -15,8 +15,9 @@ from pbem.cli.style import PlainGroup
 from pbem.config import database_url
 from pbem.errors import BadSetup, PbemError
 from pbem.games import GameKind
-from pbem.moderator import Moderator
+from pbem.moderator.games import Moderator
 from pbem.store import Database
+from pbem.store.schema import head_revisions
 
 EXIT_REFUSED = 1
 EXIT_ERROR = 2
@@ -59,8 +60,6 @@ class Options:
 def _print_version(value: bool) -> None:
     """pbem's version and the schema revision it migrates a database to (the minor part follows it)."""
     if value:
-        from pbem.store.schema import head_revisions  # Alembic is loaded only when asked
-
         typer.echo(f"pbem {__version__} (database schema {', '.join(head_revisions())})")
         raise typer.Exit()
 

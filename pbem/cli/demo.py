@@ -6,14 +6,18 @@ from typing import Annotated, Any
 
 import typer
 
+from pbem.bots import BotPlayer
+from pbem.bots.mailio import latest_mail, reply_message
 from pbem.cli.base import EXIT_REFUSED, app, echo, fail, handled, parse_variant
 from pbem.cli.style import PlainGroup
+from pbem.demo import DemoOptions, load_demo, main_text
 from pbem.errors import BadSetup
 from pbem.games import DEFAULT_KIND, kind_named
+from pbem.mail.hub import MailHub, MailHubError, mailbox_name
 from pbem.store.mailprefs import MailMode
 
 # --- the embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply ------------------------------
-# (pbem.mailhub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
+# (pbem.mail.hub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
 
 mail_app = typer.Typer(help="Mail from the command line: answer a demo game's prompt as a player.", cls=PlainGroup,
                        no_args_is_help=True, pretty_exceptions_show_locals=False)
@@ -38,8 +42,6 @@ def mailhub_command(
 ) -> None:
     """A local mail hub: SMTP in on loopback, each recipient's mail into a Maildir ROOT/<address>/."""
     import signal
-
-    from pbem.mailhub import MailHub, MailHubError
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -78,8 +80,6 @@ def bot_command(
     """A bot player: answers every prompt in its Maildir with a legal order, by SMTP; never answers reports."""
     import signal
     import threading
-
-    from pbem.bots import BotPlayer
 
     game_kind = kind_named(kind)
     strategies = game_kind.bot.strategies
@@ -145,8 +145,6 @@ def demo_command(
     """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
     import sys
 
-    from pbem.demo import DemoOptions, main_text
-
     game_kind = kind_named(kind)
     strategies = game_kind.bot.strategies
     if strategy not in strategies:
@@ -180,10 +178,6 @@ def mail_reply_command(
 ) -> None:
     """Answer the latest prompt of a seat of a demo game, through the demo's mail hub (like hitting Reply)."""
     import smtplib
-
-    from pbem.bots.mailio import latest_mail, reply_message
-    from pbem.demo import load_demo
-    from pbem.mailhub import mailbox_name
 
     try:
         demo = load_demo(directory)

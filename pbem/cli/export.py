@@ -1,4 +1,4 @@
-"""`pbem export`: a game's whole history as JSON or as a chronicle to read (pbem.gamemaster.export)."""
+"""`pbem export`: a game's whole history as JSON or as a chronicle to read (pbem.moderator.gamemaster.export)."""
 from __future__ import annotations
 
 import json
@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from pbem.cli.base import app, echo, fail, handled, options_of
+from pbem.moderator.gamemaster import export_game, export_json, export_text
 
 
 class ExportFormat(StrEnum):
@@ -39,8 +40,6 @@ def export_command(
     ] = None,
 ) -> None:
     """Export a game's history: setup, seats, every move with its order and what it told, final scores."""
-    from pbem.gamemaster import export_game, export_json, export_text
-
     done = export_game(options_of(ctx).moderator().db, name, public=public)
     if form is ExportFormat.JSON:
         text = json.dumps(export_json(done), indent=2, ensure_ascii=False) + "\n"

@@ -34,6 +34,7 @@ from pbem.initfile import DEFAULT_PASSWORD_ENV, Credentials, InitAnswers, Server
 from pbem.mail.providers import PRESETS, Auth, Endpoint, Login, ProviderPreset, guess_provider, preset
 from pbem.mail.settings import IMAP_DEFAULT_PORTS, SMTP_DEFAULT_PORTS, Security
 from pbem.private import create_private_file
+from pbem.store import normalise_url
 
 DEFAULT_OUTPUT = Path("pbem.toml")
 
@@ -400,8 +401,6 @@ def _is_variable_name(name: str) -> bool:
 
 def _database_problem(url: str) -> str | None:
     """Why ``url`` is no database URL (the store's own message, password masked); None when it is one."""
-    from pbem.store import normalise_url
-
     try:
         normalise_url(url)
     except PbemError as exc:

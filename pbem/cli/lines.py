@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem.games import GameKind
 from pbem.games.results import AppliedLine, Query, Refusal, Resumed, Waiting
-from pbem.moderator import SubmitResult
+from pbem.moderator.apply import SubmitResult
 
 
 def refusal_lines(refusal: Refusal | Any) -> list[str]:

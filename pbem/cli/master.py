@@ -18,11 +18,14 @@ from pbem.cli.base import (
 from pbem.cli.lines import refusal_lines
 from pbem.cli.style import PlainGroup
 from pbem.config import load_config
+from pbem.daemon.sendlimits import waiting_reason
+from pbem.moderator.gamemaster import MailContext, force, game_show, pause, replace, resend, resume, set_game, undo
+from pbem.moderator.tick import tick
 from pbem.render.text import utc_stamp
 from pbem.store.settings import FALLBACK_DECISION
 
 # --- the game master's commands: game show, force, undo, replace, pause, resume, resend, deadlines tick ---
-# (pbem.gamemaster and pbem.deadlines; every command is one transaction that also queues the mails it causes)
+# (pbem.moderator.gamemaster and pbem.moderator.tick; every command is one transaction that also queues the mails it causes)
 
 deadlines_app = typer.Typer(help="Deadlines of pending decisions: reminders, passive defaults, alerts.", cls=PlainGroup,
                             no_args_is_help=True, pretty_exceptions_show_locals=False)
@@ -31,8 +34,6 @@ app.add_typer(deadlines_app, name="deadlines")
 
 def gm_mail(ctx: typer.Context) -> Any:
     """The mail settings of the game master's commands: [moderator] address and game_master of the config."""
-    from pbem.gamemaster import MailContext
-
     return MailContext.from_config(load_config(options_of(ctx).config))
 
 
@@ -49,9 +50,6 @@ def _sending_held(ctx: typer.Context) -> str | None:
     """Why queued mail is held back now (a sending limit, a relay that asked us to slow down), if it is."""
     from datetime import UTC, datetime
 
-    from pbem.config import load_config
-    from pbem.mailflow.sendlimits import waiting_reason
-
     options = options_of(ctx)
     limits = load_config(options.config).limits
     with options.moderator().db.transaction() as session:
@@ -65,8 +63,6 @@ def game_show_command(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Show a game for the game master: seats, whose turn, deadlines, waiting lines, last moves, outbox."""
-    from pbem.gamemaster import game_show
-
     view = game_show(options_of(ctx).moderator().db, name)
     echo(f"Game {view.name}: {view.status}{', PAUSED' if view.paused else ''}, move {view.version}, "
          f"created {gm_when(view.created)}.")
@@ -125,8 +121,6 @@ def game_set_command(
              "vacation_cap=DAYS.")],
 ) -> None:
     """Change a running game's settings: deadlines, reminders, mail defaults, press, absences. All or nothing."""
-    from pbem.gamemaster import set_game
-
     change = set_game(options_of(ctx).moderator().db, name, pairs)
     echo(f"Game {change.name}: " + "; ".join(change.changed) + ".")
 
@@ -140,8 +134,6 @@ def force_command(
     as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player to give the orders for.")],
 ) -> None:
     """Give orders for a player (the game master steps in); everyone's report says so."""
-    from pbem.gamemaster import force
-
     if text == "-":
         text = typer.get_text_stream("stdin").read()
     moderator = options_of(ctx).moderator()
@@ -176,8 +168,6 @@ def undo_command(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Take back the last move (one logged action) and tell every player."""
-    from pbem.gamemaster import undo
-
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
     done = undo(moderator.db, name, mail=mail)
@@ -199,8 +189,6 @@ def replace_command(
     email: Annotated[str, typer.Option("--email", metavar="EMAIL", help="The new player's address.")],
 ) -> None:
     """Give a seat to a new player: renamed everywhere, a new token, everyone told."""
-    from pbem.gamemaster import replace
-
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
     done = replace(moderator.db, name, old, new, email, mail=mail)
@@ -218,8 +206,6 @@ def pause_command(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Pause a game: orders are refused and deadlines stand still until it is resumed."""
-    from pbem.gamemaster import pause
-
     mail = gm_mail(ctx)
     done = pause(options_of(ctx).moderator().db, name, mail=mail)
     echo(" ".join([f"Game {name} is paused.", *mails_line(mail, done.mailed)]))
@@ -232,8 +218,6 @@ def resume_command(
     name: Annotated[str, typer.Argument(help="The game.")],
 ) -> None:
     """Resume a paused game; the deadlines of pending decisions count from now."""
-    from pbem.gamemaster import resume
-
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
     done = resume(moderator.db, name, mail=mail)
@@ -253,8 +237,6 @@ def resend_command(
     ] = None,
 ) -> None:
     """Queue the current report (and the prompt, for a deciding player) again."""
-    from pbem.gamemaster import resend
-
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
     if not mail.moderator_address:
@@ -273,8 +255,6 @@ def deadlines_tick(ctx: typer.Context) -> None:
 
     Looks at every active game, not only those whose alarm rang (as ``pbem run`` and ``pbem poll`` do).
     """
-    from pbem.deadlines import tick
-
     moderator = options_of(ctx).moderator()
     mail = gm_mail(ctx)
     report = tick(moderator.db, mail_domain=mail.domain, moderator_address=mail.moderator_address,

@@ -9,6 +9,7 @@ import typer
 from pbem.cli.base import app, echo, handled, options_of
 from pbem.cli.style import PlainGroup
 from pbem.config import load_config
+from pbem.moderator.notify.observers import Sender, add, listing, remove
 from pbem.render.text import utc_stamp
 
 observer_app = typer.Typer(help="Observers: people who get a game's public reports by mail and do not play.",
@@ -24,8 +25,6 @@ def observer_add(
     email: Annotated[str, typer.Argument(metavar="EMAIL", help="The observer's e-mail address.")],
 ) -> None:
     """Add an observer: they get a welcome with the position, then the public report after each move."""
-    from pbem.mailflow.observers import Sender, add
-
     options = options_of(ctx)
     moderator = load_config(options.config).moderator
     sender = Sender(moderator.address, moderator.domain, moderator.name) if moderator is not None else None
@@ -39,8 +38,6 @@ def observer_add(
 @handled
 def observer_list(ctx: typer.Context, name: Annotated[str, typer.Argument(help="The game.")]) -> None:
     """List a game's observers."""
-    from pbem.mailflow.observers import listing
-
     game, rows = listing(options_of(ctx).moderator().db, name)
     if not rows:
         echo(f"Game {game} has no observers (pbem observer add {game} EMAIL adds one).")
@@ -58,7 +55,5 @@ def observer_remove(
     email: Annotated[str, typer.Argument(metavar="EMAIL", help="The observer's e-mail address.")],
 ) -> None:
     """Take an observer off a game; no mail is sent to them."""
-    from pbem.mailflow.observers import remove
-
     remove(options_of(ctx).moderator().db, name, email, datetime.now(UTC))
     echo(f"{email.strip().lower()} no longer observes game {name}.")

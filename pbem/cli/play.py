@@ -25,7 +25,10 @@ from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
 from pbem.games import DEFAULT_KIND, KINDS, GameKind, kind_named
 from pbem.games.kind import match_player
-from pbem.moderator import Moderator
+from pbem.moderator.gamemaster import GamePaused, refuse_if_paused
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
+from pbem.moderator.games import Moderator
+from pbem.render.picture import render_png
 
 # --- commands ---------------------------------------------------------------------------------
 
@@ -84,7 +87,6 @@ def game_new(
         for line in game_kind.new_game_lines(game):
             echo(line)
         return
-    from pbem.mailflow import create_game_with_mail
 
     moderator = options.moderator()
     setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.name,
@@ -131,8 +133,6 @@ def order(
     as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player giving the orders.")],
 ) -> None:
     """Apply a player's orders, as if they came by mail; print what happened and what is pending next."""
-    from pbem.gamemaster import GamePaused, refuse_if_paused
-
     if text == "-":
         text = typer.get_text_stream("stdin").read()
     try:
@@ -247,7 +247,6 @@ def board(
     if png is None:
         typer.echo(kind.board_text(current, game=name), nl=False)
         return
-    from pbem.render.picture import render_png
 
     scene = kind.picture(current, game=name)
     data = render_png(scene)

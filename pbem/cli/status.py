@@ -3,7 +3,7 @@
 The exit code is for monitoring (a cron check, a container's health check):
 0 a moderator process holds the inbox lease (it read the inbox within the
 last few minutes), 1 none does, 2 the database or the configuration cannot
-be used. What is read and how: ``pbem.mailflow.status``.
+be used. What is read and how: ``pbem.cli.gather``.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import typer
 from sqlalchemy.exc import SQLAlchemyError
 
 from pbem.cli.base import app, echo, fail, handled, options_of
+from pbem.cli.gather import gather, report_json, report_lines
 from pbem.config import database_url, load_config
 from pbem.store.db import normalise_url
 
@@ -37,8 +38,6 @@ def status_command(
     the last five minutes), 1 when none does (for monitoring scripts), 2 when
     the database or the configuration cannot be used.
     """
-    from pbem.mailflow.status import gather, report_json, report_lines
-
     options = options_of(ctx)
     config = load_config(options.config)
     url = normalise_url(database_url(options.database, options.config))

@@ -1,6 +1,6 @@
 """The deadline tick's alarm on each game row (``games.next_check``): when the tick must look at the game again.
 
-Why: the tick (``pbem.deadlines.tick``) runs every minute; opening every
+Why: the tick (``pbem.moderator.tick``) runs every minute; opening every
 game each time made its cost grow with the number of games (issue 13). The
 alarm lets one indexed query find the few games whose time has come.
 

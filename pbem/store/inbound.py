@@ -54,7 +54,7 @@ class InboundOutcome:
     SPOOFED = "spoofed"  # a seat's token from another address than the seat's
     PAUSED = "paused"  # the game is paused: nothing applied
     FINISHED = "finished"  # the game is over: nothing applied
-    STALE = "stale"  # orders for a position that is gone (pbem.mailflow.binding): nothing applied
+    STALE = "stale"  # orders for a position that is gone (pbem.moderator.inbound.binding): nothing applied
     UNREADABLE = "unreadable"  # not a mail at all (moved to the failed folder)
 
     FAILED_FOLDER = frozenset({UNREADABLE})
@@ -185,7 +185,7 @@ class Budget:
 
     ``key`` names what is counted (``sender_replies.address``): a seat's
     address, a stranger's, a domain, all strangers together (see
-    ``pbem.mailflow.inbound``). Counts within the hour and the day are kept
+    ``pbem.moderator.inbound.handler``). Counts within the hour and the day are kept
     a day; a budget with an ``ever`` limit is kept for good (the "one reply,
     ever, to an address that never played" rule), so its key must not be
     shared with a budget of another kind.

@@ -3,7 +3,7 @@
 Receiving and handling are apart so that several workers can handle mail at
 once and so that a receiver (the IMAP fetcher, the LMTP server) can say "got
 it" as soon as the bytes are committed here. A row is deleted in the same
-transaction that records its handling (``pbem.mailflow.inbound``), so a mail
+transaction that records its handling (``pbem.moderator.inbound.handler``), so a mail
 is either waiting here or handled, never both and never neither.
 
 Order. Every row has a ``route``: the game its reply token belongs to (else
@@ -127,7 +127,7 @@ def claim_with_backlog(session: Session, worker: str, now: datetime, lease: floa
                        candidates: int = 8) -> tuple[QueuedMessageRow | None, int]:
     """:func:`claim_next`, and how many other claimable messages it saw (at most ``candidates - 1``): a worker
     with mail waiting behind its message chooses throughput over the quickest answer
-    (``pbem.mailflow.drawing.busy``)."""
+    (``pbem.moderator.notify.pictures.busy``)."""
     dialect = session.get_bind().dialect
     ids = session.execute(_candidates(dialect.name, candidates), {"now": now}).scalars().all()
     for index, row_id in enumerate(ids):

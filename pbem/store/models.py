@@ -51,7 +51,7 @@ class GameRow(SQLModel, table=True):
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     kind: str = Field(default="imperial2030",  # which game it is: a name of the registry pbem.games
                       sa_column=Column(String(40), nullable=False, server_default="imperial2030"))
-    # The deadline tick's alarm (pbem.deadlines): the earliest moment it may have anything to do for this
+    # The deadline tick's alarm (pbem.moderator.tick): the earliest moment it may have anything to do for this
     # game; NULL after any change, so that the next tick looks at the game and sets it again. Kept by
     # pbem.store.alarm (wake, and the far-future markers NEVER and PAUSED).
     next_check: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))

@@ -14,7 +14,7 @@ state (``pbem.mail.picture`` builds the HTML part around it; its alt text and
 place are header values, ``picture_alt`` and ``picture_line``). A mail whose
 picture was still being drawn when its move committed waits for it, held
 (``claimed_by``) by the picture, and gets it with :func:`give_picture`
-(``pbem.mailflow.latepictures``).
+(``pbem.moderator.notify.latepictures``).
 """
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ _GIVE_PICTURE = update(_OUTBOX).where(
 
 def give_picture(engine: Engine | Connection, holder: str, mails: Sequence[tuple[str, dict[str, Any]]], png: bytes | None,
                  due: datetime) -> None:
-    """Mails queued before their picture was drawn, held by ``holder`` (``pbem.mailflow.latepictures``),
+    """Mails queued before their picture was drawn, held by ``holder`` (``pbem.moderator.notify.latepictures``),
     get it (None: they go without) and their headers (Message-ID, headers), and fall due at ``due``; in a
     transaction of its own. A mail no longer held by ``holder`` (taken back after a crash, sent meanwhile)
     is left as it is."""

@@ -25,7 +25,7 @@ DEFAULT_DEADLINE_HOURS: dict[str, float] = {
 }
 DEFAULT_REMINDER_HOURS: tuple[float, ...] = (24.0,)
 FALLBACK_DECISION = "*"  # hours for a decision the game's hours do not name ([deadlines] default)
-# Press between players (pbem.mailflow.press): off, relayed with the sender's name, or without it.
+# Press between players (pbem.moderator.inbound.press): off, relayed with the sender's name, or without it.
 PRESS_MODES = ("none", "signed", "anonymous")
 DEFAULT_PRESS = "signed"
 

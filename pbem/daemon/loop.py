@@ -1,0 +1,598 @@
+"""The moderator's loop: read the inbox, handle each mail in its own transaction, deliver the outbox.
+
+``pbem poll --once`` is :func:`poll_once` (for cron: the inbox once, the
+outbox once, exit); ``pbem run`` is :class:`Daemon` (IMAP IDLE, or polling
+when the server has no IDLE, reconnecting with backoff, stopping cleanly on
+SIGTERM/SIGINT). Both use :class:`MailFlow`, which does one pass:
+
+1. *Recovery* (first pass after connecting): claims left by a dead process
+   of this host are freed; messages still in the inbox at or below the
+   stored position were queued but not moved (a crash between the commit
+   and the move); they are found queued or handled (``duplicate``) and moved.
+2. ``fetch_new`` above the stored position (``mailbox_state``), by UID, in
+   batches; a changed UIDVALIDITY rereads the whole inbox, and what was
+   handled before is skipped by its key.
+3. Each batch goes into the inbound queue in one transaction with the new
+   position (``pbem.daemon.intake.receive``), then each message is moved to
+   the processed folder (bytes that are no mail at all: to the failed
+   folder). Then the queue is handled (``intake.drain``: one transaction per
+   message, ``pbem.moderator.inbound.handler.process_message``), in this thread, or
+   by the workers of ``pbem run --workers N`` (``pbem.daemon.workers``).
+   A message whose handling fails stays in the queue, set aside, for the game
+   master (``pbem inbox``). A database that cannot be reached stops the pass
+   with the mail left in the inbox.
+4. The outbox: :func:`pbem.daemon.sender.deliver_due` (by the
+   sender thread of ``pbem.daemon.workers`` under ``pbem run``).
+5. Periodic tasks (the deadline tick of ``pbem.moderator.tick``), when given, by
+   the one process that holds their lease.
+
+Several processes may share one database: the one holding the inbox's lease
+reads it (``Daemon._read_inbox``); the others handle the queue and send
+(``Daemon._help``) and take the lease over when its holder stops.
+
+The daemon delivers the outbox after every pass and at least every
+``outbox_interval`` seconds (mail queued by the game master's commands goes
+out without waiting for a player's mail), and waits with IDLE in between,
+renewed every ``[imap] idle_refresh`` seconds (default 9 minutes, well inside
+the 29 minutes of RFC 2177 and the NAT timeouts seen in practice).
+
+Logging goes to the ``pbem.daemon`` loggers (the handling of one mail to
+``pbem.moderator.inbound``): outcomes, moves, reconnects.
+Never a password (the mail layer masks them), never a token (no header of a
+mail to a player is logged), never a message body.
+"""
+from __future__ import annotations
+
+import logging
+import signal
+import ssl
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from pbem.config import Config
+from pbem.crash import crash_point
+from pbem.daemon.intake import ReceiptStatus, Received, drain, receive
+from pbem.daemon.mailbox import Mailbox
+from pbem.daemon.outages import FIRST_WAIT, MAX_WAIT, Outages, Service, recorder
+from pbem.daemon.sender import DeliveryReport, deliver_due, next_due
+from pbem.daemon.workers import Lease
+from pbem.holders import gone, holder_name
+from pbem.mail import FetchedMessage, MailboxError, MailboxPosition, MaildirInbox, SmtpSender
+from pbem.moderator.games import Moderator
+from pbem.moderator.inbound.handler import DatabaseUnavailable
+from pbem.moderator.inbound.outcome import DUPLICATE, Outcome
+from pbem.moderator.tick import tick
+from pbem.store.inbound import load_position
+from pbem.store.inqueue import reclaim as reclaim_messages
+from pbem.store.outbox import reclaim as reclaim_mail
+
+log = logging.getLogger("pbem.daemon")
+
+FETCH_LIMIT = 50  # messages per fetch: bounded memory, the outbox gets its turn between batches
+FETCH_LEASE = 300.0  # seconds: renewed at every pass, and a pass comes at least every outbox interval
+RECLAIM_INTERVAL = 60.0  # seconds between looks for claims of dead processes while helping
+HELP_INTERVAL = 1.0  # seconds between looks at the queue when another process reads the inbox
+TASK_LEASE = 180.0  # seconds, at least three task intervals: one process runs the deadline tick
+Task = Callable[[datetime], Any]  # a periodic task: called with the clock after every pass
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class PassReport:
+    """What one pass over the inbox did."""
+
+    outcomes: list[Outcome] = field(default_factory=list)
+    failed: list[tuple[int, str]] = field(default_factory=list)  # (UID, reason) moved to the failed folder
+    recovered: int = 0  # recorded before, moved now
+    uidvalidity_changed: bool = False
+
+    @property
+    def handled(self) -> int:
+        return len(self.outcomes)
+
+
+class MailFlow:
+    """The inbox, the database and the outbox of one configuration.
+
+    ``inbox_factory`` makes the inbox (default: :class:`Mailbox` over
+    ``[imap]``, or ``pbem.mail.MaildirInbox`` over ``[maildir]``);
+    ``sender_factory`` the SMTP sender; ``clock`` the time (timezone-aware).
+    """
+
+    def __init__(self, config: Config, db: Any, *, moderator: Moderator | None = None,
+                 clock: Callable[[], datetime] = utc_now, inbox_factory: Callable[[], Any] | None = None,
+                 sender_factory: Callable[[], SmtpSender] | None = None,
+                 tasks: Sequence[Task] = (), task_interval: float = 60.0,
+                 fetch_limit: int = FETCH_LIMIT, apply_inline: bool = True) -> None:
+        self.config = config
+        self.db = db
+        self.moderator = moderator or Moderator(db)
+        self.clock = clock
+        self._context: ssl.SSLContext | None = None
+        # No inbox in the configuration: mail comes by LMTP (``pbem.daemon.lmtp``), the queue is all there is.
+        self.has_inbox = inbox_factory is not None or config.inbox_configured
+        self.inbox_factory = inbox_factory or default_inbox_factory(config, self.ssl_context)
+        self.sender_factory = sender_factory or (
+            lambda: SmtpSender(config.require_smtp(), ssl_context=self.ssl_context()))
+        self.tasks = list(tasks)
+        self.task_interval = task_interval
+        self._tasks_ran: float | None = None  # time.monotonic() of the last run
+        self.fetch_limit = fetch_limit
+        self.apply_inline = apply_inline
+        self.worker = holder_name("apply")
+        self._wake: Callable[[], None] = lambda: None
+        self.queued = threading.Event()  # set when mail was queued (here, or elsewhere: QueueListener)
+        self._send_soon: Callable[[], None] | None = None
+        config.require_moderator()
+        self.outages = Outages(record=recorder(db, clock))  # what this process cannot reach (its threads share it)
+        self.fetch_lease = Lease(db, f"fetch:{inbox_identity(config)}", FETCH_LEASE, clock, self.outages)
+        self.task_lease = Lease(db, "periodic-tasks", max(TASK_LEASE, 3 * task_interval), clock, self.outages)
+
+    def ssl_context(self) -> ssl.SSLContext:
+        """One verifying TLS context for every connection (loading the CA store costs ~70 ms each time)."""
+        if self._context is None:
+            self._context = ssl.create_default_context()
+        return self._context
+
+    # --- the inbox ---------------------------------------------------------------------------
+
+    def open_inbox(self) -> Any:
+        inbox = self.inbox_factory()
+        inbox.connect()
+        return inbox
+
+    def process_inbox(self, inbox: Any, *, recover: bool = True) -> PassReport:
+        """One pass (steps 1-3 of the module docstring). Raises ``MailboxError``, ``DatabaseUnavailable``."""
+        report = PassReport()
+        mailbox = _mailbox_name(inbox)
+        stored = self._position(mailbox)
+        if recover:
+            self.reclaim()
+            if stored is not None and stored.uidvalidity == inbox.uidvalidity:
+                leftovers = _leftovers(inbox, stored.last_uid)
+                if leftovers:
+                    log.info("%d message(s) queued before but still in the inbox: moving them", len(leftovers))
+                    self._take(inbox, mailbox, leftovers, None, report, recovering=True)
+        position = stored
+        while True:
+            result = inbox.fetch_new(position, limit=self.fetch_limit)
+            if result.uidvalidity_changed:
+                report.uidvalidity_changed = True
+                log.warning("UIDVALIDITY of %s changed (%s -> %s): reading the whole inbox again; "
+                            "messages handled before are skipped", mailbox,
+                            position.uidvalidity if position else "?", result.position.uidvalidity)
+            crash_point("after_fetch")
+            moved = result.position if position != result.position else None
+            self._take(inbox, mailbox, result.messages, moved, report)
+            position = result.position
+            if not result.more:
+                return report
+
+    def _take(self, inbox: Any, mailbox: str, messages: Sequence[FetchedMessage], position: MailboxPosition | None,
+              report: PassReport, *, recovering: bool = False) -> None:
+        """Queue ``messages`` (and the new ``position``) in one transaction, move them out of the inbox, and
+        handle the queue unless separate workers do."""
+        batch = [Received(m.raw, "imap", mailbox, inbox.uidvalidity, m.uid) for m in messages]
+        if batch or position is not None:
+            at = (mailbox, position.uidvalidity, position.last_uid) if position is not None else None
+            receipts = receive(self.db, self.config, batch, self.clock(), at)
+            processed: list[int] = []
+            for fetched, receipt in zip(messages, receipts, strict=True):
+                crash_point("after_commit_before_move")
+                if receipt.status is ReceiptStatus.UNREADABLE:
+                    log.error("message UID %s of %s is no mail, moved to the failed folder: %s", fetched.uid,
+                              mailbox, receipt.reason)
+                    inbox.move_to_failed(fetched.uid)
+                    report.failed.append((fetched.uid, receipt.reason))
+                    continue
+                processed.append(fetched.uid)
+                if recovering:
+                    report.recovered += 1
+                if receipt.status is ReceiptStatus.HANDLED:
+                    report.outcomes.append(Outcome(receipt.key, DUPLICATE, receipt.reason))
+            inbox.move_to_processed(*processed)  # one command for the batch: the queue holds them all already
+        if self.apply_inline:
+            report.outcomes += self.apply_queue()
+        elif batch:
+            self.wake_workers()
+
+    def apply_queue(self) -> list[Outcome]:
+        """Handle what is queued, in this thread (see ``pbem.daemon.intake``), logging each outcome."""
+        def handled(outcome: Outcome) -> None:
+            self.log_outcome(outcome)
+            if self._send_soon is not None and outcome.queued:
+                self._send_soon()
+
+        return drain(self.db, self.config, self.worker, self.clock, moderator=self.moderator, after_each=handled)
+
+    @staticmethod
+    def log_outcome(outcome: Outcome) -> None:
+        where = f" game {outcome.game}" if outcome.game else ""
+        who = f" seat {outcome.player}" if outcome.player else ""
+        versions = (f" v{outcome.version_before}->{outcome.version}"
+                    if outcome.version is not None and outcome.version_before is not None else "")
+        log.info("message %s from %s:%s%s%s %s (%s); %d mail(s) queued", outcome.key, outcome.sender or "?", where,
+                 who, versions, outcome.outcome, outcome.reason, len(outcome.queued))
+
+    def reclaim(self) -> None:
+        """Claims left by a process of this host that died (a crash, a kill) are free again at once."""
+        try:
+            with self.db.transaction() as session:
+                messages = reclaim_messages(session, gone)
+                mails = reclaim_mail(session, gone, self.clock())
+        except SQLAlchemyError as exc:
+            raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+        if messages or mails:
+            log.info("a stopped process left %d message(s) and %d mail(s) claimed: taken back", messages, mails)
+
+    def wake_workers(self) -> None:
+        """Mail was queued: wake what handles the queue, the appliers' threads or else this loop (the loop
+        woken for nothing would look at the outbox and the deadlines just as a worker starts on the mail)."""
+        if self.apply_inline:
+            self.queued.set()
+        self._wake()
+
+    def on_sending(self, wake: Callable[[], None]) -> None:
+        """A sender thread delivers the outbox (``pbem.daemon.workers.Sender``): ``wake`` starts it."""
+        self._send_soon = wake
+
+    @property
+    def sending_elsewhere(self) -> bool:
+        return self._send_soon is not None
+
+    def send_soon(self) -> None:
+        """Deliver what is due: by the sender thread when there is one, else here and now."""
+        if self._send_soon is not None:
+            self._send_soon()
+        else:
+            self.deliver()
+
+    def on_queued(self, wake: Callable[[], None]) -> None:
+        """What to call when mail was queued and the workers apply it (``apply_inline`` off)."""
+        self._wake = wake
+
+    def _position(self, mailbox: str) -> MailboxPosition | None:
+        try:
+            with self.db.transaction() as session:
+                stored = load_position(session, mailbox)
+        except SQLAlchemyError as exc:
+            raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+        return None if stored is None else MailboxPosition(stored.uidvalidity, stored.last_uid)
+
+    # --- the outbox and the periodic tasks --------------------------------------------------------
+
+    def deliver(self, sender: SmtpSender | None = None, *, keep_open: bool = False) -> DeliveryReport:
+        """Deliver the due outbox once (over ``sender``, left open with ``keep_open``: ``pbem run``'s sender
+        thread keeps its connection); a relay or a database that cannot be reached is reported, not raised,
+        and told to :attr:`outages` (which logs it once per outage and names it)."""
+        try:
+            report = deliver_due(self.db, sender or self.sender_factory(), self.clock(),
+                                 moderator=self.config.moderator, limits=self.config.limits, keep_open=keep_open)
+        except SQLAlchemyError as exc:
+            self.outages.down(Service.DATABASE, _first_line(exc))
+            return DeliveryReport(unavailable=f"database unavailable: {_first_line(exc)}")
+        self.outages.up(Service.DATABASE)
+        if report.unavailable is not None:
+            self.outages.down(Service.RELAY, report.unavailable)
+        elif report.sent or report.failed or report.retried:  # it answered (with nothing due, who knows)
+            self.outages.up(Service.RELAY)
+        return report
+
+    def may_deliver(self) -> bool:
+        """Whether the daemon's next delivery may be tried now: not while the relay's or the database's wait
+        after a failed try runs (``pbem poll`` tries once whatever)."""
+        return not (self.outages.wait_left(Service.RELAY) or self.outages.wait_left(Service.DATABASE))
+
+    def run_tasks(self, *, force: bool = True) -> list[str]:
+        """Run the periodic tasks (unless ``force`` is off and they ran less than ``task_interval`` ago).
+
+        A failing task is logged (and named in the result), never fatal.
+        """
+        now = time.monotonic()
+        if not force and self._tasks_ran is not None and now - self._tasks_ran < self.task_interval:
+            return []
+        self._tasks_ran = now
+        if self.tasks and not self.task_lease.hold():  # another process runs them (one deadline ticker)
+            return []
+        problems = []
+        for task in self.tasks:
+            try:
+                task(self.clock())
+            except Exception as exc:  # a task's bug must not stop the moderator
+                log.exception("periodic task %s failed", getattr(task, "__name__", task))
+                problems.append(f"{getattr(task, '__name__', 'task')}: {exc}")
+        return problems
+
+    def seconds_to_next_mail(self, ceiling: float) -> float:
+        """Seconds until the next queued mail is due and may be tried (not while the relay's wait after a
+        failed try runs), within [0.5, ceiling]."""
+        try:
+            due = next_due(self.db)
+        except SQLAlchemyError:
+            return ceiling
+        if due is None:
+            return ceiling
+        if due.tzinfo is None:  # SQLite hands back naive UTC
+            due = due.replace(tzinfo=UTC)
+        relay = self.outages.wait_left(Service.RELAY)
+        return max(0.5, min(ceiling, max(relay, (due - self.clock()).total_seconds())))
+
+
+def default_inbox_factory(config: Config, context: Callable[[], ssl.SSLContext] | None = None,
+                          use_idle: bool | None = None) -> Callable[[], Any]:
+    """The inbox of ``config``: a :class:`Mailbox` over ``[imap]``, or a Maildir over ``[maildir]``."""
+    maildir = getattr(config, "maildir", None)
+    if maildir is not None:
+        return lambda: MaildirInbox(maildir)
+    return lambda: Mailbox(config.require_imap(), ssl_context=context() if context else None, use_idle=use_idle)
+
+
+def inbox_identity(config: Config) -> str:
+    """Which inbox ``config`` reads, as a lease name: one reader per inbox, whatever the processes."""
+    maildir = getattr(config, "maildir", None)
+    if maildir is not None:
+        return f"maildir:{maildir.path}"
+    imap = getattr(config, "imap", None)
+    return "none" if imap is None else f"imap:{imap.username}@{imap.host}:{imap.port}/{imap.mailbox}"
+
+
+def _mailbox_name(inbox: Any) -> str:
+    name = getattr(inbox, "mailbox", None)
+    if isinstance(name, str) and name:
+        return name
+    return str(inbox.settings.mailbox)
+
+
+def _leftovers(inbox: Any, last_uid: int) -> list[FetchedMessage]:
+    """Messages still in the inbox at or below ``last_uid`` (recorded, not yet moved)."""
+    if hasattr(inbox, "uids") and hasattr(inbox, "fetch_uids"):
+        fetched: list[FetchedMessage] = inbox.fetch_uids([uid for uid in inbox.uids() if uid <= last_uid])
+        return fetched
+    everything = inbox.fetch_new(None)  # an inbox without UID search (a Maildir): it is local and small
+    return [m for m in everything.messages if m.uid <= last_uid]
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+# --- pbem poll --once ------------------------------------------------------------------------------
+
+
+@dataclass
+class PollReport:
+    inbox: PassReport | None
+    outbox: DeliveryReport
+    problems: list[str] = field(default_factory=list)
+    read_inbox: bool = True  # False: the configuration has no inbox (mail comes by LMTP), only the queue was handled
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and self.outbox.ok
+
+
+def poll_once(flow: MailFlow) -> PollReport:
+    """The inbox once, the periodic tasks once, the outbox once (``pbem poll --once``).
+
+    An inbox or database that cannot be reached is reported in ``problems``
+    (the outbox is still delivered); nothing is lost either way.
+    """
+    problems: list[str] = []
+    report: PassReport | None = None
+    inbox = None
+    try:
+        if not flow.has_inbox:
+            log.info("no inbox configured: mail comes by LMTP; handling the queue only")
+            flow.reclaim()
+            report = PassReport(outcomes=flow.apply_queue())
+        elif flow.fetch_lease.hold():
+            inbox = flow.open_inbox()
+            report = flow.process_inbox(inbox, recover=True)
+        else:  # a running ``pbem run`` reads the inbox: only help with what is queued
+            log.info("the inbox is read by another process; handling the queue only")
+            flow.reclaim()
+            report = PassReport(outcomes=flow.apply_queue())
+    except (MailboxError, DatabaseUnavailable) as exc:
+        problems.append(str(exc))
+        log.error("inbox not processed: %s", exc)
+    finally:
+        if inbox is not None:
+            inbox.close()
+        flow.fetch_lease.release()
+    problems += flow.run_tasks()
+    delivery = flow.deliver()
+    flow.task_lease.release()
+    return PollReport(report, delivery, problems, read_inbox=flow.has_inbox)
+
+
+# --- pbem run ------------------------------------------------------------------------------------------
+
+
+class _Interrupted(BaseException):
+    """Raised by the signal handler to leave a blocking wait (IDLE, a backoff sleep) at once.
+
+    A ``BaseException`` (like ``KeyboardInterrupt``), so that no ``except
+    Exception`` on the way takes it for a failure of the message at hand.
+    """
+
+
+class Daemon:
+    """``pbem run``: see the module docstring. ``stop()`` (or SIGTERM/SIGINT) ends :meth:`run` cleanly.
+
+    ``wait_slice`` bounds one wait for mail (so that ``stop()`` from another
+    thread is noticed that soon; signals interrupt a wait at once anyway).
+    """
+
+    def __init__(self, flow: MailFlow, *, outbox_interval: float = 60.0, min_backoff: float = FIRST_WAIT,
+                 max_backoff: float = MAX_WAIT, wait_slice: float | None = None, read_inbox: bool = True) -> None:
+        self.flow = flow
+        flow.outages.first_wait, flow.outages.max_wait = min_backoff, max_backoff  # the waits after a failed try
+        self.read_inbox = read_inbox  # off for ``pbem lmtp``: the mail comes to it
+        self.outbox_interval = outbox_interval
+        self.min_backoff = min_backoff
+        self.max_backoff = max_backoff
+        self.wait_slice = wait_slice
+        self._stop = threading.Event()
+        self._interruptible = False
+        self.passes = 0
+        self.connects = 0
+        self._helping = False
+        self._reclaimed = -RECLAIM_INTERVAL  # time.monotonic() of the last look for a dead process's claims
+
+    # --- stopping ----------------------------------------------------------------------------
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    def install_signal_handlers(self) -> None:
+        """SIGTERM and SIGINT stop the daemon: at once while it waits, else after the current message
+        (a second signal stops it at once: an open transaction is rolled back, nothing is lost)."""
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, self._on_signal)
+
+    def _on_signal(self, signum: int, frame: Any) -> None:
+        again = self._stop.is_set()
+        log.info("%s received: stopping%s", signal.Signals(signum).name, " now" if again else "")
+        self._stop.set()
+        if self._interruptible or again:
+            self._interruptible = False
+            raise _Interrupted()
+
+    @contextmanager
+    def _waiting(self) -> Iterator[None]:
+        self._interruptible = True
+        try:
+            if self._stop.is_set():
+                raise _Interrupted()
+            yield
+        finally:
+            self._interruptible = False
+
+    def _sleep(self, seconds: float) -> None:
+        with self._waiting():
+            self._stop.wait(seconds)
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Read the inbox while this process holds its lease; else (another process reads it) help with the
+        queue, the periodic tasks and the outbox, and try the lease again now and then."""
+        backoff = self.min_backoff
+        log.info("pbem moderator started%s", "" if self.read_inbox else
+                 " without an inbox (mail comes by LMTP): it handles the queue, the deadlines and the outbox")
+        try:
+            while not self.stopping:
+                try:
+                    if self.read_inbox and self.flow.fetch_lease.hold():
+                        self._read_inbox()
+                    else:
+                        self._help()
+                    backoff = self.min_backoff
+                except _Interrupted:
+                    break
+                except Exception as exc:  # noqa: BLE001  (the daemon carries on)
+                    if self.stopping:
+                        break
+                    wait = backoff
+                    if isinstance(exc, MailboxError | DatabaseUnavailable):  # said once per outage, named
+                        wait = self.flow.outages.down(Service.INBOX if isinstance(exc, MailboxError)
+                                                      else Service.DATABASE, str(exc))
+                    else:  # a bug: say so loudly, but keep the moderator running
+                        log.exception("unexpected error; trying again in %g s", backoff)
+                        backoff = min(self.max_backoff, backoff * 2)
+                    try:
+                        self._sleep(wait)
+                    except _Interrupted:
+                        break
+        finally:
+            self.flow.fetch_lease.release()
+            self.flow.task_lease.release()
+        log.info("pbem moderator stopped")
+
+    def _read_inbox(self) -> None:
+        inbox = self.flow.open_inbox()
+        self.flow.outages.up(Service.INBOX)
+        try:
+            self.connects += 1
+            mode = "IDLE" if getattr(inbox, "uses_idle", False) else "polling"
+            log.info("inbox %s open (%s)", _mailbox_name(inbox), mode)
+            recover = True
+            while not self.stopping:
+                self.flow.process_inbox(inbox, recover=recover)
+                self.flow.outages.up(Service.DATABASE)
+                recover = False
+                self.passes += 1
+                self._chores()
+                if self.stopping or not self.flow.fetch_lease.hold():
+                    return
+                with self._waiting():
+                    inbox.wait_for_mail(self._timeout())
+        finally:
+            _close(inbox)
+
+    def _help(self) -> None:
+        """One round without the inbox: another process reads it (``pbem.daemon.workers``)."""
+        if not self._helping and self.read_inbox:
+            log.info("another process reads the inbox: this one handles the queue, and reads the inbox "
+                     "when that process stops")
+        self._helping = True
+        database_down = self.flow.outages.wait_left(Service.DATABASE)
+        if database_down:  # the workers or the sender found it down: no try before its wait has run
+            self._sleep(database_down)
+            return
+        if time.monotonic() - self._reclaimed >= RECLAIM_INTERVAL:  # not at every look at the queue
+            self.flow.reclaim()
+            self._reclaimed = time.monotonic()
+        if self.flow.apply_inline:
+            self.flow.apply_queue()
+        self._chores()
+        if not self.stopping:
+            with self._waiting():
+                self.flow.queued.wait(min(self._timeout(), HELP_INTERVAL))
+            self.flow.queued.clear()
+
+    def _chores(self) -> None:
+        self.flow.run_tasks(force=False)
+        if self.flow.sending_elsewhere:
+            self.flow.send_soon()
+        elif self.flow.may_deliver():
+            self.flow.deliver()
+
+    def _timeout(self) -> float:
+        timeout = self.flow.seconds_to_next_mail(min(self.outbox_interval, self.flow.task_interval)
+                                                 if self.flow.tasks else self.outbox_interval)
+        return timeout if self.wait_slice is None else min(timeout, self.wait_slice)
+
+
+def _close(inbox: Any) -> None:
+    try:
+        inbox.close()
+    except Exception:  # a connection dropped mid-IDLE: nothing to say goodbye to
+        pass
+
+
+def deadline_task(config: Config, db: Any) -> Task:
+    """The deadline tick (``pbem.moderator.tick``) as a periodic task of the daemon."""
+    moderator = config.require_moderator()
+
+    def deadlines(now: datetime) -> None:
+        tick(db, now, mail_domain=moderator.domain, moderator_address=moderator.address,
+             game_master=moderator.game_master or None)
+
+    return deadlines
+

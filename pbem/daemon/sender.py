@@ -1,0 +1,278 @@
+"""Delivering the outbox: committed mail, handed to the SMTP relay, retried until it is accepted.
+
+:func:`deliver_due` claims the queued rows whose next attempt is due, oldest
+first, a batch at a time (``pbem.store.outbox.claim_due``: any number of
+senders may share an outbox, each mail goes to one of them), and sends each
+over one connection of :class:`pbem.mail.SmtpSender`, batch after batch
+until nothing is due, building each mail while the relay reads the one
+before (:class:`_Built`). Per row:
+
+* accepted -> ``sent``, marked at once in a small transaction of its own
+  (see ``_send_batch``);
+* :class:`~pbem.mail.TransientSendError` (4xx, dropped connection …) -> kept
+  queued, next attempt after ``pbem.store.outbox.backoff`` (1, 2, 4 … at most
+  60 minutes); the run stops there, since the next mail would most likely
+  meet the same trouble;
+* :class:`~pbem.mail.PermanentSendError` (5xx for this mail) or a mail that
+  cannot be built -> ``failed``, kept for the game master (a stored picture
+  of the board that cannot go with its mail is left out: the text goes).
+
+When the relay cannot be reached at all, no row is touched (a relay that is
+down is nobody's mail's fault): the run reports it and everything stays due,
+so an SMTP outage of any length loses nothing and costs no attempts.
+
+Delivery is at least once: a crash after the server accepted a mail and
+before its batch is marked sent (``PBEM_CRASH_AT=mid_send``) sends it again
+once its claim has run out (``CLAIM_LEASE``), with the same Message-ID,
+which mail systems collapse.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from sqlmodel import col, select
+
+from pbem.config import Limits, ModeratorSettings
+from pbem.crash import crash_point
+from pbem.daemon.sendlimits import hold, is_limit, room
+from pbem.holders import holder_name
+from pbem.mail import (
+    OutboundError,
+    PermanentSendError,
+    SmtpSender,
+    TransientSendError,
+    WireMail,
+    wire_mail,
+)
+from pbem.moderator.notify.compose import outgoing_mail
+from pbem.store.models import utcnow
+from pbem.store.outbox import (
+    OutboxRow,
+    OutboxStatus,
+    claim_due,
+    mark_failed,
+    mark_retry,
+    mark_sent_many,
+    release_claims,
+)
+
+if TYPE_CHECKING:
+    from pbem.store import Database
+
+
+log = logging.getLogger("pbem.daemon.sender")
+
+CLAIM_LEASE = 600.0  # seconds a sender holds its claimed mails: far longer than sending a batch takes
+
+
+@dataclass(frozen=True)
+class DeliveryReport:
+    """What one run of the outbox did; ``unavailable`` says why the relay could not be used at all."""
+
+    sent: int = 0
+    retried: int = 0
+    failed: int = 0
+    waiting: int = 0  # rows still queued and due after the run
+    unavailable: str | None = None
+    held: str | None = None  # why due mail waits: a sending limit (``pbem.daemon.sendlimits``)
+
+    @property
+    def ok(self) -> bool:
+        return self.unavailable is None and self.retried == 0
+
+
+def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *, batch: int = 50,
+                moderator: ModeratorSettings | None = None, worker: str | None = None,
+                lease: float = CLAIM_LEASE, limits: Limits | None = None, keep_open: bool = False) -> DeliveryReport:
+    """Send every due mail, batch after batch until none is due; see the module docstring.
+
+    ``moderator`` gives From for rows queued without one (see ``outgoing_mail``);
+    ``worker`` names this sender in its claims (default: this process and thread);
+    ``limits`` the provider's sending limits (``pbem.daemon.sendlimits``);
+    ``keep_open`` leaves the connection open when the run ends well, for the
+    caller's next run (``pbem.daemon.workers.Sender``: a connection per
+    run was a TCP and EHLO round trip, maybe TLS and a login, per order).
+    """
+    now = (now or utcnow()).astimezone(UTC)
+    worker = worker or holder_name("send")
+    limits = limits or Limits()
+    rows, held = _claim(db, worker, now, lease, batch, limits)
+    if not rows:
+        return DeliveryReport(held=held)
+    try:
+        sender.open()
+    except TransientSendError as exc:
+        _release(db, rows, now)
+        log.debug("SMTP relay unavailable, %d mail(s) wait: %s", len(rows), exc)  # said once: pbem.daemon.outages
+        return DeliveryReport(waiting=len(rows), unavailable=str(exc))
+    totals, stopped = DeliveryReport(), False
+    try:
+        while rows:
+            report, stopped = _send_batch(db, sender, rows, now, moderator)
+            totals = _add(totals, report)
+            if stopped:
+                break
+            rows, held = _claim(db, worker, now, lease, batch, limits)
+    except BaseException:
+        sender.close()
+        raise
+    if not keep_open:
+        sender.close()
+    return totals if stopped else replace(totals, held=held)
+
+
+def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int,
+           limits: Limits) -> tuple[list[OutboxRow], str | None]:
+    """The next batch this sender may send, within the sending limits; and why there is none, if held."""
+    with db.transaction() as session:
+        allowed = room(session, limits, now)
+        if allowed.mails == 0:
+            return [], allowed.reason
+        size = batch if allowed.mails is None else min(batch, allowed.mails)
+        return claim_due(session, worker, now, lease, size), None
+
+
+def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: datetime,
+                moderator: ModeratorSettings | None) -> tuple[DeliveryReport, bool]:
+    """Send claimed ``rows`` over the open connection, each marked sent as soon as the relay took it.
+
+    Why not one mark per batch (cheaper by a small UPDATE per mail): a sender
+    killed mid-batch would send every mail of the batch again; marked one by
+    one, only the mail in flight can go twice. Returns the report and whether
+    a transient failure stopped the run.
+    """
+    sent: list[int] = []
+    failed = 0
+    built = _Built(rows, moderator)
+    for index, row in enumerate(rows):
+        message = built.take(index)
+        if isinstance(message, _UNBUILDABLE):
+            _mark(db, row, "failed", now, f"cannot build the mail: {message}")
+            failed += 1
+            log.error("outbox mail %s (%s to %s) cannot be built: %s", row.id, row.purpose, row.recipient, message)
+            continue
+        if isinstance(message, Exception):
+            raise message  # a bug: it ends the run in the row's turn, as when each mail was built just before it went
+        try:
+            sender.send_wire(message, meanwhile=built.ahead(index + 1))
+        except TransientSendError as exc:
+            if is_limit(exc):  # the provider's limit, not this mail's fault: everyone waits, no attempt charged
+                with db.transaction() as session:
+                    until = hold(session, now)
+                    release_claims(session, [id_of_row(r) for r in rows[index:]], until)
+                log.warning("the mail server says we send too much (%s); holding the outbox until %s", exc,
+                            until.isoformat(timespec="minutes"))
+                return DeliveryReport(len(sent), 0, failed, waiting=len(rows) - index,
+                                      held=f"the mail server asked us to slow down: {exc}"), True
+            _mark(db, row, "retry", now, str(exc))
+            _release(db, rows[index + 1:], now)
+            log.warning("mail %s (%s to %s) not accepted, will retry: %s", row.id, row.purpose,
+                        row.recipient, exc)
+            return DeliveryReport(len(sent), 1, failed, waiting=len(rows) - index - 1), True
+        except PermanentSendError as exc:
+            _mark(db, row, "failed", now, str(exc))
+            failed += 1
+            log.error("mail %s (%s to %s) refused for good: %s", row.id, row.purpose, row.recipient, exc)
+            continue
+        crash_point("mid_send")
+        sent.append(id_of_row(row))
+        with db.transaction() as session:
+            mark_sent_many(session, sent[-1:], now)
+        log.info("sent %s to %s (game %s, version %s)", row.purpose.split(":")[0], row.recipient,
+                 row.game_id, row.version)
+    return DeliveryReport(len(sent), 0, failed), False
+
+
+_UNBUILDABLE = (OutboundError, KeyError, ValueError)  # a row that cannot make a mail: marked failed
+
+
+class _Built:
+    """A batch's mails, each built once: the next one while the relay reads the one before.
+
+    Why: building a mail with the board's picture takes about as long as the
+    relay takes to read one; done one after the other, each waited for the
+    other. A mail that cannot be built is kept as its exception, for the row's turn.
+    """
+
+    def __init__(self, rows: list[OutboxRow], moderator: ModeratorSettings | None) -> None:
+        self._rows = rows
+        self._moderator = moderator
+        self._ready: dict[int, WireMail | Exception] = {}
+
+    def take(self, index: int) -> WireMail | Exception:
+        self._build(index)
+        return self._ready.pop(index)
+
+    def ahead(self, index: int) -> Callable[[], None] | None:
+        """What builds row ``index`` (for ``SmtpSender.send_wire``'s ``meanwhile``); None past the last row."""
+        return (lambda: self._build(index)) if index < len(self._rows) else None
+
+    def _build(self, index: int) -> None:
+        if index not in self._ready:
+            try:
+                self._ready[index] = _message(self._rows[index], self._moderator)
+            except Exception as exc:  # noqa: BLE001  (kept for the row's turn: meanwhile must not raise)
+                self._ready[index] = exc
+
+
+def _add(one: DeliveryReport, other: DeliveryReport) -> DeliveryReport:
+    return DeliveryReport(one.sent + other.sent, one.retried + other.retried, one.failed + other.failed,
+                          other.waiting, other.unavailable, other.held)
+
+
+def id_of_row(row: OutboxRow) -> int:
+    if row.id is None:
+        raise ValueError("an outbox row that was never stored")
+    return row.id
+
+
+def _release(db: Database, rows: list[OutboxRow], now: datetime) -> None:
+    with db.transaction() as session:
+        release_claims(session, [id_of_row(row) for row in rows], now)
+
+
+def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> WireMail:
+    """The row's message; with its picture when it has one, else (a picture that will not go) as plain text.
+
+    Why fall back: the picture only repeats the text; a stored picture that
+    cannot be sent must not cost the player the mail.
+    """
+    mail = outgoing_mail(row, moderator)
+    try:
+        return wire_mail(mail)
+    except OutboundError as exc:
+        if mail.picture is None:
+            raise
+        log.warning("outbox mail %s (%s to %s): its picture cannot go with it (%s); sent as plain text",
+                    row.id, row.purpose, row.recipient, exc)
+        return wire_mail(replace(mail, picture=None))
+
+
+def _mark(db: Database, row: OutboxRow, how: str, now: datetime, error: str) -> None:
+    with db.transaction() as session:
+        current = session.get(OutboxRow, row.id)
+        if current is None or current.status != OutboxStatus.QUEUED:
+            return  # someone else (a second sender, the game master) dealt with it meanwhile
+        if how == "retry":
+            mark_retry(session, current, now, error)
+        else:
+            mark_failed(session, current, now, error)
+
+
+def next_due(db: Database) -> datetime | None:
+    """When the next queued mail is due (None: nothing queued)."""
+    with db.transaction() as session:
+        row = session.exec(select(OutboxRow.next_attempt).where(col(OutboxRow.status) == OutboxStatus.QUEUED)
+                           .order_by(col(OutboxRow.next_attempt)).limit(1)).first()
+    return row
+
+
+def queued_count(db: Database) -> int:
+    from sqlalchemy import func
+
+    with db.transaction() as session:
+        return session.exec(select(func.count(col(OutboxRow.id))).where(col(OutboxRow.status) == OutboxStatus.QUEUED)).one()

@@ -1,0 +1,139 @@
+"""The game master's tools: look at a game, order for a player, undo, replace a player, pause, resend.
+
+Every command is one database transaction that changes the game and queues
+every mail it causes in the outbox (ARCHITECTURE: nothing is sent inside a
+transaction; the outbox sender delivers committed mail). The deadline tick
+(``pbem.moderator.tick``) uses the same machinery to apply a passive default.
+
+    game_show(db, name)                      GameView: seats, status, whose turn, deadlines, log, outbox
+    force(db, name, player, text)            orders for a player, as if mailed; reports say so
+    undo(db, name)                           roll back the last logged action and tell everyone
+    replace(db, name, old, new, email)       a new player takes a seat
+    pause(db, name) / resume(db, name)       stop / restart the game (orders refused, deadlines frozen)
+    resend(db, name, player=None)            the current report (and prompt) again
+    refuse_if_paused(session, game)          for the mail pipeline: raises GamePaused
+    export_game(db, name, public=False)      the whole history, to replay or publish (export_json, export_text)
+
+Decisions:
+
+- **force** applies the text through the order layer exactly like a player's
+  mail (waiting lines resume, the end of a maneuver message ends the maneuver),
+  also in a paused game (the game master may repair a paused game). The log
+  has no column for who typed an order, so the entry is the player's; the
+  reports to every seat say "The game master gave these orders for ann: …".
+- **undo** deletes the last log row (one action, not one message) and every
+  snapshot made after it, re-saves the snapshot of the replayed log, drops
+  waiting lines that began after it or no longer wait for anything, reopens a
+  finished game, and mails every seat what was undone (narrated as the
+  reader may see it) with the position now; deciders get a fresh prompt.
+  The undo notice restarts the deadline clock (pbem.moderator.deadlines.CLOCK_PURPOSES).
+- **replace** renames the player in the setup JSON, the seats table, every
+  log row and the waiting lines, then replays the log (seating and deal do not
+  depend on names, so the game is the same game) and re-saves the snapshot.
+  Token: a new one is issued when the e-mail address changes (the player who
+  left must not keep playing the seat); a pure rename at the same address
+  keeps it. The new player gets the welcome mail with the token (Reply-To
+  with it when the moderator address is known, and a ``TOKEN …`` line in the
+  body); every seat and the old address are told. Restarts the clock.
+- **pause** sets ``settings.paused``: the mail pipeline refuses orders
+  (``refuse_if_paused``), the tick skips the game. **resume** clears it and
+  restarts the clock: every pending decision gets its full deadline again,
+  counted from the resume (the resume notice in the outbox is the new start).
+- **resend** renders the current report (the events of the last message, as
+  ``pbem report`` does) and the prompt for a deciding player anew, under a
+  "sent again" line, with new Message-IDs (outbox purpose ``resend``).
+
+Message-IDs: ``pbem.mail.outbound.message_id_for(game, version, recipient,
+purpose)``; the purpose carries a time stamp (the clock start for reminders
+and alerts, the moment of the command otherwise), because ``undo`` makes
+versions be played again: a mail about the new version N must not be taken
+for the old one.
+"""
+from __future__ import annotations
+
+from pbem.moderator.gamemaster.commands import (
+    Forced,
+    PauseChange,
+    Replaced,
+    Resent,
+    Undone,
+    force,
+    is_paused,
+    pause,
+    refuse_if_paused,
+    replace,
+    resend,
+    resume,
+    undo,
+)
+from pbem.moderator.gamemaster.common import (
+    DEFAULT_MAIL_DOMAIN,
+    RECENT_ACTIONS,
+    RETRIES,
+    GameMasterError,
+    GamePaused,
+    MailContext,
+    NothingToUndo,
+)
+from pbem.moderator.gamemaster.export import (
+    FORMAT,
+    ExportedAction,
+    ExportedSeat,
+    GameExport,
+    export_game,
+    export_json,
+    export_text,
+)
+from pbem.moderator.gamemaster.playing import (
+    Played,
+    alert_game_master,
+    apply_default,
+    play_in_session,
+    remind,
+    stand_in,
+)
+from pbem.moderator.gamemaster.show import GameView, LoggedAction, PendingView, SeatView, game_show
+from pbem.moderator.gamemaster.tuning import SettingsChange, set_game
+
+__all__ = [
+    "SettingsChange",
+    "set_game",
+    "DEFAULT_MAIL_DOMAIN",
+    "GameMasterError",
+    "GamePaused",
+    "MailContext",
+    "NothingToUndo",
+    "RECENT_ACTIONS",
+    "RETRIES",
+    "Played",
+    "alert_game_master",
+    "apply_default",
+    "stand_in",
+    "play_in_session",
+    "remind",
+    "GameView",
+    "LoggedAction",
+    "PendingView",
+    "SeatView",
+    "game_show",
+    "Forced",
+    "PauseChange",
+    "Replaced",
+    "Resent",
+    "Undone",
+    "force",
+    "is_paused",
+    "pause",
+    "refuse_if_paused",
+    "replace",
+    "resend",
+    "resume",
+    "undo",
+    "FORMAT",
+    "ExportedAction",
+    "ExportedSeat",
+    "GameExport",
+    "export_game",
+    "export_json",
+    "export_text",
+]

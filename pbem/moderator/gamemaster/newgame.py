@@ -1,0 +1,36 @@
+"""Creating a game that is played by mail: seats get tokens, welcome mails (and first prompts) are queued.
+
+Used by ``pbem game new`` when the configuration has ``[moderator]`` and
+``[smtp]``. One transaction: the game, its settings (deadlines from
+``[deadlines]``, the thread root) and the mails; ``pbem run`` or
+``pbem poll --once`` deliver them.
+"""
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pbem.config import Config
+from pbem.games import DEFAULT_KIND, NewGame, kind_of
+from pbem.moderator.games import Moderator
+from pbem.moderator.notify.compose import MailComposer, Queued
+from pbem.store import seats
+from pbem.store.settings import GameSettings, save_settings
+
+
+def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup: Any,
+                          now: datetime | None = None, *, kind: str = DEFAULT_KIND,
+                          mail: str = "every") -> tuple[NewGame, list[Queued]]:
+    """Store the game and queue every seat's welcome mail, in one transaction; the mails queued."""
+    identity = config.require_moderator()
+    now = now or datetime.now(UTC)
+    with moderator.transaction() as session:
+        game, created = moderator.create_game_in(session, name, setup, kind=kind)
+        composer = MailComposer(session, identity, now)
+        first = seats(session, game)[0]
+        settings = GameSettings(deadline_hours=config.deadlines.for_kind(kind_of(game.kind).deadline_hours()),
+                                reminder_hours=tuple(config.deadlines.reminder_hours),
+                                thread_root=composer.welcome_id(game, first.email), mail_default=mail)
+        save_settings(session, game, settings)
+        composer.welcomes(game, created.state)
+    return created, composer.queued

@@ -1,0 +1,261 @@
+"""Orders applied inside a command's transaction (force, the deadline tick) and the mail they cause."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, col
+
+from pbem.games import kind_of
+from pbem.games.results import AppliedLine, MessageLine, Refusal
+from pbem.mail.outbound import message_id_for
+from pbem.moderator.apply import submit_in
+from pbem.moderator.deadlines import Deadline
+from pbem.moderator.gamemaster.common import (
+    MailContext,
+    _deciders,
+    _email,
+    _exists,
+    _headers,
+    _queue,
+    _queue_prompts,
+    _queue_reports,
+    _seats,
+    _stamp,
+    _when,
+)
+from pbem.moderator.notify.subjects import move_subject
+from pbem.render.text import note_block
+from pbem.store import GameRow
+from pbem.store import waiting as waiting_store
+from pbem.store.absence import ask_replace_once, stood_in
+from pbem.store.models import ActionRow
+from pbem.store.settings import GameSettings
+
+log = logging.getLogger("pbem.moderator.gamemaster")
+
+# --- orders applied inside a transaction -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayedLine:
+    """One applied line of a forced message or of waiting lines it resumed, and who gave it."""
+
+    player: str
+    line: MessageLine
+    implicit: bool
+    events: tuple[Any, ...]
+    narration: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Played:
+    """Orders applied for a player inside the caller's transaction (see :func:`play_in_session`)."""
+
+    game: str
+    player: str
+    text: str
+    version_before: int
+    state: Any
+    applied: tuple[PlayedLine, ...]  # the player's lines, then the waiting lines they resumed
+    refusal: Refusal | None = None  # the refused line of the text, if one was
+    resumed_refusals: tuple[tuple[str, Refusal], ...] = ()  # (player, refusal) of refused waiting lines
+    waiting: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
+    events: tuple[Any, ...] = ()  # what every accepted action did, in log order
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+    @property
+    def version(self) -> int:
+        return int(self.state.version)
+
+
+def _lines(player: str, applied: Sequence[AppliedLine]) -> list[PlayedLine]:
+    return [PlayedLine(player, MessageLine(a.line_number, a.line), a.implicit, a.events, a.narration)
+            for a in applied]
+
+
+def play_in_session(session: Session, game: GameRow, player_text: str, text: str, now: datetime) -> Played:
+    """Apply ``text`` as the player's message in the caller's transaction, exactly as ``Moderator.submit``.
+
+    The same order language, log, snapshot and waiting-line bookkeeping
+    (``pbem.moderator.submit_in``); the new log rows are stamped ``now``.
+    Raises ``ConcurrentUpdate`` when another writer appended meanwhile.
+    """
+    result = submit_in(session, game, player_text, text)
+    if result.version > result.version_before:
+        session.execute(update(ActionRow).where(col(ActionRow.game_id) == game.id,
+                                             col(ActionRow.version) >= result.version_before).values(applied=now))
+    applied = _lines(result.player, result.applied)
+    for part in result.resumed:
+        applied += _lines(part.player, part.applied)
+    resumed = tuple((part.player, part.refusal) for part in result.resumed if part.refusal is not None)
+    return Played(game.name, result.player, text, result.version_before, result.state, tuple(applied),
+                  result.refusal, resumed, waiting_store.load_waiting(session, game), result.events)
+
+
+def _resumed_notes(played: Played) -> dict[str, list[str]]:
+    notes: dict[str, list[str]] = {}
+    for player, error in played.resumed_refusals:
+        where = f"line {error.line_number} ({error.line})" if error.line_number is not None else "a line"
+        notes.setdefault(player, []).append(
+            f"Your orders that waited for an answer went on; {where} was refused: {error.reason} "
+            "The lines after it were not applied; please send your next orders.")
+    return notes
+
+
+def _mail_after_play(session: Session, game: GameRow, played: Played, settings: GameSettings, mail: MailContext,
+                     now: datetime, tag: str, note: Sequence[str]) -> int:
+    """Reports to every seat and prompts to the deciders after orders were applied; the number queued."""
+    count = _queue_reports(session, game, played.state, played.events, settings, mail, now, tag, "report",
+                           "Note from the moderator", note, _resumed_notes(played))
+    kind = kind_of(game.kind)
+    for player in _deciders(game, played.state):  # only those the move told something (not a sealed answer)
+        if kind.tells(played.state, played.events, player):
+            count += _queue_prompts(session, game, played.state, settings, mail, now, now, tag, only=player)
+    return count
+
+
+# --- used by the deadline tick ------------------------------------------------------------------------
+
+
+def apply_default(session: Session, game: GameRow, state: Any, deadline: Deadline,
+                  settings: GameSettings, mail: MailContext, now: datetime) -> tuple[bool, str]:
+    """Apply the expired decision's passive default as its player; (applied, what was done or why not)."""
+    kind = kind_of(game.kind)
+    assert deadline.pending is not None
+    text = kind.default_order(state, deadline.pending)
+    assert text is not None
+    played = play_in_session(session, game, deadline.player, text, now)
+    if not any(a.player == deadline.player for a in played.applied):
+        reason = played.refusal.reason if played.refusal is not None else "nothing was applied"
+        return False, f"{text} was refused: {reason}"
+    note = [f"No answer by the deadline: {text}. {deadline.player} was asked to "
+            f"{kind.decision_words(state, deadline.pending)} by {_when(deadline.due)}; the game took the "
+            "default answer."]
+    _mail_after_play(session, game, played, settings, mail, now, "deadline", note)
+    return True, text
+
+
+def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, moment: datetime,
+           settings: GameSettings, mail: MailContext, now: datetime) -> bool:
+    """Queue the reminder due at ``moment`` to the deciding player; False when it was queued before."""
+    assert deadline.pending is not None and deadline.since is not None
+    email = _email(session, game, deadline.player)
+    hours = deadline.reminder_hours(moment)
+    key = f"reminder:{hours:g}:{_stamp(deadline.since)}"
+    kind = kind_of(game.kind)
+    move = kind.shown_move(state)
+    if _exists(session, message_id_for(game.name, move, email, key, domain=mail.domain)):
+        return False
+    words = kind.decision_words(state, deadline.pending)
+    default = kind.default_order(state, deadline.pending)
+    then = (f"Without an answer by then, the game takes: {default}." if default is not None
+            else "Without an answer by then, the game master is asked to step in.")
+    note = [f"Reminder: the game waits for you to {words}. Please answer by {_when(deadline.due)} "
+            f"(about {hours:g} hours from this reminder). {then}"]
+    prompt = kind.prompt(state, deadline.player, game=game.name, deadline=deadline.due) or ""
+    return _queue(session, game, move, email, "reminder", key,
+                  move_subject(game.name, move, f"reminder: please {words} by {_when(deadline.due)}"),
+                  note_block("Reminder", note) + prompt,
+                  _headers(game, settings, mail, deadline.kind), mail, now)
+
+
+def alert_game_master(session: Session, game: GameRow, state: Any, deadline: Deadline,
+                      settings: GameSettings, mail: MailContext, now: datetime) -> bool:
+    """Tell the game master that a decision without a default is past its deadline; once per decision."""
+    if not mail.game_master or deadline.pending is None or deadline.since is None:
+        return False
+    key = f"stalled:{deadline.kind}:{deadline.player}:{_stamp(deadline.since)}"
+    if _exists(session, message_id_for(game.name, state.version, mail.game_master, key, domain=mail.domain)):
+        return False
+    name = game.name
+    kind = kind_of(game.kind)
+    words = kind.decision_words(state, deadline.pending)
+    note = [
+        f"Game {name}: {deadline.player} was asked to {words} (pending since {_when(deadline.since)}); the "
+        f"deadline passed on {_when(deadline.due)}. This decision has no default answer, so the game waits.",
+        f"To go on: pbem force {name} --as {deadline.player} \"...\" (orders for the player), "
+        f"pbem resend {name} --to {deadline.player} (the prompt again), pbem replace {name} "
+        f"{deadline.player} NEW --email ADDRESS (a new player), or pbem pause {name}.",
+        f"What {deadline.player} is asked follows.",
+    ]
+    prompt = kind.prompt(state, deadline.player, game=name, deadline=deadline.due) or ""
+    return _queue(session, game, state.version, mail.game_master, "stalled", key,
+                  f"[{name}] Stalled: {deadline.player} is past the deadline ({deadline.kind})",
+                  note_block("For the game master", note) + prompt, _headers(game, settings, mail), mail, now)
+
+
+# --- the stand-in for an absent player ----------------------------------------------------------------
+
+STAND_IN_STRATEGY = "sensible"
+STAND_IN_ATTEMPTS = 3
+
+
+def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, settings: GameSettings,
+             mail: MailContext, now: datetime, *, why: str = "") -> tuple[bool, str]:
+    """The game's bot plays the expired decision for its player, as that player; (played, the orders or why not).
+
+    Every seat's report says so; after ``settings.absent_limit`` decisions in a
+    row taken this way the game master is asked, once, to replace the seat.
+    """
+    kind = kind_of(game.kind)
+    player = deadline.player
+    played = _bot_plays(session, game, state, player, now)
+    if played is None:
+        return False, "the stand-in found no order the game takes"
+    seat = next(s for s in _seats(session, game) if s.name == player)
+    missed = stood_in(session, game, seat, range(played.version_before, played.version))
+    words = kind.decision_words(state, deadline.pending) if deadline.pending is not None else deadline.kind
+    reason = why or f"No answer from {player} by the deadline ({_when(deadline.due)})"
+    note = [f"{reason}: the stand-in (the moderator's bot) played for {player}, who was asked to {words}: "
+            f"{played.text.replace(chr(10), '; ')}."]
+    _mail_after_play(session, game, played, settings, mail, now, "stand-in", note)
+    if settings.absent_limit and missed >= settings.absent_limit and ask_replace_once(session, seat):
+        _ask_to_replace(session, game, state, player, missed, settings, mail, now)
+    return True, played.text
+
+
+def _bot_plays(session: Session, game: GameRow, state: Any, player: str, now: datetime) -> Played | None:
+    """The bot's answer to the player's prompt, retried on a refusal; None when nothing was taken."""
+    kind = kind_of(game.kind)
+    prompt = kind.prompt(state, player, game=game.name)
+    if prompt is None:
+        return None
+    report = kind.report(state, player, (), game=game.name)
+    seed = f"{game.name}:{state.version}:{player}"
+    text = kind.bot.answer(prompt, STAND_IN_STRATEGY, seed, report)
+    tried: list[str] = []
+    for attempt in range(1, STAND_IN_ATTEMPTS + 1):
+        if not text:
+            return None
+        savepoint = session.begin_nested()  # a refused try leaves nothing behind
+        played = play_in_session(session, game, player, text, now)
+        if any(a.player == player for a in played.applied):
+            savepoint.commit()
+            return played
+        savepoint.rollback()
+        tried.append(text.upper())
+        error = kind.error(state, player, played.refusal, game=game.name) if played.refusal else ""
+        text = kind.bot.answer_refusal(error, prompt, STAND_IN_STRATEGY, seed, report, tried, attempt)
+    return None
+
+
+def _ask_to_replace(session: Session, game: GameRow, state: Any, player: str, missed: int,
+                    settings: GameSettings, mail: MailContext, now: datetime) -> bool:
+    if not mail.game_master:
+        log.warning("%s: %s missed %d decisions in a row; no game master address to tell", game.name, player, missed)
+        return False
+    note = [f"Game {game.name}: the stand-in has taken the last {missed} decisions of {player}, who has not "
+            "answered. Please find a new player, or step in yourself:",
+            f"pbem replace {game.name} {player} NEW --email ADDRESS (a new player takes the seat), or "
+            f"pbem force {game.name} --as {player} \"...\" (orders for the seat)."]
+    return _queue(session, game, state.version, mail.game_master, "replace", f"replace:{player}:{_stamp(now)}",
+                  f"[{game.name}] Please replace {player}: {missed} decisions missed",
+                  note_block("For the game master", note), _headers(game, settings, mail), mail, now)

@@ -1,0 +1,521 @@
+"""One inbound mail, handled in one database transaction: record it, apply its orders, queue every mail.
+
+:func:`process_message` is the whole decision, in this order:
+
+1. Already recorded (same key: Message-ID, or a digest of the bytes) -> ``duplicate``: nothing
+   happens again (the daemon only moves it out of the inbox).
+2. Auto-reply, bounce, mailing list, our own mail, no sender (RFC 3834 and friends) -> recorded as
+   ``automatic``; never answered (loop guard).
+3. Larger than ``[limits] max_message_bytes`` -> recorded as ``oversize``; only its header is read;
+   a polite reply to the sender.
+4. No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
+   ``unknown_token``; each with one short reply to the sender telling how to reply.
+   A token of an observer of a game (``pbem.store.observers``) -> ``STOP`` ends their mail, other
+   words are answered saying that observers do not play (``pbem.moderator.notify.observers``).
+5. A seat's token, but from another address than the seat's -> ``spoofed``: nothing applied; the
+   reply goes to the seat's real address (never to the sender, who may be anyone), saying that a
+   message from that other address was ignored.
+6. The game is over -> ``finished``; paused by the game master -> ``paused``: nothing applied, the
+   seat is told.
+7. Otherwise the body is applied as the seat's orders (``Moderator.submit_in``, same session):
+   ``applied``, ``refused`` (a line refused; the lines before it stand) or ``query``. Queued: an
+   error reply to the sender when a line was refused (and to a player whose waiting lines the
+   message resumed and who got refused), the report to every seat and the prompt to each player who
+   must decide now when the game moved on (the game-end mail instead when it ended), and one reply
+   to the sender answering its report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP;
+   the game kind's ``answer_query``, against the state after the orders).
+   Before the game reads the orders, the core takes out its own lines: press to other players
+   (``PRESS TO``, or the text of a reply to a press mail; relayed at once, ``pbem.moderator.inbound.press``)
+   and mail preferences (``MAIL``, ``BOARD``); their confirmation rides in the same one reply.
+
+Direct replies (3-6, error replies, answers to questions) are counted in
+budgets (``pbem.store.inbound.Budget``), so that nobody can make the
+moderator mail a third party, nor silence a seat:
+
+* a reply to mail that carried a seat's token from the seat's address is
+  the seat's own budget (``[limits] replies_per_sender_per_hour`` and
+  ``replies_per_sender_per_day``): mail without that token never spends it;
+* a reply to mail without a seat's token (no token, an unknown token, too
+  big) is a stranger's: three a day per address, at most
+  ``replies_per_domain_per_hour`` to one domain and
+  ``replies_to_strangers_per_hour`` in all, and one reply, ever, to an
+  address that holds no seat (a forged sender must not make us a spammer);
+* the warning to a seat that another address used its token: one a day.
+
+A mail whose From is not exactly one mailbox (two From headers, two
+addresses, none) has no author to trust: with a seat's token it is
+``spoofed`` (the seat is told, at its own address); without one it is not
+answered at all. A suppressed reply is noted in the record's reason.
+Reports and prompts are not counted: they go out once per move.
+
+The record (``inbound_messages``), the mailbox position (``mailbox_state``),
+the log entries, the snapshot and the outbox rows are written in the one
+transaction, so a crash anywhere leaves either all of it or none of it.
+
+Errors. A mail that is no mail at all, or that makes the handling fail (a
+bug, a game whose log does not replay), raises :class:`MessageFailed`; the
+caller sets it aside (``pbem.daemon.intake``: it stays in the inbound
+queue, nothing is recorded, and ``pbem inbox retry`` tries it again). When
+the database cannot be reached, :class:`DatabaseUnavailable` is raised: the
+mail must stay where it is (inbox or queue) until it can. Concurrent writers (another message of the same game, a
+game-master command, a second daemon with the same message) make the whole
+transaction start again, up to ``retries`` times.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.exc import (
+    DBAPIError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    SQLAlchemyError,
+)
+from sqlmodel import Session
+
+from pbem.config import Config, ModeratorSettings
+from pbem.crash import crash_point
+from pbem.errors import ConcurrentUpdate, PbemError
+from pbem.games import kind_of
+from pbem.mail import InboundError, InboundMessage, parse_message
+from pbem.moderator.apply import SubmitResult
+from pbem.moderator.games import Moderator
+from pbem.moderator.inbound.binding import Binding, Verdict, answered_move, judge
+from pbem.moderator.inbound.outcome import DUPLICATE, FAILED, PROCESSED, Outcome
+from pbem.moderator.inbound.preferences import read_preferences
+from pbem.moderator.inbound.press import PressReading, answered_press, read_press, relay
+from pbem.moderator.inbound.seatreplies import SeatReplies
+from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
+from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
+from pbem.moderator.notify.observers import answer as observer_answer
+from pbem.moderator.notify.subjects import decision_kind, reply_subject
+from pbem.store import (
+    Database,
+    GameRow,
+    GameStatus,
+    SeatRow,
+    game_setup,
+    load_log,
+    load_state,
+    seats,
+)
+from pbem.store.inbound import (
+    Budget,
+    InboundOutcome,
+    InboundRow,
+    advance_position,
+    find_message,
+    normalise_key,
+    record_message,
+)
+from pbem.store.mailprefs import set_prefs
+from pbem.store.observers import ObserverRow, observer_for_token
+from pbem.store.tokens import has_played, seat_and_game_for_token, seat_for_token
+
+log = logging.getLogger("pbem.moderator.inbound")
+
+SPOOF_NOTICES_PER_DAY = 1  # warnings to a seat that mail from another address carried its token
+STRANGER_REPLIES_PER_DAY = 3  # replies to one address for mail without a seat's token (an unknown responder)
+
+
+class MessageFailed(PbemError):
+    """This message cannot be handled (not a mail, or the handling failed): set it aside for the game master."""
+
+
+class DatabaseUnavailable(PbemError):
+    """The database cannot be reached: leave the message where it is (inbox or queue) and try again later."""
+
+
+def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidvalidity: int, uid: int,
+                    now: datetime, *, moderator: Moderator | None = None, retries: int = 5,
+                    also: Callable[[Session], None] | None = None, advance: bool = True) -> Outcome:
+    """Handle one raw mail in one transaction (see the module docstring); ``now`` must be timezone-aware.
+
+    ``also`` runs in that transaction too (the inbound queue deletes the
+    message there); ``advance`` off leaves the mailbox position alone (the queue's receiver moved it).
+    """
+    identity = config.require_moderator()
+    moderator = moderator or Moderator(db)
+    now = now.astimezone(UTC)
+    message, key, oversize = read(raw, identity, config.limits.max_message_bytes)
+    for attempt in range(retries + 1):
+        try:
+            with db.transaction() as session:
+                handler = _Handler(session, config, identity, moderator, message, key, oversize, len(raw), now)
+                outcome = handler.settled()
+                if not outcome.duplicate:
+                    handler.record(mailbox, uidvalidity, uid, outcome)
+                if advance:
+                    advance_position(session, mailbox, uidvalidity, uid, now)
+                if also is not None:
+                    also(session)
+                crash_point("mid_transaction")
+            return outcome
+        except (ConcurrentUpdate, IntegrityError) as exc:
+            # another writer of the same game, or of the same message: read everything again
+            if attempt == retries:
+                if isinstance(exc, IntegrityError):  # not contention after all: this message breaks something
+                    raise MessageFailed(f"message {key}: database error: {_first_line(exc)}") from None
+                raise DatabaseUnavailable(f"message {key}: still conflicting with other writers after "
+                                          f"{retries + 1} tries ({_first_line(exc)})") from None
+            log.info("message %s met a concurrent writer (%s); trying again", key, _first_line(exc))
+        except OperationalError as exc:
+            if "locked" in str(exc.orig).lower() and attempt < retries:
+                log.info("message %s: the database is busy; trying again", key)
+                continue
+            raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+        except InterfaceError as exc:
+            raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+        except DBAPIError as exc:
+            if exc.connection_invalidated:
+                raise DatabaseUnavailable(f"database connection lost: {_first_line(exc)}") from None
+            raise MessageFailed(f"message {key}: database error: {_first_line(exc)}") from None
+        except SQLAlchemyError as exc:
+            raise MessageFailed(f"message {key}: database error: {_first_line(exc)}") from None
+        except (MessageFailed, DatabaseUnavailable):
+            raise
+        except Exception as exc:
+            log.exception("message %s could not be handled", key)
+            raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
+    raise AssertionError("unreachable")
+
+
+def read(raw: bytes, identity: ModeratorSettings, max_bytes: int) -> tuple[InboundMessage, str, bool]:
+    """(parsed message, key, oversize?): an oversize mail is read by its header alone.
+
+    Raises :class:`MessageFailed` for bytes that are no mail at all.
+    """
+    oversize = len(raw) > max_bytes
+    digest = hashlib.sha256(raw).hexdigest()
+    source = _header_part(raw) if oversize else raw
+    try:
+        message = parse_message(source, moderator_address=identity.address)
+    except InboundError as exc:
+        raise MessageFailed(f"not a readable mail ({exc}); sha256 {digest}") from None
+    key = normalise_key(message.message_id or f"<sha256.{digest}@pbem.invalid>")
+    return message, key, oversize
+
+
+def _header_part(raw: bytes) -> bytes:
+    for separator in (b"\r\n\r\n", b"\n\n"):
+        head, found, _ = raw.partition(separator)
+        if found:
+            return head + separator
+    return raw[:65536]
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+class _Handler(SeatReplies):
+    """The decision for one message, inside one session."""
+
+    def __init__(self, session: Session, config: Config, identity: ModeratorSettings, moderator: Moderator,
+                 message: InboundMessage, key: str, oversize: bool, size: int, now: datetime) -> None:
+        self.session = session
+        self.config = config
+        self.identity = identity
+        self.moderator = moderator
+        self.message = message
+        self.key = key
+        self.tag = key_tag(key)
+        self.oversize = oversize
+        self.size = size
+        self.now = now
+        self.compose = MailComposer(session, identity, now, cause=self.tag)
+        self.game: GameRow | None = None
+        self.seat: SeatRow | None = None
+        self.notes: list[str] = []
+
+    # --- the decision ------------------------------------------------------------------------
+
+    def settled(self) -> Outcome:
+        """:meth:`handle`, with the pictures the helper drew meanwhile in their rows; however it ends, the
+        helper's answer is collected, since it answers one question at a time (``pbem.moderator.notify.pictures``)."""
+        try:
+            outcome = self.handle()
+            self.compose.finish()
+            return outcome
+        finally:
+            self.compose.abandon()
+
+    def handle(self) -> Outcome:
+        message = self.message
+        existing = find_message(self.session, self.key)
+        if existing is not None:
+            folder = FAILED if existing.outcome in InboundOutcome.FAILED_FOLDER else PROCESSED
+            return Outcome(self.key, DUPLICATE, f"already handled ({existing.outcome})", existing.sender,
+                           folder=folder)
+        self.compose.fresh_cause = True  # a new message: no mail made for it can be queued already
+        if message.is_automatic:
+            return self.outcome(InboundOutcome.AUTOMATIC, message.automatic_reason or "automatic mail")
+        if self.oversize:
+            return self.too_big()
+        token = message.token
+        if message.sender_problem is not None and not token:  # no author to answer: answering is backscatter
+            return self.outcome(InboundOutcome.NO_TOKEN, f"no reply token; {message.sender_problem}: not answered")
+        if not token:
+            return self.stranger(InboundOutcome.NO_TOKEN, "no reply token in the address or the text")
+        found = seat_and_game_for_token(self.session, token)
+        if found is None:
+            watcher = observer_for_token(self.session, token)
+            if watcher is not None:
+                return self.observer(watcher, token)
+            return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
+        seat, game = found
+        self.game, self.seat = game, seat
+        if message.sender_problem is not None or (message.sender or "").lower() != seat.email.strip().lower():
+            return self.spoofed(token)
+        if game.status == GameStatus.FINISHED:
+            return self.notice(InboundOutcome.FINISHED, token, "the game is over", "The game is over",
+                               f"Game {game.name} is over: your message was not applied. The final scores "
+                               "were sent to every player.")
+        if self.compose.settings(game).paused:
+            return self.notice(InboundOutcome.PAUSED, token, "the game is paused", "The game is paused",
+                               f"The game master has paused game {game.name}: your message was not applied, "
+                               "and nothing changed. Please send your orders again once the game resumes; "
+                               "every player is told when it does.")
+        return self.orders(token)
+
+    def outcome(self, outcome: str, reason: str, *, version_before: int | None = None,
+                version: int | None = None) -> Outcome:
+        notes = "; ".join(self.notes)
+        reason = f"{reason}; {notes}" if notes else reason
+        if self.message.defects:
+            reason += f" [MIME: {', '.join(self.message.defects[:5])}]"
+        return Outcome(self.key, outcome, reason, self.message.sender or "",
+                       game=self.game.name if self.game else None,
+                       player=self.seat.name if self.seat else None,
+                       version_before=version_before, version=version,
+                       queued=tuple(q.message_id for q in self.compose.queued))
+
+    def record(self, mailbox: str, uidvalidity: int, uid: int, outcome: Outcome) -> None:
+        record_message(self.session, InboundRow(
+            message_key=self.key, game_id=self.game.id if self.game else None,
+            player=self.seat.name if self.seat else None, mailbox=mailbox, uidvalidity=uidvalidity, uid=uid,
+            sender=(self.message.sender or "")[:320], subject=self.message.subject, outcome=outcome.outcome,
+            reason=outcome.reason, version=outcome.version, received=self.now))
+
+    # --- answers without orders -----------------------------------------------------------------
+
+    def _allowed(self, budgets: tuple[Budget, ...], purpose: str) -> bool:
+        if self.compose.may_reply(budgets, purpose):
+            return True
+        self.notes.append(f"reply to {budgets[0].key.partition(':')[2]} suppressed (rate limit)")
+        return False
+
+    def _seat_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
+        """A reply to mail that carried this seat's token, from its address: the seat's own budget."""
+        limits = self.config.limits
+        return (Budget(f"seat:{seat.email}", limits.replies_per_sender_per_hour, limits.replies_per_sender_per_day),)
+
+    def _spoof_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
+        """A warning to the seat about mail from another address: one a day, so a forger cannot flood it."""
+        return (Budget(f"spoofed:{seat.email}", per_day=SPOOF_NOTICES_PER_DAY),)
+
+    def _stranger_budget(self, address: str) -> tuple[Budget, ...]:
+        """A reply to mail without a seat's token: never the seat's budget (see the module docstring)."""
+        limits = self.config.limits
+        budgets = [Budget(f"stranger:{address}", per_day=STRANGER_REPLIES_PER_DAY),
+                   Budget(f"domain:{address.rpartition('@')[2]}", per_hour=limits.replies_per_domain_per_hour),
+                   Budget("strangers", per_hour=limits.replies_to_strangers_per_hour)]
+        if not has_played(self.session, address):
+            budgets.append(Budget(f"once:{address}", ever=1))
+        return tuple(budgets)
+
+    def too_big(self) -> Outcome:
+        message = self.message
+        limit = self.config.limits.max_message_bytes
+        reason = f"{self.size} bytes, above the limit of {limit}"
+        sender = message.sender if message.sender_problem is None else None
+        token = message.token
+        seat = seat_for_token(self.session, token) if token and sender else None
+        if seat is not None and seat.email.strip().lower() != sender:
+            seat = None
+        budgets = self._seat_budget(seat) if seat is not None else self._stranger_budget(sender) if sender else ()
+        if sender and self._allowed(budgets, "oversize"):
+            body = (f"Your message \"{message.subject}\" is {_size(self.size)}; the moderator reads messages of "
+                    f"at most {_size(limit)}, so it was not read and nothing changed.\n\n"
+                    "Please send your orders again as plain text, without attachments or pictures, by "
+                    "replying to the latest mail of your game.\n")
+            if seat is not None:
+                game = self.session.get(GameRow, seat.game_id)
+                assert game is not None
+                self.game, self.seat = game, seat
+                self.compose.to_seat(game, seat, purpose="oversize", key=f"oversize:{self.tag}", version=0,
+                                     subject=reply_subject(message.subject, f"[{game.name}] Your message"),
+                                     body=body, known_token=token, reply_to_message=message,
+                                     auto_submitted="auto-replied")
+            else:
+                self.compose.to_address(sender, purpose="oversize", key=f"oversize:{self.tag}",
+                                        subject=reply_subject(message.subject, "Your message to the moderator"),
+                                        body=body, reply_to_message=message)
+        return self.outcome(InboundOutcome.OVERSIZE, reason)
+
+    def stranger(self, outcome: str, reason: str) -> Outcome:
+        """No usable token: one short reply to the sender telling how to reply."""
+        message = self.message
+        sender = message.sender
+        if sender and self._allowed(self._stranger_budget(sender), outcome):
+            if outcome == InboundOutcome.NO_TOKEN:
+                what = "carried no reply token"
+            else:
+                what = "carried a reply token that belongs to no seat (perhaps an old one: a seat's token " \
+                       "changes when the game master gives the seat a new one)"
+            local, _, host = self.identity.address.rpartition("@")
+            body = (f"This is the moderator of play-by-email games at {self.identity.address}.\n\n"
+                    f"Your message \"{message.subject}\" {what}, so it could not be matched to a game and a "
+                    "seat. Nothing was done.\n\n"
+                    "To give orders, reply to the latest mail the moderator sent you for your game: its "
+                    f"reply address ({local}+<your token>@{host}) carries your personal token. You may also "
+                    "write a line\n\n    TOKEN <your token>\n\nabove your orders. If you have no mail of the "
+                    "game, ask your game master to send it again.\n")
+            self.compose.to_address(sender, purpose=outcome, key=f"{outcome}:{self.tag}",
+                                    subject=reply_subject(message.subject, "Your message to the moderator"),
+                                    body=body, reply_to_message=message)
+        return self.outcome(outcome, reason)
+
+    def observer(self, watcher: ObserverRow, token: str) -> Outcome:
+        """A mail with an observer's token: STOP, or the answer that observers do not play."""
+        self.game = self.session.get(GameRow, watcher.game_id)
+        outcome, reason = observer_answer(self.compose, self.message, watcher, token, self.tag, self._allowed)
+        return self.outcome(outcome, reason)
+
+    def spoofed(self, token: str) -> Outcome:
+        """A seat's token from another address: tell the seat, at its own address, and change nothing."""
+        game, seat, message = self.game, self.seat, self.message
+        assert game is not None and seat is not None
+        sender = message.sender or "(no address)"
+        reason = f"sent from {sender}, not from the seat's address {seat.email}"
+        if self._allowed(self._spoof_budget(seat), "spoofed"):
+            body = (f"Game {game.name}: a message carrying your reply token arrived from {sender}, which is "
+                    f"not your address ({seat.email}). It was ignored: nothing changed.\n\n"
+                    f"Its subject was: \"{message.subject}\".\n\n"
+                    f"If you sent it, please send your orders from {seat.email} (reply to this mail). If you "
+                    "did not, someone else knows your token: ask your game master for a new one.\n")
+            self.compose.to_seat(game, seat, purpose="spoofed", key=f"spoofed:{self.tag}", version=0,
+                                 subject=f"[{game.name}] A message from another address was ignored", body=body,
+                                 known_token=token)
+        return self.outcome(InboundOutcome.SPOOFED, reason)
+
+    def notice(self, outcome: str, token: str, reason: str, title: str, text: str) -> Outcome:
+        game, seat, message = self.game, self.seat, self.message
+        assert game is not None and seat is not None
+        if self._allowed(self._seat_budget(seat), outcome):
+            self.compose.to_seat(game, seat, purpose=outcome, key=f"{outcome}:{self.tag}", version=0,
+                                 subject=reply_subject(message.subject, f"[{game.name}] {title}"),
+                                 body=text + "\n", known_token=token, reply_to_message=message,
+                                 auto_submitted="auto-replied")
+        return self.outcome(outcome, reason)
+
+    # --- orders ----------------------------------------------------------------------------------
+
+    def orders(self, token: str) -> Outcome:
+        game, seat, message = self.game, self.seat, self.message
+        assert game is not None and seat is not None
+        kind = kind_of(game.kind)
+        before = load_state(self.session, game)
+        # First the press (its text may hold lines that look like MAIL or BOARD); a reply to a press mail is press
+        press = read_press(message.body, answered_press(self.session, game, seat, message))
+        wanted = read_preferences(press.body)
+        if wanted.refusal is None and wanted.vacation:
+            wanted = vacation_problem(self.compose.settings(game), wanted, self.now)
+        if wanted.refusal is not None:
+            return self.preference_refused(game, seat, token, before, wanted.refusal)
+        body = wanted.body
+        parts = [self.press(game, seat, before, press)] if press.any else []  # press is bound to no move
+        binding = self.binding(game, seat, before)
+        if binding.verdict is Verdict.STALE and not kind.queries_only(body) and (
+                body.strip() or not (wanted.any or press.any)):
+            return self.stale(game, seat, token, before, binding, body, parts)
+        self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
+        if wanted.any:
+            if wanted.vacation:
+                parts.append(announce_vacation(self.compose, game, before, seat, wanted))
+            if wanted.mode is not None or wanted.board is not None:
+                set_prefs(self.session, seat, mode=wanted.mode, board=wanted.board)
+                parts.append(wanted.told())
+            if wanted.history_from is not None:
+                parts.append(self.history(game, seat, before, wanted.history_from))
+        if parts and not kind.order_lines(body):
+            what = ", ".join(w for w, said in (("mail preferences", wanted.any), ("press", press.any)) if said)
+            return self.preferences_only(game, seat, before, parts, what)
+        result, unwritten = self.moderator.plan_in(self.session, game, seat.name, body, state=before)
+        if unwritten.entries:
+            self.compose.draw_ahead(game, result.state)
+        if parts or result.queries:  # what the reply tells may read the game back: written first
+            unwritten.write()
+            return self.tell(game, seat, before, binding, result, parts)
+        with self.session.no_autoflush:  # plain orders: every seat's mail first, the move last (Unwritten)
+            outcome = self.tell(game, seat, before, binding, result, parts)
+        unwritten.write()
+        return outcome
+
+    def tell(self, game: GameRow, seat: SeatRow, before: Any, binding: Binding, result: SubmitResult,
+             parts: list[str]) -> Outcome:
+        """The mail about the message's orders (every seat's, the sender's reply), and its outcome."""
+        kind, message = kind_of(game.kind), self.message
+        changed = result.version != result.version_before
+        if result.refusal is not None and self._allowed(self._seat_budget(seat), "error"):
+            parts.append(error_body(kind, result, seat.name, game.name))
+        table = {s.name: s for s in seats(self.session, game)}
+        for part in result.resumed:
+            other = table.get(part.player)
+            if part.refusal is not None and other is not None:
+                self.compose.to_seat(game, other, purpose="error", key=f"error:{self.tag}:{part.player}",
+                                     version=kind.shown_move(result.state),
+                                     subject=f"[{game.name}] Your waiting orders were refused",
+                                     body=kind.error(result.state, part.player, part.refusal, game=game.name),
+                                     decision=decision_kind(kind, result.state, part.player))
+        if changed and binding.verdict is Verdict.SAME_DECISION and self._allowed(self._seat_budget(seat),
+                                                                                   "applied_late"):
+            parts.append(self.applied_late(binding, result.version_before))
+        if result.queries and self._allowed(self._seat_budget(seat), "query"):
+            parts.append(self.answers(game, seat, result))
+        told = changed and self.compose.turn_mail(game, before, result, sender_parts=parts, reply_to_message=message)
+        if parts and not told:
+            self.reply(game, seat, result, parts)
+        if result.refusal is not None:
+            outcome, reason = InboundOutcome.REFUSED, _refusal_text(result)
+        elif result.queries and not result.applied:
+            outcome, reason = InboundOutcome.QUERY, ", ".join(q.kind for q in result.queries)
+        else:
+            outcome, reason = InboundOutcome.APPLIED, f"{len(result.applied)} line(s) applied"
+        return self.outcome(outcome, reason, version_before=result.version_before, version=result.version)
+
+    # --- which move a mail answers (pbem.moderator.inbound.binding) ------------------------------------
+
+    def binding(self, game: GameRow, seat: SeatRow, now: Any) -> Binding:
+        welcomes = frozenset({self.compose.settings(game).thread_root, self.compose.welcome_id(game, seat.email)})
+        move = answered_move(self.message, game.name, self.identity.domain, welcomes)
+        if move is None or move == kind_of(game.kind).shown_move(now):  # the common case: no log to read
+            return Binding(move, Verdict.CURRENT)
+        return judge(kind_of(game.kind), game_setup(game), load_log(self.session, game), now, seat.name, move)
+
+    def press(self, game: GameRow, seat: SeatRow, state: Any, reading: PressReading) -> str:
+        """Relay the message's press (``pbem.moderator.inbound.press``); the sender's confirmation block."""
+        relayed = relay(self.compose, game, seat, state, reading, self.tag)
+        self.notes.append(relayed.note)
+        return relayed.told
+
+
+
+def _refusal_text(result: SubmitResult) -> str:
+    refusal = result.refusal
+    assert refusal is not None
+    where = f"line {refusal.line_number}: {refusal.line}: " if refusal.line_number is not None else ""
+    applied = f"{len(result.applied)} line(s) applied before; " if result.applied else ""
+    return f"{applied}{where}{refusal.reason}"
+
+
+def _size(count: int) -> str:
+    if count >= 1024 * 1024:
+        return f"{count / (1024 * 1024):.1f} MB"
+    return f"{max(1, round(count / 1024))} KB"

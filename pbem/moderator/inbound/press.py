@@ -1,0 +1,454 @@
+"""Press: players' letters to each other, relayed by the moderator without showing anyone's address.
+
+A player writes, anywhere in a mail to the game::
+
+    PRESS TO bob            (or several: PRESS TO bob, cy; or everyone else: PRESS TO ALL)
+    Shall we share Asia?
+    END PRESS
+
+The press text is every line below the ``PRESS TO`` line up to a line ``END
+PRESS``, or to the end of the message (its signature, a ``--`` line, ends it
+too). ``PRESS TO bob: text`` is the one-line form: its text is that line alone
+and the lines below are read as usual (orders), unless an ``END PRESS`` below
+it (before another ``PRESS``) closes it as a block. Lines quoted from another
+mail (``>``) are not relayed. Orders may stand above and below: the press
+lines are taken out of the message (blanked, so the other lines keep their
+numbers) before the game reads the orders, which apply as usual. Like
+``MAIL``/``BOARD`` (``pbem.moderator.inbound.preferences``) this is the core's own
+language, the same in every game, read before the game's. The sender's
+confirmation quotes what was sent and from which lines of the mail, so that
+orders taken for press show at once, not when the other player wonders.
+
+A reply to a press mail (:func:`answered_press`) is press to the seat that
+wrote it: the mail's text, from its top, up to ``END PRESS`` (orders may
+follow that line), unless the reply has a ``PRESS TO`` line of its own, which
+then rules as in any mail. The reply is known by its ``In-Reply-To`` (else the
+last of its ``References``): it must be the Message-ID of a press mail of the
+same game that went to the replying seat itself, whose token and address the
+handler has checked already. The writer is taken from that mail's outbox row
+(``WRITER``, kept there when it was queued and never sent), not from anything
+in the reply, so a reply names nobody the replier could not write to anyway
+and reveals no anonymous writer: the confirmation of a reply to anonymous
+press does not name its writer. The same text in reply to the same press mail
+is relayed once (a re-sent reply with a new Message-ID), counted for good in
+the reply budgets. A press mail queued before its writer was kept (an older
+moderator) is answered with how to write press, and nothing of the reply is
+read as orders.
+
+A recipient is a seat's name (case ignored, ``pbem.games.kind.match_player``)
+or what the seat holds in its game (``GameKind.holdings``: a colour in
+Eight-Minute Empire, a nation governed in Imperial 2030), or ``ALL``: every
+other seat. ``ALL`` means the players only; observers get public reports,
+never press. ``ALL`` wins over a seat that happens to be called "all".
+
+Each recipient gets one mail From the moderator, Reply-To their own token
+address (``MailComposer.to_seat``), threaded in the game, never under the
+sender's mail (its Message-ID could name the sender's host). The text is
+relayed as written, under ``Press from <seat>`` or, when the game master set
+``press=anonymous``, ``Anonymous press``; with ``press=none`` it is refused.
+The sender's confirmation (or the reason for a refusal) rides in the one
+mail back to their message. Anonymous press hides the name, not the moment:
+press sent in the same mail as orders arrives together with the report of
+those orders, so a player who wants to stay unknown sends it on its own.
+
+Limits: a press text of at most ``MAX_BYTES`` (UTF-8), and a seat relays at
+most ``PER_HOUR`` / ``PER_DAY`` mails (a press to three players is three),
+counted in the reply budgets of ``pbem.store.inbound``. A press that breaks
+a rule is refused alone; the rest of the message stands.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlmodel import Session, col, select
+
+from pbem.games import GameKind, kind_of
+from pbem.games.kind import match_player
+from pbem.games.messagetext import QUOTE, SIGNATURES
+from pbem.mail import InboundMessage
+from pbem.render.text import bullet, join_words, plural, wrap
+from pbem.store import GameRow, SeatRow, seats
+from pbem.store.inbound import Budget, replies_since, take_reply
+from pbem.store.outbox import OutboxRow
+
+if TYPE_CHECKING:
+    from pbem.moderator.notify.compose import MailComposer
+
+MAX_BYTES = 8 * 1024
+PER_HOUR = 20  # press mails one seat may have relayed in an hour
+PER_DAY = 100  # and in a day
+EVERYONE = "all"
+NONE, SIGNED, ANONYMOUS = "none", "signed", "anonymous"
+PURPOSE = "press"  # the outbox purpose of a relayed press mail
+WRITER, HIDDEN = "press_writer", "press_hidden"  # kept in its outbox row: who wrote it, and unnamed or not
+SHOWN_LINES = 12  # lines of a press quoted back in the sender's confirmation
+
+_START = re.compile(r"^\s*press\b(.*)$", re.IGNORECASE)
+_TO = re.compile(r"^\s*to\s+([^:]*?)\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)  # "TO bob" or "TO bob: text"
+_END = re.compile(r"^\s*end\s+press\s*[.!]?\s*$", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,;\"']+")
+_FILLER = {"and", "&", "+"}
+_PRESS_WORD = re.compile(r"\bpress\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The press mail a reply answers: its Message-ID, the seat that wrote it (None when its row does not
+    say: a mail of an older moderator) and whether that seat's name was hidden from the reader."""
+
+    message_id: str
+    writer: int | None
+    hidden: bool
+
+
+@dataclass(frozen=True)
+class Press:
+    """One press of a message (a ``PRESS TO`` block, or a reply to press): what it names, its text (or why it
+    cannot be read)."""
+
+    number: int  # the line of ``PRESS TO`` in the message (of the text's first line, for a reply)
+    line: str  # the ``PRESS TO`` line as written, without a one-line text ("" for a reply)
+    names: tuple[str, ...]
+    text: str
+    problem: str | None = None
+    span: tuple[int, int] | None = None  # the first and last line of the text in the message
+    reply: Origin | None = None  # a reply to a press mail: press to its writer
+
+
+@dataclass(frozen=True)
+class PressReading:
+    """A message's press, and the message without its lines (for the game's order language)."""
+
+    body: str
+    presses: tuple[Press, ...] = ()
+
+    @property
+    def any(self) -> bool:
+        return bool(self.presses)
+
+
+def answered_press(session: Session, game: GameRow, seat: SeatRow, message: InboundMessage) -> Origin | None:
+    """The press mail to ``seat`` that ``message`` replies to, if it replies to one (the module docstring).
+
+    Looked up only when the subject speaks of press ("Re: [g1] Press from ann"): a reply to a report or a
+    prompt costs no query. The subject only spares the query; what counts is the outbox row.
+    """
+    parent = message.in_reply_to or (message.references[-1] if message.references else None)
+    if parent is None or game.id is None or not _PRESS_WORD.search(message.subject or ""):
+        return None
+    row = session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == parent, col(OutboxRow.game_id) == game.id,
+                                               col(OutboxRow.purpose) == PURPOSE)).first()
+    if row is None or row.recipient.strip().lower() != seat.email.strip().lower():
+        return None  # not ours, or a press mail that went to someone else
+    headers = row.headers or {}
+    writer = headers.get(WRITER)
+    return Origin(row.message_id, writer if type(writer) is int else None, bool(headers.get(HIDDEN)))
+
+
+def read_press(body: str, reply: Origin | None = None) -> PressReading:
+    """The press of ``body`` (see the module docstring); its lines are blanked in ``body``.
+
+    ``reply``: the press mail ``body`` answers; without a ``PRESS TO`` line of its own the message's text,
+    from its top, is press to that mail's writer.
+    """
+    lines = body.split("\n")
+    span: tuple[int, int] | None  # the lines of a press's text
+    if reply is not None and not any(_addressed(raw) for raw in _own(lines)):
+        text, span, _ = _take_text(lines, 0)
+        problem = None if reply.writer is not None else (
+            "the press mail you answered does not say who wrote it (it is older than replies to press): write "
+            "PRESS TO and a player (or ALL), then your text on the lines below")
+        return PressReading("\n".join(lines), (Press(span[0] if span else 1, "", (), text, problem, span, reply),))
+    presses: list[Press] = []
+    index = 0
+    while index < len(lines):
+        raw = lines[index]
+        if _signature(raw):
+            break
+        start = _start(raw)
+        if start is None:
+            index += 1
+            continue
+        number = index + 1
+        lines[index] = ""
+        to = _TO.match(start.group(1))
+        inline = to.group(2) if to is not None else None
+        if inline and not _closed(lines, index + 1):  # the one-line form: that line alone
+            text, span, index = inline, (number, number), index + 1
+        else:
+            text, span, index = _take_text(lines, index + 1)
+            if inline:  # "PRESS TO bob: text" closed by an END PRESS below: a block
+                text, span = f"{inline}\n{text}".strip("\n"), (number, span[1] if span else number)
+        names = _names(to.group(1)) if to else ()
+        problem = None if names else "write PRESS TO and a player (or ALL), then your text on the lines below"
+        line = raw.strip().split(":", 1)[0].rstrip() if inline else raw.strip()
+        presses.append(Press(number, line, names, text, problem, span))
+    return PressReading("\n".join(lines), tuple(presses))
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """"bob, cy and dan." -> ("bob", "cy", "dan")."""
+    names = (n.rstrip(".!?") for n in _SEPARATORS.split(text))
+    return tuple(n for n in names if n and n.lower() not in _FILLER)
+
+
+def _signature(raw: str) -> bool:
+    return raw.strip() in SIGNATURES or raw == "-- "
+
+
+def _start(raw: str) -> re.Match[str] | None:
+    """A ``PRESS`` line (not quoted from another mail)."""
+    return None if raw.lstrip().startswith(QUOTE) else _START.match(raw)
+
+
+def _addressed(raw: str) -> bool:
+    """A ``PRESS TO ...`` line: in a reply to press, it makes the reply ordinary mail."""
+    start = _start(raw)
+    return start is not None and _TO.match(start.group(1)) is not None
+
+
+def _own(lines: list[str]) -> list[str]:
+    """The lines above the signature."""
+    end = next((index for index, raw in enumerate(lines) if _signature(raw)), len(lines))
+    return lines[:end]
+
+
+def _closed(lines: list[str], index: int) -> bool:
+    """Whether an ``END PRESS`` line follows ``index`` before another ``PRESS`` line or the signature."""
+    for raw in _own(lines[index:]):
+        if _start(raw) is not None:
+            return False
+        if _END.match(raw):
+            return True
+    return False
+
+
+def _take_text(lines: list[str], index: int) -> tuple[str, tuple[int, int] | None, int]:
+    """The press text from ``index`` on (blanked in ``lines``), the lines it spans, and where reading goes on."""
+    kept: list[tuple[int, str]] = []  # (line number, line)
+    while index < len(lines):
+        raw = lines[index]
+        if _signature(raw):
+            break
+        lines[index] = ""
+        index += 1
+        if _END.match(raw):
+            break
+        if not raw.lstrip().startswith(QUOTE):
+            kept.append((index, raw.rstrip()))
+    written = [number for number, line in kept if line.strip()]
+    if not written:
+        return "", None, index
+    span = (written[0], written[-1])
+    return "\n".join(line for number, line in kept if span[0] <= number <= span[1]), span, index
+
+
+# --- relaying -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Relayed:
+    """What became of a message's press: the block for the sender's reply, a line for the inbound record."""
+
+    told: str
+    note: str
+
+
+def relay(composer: MailComposer, game: GameRow, sender: SeatRow, state: Any, reading: PressReading,
+          tag: str) -> Relayed:
+    """Queue each readable press of ``reading`` to its recipients (inside the caller's transaction)."""
+    mode = composer.settings(game).press
+    table = list(seats(composer.session, game))
+    kind = kind_of(game.kind)
+    said: list[str] = []
+    notes: list[str] = []
+    for number, press in enumerate(reading.presses):
+        where = _where(press, table)
+        problem = _refusal(mode, game, press)
+        recipients: list[SeatRow] = []
+        if problem is None and press.reply is not None:
+            recipients, problem = _writer(table, sender, press.reply)
+        elif problem is None:
+            recipients, problem = _recipients(kind, state, table, sender, press.names, game.name)
+        once = _once(game, sender, press)
+        if problem is None and once is not None and replies_since(composer.session, once.key, None):
+            said.append(bullet(f"{where}: already sent as press to {_to(press, recipients)} (the same text in reply "
+                               "to the same mail): not sent again."))
+            notes.append("press already relayed")
+            continue
+        if problem is None and not _room(composer, sender, game, len(recipients)):
+            problem = (f"you have sent as much press as the moderator relays ({PER_HOUR} mails an hour, "
+                       f"{PER_DAY} a day); please wait a while")
+        if problem is not None:
+            said.append(bullet(f"{where}: not relayed: {problem}") + _taken(press))
+            notes.append("press refused")
+            continue
+        if once is not None:
+            take_reply(composer.session, (once,), "press reply", composer.now)
+        for seat in recipients:
+            _queue(composer, game, kind, state, sender, seat, recipients, press, mode, f"press:{tag}:{number}")
+        verb = "relayed to" if press.reply is None else "sent as press to"
+        how = "signed with your name" if mode == SIGNED else "without your name"
+        said.append(bullet(f"{where}: {verb} {_to(press, recipients)}, {how}.") + _quoted(press))
+        notes.append(f"press to {join_words(s.name for s in recipients)}")
+    told = "\n".join(["YOUR PRESS", *said]) + "\n"
+    return Relayed(told, "; ".join(notes))
+
+
+def _where(press: Press, table: Sequence[SeatRow]) -> str:
+    """Which press of the message the confirmation speaks of: its PRESS TO line, or the press answered."""
+    if press.reply is None:
+        return f"line {press.number}: {press.line if len(press.line) <= 40 else press.line[:37] + '...'}"
+    if press.reply.hidden:
+        return "your reply to the anonymous press"
+    writer = next((seat.name for seat in table if seat.id == press.reply.writer), None)
+    return f"your reply to the press from {writer}" if writer else "your reply to a press mail"
+
+
+def _to(press: Press, recipients: Sequence[SeatRow]) -> str:
+    """Whom the press went to, in the sender's confirmation: never the writer of anonymous press answered."""
+    if press.reply is not None and press.reply.hidden:
+        return "the writer of that press, whose name stays hidden"
+    return join_words(seat.name for seat in recipients)
+
+
+def _quoted(press: Press) -> str:
+    """What was sent, for the sender: the lines of the message it was, then the text (at most SHOWN_LINES)."""
+    if press.span is None:
+        return ""
+    lines = press.text.split("\n")
+    shown = [wrap(line, 6) for line in lines[:SHOWN_LINES]]
+    if len(lines) > SHOWN_LINES:
+        shown.append(f"      ... and {plural(len(lines) - SHOWN_LINES, 'more line')}")
+    return "\n" + "\n".join([f"    Sent as press ({_lines(press.span)}):", *shown])
+
+
+def _taken(press: Press) -> str:
+    """For a press not sent: the lines of the mail it took (they were not read as orders either)."""
+    if press.span is None:
+        return ""
+    verb = "was" if press.span[0] == press.span[1] else "were"
+    return "\n" + wrap(f"{_lines(press.span).capitalize()} of your mail {verb} taken as press: not sent, and not "
+                       "read as orders.", 4)
+
+
+def _lines(span: tuple[int, int]) -> str:
+    return f"line {span[0]}" if span[0] == span[1] else f"lines {span[0]}-{span[1]}"
+
+
+def _writer(table: Sequence[SeatRow], sender: SeatRow, origin: Origin) -> tuple[list[SeatRow], str | None]:
+    """The seat that wrote the press mail a reply answers, or why there is none."""
+    seat = next((seat for seat in table if seat.id == origin.writer), None)
+    if seat is None:
+        return [], "the writer of that press no longer plays in this game"
+    if seat.id == sender.id:
+        return [], "press goes to other players, not to yourself"
+    return [seat], None
+
+
+def _once(game: GameRow, sender: SeatRow, press: Press) -> Budget | None:
+    """For a reply: the budget, kept for good, that lets one text in reply to one press mail through once."""
+    if press.reply is None:
+        return None
+    digest = hashlib.sha256("\x1f".join([game.name, press.reply.message_id, str(sender.id), press.text])
+                            .encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return Budget(f"press-reply:{digest}", ever=1)
+
+
+def _refusal(mode: str, game: GameRow, press: Press) -> str | None:
+    if mode == NONE:
+        return (f"press is off in game {game.name}: the game master chose a game without press, so nothing is "
+                "relayed between players")
+    if press.problem is not None:
+        return press.problem
+    if not press.text.strip() and press.reply is not None:
+        return "your reply has no text of its own to relay (lines quoted from the mail are left out)"
+    if not press.text.strip():
+        return "there is no text to relay: write it on the lines below PRESS TO"
+    size = len(press.text.encode("utf-8"))
+    if size > MAX_BYTES:
+        return (f"the text is {_kb(size)}; press of at most {_kb(MAX_BYTES)} is relayed. Please shorten it "
+                "and send it again")
+    return None
+
+
+def _kb(count: int) -> str:
+    return f"{count / 1024:.1f} KB" if count % 1024 else f"{count // 1024} KB"
+
+
+def _recipients(kind: GameKind, state: Any, table: Sequence[SeatRow], sender: SeatRow, names: Sequence[str],
+                game: str) -> tuple[list[SeatRow], str | None]:
+    """The seats ``names`` give (never the sender), or why they give none."""
+    others = [seat for seat in table if seat.id != sender.id]
+    if any(name.lower() == EVERYONE for name in names):
+        return others, None if others else "there is no other player"
+    found: list[SeatRow] = []
+    for name in names:
+        seat = _seat_named(kind, state, table, name)
+        if seat is None:
+            listing = ", ".join(_shown(kind, state, s) for s in others)
+            return [], f"{name!r} is no player of game {game}; write one of: {listing}, or ALL"
+        if seat.id != sender.id and seat not in found:
+            found.append(seat)
+    return found, None if found else "press goes to other players, not to yourself"
+
+
+def _seat_named(kind: GameKind, state: Any, table: Sequence[SeatRow], name: str) -> SeatRow | None:
+    """The seat called ``name``, else the one seat holding something called so (a colour, a nation)."""
+    player = match_player(name, [seat.name for seat in table])
+    if player is not None:
+        return next(seat for seat in table if seat.name == player)
+    wanted = name.strip().casefold()
+    holders = [seat for seat in table if any(h.casefold() == wanted for h in _holdings(kind, state, seat.name))]
+    return holders[0] if len(holders) == 1 else None
+
+
+def _holdings(kind: GameKind, state: Any, player: str) -> tuple[str, ...]:
+    try:
+        return kind.holdings(state, player)
+    except (KeyError, ValueError):  # a seat the state does not know (it cannot happen in a sound game)
+        return ()
+
+
+def _shown(kind: GameKind, state: Any, seat: SeatRow) -> str:
+    held = _holdings(kind, state, seat.name)
+    return f"{seat.name} ({', '.join(held)})" if held else seat.name
+
+
+def _room(composer: MailComposer, sender: SeatRow, game: GameRow, count: int) -> bool:
+    """Whether ``count`` more press mails fit the sender's budget; if so they are counted in it."""
+    budget = Budget(f"press:{game.name}:{sender.name}", per_hour=PER_HOUR, per_day=PER_DAY)
+    now = composer.now
+    used_hour = replies_since(composer.session, budget.key, now - timedelta(hours=1))
+    used_day = replies_since(composer.session, budget.key, now - timedelta(days=1))
+    if used_hour + count > PER_HOUR or used_day + count > PER_DAY:
+        return False
+    return all(take_reply(composer.session, (budget,), "press", now) for _ in range(count))
+
+
+def _queue(composer: MailComposer, game: GameRow, kind: GameKind, state: Any, sender: SeatRow, seat: SeatRow,
+           recipients: Sequence[SeatRow], press: Press, mode: str, key: str) -> None:
+    """One relayed press: From the moderator, Reply-To the recipient's token; no address of the sender."""
+    if mode == SIGNED:
+        title, subject = f"Press from {sender.name}", f"[{game.name}] Press from {sender.name}"
+        others = [s.name for s in recipients if s.id != seat.id]
+        to = f"To you{' and ' + join_words(others) if others else ' alone'}."
+        answer = f"To answer {sender.name}, reply to this mail: your text goes to {sender.name} as press."
+    else:
+        title, subject, to = "Anonymous press", f"[{game.name}] Anonymous press", ""
+        answer = ("The sender is not named. To answer them, reply to this mail: your text goes to them as press, "
+                  "and their name stays hidden from you.")
+    rule = "-" * len(title)
+    footer = wrap(f"Game {game.name}: press between players, relayed by the moderator; nobody's address is "
+                  f"shown to anyone. {to} {answer} END PRESS on a line of its own ends your text; orders may "
+                  "follow it. A line PRESS TO and names (or ALL) in your reply sends it to them instead.")
+    body = "\n".join([title, rule, "", press.text, "", rule, footer]) + "\n"
+    row = composer.to_seat(game, seat, purpose=PURPOSE, version=kind.shown_move(state), subject=subject, body=body,
+                           key=key)
+    if WRITER not in row.headers:  # for a reply to it (answered_press); never sent: no header of the mail
+        row.headers = {**row.headers, WRITER: sender.id, HIDDEN: mode != SIGNED}

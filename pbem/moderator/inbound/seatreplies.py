@@ -1,0 +1,147 @@
+"""The replies to a seat's mail beside its orders: stale orders, history, questions, preferences, refusals.
+
+A mixin of the inbound handler (``pbem.moderator.inbound.handler._Handler``), which
+provides the session, the composer, the message and the reply budgets; kept
+apart because the handler's own job is the decision of what a mail is, and
+these are the words sent back once that is decided.
+"""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.games import kind_of
+from pbem.mail import InboundMessage
+from pbem.moderator.apply import SubmitResult
+from pbem.moderator.inbound.binding import Binding
+from pbem.moderator.inbound.history import HISTORY_INLINE_LINES, history_text
+from pbem.moderator.inbound.outcome import Outcome
+from pbem.moderator.notify.compose import MailComposer
+from pbem.moderator.notify.subjects import decision_kind, move_subject, reply_subject
+from pbem.render.text import note_block
+from pbem.store import GameRow, SeatRow, load_log
+from pbem.store.inbound import Budget, InboundOutcome
+from pbem.store.models import id_of
+
+
+class SeatReplies:
+    """Replies to the seat that wrote; the handler supplies what is declared here."""
+
+    session: Session
+    compose: MailComposer
+    message: InboundMessage
+    tag: str
+    now: datetime
+
+    def outcome(self, outcome: str, reason: str, *, version_before: int | None = None,
+                version: int | None = None) -> Outcome:
+        raise NotImplementedError
+
+    def _allowed(self, budgets: tuple[Budget, ...], purpose: str) -> bool:
+        raise NotImplementedError
+
+    def _seat_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
+        raise NotImplementedError
+
+    def stale(self, game: GameRow, seat: SeatRow, token: str, now: Any, binding: Binding, body: str,
+              parts: list[str] | None = None) -> Outcome:
+        """Orders written for a position that is gone: nothing applied, the player told what is asked now.
+
+        ``body`` is the message without the core's own lines (press, mail preferences): only orders are quoted
+        back as not applied (the press was relayed, bound to no move).
+        """
+        assert binding.move is not None
+        kind = kind_of(game.kind)
+        lines = kind.order_lines(body)
+        shown = kind.shown_move(now)
+        gone = "the game master has since taken moves back" if binding.move > shown else \
+            "the game has moved on since"
+        paragraphs = [f"You answered the mail of move {binding.move}, and {gone}: the game is at move "
+                      f"{shown}. Your orders were not applied; nothing changed.",
+                      "Not applied: " + "; ".join(f"line {line.number}: {line.text}" for line in lines) + ".",
+                      "If they still fit, send them again in reply to this mail."]
+        prompt = kind.prompt(now, seat.name, game=game.name)
+        if prompt is None:
+            waiting = ", ".join(sorted({d.player for d in kind.rules.pending(now)})) or "nobody"
+            paragraphs.append(f"You have nothing to decide now; the game waits for {waiting}.")
+        if self._allowed(self._seat_budget(seat), "stale"):
+            self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=shown,
+                                 subject=move_subject(game.name, shown, "your orders were not applied"),
+                                 body="\n".join([*(parts or []), note_block("Your orders were not applied",
+                                                                              paragraphs) + (prompt or "")]),
+                                 known_token=token, reply_to_message=self.message,
+                                 decision=decision_kind(kind, now, seat.name), auto_submitted="auto-replied")
+        return self.outcome(InboundOutcome.STALE, f"answered move {binding.move}, the game is at move "
+                            f"{now.version}: nothing applied", version_before=now.version, version=now.version)
+
+
+    def history(self, game: GameRow, seat: SeatRow, state: Any, since: int) -> str:
+        """HISTORY ALL / FROM: in the reply itself, or attached to it as a text file when it is long."""
+        text = history_text(self.session, game, seat.name, state, since)
+        lines = text.count("\n")
+        if lines <= HISTORY_INLINE_LINES:
+            return text
+        name = f"{game.name}-history-from-{since}.txt" if since else f"{game.name}-history.txt"
+        self.compose.attachments[id_of(seat)] = (name, text)
+        return note_block("History", [f"The history you asked for is {lines} lines long: it is attached to this "
+                                      f"mail as {name}."])
+
+
+    def applied_late(self, binding: Binding, at: int) -> str:
+        """Orders of an earlier move applied to the same, still open, decision: the player is told where."""
+        return note_block("Your orders were applied", [
+            f"Your orders answered the mail of move {binding.move}. Only other players moved since, and the "
+            f"decision you answered was still open, so they were applied at move {at}; the report tells what "
+            "they did."])
+
+
+    def answers(self, game: GameRow, seat: SeatRow, result: SubmitResult) -> str:
+        """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), together.
+
+        Answered by the game kind (``GameKind.answer_query``) against the state the orders left.
+        """
+        settings = self.compose.settings(game)
+        kind = kind_of(game.kind)
+        log_entries = load_log(self.session, game) if any(q.kind == "history" for q in result.queries) else None
+        return "\n".join(kind.answer_query(result.state, seat.name, query, log=log_entries, game=game.name,
+                                           open_cash=settings.open_cash) for query in result.queries)
+
+
+    def reply(self, game: GameRow, seat: SeatRow, result: SubmitResult, parts: list[str]) -> None:
+        """The one reply to a message that changed nothing (a refusal, questions, preferences)."""
+        kind = kind_of(game.kind)
+        purpose = "error" if result.refusal is not None else "query" if result.queries else "preferences"
+        fallback = {"error": "Your orders", "query": "Your questions", "preferences": "Your mail"}[purpose]
+        self.compose.to_seat(game, seat, purpose=purpose, key=f"{purpose}:{self.tag}",
+                             version=kind.shown_move(result.state),
+                             subject=reply_subject(self.message.subject, f"[{game.name}] {fallback}"),
+                             body="\n".join(parts), reply_to_message=self.message,
+                             decision=decision_kind(kind, result.state, seat.name) if purpose == "error" else None,
+                             auto_submitted="auto-replied")
+
+
+    def preferences_only(self, game: GameRow, seat: SeatRow, state: Any, parts: list[str],
+                         what: str = "mail preferences") -> Outcome:
+        kind = kind_of(game.kind)
+        if self._allowed(self._seat_budget(seat), "preferences"):
+            self.compose.to_seat(game, seat, purpose="preferences", key=f"preferences:{self.tag}",
+                                 version=kind.shown_move(state),
+                                 subject=reply_subject(self.message.subject, f"[{game.name}] Your mail"),
+                                 body="\n".join(parts), reply_to_message=self.message, auto_submitted="auto-replied")
+        return self.outcome(InboundOutcome.QUERY, what, version_before=state.version,
+                            version=state.version)
+
+
+    def preference_refused(self, game: GameRow, seat: SeatRow, token: str, state: Any, reason: str) -> Outcome:
+        kind = kind_of(game.kind)
+        self.compose.token_for(seat, token)
+        if self._allowed(self._seat_budget(seat), "error"):
+            body = note_block("Nothing was applied", [reason, "The rest of your message was not read either: "
+                                                      "send it again with that line put right."])
+            self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=kind.shown_move(state),
+                                 subject=reply_subject(self.message.subject, f"[{game.name}] Your orders"),
+                                 body=body, reply_to_message=self.message,
+                                 decision=decision_kind(kind, state, seat.name), auto_submitted="auto-replied")
+        return self.outcome(InboundOutcome.REFUSED, reason, version_before=state.version, version=state.version)

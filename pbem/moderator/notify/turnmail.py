@@ -1,0 +1,146 @@
+"""The mail after a player's message changed the game: one mail per seat that is due one, in its mail mode.
+
+Every seat's mode (``pbem.store.mailprefs``) decides when it hears of a
+change: ``EVERY`` at once, ``TURN`` when it must decide, ``ROUND`` when a
+round ends, ``DAILY`` once a day (the deadline tick sends those). Until then
+the sentences it may read are kept as its news, and its next mail opens with
+them, oldest first: so nothing a seat may see is ever lost between mails.
+
+A seat gets one mail, not a report and then a prompt: the news, the report
+(with the board, or without it for ``BOARD OFF``) and, when it must decide,
+the prompt, in that order (a mail with the board also shows it as a
+picture: ``MailComposer.picture``). The player whose message caused the change gets
+at most one mail back, threaded under their message, carrying also what the
+inbound flow hands in as ``sender_parts`` (a refusal, answers to questions,
+a note). In ``EVERY`` mode it always comes; in the other modes only when the
+player must decide again or ``sender_parts`` has something to say: orders
+that simply applied are confirmed by the news of the player's next mail.
+
+Observers (``pbem.moderator.notify.observers``) get the public report of every
+change a non-player may see, whatever the seats' modes.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from pbem.games import GameKind, kind_of
+from pbem.mail import InboundMessage
+from pbem.moderator.apply import SubmitResult
+from pbem.moderator.notify.observers import after_change
+from pbem.moderator.notify.subjects import decisions_of, move_subject
+from pbem.render.text import bullet, finish
+from pbem.store import GameRow, SeatRow, seats
+from pbem.store.mailprefs import MailMode, MailPrefs, keep_news, prefs_of, take_news
+
+if TYPE_CHECKING:
+    from pbem.moderator.notify.compose import MailComposer
+
+NEWS_TITLE = "SINCE YOUR LAST MAIL"
+
+
+def news_block(lines: Sequence[str]) -> str:
+    """The kept news as a section above the report (empty when there is none)."""
+    if not lines:
+        return ""
+    return finish("\n".join([NEWS_TITLE, *(bullet(line) for line in lines)]) + "\n")
+
+
+def prefs(composer: MailComposer, game: GameRow, seat: SeatRow) -> MailPrefs:
+    settings = composer.settings(game)
+    return prefs_of(composer.session, seat, settings.mail_default, settings.board_default)
+
+
+def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: SubmitResult,
+              also_prompt: Sequence[str] = (), *, sender_parts: Sequence[str] = (),
+              reply_to_message: InboundMessage | None = None) -> bool:
+    """Mail every seat that is due a mail after ``result``; whether the sender got one (with ``sender_parts``).
+
+    A decider is prompted when what they must decide changed, or when they
+    just played (their options moved on), or is in ``also_prompt``.
+    """
+    if result.version == result.version_before:
+        return False
+    state, events, kind = result.state, list(result.events), kind_of(game.kind)
+    prompted = {result.player, *also_prompt, *(r.player for r in result.resumed)}
+
+    @cache
+    def round_ended() -> bool:  # asked only for a ROUND seat: race() may score the whole board
+        return kind.race(before).round != kind.race(state).round
+
+    table = {seat.name: seat for seat in seats(composer.session, game)}
+    sender_told = False
+    with composer.session.no_autoflush:  # every seat's mail goes in one INSERT at the end
+        sender_told = _each_seat(composer, game, before, result, table, prompted, round_ended, sender_parts,
+                                 reply_to_message)
+    after_change(composer, game, state, events)
+    return sender_told
+
+
+def _each_seat(composer: MailComposer, game: GameRow, before: Any, result: SubmitResult, table: dict[str, SeatRow],
+               prompted: set[str], round_ended: Callable[[], bool], sender_parts: Sequence[str],
+               reply_to_message: InboundMessage | None) -> bool:
+    state, events, kind = result.state, list(result.events), kind_of(game.kind)
+    sender_told = False
+    for player in state.seating:
+        seat = table.get(player)
+        if seat is None:
+            continue
+        sender = player == result.player
+        parts = tuple(sender_parts) if sender else ()
+        told = kind.tells(state, events, player)
+        keys = _decision_keys(kind, state, player)
+        asks = bool(keys) and (keys != _decision_keys(kind, before, player) or player in prompted)
+        chosen = prefs(composer, game, seat)
+        if state.finished:
+            news = take_news(composer.session, seat)
+            composer.game_end(game, state, seat, events, head="".join([*parts, news_block(news)]),
+                              reply_to_message=reply_to_message if sender else None)
+        elif chosen.mode is MailMode.EVERY:
+            if not (told or asks or sender):
+                continue
+            seat_mail(composer, game, state, seat, chosen, events if told else (), asks, parts,
+                      reply_to_message if sender else None)
+        else:
+            if told:
+                keep_news(composer.session, seat, kind.shown_move(state), kind.narrate(state, events, player),
+                          composer.now)
+            if not (asks or parts or (chosen.mode is MailMode.ROUND and round_ended())):
+                continue  # orders that applied and ask nothing more: the next mail's news confirm them
+            seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None)
+        sender_told = sender_told or sender
+    return sender_told
+
+
+def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
+              events: Sequence[Any], asks: bool, parts: Sequence[str],
+              reply_to_message: InboundMessage | None = None) -> None:
+    """One mail to one seat: ``parts``, its kept news, the report of ``events``, and the prompt if ``asks``.
+
+    With ``BOARD ON`` the report shows the board, and the mail its picture
+    after the report's banner; with ``BOARD OFF`` only a ``BOARD`` answer among
+    ``parts`` brings the picture, beside that answer.
+    """
+    kind = kind_of(game.kind)
+    settings = composer.settings(game)
+    move = kind.shown_move(state)
+    head = "\n".join(part for part in [*parts, news_block(take_news(composer.session, seat))] if part)
+    body = [head, kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash,
+                              board=chosen.board)]
+    subject, decision = move_subject(game.name, move, kind.status_words(state)), None
+    prompt = composer.prompt_parts(game, state, seat) if asks else None
+    if prompt is not None:
+        (subject, text, decision) = prompt
+        body.append(text)
+    text = "\n".join(part for part in body if part)
+    if chosen.board:
+        picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0)
+    else:
+        picture = composer.board_answer_picture(game, state, head) if head else None
+    composer.to_seat(game, seat, purpose="prompt" if decision else "report", version=move, subject=subject,
+                     body=text, decision=decision, reply_to_message=reply_to_message, picture=picture)
+
+
+def _decision_keys(kind: GameKind, state: Any, player: str) -> tuple[tuple[str, str | None], ...]:
+    return tuple((d.kind, d.subject) for d in decisions_of(kind, state, player))
