@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,19 +120,22 @@ class DeadlineSettings:
     reminder_hours: tuple[float, ...] = DEFAULT_REMINDER_HOURS
     default: float | None = None
 
-    def for_kind(self, kind_hours: Mapping[str, float]) -> dict[str, float]:
+    def for_kind(self, kind_hours: Mapping[str, float], decisions: Iterable[str]) -> dict[str, float]:
         """A new game's hours: the kind's own, the configured default over them, then the hours named of its
-        decisions.
+        ``decisions`` (the kind's).
 
         Only the kind's own decisions (and the fallback ``*``) are stored: the
         configuration names every kind's (``rondel`` beside ``bid``), and an hour
         stored for a decision the game never asks would make ``pbem game set``
-        take a key of another game.
+        take a key of another game. A kind may leave its hours to the
+        configuration (Imperial 2030: its decisions are the built-in
+        ``[deadlines]`` keys), so the decisions, not ``kind_hours``, say which.
         """
+        own = set(decisions)
         hours = dict(kind_hours)
         if self.default is not None:
             hours = {**dict.fromkeys(hours, self.default), FALLBACK_DECISION: self.default}
-        return {**hours, **{name: value for name, value in self.hours.items() if name in hours}}
+        return {**hours, **{name: value for name, value in self.hours.items() if name in own}}
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from pbem.config import (
     parse_config,
 )
 from pbem.errors import ConfigError
+from pbem.games import KINDS
 from pbem.mail import AuthMethod, Security
 from pbem.store.settings import DEFAULT_DEADLINE_HOURS, DEFAULT_REMINDER_HOURS
 
@@ -168,7 +169,7 @@ def test_reminder_hours_may_be_one_number(tmp_path: Path) -> None:
 def test_deadlines_name_the_decisions_of_every_game_kind(tmp_path: Path) -> None:
     """Eight-Minute Empire's bid and turn hours are keys as Imperial's are; a typo still is an error."""
     config = load_config(write(tmp_path, "[deadlines]\nbid = 24\ntake = 12\n"), {})
-    assert config.deadlines.for_kind({"bid": 48.0, "take": 48.0, "action": 48.0}) == {
+    assert config.deadlines.for_kind({"bid": 48.0, "take": 48.0, "action": 48.0}, ("bid", "take", "action")) == {
         "bid": 24.0, "take": 12.0, "action": 48.0}
     with pytest.raises(ConfigError, match=r"unknown setting\(s\) bdi"):
         load_config(write(tmp_path, "[deadlines]\nbdi = 24\n"), {})
@@ -176,16 +177,22 @@ def test_deadlines_name_the_decisions_of_every_game_kind(tmp_path: Path) -> None
 
 def test_the_deadline_default_covers_every_decision_of_a_new_game(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, "[deadlines]\ndefault = 10\nbid = 5\n"), {})
-    hours = config.deadlines.for_kind({"bid": 48.0, "take": 48.0})
+    hours = config.deadlines.for_kind({"bid": 48.0, "take": 48.0}, ("bid", "take"))
     assert hours == {"bid": 5.0, "take": 10.0, "*": 10.0}
 
 
-def test_a_new_game_takes_only_its_own_kinds_decisions_from_the_configuration(tmp_path: Path) -> None:
-    """Imperial 2030's rondel hours are not stored in an Eight-Minute Empire game (where `pbem game set
-    deadline.rondel=5` would then be taken), nor Eight-Minute Empire's bid hours in an Imperial game."""
+@pytest.mark.parametrize("kind_name", list(KINDS))
+def test_a_new_game_takes_its_own_kinds_decisions_from_the_configuration_and_no_other(tmp_path: Path,
+                                                                                     kind_name: str) -> None:
+    """Imperial 2030's hours are the configuration's (its kind names none of its own): each of its decisions
+    keeps one; Eight-Minute Empire's rondel hours are not stored in it (where `pbem game set
+    deadline.rondel=5` would then be taken), nor its bid hours in an Imperial game."""
+    kind = KINDS[kind_name]
     config = load_config(write(tmp_path, "[deadlines]\nbid = 24\nrondel = 12\n"), {})
-    assert config.deadlines.for_kind({"bid": 48.0, "take": 48.0}) == {"bid": 24.0, "take": 48.0}
-    assert config.deadlines.for_kind({"rondel": 72.0, "battle": 24.0}) == {"rondel": 12.0, "battle": 24.0}
+    hours = config.deadlines.for_kind(kind.deadline_hours(), kind.decisions)
+    assert set(hours) == set(kind.decisions)  # every decision has its hours, and no other game's decision
+    expected = {"imperial2030": ("rondel", 12.0), "eight-minute-empire": ("bid", 24.0)}[kind_name]
+    assert hours[expected[0]] == expected[1]
 
 
 def test_the_config_file_comes_from_the_environment(tmp_path: Path) -> None:
