@@ -102,14 +102,15 @@ def test_force_orders_for_a_player_and_the_reports_say_so(mod: Moderator) -> Non
     assert played.ok and played.player == "ann" and (played.version_before, played.version) == (0, 1)
     assert [a.line.text for a in played.applied] == ["RONDEL investor"]
     assert [(e.player, e.version) for e in log_of(mod)] == [("ann", 0)]  # the log is the player's
-    reports = mails(mod, purpose="report")
-    assert sorted(r.recipient for r in reports) == ["ann@example.org", "bob@example.org"]
-    for r in reports:
+    (report,) = mails(mod, purpose="report")
+    (prompt,) = mails(mod, purpose="prompt")  # bob decides next: one mail, the report and the prompt
+    assert report.recipient == "ann@example.org"
+    assert prompt.recipient == "bob@example.org" and prompt.headers["decision"] == "investment"
+    for r in (report, prompt):
         assert "The game master gave these orders for ann: RONDEL investor." in " ".join(r.body.split())
         assert r.headers["list_id"] == "Imperial 2030 game demo <demo.pbem.games.example>"
-    (prompt,) = mails(mod, purpose="prompt")
-    assert prompt.recipient == "bob@example.org" and prompt.headers["decision"] == "investment"
-    assert done.mailed == 3
+    assert "Russia placed its marker on Investor." in " ".join(prompt.body.split())
+    assert done.mailed == 2
     assert state_to_json(mod.verify("demo")) == state_to_json(played.state)
 
 
@@ -160,9 +161,12 @@ def test_undo_restores_the_previous_state_exactly_and_tells_everyone(db_url: str
             assert "The game master has undone move 2: bob's BUY Russia 4." in text
             assert "The game stands again as after move 1." in text
             assert "Taken back: bob bought Russia 4." in text
-            assert r.subject == "[demo] Move 1: move 2 taken back by the game master"
-        (prompt,) = mails(mod, purpose="prompt")
-        assert prompt.recipient == "bob@example.org" and prompt.headers["decision"] == "investment"
+        ann, bob = sorted(undone, key=lambda r: r.recipient)
+        assert ann.subject == "[demo] Move 1: move 2 taken back by the game master" and not ann.headers["decision"]
+        # bob decides again: the notice carries his prompt, in one mail (no separate prompt)
+        assert bob.subject == "[demo] Move 1: please invest with the investor card (move 2 taken back)"
+        assert bob.headers["decision"] == "investment" and "Please answer by" in bob.body
+        assert mails(mod, purpose="prompt") == []
         # bob decides again, at the same version: a new report is a new mail, not the undone one
         assert mod.submit("demo", "bob", "PASS").ok
         gamemaster.undo(mod.db, "demo", mail=MAIL)
@@ -311,8 +315,9 @@ def test_pause_refuses_orders_and_resume_restarts_the_clock(mod: Moderator) -> N
     resumed = mails(mod, purpose="resume")
     assert sorted(r.recipient for r in resumed) == ["ann@example.org", "bob@example.org"]
     assert "Deadlines count from now: bob: invest with the investor card" in " ".join(resumed[0].body.split())
-    (prompt,) = mails(mod, purpose="prompt")
-    assert prompt.recipient == "bob@example.org"
+    (prompt,) = [r for r in resumed if r.headers["decision"]]  # the resume notice carries bob's prompt
+    assert prompt.recipient == "bob@example.org" and mails(mod, purpose="prompt") == []
+    assert prompt.subject == "[demo] Move 1: please invest with the investor card (game resumed)"
     assert f"Please answer by {back + timedelta(hours=48):%A %Y-%m-%d %H:%M} UTC." in prompt.body
     with mod.db.transaction() as session:
         gamemaster.refuse_if_paused(session, store.find_game(session, "demo"))  # no error now
@@ -337,18 +342,19 @@ def test_resend_queues_the_current_report_and_prompt_with_new_ids(mod: Moderator
     mod.submit("demo", "ann", "RONDEL investor")
     done = gamemaster.resend(mod.db, "demo", mail=MAIL)
     assert done.version == 1
-    assert sorted(done.mails) == [("ann", "report"), ("bob", "prompt"), ("bob", "report")]
+    assert sorted(done.mails) == [("ann", "report"), ("bob", "prompt")]  # bob's report and prompt: one mail
     rows = mails(mod, purpose="resend")
-    assert len(rows) == 3 and len({r.message_id for r in rows}) == 3
+    assert len(rows) == 2 and len({r.message_id for r in rows}) == 2
     for r in rows:
         assert "Sent again at the game master's request" in " ".join(r.body.split())
     (report,) = [r for r in rows if r.recipient == "ann@example.org"]
     assert "Russia placed its marker on Investor." in " ".join(report.body.split())  # the last message's events
     (prompt,) = [r for r in rows if r.headers.get("decision")]
     assert prompt.recipient == "bob@example.org" and prompt.subject.endswith("(sent again)")
+    assert "Russia placed its marker on Investor." in " ".join(prompt.body.split())
     again = gamemaster.resend(mod.db, "demo", "BOB", mail=MAIL, now=datetime.now(UTC) + timedelta(seconds=1))
-    assert sorted(again.mails) == [("bob", "prompt"), ("bob", "report")]
-    assert len(mails(mod, purpose="resend")) == 5
+    assert sorted(again.mails) == [("bob", "prompt")]
+    assert len(mails(mod, purpose="resend")) == 3
     with pytest.raises(UnknownPlayer):
         gamemaster.resend(mod.db, "demo", "zed")
 
@@ -415,7 +421,7 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Pat
     result = cli(runner, url, "force", "demo", "--as", "ann", "-", input="RONDEL investor\n", config=config)
     assert result.exit_code == 0, result.output
     assert "Game demo, orders for ann given by the game master: move 0 -> 1." in result.stdout
-    assert "line 1: RONDEL investor" in result.stdout and "Mails queued: 3." in result.stdout
+    assert "line 1: RONDEL investor" in result.stdout and "Mails queued: 2." in result.stdout
     assert "Waiting for bob (investment" in result.stdout
 
     result = cli(runner, url, "game", "show", "demo")
@@ -426,7 +432,7 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Pat
     assert "  bob: invest with the investor card (investment)" in out
     assert "then the game takes PASS" in out
     assert "     1  ann  RONDEL investor  (" in out
-    assert "Outbox: 3 queued." in out
+    assert "Outbox: 2 queued." in out
     assert "Deadlines: rondel 72h" in out
 
     result = cli(runner, url, "force", "demo", "--as", "ann", "RONDEL taxation")
@@ -435,7 +441,7 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Pat
     result = cli(runner, url, "undo", "demo", config=config)
     assert result.exit_code == 0, result.output
     assert "Game demo: undid move 1 (ann: RONDEL investor); back at move 0." in result.stdout
-    assert "Mails queued: 3." in result.stdout  # two undo notices and ann's prompt
+    assert "Mails queued: 2." in result.stdout  # two undo notices, ann's with her prompt
     result = cli(runner, url, "undo", "demo")
     assert result.exit_code == 2 and "error: game 'demo' has no moves to undo" in result.stderr
     result = cli(runner, url, "game", "show", "nope")
@@ -466,7 +472,8 @@ def test_cli_replace_pause_resume_resend(runner: CliRunner, url: str, tmp_path: 
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == ["Queued the report for cleo again.", "Mails queued: 1."]
     result = cli(runner, url, "resend", "demo", config=config)
-    assert "Queued the prompt for ann again." in result.stdout and "Mails queued: 3." in result.stdout
+    assert result.stdout.splitlines() == ["Queued the prompt for ann again.", "Queued the report for cleo again.",
+                                          "Mails queued: 2."]  # ann's report and prompt in one mail
 
 
 def test_cli_order_to_a_paused_game_is_refused_and_changes_nothing(runner: CliRunner, url: str) -> None:

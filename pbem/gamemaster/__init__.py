@@ -7,6 +7,7 @@ transaction; the outbox sender delivers committed mail). The deadline tick
 
     game_show(db, name)                      GameView: seats, status, whose turn, deadlines, log, outbox
     force(db, name, player, text)            orders for a player, as if mailed; reports say so
+    order(db, name, player, text)            a player's orders given locally (pbem order), mailed like a mail's
     undo(db, name)                           roll back the last logged action and tell everyone
     replace(db, name, old, new, email)       a new player takes a seat
     pause(db, name) / resume(db, name)       stop / restart the game (orders refused, deadlines frozen)
@@ -59,6 +60,7 @@ from pbem.gamemaster.commands import (
     Undone,
     force,
     is_paused,
+    order,
     pause,
     refuse_if_paused,
     replace,
@@ -129,6 +131,7 @@ __all__ = [
     "Undone",
     "force",
     "is_paused",
+    "order",
     "pause",
     "refuse_if_paused",
     "replace",
