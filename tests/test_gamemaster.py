@@ -19,6 +19,7 @@ from engine.imperial2030.game import replay
 from engine.imperial2030.serialize import state_to_json
 from pbem import gamemaster, store
 from pbem.cli import app
+from pbem.config import parse_config
 from pbem.deadlines import decision_since, tick
 from pbem.errors import BadSetup, GameNotFound, UnknownPlayer
 from pbem.gamemaster import GameMasterError, GamePaused, MailContext, NothingToUndo
@@ -365,6 +366,8 @@ def test_mail_context() -> None:
     assert MailContext.make(mail_domain="x.example", moderator_address="m@games.example").domain == "x.example"
     with pytest.raises(GameMasterError):
         MailContext.make(moderator_address="nobody")
+    config = parse_config({"moderator": {"address": "m@games.example", "name": "The Game Master"}}, None, {})
+    assert MailContext.from_config(config).name == "The Game Master"  # the From of the commands' mail
 
 
 # --- the CLI ----------------------------------------------------------------------------------------------------
@@ -476,6 +479,27 @@ def test_cli_replace_pause_resume_resend(runner: CliRunner, url: str, tmp_path: 
                                           "Mails queued: 2."]  # ann's report and prompt in one mail
 
 
+def test_cli_order_with_a_mail_configuration_mails_every_seat_as_a_mailed_order(runner: CliRunner, url: str,
+                                                                                  tmp_path: Path) -> None:
+    """docs/game-master.md: with a mail configuration, commands that change a game queue the mails that tell the
+    players; `pbem order` too. ann is told as any seat (no reply: she sees the outcome on the console); bob, who
+    must invest next, gets the report and his prompt in one mail."""
+    cli_game(runner, url)
+    result = cli(runner, url, "order", "demo", "--as", "ann", "RONDEL investor", config=mail_config(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "line 1: RONDEL investor" in result.stdout and result.stdout.rstrip().endswith("Mails queued: 2.")
+    db = Database(url)
+    with db.transaction() as session:
+        rows = mail_for_game(session, store.find_game(session, "demo").id)  # type: ignore[arg-type]
+    db.dispose()
+    assert sorted((r.recipient, r.purpose, r.headers["decision"]) for r in rows) == [
+        ("ann@example.org", "report", None), ("bob@example.org", "prompt", "investment")]
+    assert all("Russia placed its marker on Investor." in " ".join(r.body.split()) for r in rows)
+    assert all(r.headers["reply_to"].startswith("pbem+") and r.headers["in_reply_to"] is not None for r in rows)
+    result = cli(runner, url, "order", "demo", "--as", "bob", "RONDEL taxation", config=mail_config(tmp_path))
+    assert result.exit_code == 1 and "Mails queued: 0." in result.stdout  # a refusal is shown, not mailed
+
+
 def test_cli_order_to_a_paused_game_is_refused_and_changes_nothing(runner: CliRunner, url: str) -> None:
     """`pbem order` refuses a paused game as mail does (exit 1, nothing applied); `force` still works."""
     cli_game(runner, url)
@@ -510,6 +534,32 @@ def test_cli_deadlines_tick_with_a_game_master_from_the_config(runner: CliRunner
     db.dispose()
     assert [(r.recipient, r.purpose) for r in rows] == [("ann@example.org", "reminder"), ("gm@example.org", "stalled")]
     assert all(r.message_id.endswith("@games.example>") for r in rows)
+
+
+def test_every_mail_of_the_game_master_and_the_tick_has_the_mail_flows_headers(mod: Moderator) -> None:
+    """Reminders, the stalled alert, forced moves and notices are written by the mail flow's composer: From and its
+    name, Date, Auto-Submitted, List-Id, the game's thread, and a seat's token as Reply-To (none to the game master)."""
+    two_player_game(mod)
+    start = since(mod)
+    tick(mod.db, start + timedelta(hours=49), moderator_address="pbem@games.example", game_master="gm@example.org")
+    tick(mod.db, start + timedelta(hours=73), moderator_address="pbem@games.example", game_master="gm@example.org")
+    gamemaster.force(mod.db, "demo", "ann", "RONDEL investor", mail=MAIL)
+    gamemaster.undo(mod.db, "demo", mail=MAIL)
+    rows = mails(mod)
+    assert {r.purpose for r in rows} == {"reminder", "stalled", "report", "prompt", "undo"}
+    with mod.db.transaction() as session:
+        root = load_settings(session, store.find_game(session, "demo")).thread_root
+    assert root
+    for row in rows:
+        h = row.headers
+        assert (h["from"], h["auto_submitted"], h["list_id"]) == (
+            "pbem@games.example", "auto-generated", "Imperial 2030 game demo <demo.pbem.games.example>"), row.purpose
+        assert h["date"] and h["references"][0] == root and h["in_reply_to"], row.purpose
+        if row.recipient == "gm@example.org":
+            assert h["reply_to"] is None and h["to_name"] == ""
+        else:
+            assert h["reply_to"].startswith("pbem+") and h["to_name"] in ("ann", "bob"), row.purpose
+        assert h["from_name"] == "", row.purpose  # the sender puts the configured name (MailContext.from_config)
 
 
 def test_every_mail_of_the_game_master_is_fit_for_mail(mod: Moderator) -> None:
