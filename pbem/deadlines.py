@@ -43,8 +43,9 @@ tick could not mail are looked at again an hour later (:data:`LOOK_AGAIN`);
   text of ``decision.default`` is applied as the deciding player through the
   order layer, exactly as if it had come by mail (so waiting lines of the
   maneuvering government resume), logged in the
-  same transaction, with reports to every seat telling "no answer by the
-  deadline: PASS" and prompts to whoever must decide next. **Decision**: the
+  same transaction, and mailed as a mailed order is (each seat in its mail
+  mode, the next decider's prompt in its one mail), telling "no answer by the
+  deadline: PASS". **Decision**: the
   passive default is taken for every decision that has one, not only the
   out-of-turn questions of R-DECIDE-2 (investment, setup bond, force-stop,
   canal, battle): the engine also gives the maneuver (DONE) and production
@@ -84,7 +85,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("pbem.deadlines")
 
-#: Outbox purposes of the game master's notices that restart the deadline clock of a game.
+#: Outbox purposes of the game master's notices that restart the deadline clock of a game (a notice that carries
+#: a decider's prompt keeps its purpose; the game master's ask to replace a seat comes with the stand-in's move).
 CLOCK_PURPOSES = ("undo", "replace", "resume")
 #: When the tick looks again at a game where something is due that it could not do (a stalled decision waits
 #: for the game master; a reminder or a digest without a moderator address to mail it from).
