@@ -23,15 +23,18 @@ from pathlib import Path
 
 import pytest
 from dbfixtures import fresh_postgres_url, sqlite_url
+from test_moderator import suez_game
+from test_orders import SUEZ_MOVE
 
 from pbem import gamemaster, store
 from pbem.deadlines import tick
 from pbem.gamemaster import MailContext, set_game
 from pbem.games import kind_of
 from pbem.mailflow.inbound import process_message
+from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.mailprefs import take_news
-from pbem.store.outbox import OutboxRow
+from pbem.store.outbox import OutboxRow, mail_for_game
 from tests.mailflowkit import MODERATOR, PLAYERS, Table, config_for
 from tests.test_eme_moderator import EmeTable
 
@@ -264,3 +267,27 @@ def test_every_source_mails_what_the_mailed_order_does_on_postgresql(postgres_tw
                                                                      position: str, source: str) -> None:
     mailed, other, marker = play_twice(postgres_twins, kind, position, source, "turn", False)
     assert_told_alike(mailed, other, marker, False)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_forced_answer_tells_the_player_whose_waiting_lines_it_refused_in_their_one_mail(tmp_path: Path,
+                                                                                            mode: str) -> None:
+    """bob's forced DENY refuses ann's waiting army line (docs/orders.md, waiting lines): ann, who must go on
+    with her maneuver, gets one mail in any mode, with the refusal, the note and her prompt; bob, who decides
+    nothing, hears of it as his mode says."""
+    moderator = Moderator(Database(sqlite_url(tmp_path)))
+    suez_game(moderator)
+    moderator.submit("suez", "ann", SUEZ_MOVE)  # the canal question to bob; line 3 waits for his answer
+    set_game(moderator.db, "suez", [f"mail={mode}"])
+    done = gamemaster.force(moderator.db, "suez", "bob", "DENY", mail=MAIL)
+    assert [player for player, _ in done.played.resumed_refusals] == ["ann"]
+    with moderator.db.transaction() as session:
+        rows = mail_for_game(session, store.find_game(session, "suez").id or 0)
+    (ann,) = [row for row in rows if row.recipient == "ann@example.org"]
+    text = " ".join(ann.body.split())
+    assert "Your orders that waited for an answer went on; line 3 (ARMY Paris TO Mumbai HOSTILE) was refused" in text
+    assert "The game master gave these orders for bob: DENY." in text
+    assert ann.purpose == "prompt" and ann.headers["decision"] == "maneuver"
+    assert [row.recipient for row in rows if row.recipient != "ann@example.org"] == (
+        ["bob@example.org"] if mode == "every" else [])
+    moderator.db.dispose()
