@@ -1,4 +1,4 @@
-"""Playing and looking without mail: game new/list, order, state, board, report."""
+"""Playing and looking: game new/list, order (mailed to every seat with a mail configuration), state, board, report."""
 from __future__ import annotations
 
 import json
