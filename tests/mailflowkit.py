@@ -22,8 +22,8 @@ from engine.imperial2030.model import GameState
 from pbem.config import Config, parse_config
 from pbem.games.imperial2030.orders import legal_orders
 from pbem.mail import token_of_address
-from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator import Moderator
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.store import Database, find_game, load_log, load_state
 from pbem.store.inbound import InboundRow
 from pbem.store.outbox import OutboxRow

@@ -10,10 +10,10 @@ import pytest
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 
 from engine.eight_minute_empire.randomplay import random_move
-from pbem.moderator.deadlines import game_deadlines
-from pbem.moderator.tick import tick
-from pbem.moderator.gamemaster import set_game
 from pbem.games import kind_of
+from pbem.moderator.deadlines import game_deadlines
+from pbem.moderator.gamemaster import set_game
+from pbem.moderator.tick import tick
 from pbem.store import Database, find_game, load_state
 from pbem.store.absence import vacations_of
 from tests.mailflowkit import NOW, config_for

@@ -63,11 +63,11 @@ from engine.imperial2030.game import LogEntry, replay
 from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameState
 from pbem.config import load_config
-from pbem.games.imperial2030.orders import apply_message, legal_orders
-from pbem.daemon import MailFlow, PollReport, deadline_task, poll_once
-from pbem.moderator.inbound.handler import process_message
 from pbem.crash import ENV, EXIT_CODE
+from pbem.daemon import MailFlow, PollReport, deadline_task, poll_once
+from pbem.games.imperial2030.orders import apply_message, legal_orders
 from pbem.moderator import Moderator
+from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database, find_game, load_log, load_state
 from pbem.store.games import game_setup
 from pbem.store.inbound import InboundRow

@@ -15,13 +15,12 @@ from dbfixtures import db_url  # noqa: F401  (fixture)
 from sqlalchemy import event, update
 from test_deadlines import GM, MODERATOR, mails, run, since, two_player_game
 
-from pbem.moderator import tick as tick_module
-from pbem.moderator import gamemaster
 from pbem import store
-from pbem.moderator.tick import LOOK_AGAIN, tick
+from pbem.moderator import Moderator, gamemaster
+from pbem.moderator import tick as tick_module
 from pbem.moderator.deadlines import utc
 from pbem.moderator.gamemaster import set_game
-from pbem.moderator import Moderator
+from pbem.moderator.tick import LOOK_AGAIN, tick
 from pbem.store import Database, GameRow
 from pbem.store.absence import set_vacation
 from pbem.store.alarm import NEVER, PAUSED

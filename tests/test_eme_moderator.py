@@ -14,9 +14,9 @@ from engine.eight_minute_empire.rules import state_to_json
 from pbem import store
 from pbem.cli import app
 from pbem.demo import DemoOptions, main_text
+from pbem.moderator import Moderator
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
-from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from tests.mailflowkit import NOW, PLAYERS, Table, config_for

@@ -25,9 +25,9 @@ from engine.eight_minute_empire.randomplay import random_move as eme_random_move
 from engine.imperial2030.randomplay import random_move as imperial_random_move
 from pbem import store
 from pbem.cli import app
-from pbem.moderator.gamemaster import FORMAT, export_game
 from pbem.games import kind_of
 from pbem.moderator import Moderator
+from pbem.moderator.gamemaster import FORMAT, export_game
 from pbem.render import problems
 from pbem.store import Database, GameStatus
 from pbem.store.models import SnapshotRow

@@ -17,15 +17,15 @@ from engine.imperial2030.decisions import DecisionKind, pending
 from engine.imperial2030.game import replay
 from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.serialize import state_to_json
-from pbem.moderator import gamemaster
 from pbem import store
 from pbem.cli import app
-from pbem.moderator.deadlines import decision_since
-from pbem.moderator.tick import tick
+from pbem.config import parse_config
 from pbem.errors import BadSetup, GameNotFound, UnknownPlayer
-from pbem.moderator.gamemaster import GameMasterError, GamePaused, MailContext, NothingToUndo
 from pbem.games.imperial2030.statejson import state_json
-from pbem.moderator import Moderator
+from pbem.moderator import Moderator, gamemaster
+from pbem.moderator.deadlines import decision_since
+from pbem.moderator.gamemaster import GameMasterError, GamePaused, MailContext, NothingToUndo
+from pbem.moderator.tick import tick
 from pbem.store import Database
 from pbem.store import waiting as waiting_store
 from pbem.store.models import ActionRow, GameRow, SnapshotRow
@@ -104,14 +104,15 @@ def test_force_orders_for_a_player_and_the_reports_say_so(mod: Moderator) -> Non
     assert played.ok and played.player == "ann" and (played.version_before, played.version) == (0, 1)
     assert [a.line.text for a in played.applied] == ["RONDEL investor"]
     assert [(e.player, e.version) for e in log_of(mod)] == [("ann", 0)]  # the log is the player's
-    reports = mails(mod, purpose="report")
-    assert sorted(r.recipient for r in reports) == ["ann@example.org", "bob@example.org"]
-    for r in reports:
+    (report,) = mails(mod, purpose="report")
+    (prompt,) = mails(mod, purpose="prompt")  # bob decides next: one mail, the report and the prompt
+    assert report.recipient == "ann@example.org"
+    assert prompt.recipient == "bob@example.org" and prompt.headers["decision"] == "investment"
+    for r in (report, prompt):
         assert "The game master gave these orders for ann: RONDEL investor." in " ".join(r.body.split())
         assert r.headers["list_id"] == "Imperial 2030 game demo <demo.pbem.games.example>"
-    (prompt,) = mails(mod, purpose="prompt")
-    assert prompt.recipient == "bob@example.org" and prompt.headers["decision"] == "investment"
-    assert done.mailed == 3
+    assert "Russia placed its marker on Investor." in " ".join(prompt.body.split())
+    assert done.mailed == 2
     assert state_to_json(mod.verify("demo")) == state_to_json(played.state)
 
 
@@ -162,9 +163,12 @@ def test_undo_restores_the_previous_state_exactly_and_tells_everyone(db_url: str
             assert "The game master has undone move 2: bob's BUY Russia 4." in text
             assert "The game stands again as after move 1." in text
             assert "Taken back: bob bought Russia 4." in text
-            assert r.subject == "[demo] Move 1: move 2 taken back by the game master"
-        (prompt,) = mails(mod, purpose="prompt")
-        assert prompt.recipient == "bob@example.org" and prompt.headers["decision"] == "investment"
+        ann, bob = sorted(undone, key=lambda r: r.recipient)
+        assert ann.subject == "[demo] Move 1: move 2 taken back by the game master" and not ann.headers["decision"]
+        # bob decides again: the notice carries his prompt, in one mail (no separate prompt)
+        assert bob.subject == "[demo] Move 1: please invest with the investor card (move 2 taken back)"
+        assert bob.headers["decision"] == "investment" and "Please answer by" in bob.body
+        assert mails(mod, purpose="prompt") == []
         # bob decides again, at the same version: a new report is a new mail, not the undone one
         assert mod.submit("demo", "bob", "PASS").ok
         gamemaster.undo(mod.db, "demo", mail=MAIL)
@@ -313,8 +317,9 @@ def test_pause_refuses_orders_and_resume_restarts_the_clock(mod: Moderator) -> N
     resumed = mails(mod, purpose="resume")
     assert sorted(r.recipient for r in resumed) == ["ann@example.org", "bob@example.org"]
     assert "Deadlines count from now: bob: invest with the investor card" in " ".join(resumed[0].body.split())
-    (prompt,) = mails(mod, purpose="prompt")
-    assert prompt.recipient == "bob@example.org"
+    (prompt,) = [r for r in resumed if r.headers["decision"]]  # the resume notice carries bob's prompt
+    assert prompt.recipient == "bob@example.org" and mails(mod, purpose="prompt") == []
+    assert prompt.subject == "[demo] Move 1: please invest with the investor card (game resumed)"
     assert f"Please answer by {back + timedelta(hours=48):%A %Y-%m-%d %H:%M} UTC." in prompt.body
     with mod.db.transaction() as session:
         gamemaster.refuse_if_paused(session, store.find_game(session, "demo"))  # no error now
@@ -339,18 +344,19 @@ def test_resend_queues_the_current_report_and_prompt_with_new_ids(mod: Moderator
     mod.submit("demo", "ann", "RONDEL investor")
     done = gamemaster.resend(mod.db, "demo", mail=MAIL)
     assert done.version == 1
-    assert sorted(done.mails) == [("ann", "report"), ("bob", "prompt"), ("bob", "report")]
+    assert sorted(done.mails) == [("ann", "report"), ("bob", "prompt")]  # bob's report and prompt: one mail
     rows = mails(mod, purpose="resend")
-    assert len(rows) == 3 and len({r.message_id for r in rows}) == 3
+    assert len(rows) == 2 and len({r.message_id for r in rows}) == 2
     for r in rows:
         assert "Sent again at the game master's request" in " ".join(r.body.split())
     (report,) = [r for r in rows if r.recipient == "ann@example.org"]
     assert "Russia placed its marker on Investor." in " ".join(report.body.split())  # the last message's events
     (prompt,) = [r for r in rows if r.headers.get("decision")]
     assert prompt.recipient == "bob@example.org" and prompt.subject.endswith("(sent again)")
+    assert "Russia placed its marker on Investor." in " ".join(prompt.body.split())
     again = gamemaster.resend(mod.db, "demo", "BOB", mail=MAIL, now=datetime.now(UTC) + timedelta(seconds=1))
-    assert sorted(again.mails) == [("bob", "prompt"), ("bob", "report")]
-    assert len(mails(mod, purpose="resend")) == 5
+    assert sorted(again.mails) == [("bob", "prompt")]
+    assert len(mails(mod, purpose="resend")) == 3
     with pytest.raises(UnknownPlayer):
         gamemaster.resend(mod.db, "demo", "zed")
 
@@ -361,6 +367,8 @@ def test_mail_context() -> None:
     assert MailContext.make(mail_domain="x.example", moderator_address="m@games.example").domain == "x.example"
     with pytest.raises(GameMasterError):
         MailContext.make(moderator_address="nobody")
+    config = parse_config({"moderator": {"address": "m@games.example", "name": "The Game Master"}}, None, {})
+    assert MailContext.from_config(config).name == "The Game Master"  # the From of the commands' mail
 
 
 # --- the CLI ----------------------------------------------------------------------------------------------------
@@ -417,7 +425,7 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Pat
     result = cli(runner, url, "force", "demo", "--as", "ann", "-", input="RONDEL investor\n", config=config)
     assert result.exit_code == 0, result.output
     assert "Game demo, orders for ann given by the game master: move 0 -> 1." in result.stdout
-    assert "line 1: RONDEL investor" in result.stdout and "Mails queued: 3." in result.stdout
+    assert "line 1: RONDEL investor" in result.stdout and "Mails queued: 2." in result.stdout
     assert "Waiting for bob (investment" in result.stdout
 
     result = cli(runner, url, "game", "show", "demo")
@@ -428,7 +436,7 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Pat
     assert "  bob: invest with the investor card (investment)" in out
     assert "then the game takes PASS" in out
     assert "     1  ann  RONDEL investor  (" in out
-    assert "Outbox: 3 queued." in out
+    assert "Outbox: 2 queued." in out
     assert "Deadlines: rondel 72h" in out
 
     result = cli(runner, url, "force", "demo", "--as", "ann", "RONDEL taxation")
@@ -437,7 +445,7 @@ def test_cli_game_show_force_and_undo(runner: CliRunner, url: str, tmp_path: Pat
     result = cli(runner, url, "undo", "demo", config=config)
     assert result.exit_code == 0, result.output
     assert "Game demo: undid move 1 (ann: RONDEL investor); back at move 0." in result.stdout
-    assert "Mails queued: 3." in result.stdout  # two undo notices and ann's prompt
+    assert "Mails queued: 2." in result.stdout  # two undo notices, ann's with her prompt
     result = cli(runner, url, "undo", "demo")
     assert result.exit_code == 2 and "error: game 'demo' has no moves to undo" in result.stderr
     result = cli(runner, url, "game", "show", "nope")
@@ -468,7 +476,29 @@ def test_cli_replace_pause_resume_resend(runner: CliRunner, url: str, tmp_path: 
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == ["Queued the report for cleo again.", "Mails queued: 1."]
     result = cli(runner, url, "resend", "demo", config=config)
-    assert "Queued the prompt for ann again." in result.stdout and "Mails queued: 3." in result.stdout
+    assert result.stdout.splitlines() == ["Queued the prompt for ann again.", "Queued the report for cleo again.",
+                                          "Mails queued: 2."]  # ann's report and prompt in one mail
+
+
+def test_cli_order_with_a_mail_configuration_mails_every_seat_as_a_mailed_order(runner: CliRunner, url: str,
+                                                                                  tmp_path: Path) -> None:
+    """docs/game-master.md: with a mail configuration, commands that change a game queue the mails that tell the
+    players; `pbem order` too. ann is told as any seat (no reply: she sees the outcome on the console); bob, who
+    must invest next, gets the report and his prompt in one mail."""
+    cli_game(runner, url)
+    result = cli(runner, url, "order", "demo", "--as", "ann", "RONDEL investor", config=mail_config(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "line 1: RONDEL investor" in result.stdout and result.stdout.rstrip().endswith("Mails queued: 2.")
+    db = Database(url)
+    with db.transaction() as session:
+        rows = mail_for_game(session, store.find_game(session, "demo").id)  # type: ignore[arg-type]
+    db.dispose()
+    assert sorted((r.recipient, r.purpose, r.headers["decision"]) for r in rows) == [
+        ("ann@example.org", "report", None), ("bob@example.org", "prompt", "investment")]
+    assert all("Russia placed its marker on Investor." in " ".join(r.body.split()) for r in rows)
+    assert all(r.headers["reply_to"].startswith("pbem+") and r.headers["in_reply_to"] is not None for r in rows)
+    result = cli(runner, url, "order", "demo", "--as", "bob", "RONDEL taxation", config=mail_config(tmp_path))
+    assert result.exit_code == 1 and "Mails queued: 0." in result.stdout  # a refusal is shown, not mailed
 
 
 def test_cli_order_to_a_paused_game_is_refused_and_changes_nothing(runner: CliRunner, url: str) -> None:
@@ -505,6 +535,32 @@ def test_cli_deadlines_tick_with_a_game_master_from_the_config(runner: CliRunner
     db.dispose()
     assert [(r.recipient, r.purpose) for r in rows] == [("ann@example.org", "reminder"), ("gm@example.org", "stalled")]
     assert all(r.message_id.endswith("@games.example>") for r in rows)
+
+
+def test_every_mail_of_the_game_master_and_the_tick_has_the_mail_flows_headers(mod: Moderator) -> None:
+    """Reminders, the stalled alert, forced moves and notices are written by the mail flow's composer: From and its
+    name, Date, Auto-Submitted, List-Id, the game's thread, and a seat's token as Reply-To (none to the game master)."""
+    two_player_game(mod)
+    start = since(mod)
+    tick(mod.db, start + timedelta(hours=49), moderator_address="pbem@games.example", game_master="gm@example.org")
+    tick(mod.db, start + timedelta(hours=73), moderator_address="pbem@games.example", game_master="gm@example.org")
+    gamemaster.force(mod.db, "demo", "ann", "RONDEL investor", mail=MAIL)
+    gamemaster.undo(mod.db, "demo", mail=MAIL)
+    rows = mails(mod)
+    assert {r.purpose for r in rows} == {"reminder", "stalled", "report", "prompt", "undo"}
+    with mod.db.transaction() as session:
+        root = load_settings(session, store.find_game(session, "demo")).thread_root
+    assert root
+    for row in rows:
+        h = row.headers
+        assert (h["from"], h["auto_submitted"], h["list_id"]) == (
+            "pbem@games.example", "auto-generated", "Imperial 2030 game demo <demo.pbem.games.example>"), row.purpose
+        assert h["date"] and h["references"][0] == root and h["in_reply_to"], row.purpose
+        if row.recipient == "gm@example.org":
+            assert h["reply_to"] is None and h["to_name"] == ""
+        else:
+            assert h["reply_to"].startswith("pbem+") and h["to_name"] in ("ann", "bob"), row.purpose
+        assert h["from_name"] == "", row.purpose  # the sender puts the configured name (MailContext.from_config)
 
 
 def test_every_mail_of_the_game_master_is_fit_for_mail(mod: Moderator) -> None:

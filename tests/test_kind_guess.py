@@ -33,17 +33,17 @@ from sqlmodel import col
 
 from engine.core.errors import GameFinished, IllegalAction
 from engine.core.seats import Seat
-from pbem.moderator import gamemaster
 from pbem.config import Config
-from pbem.moderator.deadlines import game_deadlines
-from pbem.moderator.tick import tick
 from pbem.errors import BadSetup
 from pbem.games import kind_of, registered
 from pbem.games.results import Query
 from pbem.mail.outbound import move_of_message_id
+from pbem.moderator import gamemaster
+from pbem.moderator.deadlines import game_deadlines
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
 from pbem.moderator.inbound.outcome import Outcome
+from pbem.moderator.tick import tick
 from pbem.render.text import problems
 from pbem.store import Database, find_game, load_state, replay_game
 from pbem.store.models import ActionRow, GameRow

@@ -25,8 +25,8 @@ import pytest
 from sqlalchemy import event
 
 from pbem.holders import gone
-from pbem.moderator.notify import pictures, latepictures, compose
 from pbem.moderator.inbound.handler import MessageFailed
+from pbem.moderator.notify import compose, latepictures, pictures
 from pbem.store.outbox import OutboxRow, OutboxStatus, claim_due, mark_sent_many
 from tests import dbfixtures, test_eme_moderator, test_picture_helper
 from tests.test_eme_moderator import KIND, NOW, EmeTable

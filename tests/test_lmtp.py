@@ -30,9 +30,9 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.daemon import MailFlow
 from pbem.daemon import lmtp as lmtp_module
+from pbem.daemon.lmtp import LmtpController, LmtpHandler, start_lmtp
 from pbem.daemon.workers import Appliers
 from pbem.moderator.inbound.handler import DatabaseUnavailable
-from pbem.daemon.lmtp import LmtpController, LmtpHandler, start_lmtp
 from pbem.store import Database
 from pbem.store.inqueue import counts
 

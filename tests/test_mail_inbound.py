@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import quopri
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -251,7 +251,7 @@ Message-ID: <bounce-2@mx.example.org>""", "Sorry.\n"), dict(
     pytest.param(raw(PLAIN.replace("Date: Mon, 3 Jun 2030 10:15:00 +0200", "Date: the day after tomorrow")),
          dict(date=None, defects=("unreadable Date: the day after tomorrow",)), id="unreadable-date"),
     pytest.param(raw(PLAIN.replace("Date: Mon, 3 Jun 2030 10:15:00 +0200", "Date: Mon, 3 Jun 2030 10:15:00 -0000")),
-         dict(date=datetime(2030, 6, 3, 10, 15, tzinfo=timezone.utc)), id="date-without-zone"),
+         dict(date=datetime(2030, 6, 3, 10, 15, tzinfo=UTC)), id="date-without-zone"),
     pytest.param(raw(STD + "\nContent-Type: multipart/mixed; boundary=b0undary", multipart(
         "mixed",
         ("Content-Type: text/plain; charset=utf-8", "RONDEL investor\n"),

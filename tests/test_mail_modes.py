@@ -15,9 +15,9 @@ from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 
 from engine.eight_minute_empire.randomplay import random_move
 from pbem import store
-from pbem.moderator.tick import tick
-from pbem.moderator.gamemaster import set_game
 from pbem.games import kind_of
+from pbem.moderator.gamemaster import set_game
+from pbem.moderator.tick import tick
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from tests.mailflowkit import NOW, PLAYERS, config_for

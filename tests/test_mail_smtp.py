@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -26,8 +26,8 @@ from mailservers import (  # noqa: F401  (fixtures)
 )
 
 from pbem.mail import (
-    AuthMethod,
     DECISION_HEADER,
+    AuthMethod,
     OutgoingMail,
     PermanentSendError,
     Security,
@@ -38,9 +38,9 @@ from pbem.mail import (
     WireMail,
     build_message,
     message_id_for,
+    smtp,
     token_address,
 )
-from pbem.mail import smtp
 from pbem.mail.wire import to_wire
 
 MODERATOR = "pbem@games.example"
@@ -54,7 +54,7 @@ def prompt(to: str = "ann@example.org", version: int = 3) -> EmailMessage:
         from_address=MODERATOR,
         from_name="Imperial 2030",
         message_id=message_id_for("zurich", version, to, "prompt", domain="games.example"),
-        date=datetime(2030, 6, 3, 8, 0, tzinfo=timezone.utc),
+        date=datetime(2030, 6, 3, 8, 0, tzinfo=UTC),
         reply_to=token_address(MODERATOR, "k7dq2m9x"),
         decision="rondel",
     ))

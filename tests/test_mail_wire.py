@@ -15,7 +15,7 @@ import smtplib
 import struct
 import zlib
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from email.generator import BytesGenerator
 from email.message import EmailMessage
@@ -25,8 +25,7 @@ from typing import Any
 import pytest
 from mailservers import SmtpServer, smtpd  # noqa: F401  (fixtures)
 
-from pbem.mail import InlinePicture, OutgoingMail, SmtpSender, build_message, message_id_for, wire_mail
-from pbem.mail import outbound, picture, wire
+from pbem.mail import InlinePicture, OutgoingMail, SmtpSender, build_message, message_id_for, outbound, picture, wire, wire_mail
 from pbem.mail.wire import body_bytes, flatten, to_wire
 
 WORDS = ["From", "move", "Wien", "army", "fleet", "Österreich", "Zürich", "日本", "ßtraße", "=?utf-8?q?x?=", "a.b",
@@ -176,7 +175,7 @@ def test_a_picture_is_encoded_once_for_every_mail_that_carries_it(monkeypatch: p
     monkeypatch.setattr(picture, "_encoded", wire.Recent(wire.CACHED_BODIES, counting))
     board = png(50_000, 99)
     mails = [OutgoingMail(to=f"p{n}@example.org", subject="s", body="b\n", from_address="pbem@games.example",
-                          message_id=f"<m{n}@games.example>", date=datetime(2030, 1, 1, tzinfo=timezone.utc),
+                          message_id=f"<m{n}@games.example>", date=datetime(2030, 1, 1, tzinfo=UTC),
                           picture=InlinePicture(bytes(board), "The board")) for n in range(3)]  # equal, not the same
     parts = [wire_mail(mail).data for mail in mails]
     assert encoded == [len(board)]
@@ -218,7 +217,7 @@ def test_sent_over_smtp_the_relay_gets_what_send_message_would_give(smtpd: SmtpS
 
 def dotted(**changes: Any) -> OutgoingMail:
     values: dict[str, Any] = dict(to="ann@example.org", subject="dots", body=".\n..\n. a\n.end", from_address="pbem@games.example",
-                                  message_id="<dots@games.example>", date=datetime(2030, 1, 1, tzinfo=timezone.utc))
+                                  message_id="<dots@games.example>", date=datetime(2030, 1, 1, tzinfo=UTC))
     values.update(changes)
     return OutgoingMail(**values)
 

@@ -31,12 +31,12 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.config import load_config
-from pbem.mail import MailboxError
+from pbem.crash import ENV, EXIT_CODE, POINTS
 from pbem.daemon import Daemon, MailFlow, poll_once
 from pbem.daemon import loop as daemon_module
-from pbem.crash import ENV, EXIT_CODE, POINTS
-from pbem.moderator.inbound.handler import DatabaseUnavailable
 from pbem.daemon.mailbox import Mailbox
+from pbem.mail import MailboxError
+from pbem.moderator.inbound.handler import DatabaseUnavailable
 from pbem.store import Database
 from pbem.store.inqueue import counts, failed_messages, retry_failed
 

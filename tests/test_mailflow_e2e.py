@@ -30,8 +30,8 @@ from sqlmodel import select
 
 from engine.imperial2030.decisions import pending
 from pbem.config import Config
-from pbem.games.imperial2030.orders import apply_message, legal_orders
 from pbem.daemon import MailFlow, poll_once
+from pbem.games.imperial2030.orders import apply_message, legal_orders
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database, find_game, replay_game
 from pbem.store.inbound import MailboxStateRow

@@ -15,9 +15,9 @@ from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
 from sqlmodel import select
 
 from pbem.mail import build_message, parse_message
-from pbem.moderator.notify.compose import MailComposer, outgoing_mail
-from pbem.moderator.inbound.handler import MessageFailed, process_message
 from pbem.moderator import Moderator
+from pbem.moderator.inbound.handler import MessageFailed, process_message
+from pbem.moderator.notify.compose import MailComposer, outgoing_mail
 from pbem.store import Database, find_game
 from pbem.store.inbound import load_position
 from pbem.store.settings import load_settings, save_settings

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from pbem.moderator import gamemaster
 from pbem import store
 from pbem.cli import app
-from pbem.moderator.deadlines import decision_since
 from pbem.mail import token_of_address
+from pbem.moderator import gamemaster
+from pbem.moderator.deadlines import decision_since
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from pbem.store.tokens import seat_for_token

@@ -24,11 +24,11 @@ from typer.testing import CliRunner
 
 from pbem import store
 from pbem.cli import app
-from pbem.config import load_config
-from pbem.holders import holder_name
-from pbem.daemon.loop import FETCH_LEASE
-from pbem.daemon.logformat import JsonLines
 from pbem.cli.gather import gather, report_json
+from pbem.config import load_config
+from pbem.daemon.logformat import JsonLines
+from pbem.daemon.loop import FETCH_LEASE
+from pbem.holders import holder_name
 from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.db import normalise_url

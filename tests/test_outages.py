@@ -22,12 +22,12 @@ from mailflowkit import Table, config_for, wait_until
 from mailservers import RecordingHandler, SmtpServer, _controller, free_port, smtpd  # noqa: F401  (fixtures)
 from sqlalchemy.exc import OperationalError
 
-from pbem.config import Config
-from pbem.mail import SmtpSender
-from pbem.daemon import Daemon, MailFlow
-from pbem.daemon.workers import Appliers, Sender
-from pbem.daemon.outages import Outages, Service
 from pbem.cli.gather import gather, report_json, report_lines
+from pbem.config import Config
+from pbem.daemon import Daemon, MailFlow
+from pbem.daemon.outages import Outages, Service
+from pbem.daemon.workers import Appliers, Sender
+from pbem.mail import SmtpSender
 from pbem.store import Database
 
 WAITS = {"min_backoff": 0.2, "max_backoff": 1.0}  # the waits between tries: 0.2, 0.4, 0.8, 1.0, 1.0 ...

@@ -21,10 +21,10 @@ from mailflowkit import config_for
 from mailservers import RecordingHandler, running_relay
 from sqlmodel import select
 
-from pbem.mail import SmtpSender, TransientSendError, WireMail
-from pbem.mail.settings import SmtpSettings
 from pbem.daemon import sender as outbox_sender
 from pbem.daemon.sender import deliver_due
+from pbem.mail import SmtpSender, TransientSendError, WireMail
+from pbem.mail.settings import SmtpSettings
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, OutboxStatus, QueuedMail, queue_mail
 

@@ -19,11 +19,11 @@ from sqlmodel import select
 from test_mail_smtp import CountingHandler
 
 from pbem.config import Limits
-from pbem.mail import SmtpSender
 from pbem.daemon import MailFlow, workers
-from pbem.daemon.workers import Sender
 from pbem.daemon.sender import deliver_due
 from pbem.daemon.sendlimits import waiting_reason
+from pbem.daemon.workers import Sender
+from pbem.mail import SmtpSender
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 

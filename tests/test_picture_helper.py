@@ -25,8 +25,8 @@ from sqlalchemy import event
 
 from engine.imperial2030.mapfile import default_board, load_board
 from pbem.games import KINDS, kind_of
-from pbem.moderator.notify import pictures, compose
 from pbem.moderator.inbound.handler import MessageFailed
+from pbem.moderator.notify import compose, pictures
 from pbem.store import Database
 from tests.mailflowkit import config_for, wait_until
 from tests.test_eme_moderator import KIND, EmeTable

@@ -28,9 +28,9 @@ from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.db import normalise_url
 from pbem.store.leases import LeaseRow
-from pbem.store.schema import head_revisions
 from pbem.store.outbox import OutboxRow
 from pbem.store.pgbackup import pg_restore_line
+from pbem.store.schema import head_revisions
 
 PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org")]
 INBOX_LEASE = "fetch:imap:pbem@mail.example:993/INBOX"

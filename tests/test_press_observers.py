@@ -18,15 +18,15 @@ from typer.testing import CliRunner
 
 from pbem import store
 from pbem.cli import app
-from pbem.moderator.gamemaster import MailContext, force, set_game
-from pbem.moderator.gamemaster.common import GameMasterError
 from pbem.games import kind_of
 from pbem.mail import token_of_address
-from pbem.moderator.notify import observers as observing
+from pbem.moderator.gamemaster import MailContext, force, set_game
+from pbem.moderator.gamemaster.common import GameMasterError
 from pbem.moderator.inbound import press as press_module
 from pbem.moderator.inbound.handler import process_message
-from pbem.moderator.notify.observers import Sender
 from pbem.moderator.inbound.press import read_press
+from pbem.moderator.notify import observers as observing
+from pbem.moderator.notify.observers import Sender
 from pbem.store import Database
 from pbem.store.observers import find_observer
 from pbem.store.outbox import OutboxRow

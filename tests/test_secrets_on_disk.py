@@ -28,8 +28,8 @@ from sqlalchemy import text
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.mail.maildir import MaildirInbox
 from pbem.mail.hub import MailHub
+from pbem.mail.maildir import MaildirInbox
 from pbem.private import exposure_warnings
 from pbem.store import Database
 

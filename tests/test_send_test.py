@@ -26,8 +26,8 @@ from mailservers import (  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from pbem.cli import app
-from pbem.config import load_config
 from pbem.cli.roundtrip import round_trip
+from pbem.config import load_config
 
 
 class Delivering(RecordingHandler):

@@ -14,9 +14,9 @@ from mailservers import SmtpServer, smtpd  # noqa: F401  (fixtures)
 from sqlmodel import select
 
 from pbem.config import Limits
-from pbem.mail import SmtpSender
 from pbem.daemon.sender import deliver_due
 from pbem.daemon.sendlimits import waiting_reason
+from pbem.mail import SmtpSender
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 

@@ -20,11 +20,11 @@ from mailflowkit import PLAYERS, Table, config_for, raw_mail, wait_until
 from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
 
 from engine.imperial2030.decisions import pending
+from pbem.daemon import Daemon, MailFlow
+from pbem.daemon.sender import deliver_due
+from pbem.daemon.workers import Appliers
 from pbem.games.imperial2030.orders import apply_message, legal_orders
 from pbem.mail import SmtpSender
-from pbem.daemon import Daemon, MailFlow
-from pbem.daemon.workers import Appliers
-from pbem.daemon.sender import deliver_due
 from pbem.store import Database, find_game, load_log
 from pbem.store.inqueue import QueuedMessageRow, claim_next, claim_with_backlog, enqueue, finish
 from pbem.store.leases import take_lease

@@ -1,4 +1,4 @@
-"""Playing and looking without mail: game new/list, order, state, board, report."""
+"""Playing and looking: game new/list, order (mailed to every seat with a mail configuration), state, board, report."""
 from __future__ import annotations
 
 import json
@@ -21,11 +21,13 @@ from pbem.cli.base import (
     parse_variant,
 )
 from pbem.cli.lines import submit_lines
+from pbem.cli.master import gm_mail
 from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
 from pbem.games import DEFAULT_KIND, KINDS, GameKind, kind_named
 from pbem.games.kind import match_player
 from pbem.moderator.gamemaster import GamePaused, refuse_if_paused
+from pbem.moderator.gamemaster import order as order_with_mail
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.games import Moderator
 from pbem.render.picture import render_png
@@ -132,17 +134,28 @@ def order(
     text: Annotated[str, typer.Argument(help="The orders, one per line (or ';'-separated); '-' reads stdin.")],
     as_player: Annotated[str, typer.Option("--as", metavar="PLAYER", help="The player giving the orders.")],
 ) -> None:
-    """Apply a player's orders, as if they came by mail; print what happened and what is pending next."""
+    """Apply a player's orders, as if they came by mail; print what happened and what is pending next.
+
+    With a mail configuration every seat is mailed what the orders did, as for a mailed order
+    (``pbem.moderator.gamemaster.order``)."""
     if text == "-":
         text = typer.get_text_stream("stdin").read()
+    mail, mailed = gm_mail(ctx), None
     try:
-        result = options_of(ctx).moderator().submit(name, as_player, text, guard=refuse_if_paused)
+        if mail.moderator_address:
+            done = order_with_mail(options_of(ctx).moderator().db, name, as_player, text, mail=mail)
+            result, mailed = done.played.result, done.mailed
+        else:
+            result = options_of(ctx).moderator().submit(name, as_player, text, guard=refuse_if_paused)
     except GamePaused:
         echo(f"Game {name} is paused by the game master: nothing was applied. Orders are taken again after "
              f"`pbem resume {name}`; the game master's `pbem force` works while it is paused.")
         raise typer.Exit(EXIT_REFUSED) from None
+    assert result is not None
     for line in submit_lines(options_of(ctx).moderator().kind_of(name), name, result):
         echo(line)
+    if mailed is not None:
+        echo(f"Mails queued: {mailed}.")
     if result.refusal is not None:
         raise typer.Exit(EXIT_REFUSED)
 

@@ -41,7 +41,8 @@ from pbem.store.models import ActionRow, GameRow, as_utc
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import GameSettings, load_settings
 
-#: Outbox purposes of the game master's notices that restart the deadline clock of a game.
+#: Outbox purposes of the game master's notices that restart the deadline clock of a game (a notice that carries
+#: a decider's prompt keeps its purpose; the game master's ask to replace a seat comes with the stand-in's move).
 CLOCK_PURPOSES = ("undo", "replace", "resume")
 
 

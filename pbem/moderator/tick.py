@@ -25,8 +25,9 @@ tick could not mail are looked at again an hour later (:data:`LOOK_AGAIN`);
   text of ``decision.default`` is applied as the deciding player through the
   order layer, exactly as if it had come by mail (so waiting lines of the
   maneuvering government resume), logged in the
-  same transaction, with reports to every seat telling "no answer by the
-  deadline: PASS" and prompts to whoever must decide next. **Decision**: the
+  same transaction, and mailed as a mailed order is (each seat in its mail
+  mode, the next decider's prompt in its one mail), telling "no answer by the
+  deadline: PASS". **Decision**: the
   passive default is taken for every decision that has one, not only the
   out-of-turn questions of R-DECIDE-2 (investment, setup bond, force-stop,
   canal, battle): the engine also gives the maneuver (DONE) and production

@@ -92,6 +92,10 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
     """Store the settings; wakes the deadline tick's alarm (hours, pause, clock restarts, mail defaults)."""
     wake(session, game.id)
+    _write(session, game, settings)
+
+
+def _write(session: Session, game: GameRow, settings: GameSettings) -> None:
     row = session.exec(select(GameSettingsRow).where(col(GameSettingsRow.game_id) == game.id)).first()
     if row is None:
         row = GameSettingsRow(game_id=id_of(game))
@@ -111,3 +115,14 @@ def save_settings(session: Session, game: GameRow, settings: GameSettings) -> No
     row.changed = utcnow()
     session.add(row)
     session.flush()
+
+
+def pin_thread_root(session: Session, game: GameRow, settings: GameSettings, root: str) -> None:
+    """Store the game's mail thread root in ``settings`` (as loaded now): a game made without mail gets it with
+    its first mail.
+
+    Unlike :func:`save_settings` it leaves the deadline tick's alarm alone: a
+    thread moves no deadline, and a reminder the tick mails must not make it
+    look at the game again at once."""
+    settings.thread_root = root
+    _write(session, game, settings)

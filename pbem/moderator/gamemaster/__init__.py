@@ -4,9 +4,14 @@ Every command is one database transaction that changes the game and queues
 every mail it causes in the outbox (ARCHITECTURE: nothing is sent inside a
 transaction; the outbox sender delivers committed mail). The deadline tick
 (``pbem.moderator.tick``) uses the same machinery to apply a passive default.
+Every mail is written by the composer (``pbem.moderator.notify``), a move's
+by ``pbem.moderator.notify.turnmail`` exactly as a mailed order's: each seat in its
+mail mode and board choice, one mail per seat (see ``commands`` for the
+notices, docs/game-master.md for what each command sends).
 
     game_show(db, name)                      GameView: seats, status, whose turn, deadlines, log, outbox
     force(db, name, player, text)            orders for a player, as if mailed; reports say so
+    order(db, name, player, text)            a player's orders given locally (pbem order), mailed like a mail's
     undo(db, name)                           roll back the last logged action and tell everyone
     replace(db, name, old, new, email)       a new player takes a seat
     pause(db, name) / resume(db, name)       stop / restart the game (orders refused, deadlines frozen)
@@ -19,13 +24,14 @@ Decisions:
 - **force** applies the text through the order layer exactly like a player's
   mail (waiting lines resume, the end of a maneuver message ends the maneuver),
   also in a paused game (the game master may repair a paused game). The log
-  has no column for who typed an order, so the entry is the player's; the
-  reports to every seat say "The game master gave these orders for ann: …".
+  has no column for who typed an order, so the entry is the player's; every
+  seat told of the move reads "The game master gave these orders for ann: …"
+  (at once, or in the news of its next mail).
 - **undo** deletes the last log row (one action, not one message) and every
   snapshot made after it, re-saves the snapshot of the replayed log, drops
   waiting lines that began after it or no longer wait for anything, reopens a
   finished game, and mails every seat what was undone (narrated as the
-  reader may see it) with the position now; deciders get a fresh prompt.
+  reader may see it) with the position now, a decider's with its prompt.
   The undo notice restarts the deadline clock (pbem.moderator.deadlines.CLOCK_PURPOSES).
 - **replace** renames the player in the setup JSON, the seats table, every
   log row and the waiting lines, then replays the log (seating and deal do not
@@ -40,8 +46,9 @@ Decisions:
   restarts the clock: every pending decision gets its full deadline again,
   counted from the resume (the resume notice in the outbox is the new start).
 - **resend** renders the current report (the events of the last message, as
-  ``pbem report`` does) and the prompt for a deciding player anew, under a
-  "sent again" line, with new Message-IDs (outbox purpose ``resend``).
+  ``pbem report`` does) and, in the same mail, the prompt for a deciding
+  player anew, under a "sent again" line, with new Message-IDs (outbox
+  purpose ``resend``).
 
 Message-IDs: ``pbem.mail.outbound.message_id_for(game, version, recipient,
 purpose)``; the purpose carries a time stamp (the clock start for reminders
@@ -59,6 +66,7 @@ from pbem.moderator.gamemaster.commands import (
     Undone,
     force,
     is_paused,
+    order,
     pause,
     refuse_if_paused,
     replace,
@@ -123,6 +131,7 @@ __all__ = [
     "Undone",
     "force",
     "is_paused",
+    "order",
     "pause",
     "refuse_if_paused",
     "replace",

@@ -1,4 +1,17 @@
-"""The commands that change a game: force, undo, replace, pause and resume, resend."""
+"""The commands that change a game: force, order, undo, replace, pause and resume, resend.
+
+Their mail is written by the mail flow's composer: a move (``force``,
+``order``) by ``pbem.moderator.notify.turnmail.turn_mail``, as a mailed order's;
+a notice that is no move (undo, replace, resume, resend) by
+``turnmail.seat_mail``, one mail per seat: the notice, the seat's kept
+news, the report with or without the board (its ``BOARD`` choice) and the
+prompt when the seat must decide. **Decision**: notices go to every seat
+they concern whatever its mail mode (``TURN``, ``ROUND`` and ``DAILY``
+too): they are rare, and they change what a player may do (orders taken or
+not, a move gone, a new player, a deadline that counts from now). The pause
+notice is the notice alone: nothing can be decided while the game is
+paused, and the seat's kept news wait for the resume's mail.
+"""
 from __future__ import annotations
 
 import logging
@@ -19,10 +32,13 @@ from pbem.games import GameKind, kind_of
 from pbem.mail.outbound import token_address
 from pbem.moderator.deadlines import Deadline, decision_since, game_deadlines, utc
 from pbem.moderator.games import EMAIL, PLAYER_NAME  # the same rules as for a new game
+from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.subjects import move_subject
+from pbem.moderator.notify.turnmail import prefs, seat_mail
 from pbem.render.text import note_block
 from pbem.store import GameRow, GameStatus, SeatRow
 from pbem.store import waiting as waiting_store
+from pbem.store.mailprefs import take_news
 from pbem.store.models import ActionRow, SnapshotRow
 from pbem.store.settings import GameSettings, load_settings, save_settings
 from pbem.store.tokens import issue_token
@@ -35,11 +51,7 @@ from pbem.moderator.gamemaster.common import (
     MailContext,
     NothingToUndo,
     _deciders,
-    _headers,
     _locked_game,
-    _queue,
-    _queue_prompts,
-    _queue_reports,
     _resolve,
     _restart_clock,
     _retrying,
@@ -77,12 +89,50 @@ def force(db: Database, name: str, player: str, text: str, *, mail: MailContext 
             played = play_in_session(session, game, player, text, moment)
             if not played.applied:
                 return Forced(played, 0)
-            settings = load_settings(session, game)
             lines = [a.line.text for a in played.applied if a.player == played.player and not a.implicit]
             note = [f"The game master gave these orders for {played.player}: " + "; ".join(lines) + "."]
-            return Forced(played, _mail_after_play(session, game, played, settings, mail, moment, "force", note))
+            return Forced(played, _mail_after_play(session, game, played, mail, moment, "force", note))
 
     return _retrying(once)
+
+
+def order(db: Database, name: str, player: str, text: str, *, mail: MailContext | None = None,
+          now: datetime | None = None) -> Forced:
+    """``pbem order`` with a mail configuration: ``text`` as ``player``'s orders, and every seat's mail.
+
+    As if the player had mailed them, but nobody mailed anything: no seat is
+    the sender, so the player is told like any seat, in their own mail mode
+    (the console shows them the refusal and the answers to questions, which
+    are not mailed). No note: the orders are the player's own. A paused game
+    refuses them (``GamePaused``), as it refuses mail.
+    """
+    mail = mail or MailContext()
+    moment = utc(now or datetime.now(UTC))
+
+    def once() -> Forced:
+        with _transaction(db) as session:
+            game = store.find_game(session, name)
+            refuse_if_paused(session, game)
+            played = play_in_session(session, game, player, text, moment)
+            if not played.applied:
+                return Forced(played, 0)
+            return Forced(played, _mail_after_play(session, game, played, mail, moment, "order", ()))
+
+    return _retrying(once)
+
+
+def _notice(composer: MailComposer | None, game: GameRow, state: Any, seat: SeatRow, purpose: str,
+            head: Sequence[str], subject: str, words: str, *, events: Sequence[Any] = (),
+            since: datetime | None = None) -> str | None:
+    """One seat's mail about a change that is no move (see the module docstring): ``head``, the seat's news,
+    the report of ``events`` and its prompt (its subject ends with ``words``); the decision it asks."""
+    assert composer is not None
+    return seat_mail(composer, game, state, seat, prefs(composer, game, seat), events, True, head, purpose=purpose,
+                     subject=subject, suffix=f" ({words})", since=since)
+
+
+def _count(composer: MailComposer | None) -> int:
+    return len(composer.queued) if composer is not None else 0
 
 
 # --- undo --------------------------------------------------------------------------------------------
@@ -135,11 +185,11 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
         dropped = {p: lines for p, lines in waiting.items() if p not in kept}
         if dropped:
             waiting_store.save_waiting(session, game, kept, state.version)
-        settings = _restart_clock(session, game, load_settings(session, game), moment)
+        _restart_clock(session, game, load_settings(session, game), moment)
         order = kind.format_action(state, last.action)
-        count = 0
+        composer = mail.composer(session, moment, _stamp(moment))
         shown = kind.shown_move(state)
-        for seat in _seats(session, game):
+        for seat in _seats(session, game) if composer is not None else ():
             if not kind.tells(state, events, seat.name):
                 continue  # the move taken back was never told to this seat (another player's sealed answer)
             paragraphs = [f"The game master has undone move {last.version + 1}: {last.player}'s {order}. "
@@ -152,17 +202,11 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
                                   "them again if they still apply.")
             if _deciders(game, state):
                 paragraphs.append("Deadlines count from now.")
-            body = note_block("Move undone", paragraphs) + kind.report(
-                state, seat.name, (), game=name, open_cash=settings.open_cash)
-            if _queue(session, game, shown, seat.email, "undo", f"undo:{_stamp(moment)}",
-                      move_subject(name, shown, f"move {last.version + 1} taken back by the game master"), body,
-                      _headers(game, settings, mail), mail, moment):
-                count += 1
-        for player in _deciders(game, state):
-            if kind.tells(state, events, player):
-                count += _queue_prompts(session, game, state, settings, mail, moment, moment, "undo", only=player)
+            _notice(composer, game, state, seat, "undo", [note_block("Move undone", paragraphs)],
+                    move_subject(name, shown, f"move {last.version + 1} taken back by the game master"),
+                    f"move {last.version + 1} taken back")
         log.info("%s: undid move %d (%s: %s)", name, last.version + 1, last.player, order)
-        return Undone(name, last, order, state, dropped, count)
+        return Undone(name, last, order, state, dropped, _count(composer))
 
 
 # --- replace -------------------------------------------------------------------------------------------
@@ -231,42 +275,42 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
 def _mail_replacement(session: Session, game: GameRow, state: Any, settings: GameSettings,
                       mail: MailContext, now: datetime, seat: SeatRow, old: str, old_email: str,
                       token: str | None) -> int:
+    """The new player's welcome, every other seat's notice and the old address's goodbye; the number queued.
+
+    The new player's welcome carries the report and, when the seat decides,
+    the prompt; the news the seat kept for the player who left are dropped
+    (they were told as that player may read them, and the report tells the
+    position as it stands)."""
+    composer = mail.composer(session, now, _stamp(now))
+    if composer is None:
+        return 0
     name, new = game.name, seat.name
     kind = kind_of(game.kind)
     holds = kind.holding_words(state, new)
     what = f"{new} takes over seat {seat.seat + 1} from {old}" + (f", with {holds}" if holds else "") + "."
     later = "Deadlines of the pending decisions count from now." if _deciders(game, state) else ""
-    count = 0
-    key = f"replace:{_stamp(now)}"
-    reply_to = token_address(mail.moderator_address, token) if token and mail.moderator_address else None
+    reply_to = token_address(composer.moderator.address, composer.token_for(seat, token))
     paragraphs = [f"Welcome to game {name}: you take over seat {seat.seat + 1} from {old}, as it stands now."]
     if token:
         paragraphs.append(f"Your secret reply token is {token}. Replies to the moderator's mails carry it; "
                           f"if a reply of yours does not, add this line to it: TOKEN {token}")
-    body = note_block("A seat for you", paragraphs) + kind.welcome(
-        state, new, game=name, reply_to=reply_to, open_cash=settings.open_cash)
-    if _queue(session, game, kind.shown_move(state), seat.email, "replace", key, f"[{name}] Welcome, {new}", body,
-              _headers(game, settings, mail, reply_to=reply_to), mail, now):
-        count += 1
+    welcome = kind.welcome(state, new, game=name, reply_to=reply_to, open_cash=settings.open_cash)
+    take_news(session, seat)
+    _notice(composer, game, state, seat, "replace", [note_block("A seat for you", paragraphs), welcome],
+            f"[{name}] Welcome, {new}", f"welcome, {new}")
     for other in _seats(session, game):
         if other.id == seat.id:
             continue
-        body = note_block("New player", [f"The game master has given {old}'s seat to another player: {what}",
-                                         later]) + kind.report(state, other.name, (), game=name,
-                                                               open_cash=settings.open_cash)
-        if _queue(session, game, kind.shown_move(state), other.email, "replace", key,
-                  f"[{name}] {new} takes over from {old}", body, _headers(game, settings, mail), mail, now):
-            count += 1
+        _notice(composer, game, state, other, "replace", [note_block("New player", [
+            f"The game master has given {old}'s seat to another player: {what}", later])],
+            f"[{name}] {new} takes over from {old}", f"{new} takes over from {old}")
     if old_email.strip().lower() != seat.email.lower():
         body = note_block("You have left the game", [
             f"The game master has given your seat in game {name} to another player: {what} Your orders are "
             "no longer taken. Thank you for playing."])
-        if _queue(session, game, kind.shown_move(state), old_email, "replace", key,
-                  f"[{name}] {new} takes over your seat",
-                  body, _headers(game, settings, mail), mail, now):
-            count += 1
-    count += _queue_prompts(session, game, state, settings, mail, now, now, "replace")
-    return count
+        composer.to_address(old_email, purpose="replace", game=game, version=kind.shown_move(state),
+                            subject=f"[{name}] {new} takes over your seat", body=body)
+    return len(composer.queued)
 
 
 # --- pause and resume --------------------------------------------------------------------------------
@@ -306,16 +350,15 @@ def pause(db: Database, name: str, *, mail: MailContext | None = None, now: date
         settings = dc_replace(settings, paused=True)
         save_settings(session, game, settings)
         version = kind_of(game.kind).shown_move(store.load_state(session, game))
-        count = 0
-        for seat in _seats(session, game):
-            body = note_block("Game paused", [
-                f"The game master has paused game {name}. Orders are not taken and deadlines stand still "
-                "until the game is resumed; you will get a mail then."])
-            if _queue(session, game, version, seat.email, "pause", f"pause:{_stamp(moment)}",
-                      move_subject(name, version, "game paused"), body, _headers(game, settings, mail), mail,
-                      moment):
-                count += 1
-        return PauseChange(name, True, (), count)
+        composer = mail.composer(session, moment, _stamp(moment))
+        body = note_block("Game paused", [
+            f"The game master has paused game {name}. Orders are not taken and deadlines stand still "
+            "until the game is resumed; you will get a mail then."])
+        for seat in _seats(session, game) if composer is not None else ():  # the notice alone: module docstring
+            assert composer is not None
+            composer.to_seat(game, seat, purpose="pause", version=version,
+                             subject=move_subject(name, version, "game paused"), body=body)
+        return PauseChange(name, True, (), _count(composer))
 
 
 def resume(db: Database, name: str, *, mail: MailContext | None = None, now: datetime | None = None) -> PauseChange:
@@ -332,22 +375,18 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
         state = store.load_state(session, game)
         dues = tuple(game_deadlines(session, game, state, settings))
         sealed = any(p.sealed for p in kind.rules.pending(state))
-        count = 0
-        for seat in _seats(session, game):
+        composer = mail.composer(session, moment, _stamp(moment))
+        shown = kind.shown_move(state)
+        for seat in _seats(session, game) if composer is not None else ():
             paragraphs = [f"The game master has resumed game {name}: orders are taken again."]
             # In a sealed round each seat hears its own deadline only: everyone's would tell who has answered.
             lines = [f"{d.player}: {kind.decision_words(state, d.pending)}, by {_when(d.due)}" for d in dues
                      if d.pending is not None and (not sealed or d.player == seat.name)]
             if lines or dues:
                 paragraphs.append("Deadlines count from now" + (": " + "; ".join(lines) if lines else "") + ".")
-            body = note_block("Game resumed", paragraphs) + kind.report(
-                state, seat.name, (), game=name, open_cash=settings.open_cash)
-            shown = kind.shown_move(state)
-            if _queue(session, game, shown, seat.email, "resume", f"resume:{_stamp(moment)}",
-                      move_subject(name, shown, "game resumed"), body, _headers(game, settings, mail), mail, moment):
-                count += 1
-        count += _queue_prompts(session, game, state, settings, mail, moment, moment, "resume")
-        return PauseChange(name, False, dues, count)
+            _notice(composer, game, state, seat, "resume", [note_block("Game resumed", paragraphs)],
+                    move_subject(name, shown, "game resumed"), "game resumed")
+        return PauseChange(name, False, dues, _count(composer))
 
 
 # --- resend --------------------------------------------------------------------------------------------
@@ -388,22 +427,17 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
                                                  store.load_log(session, game))
         except EngineError as exc:
             raise StoreError(f"game {name!r}: the log does not replay: {exc}") from None
-        settings = load_settings(session, game)
-        note = ["Sent again at the game master's request; the position is as of now."]
+        kind = kind_of(game.kind)
+        head = note_block("Sent again", ["Sent again at the game master's request; the position is as of now."])
+        subject = move_subject(name, kind.shown_move(state), "report (sent again)")
+        since = decision_since(session, game, state)  # the prompt's deadline: as it stands, not from now
+        composer = mail.composer(session, moment, _stamp(moment))
         mails: list[tuple[str, str]] = []
-        for seat in seats:
+        for seat in seats if composer is not None else ():
             if only is not None and seat.name != only:
                 continue
-            if _queue_reports(session, game, state, events, settings, mail, moment, "resend", "resend",
-                              "Sent again", note,
-                              subject=move_subject(name, kind_of(game.kind).shown_move(state), "report (sent again)"),
-                              only=seat.name):
-                mails.append((seat.name, "report"))
-        since = decision_since(session, game, state)
-        for who in _deciders(game, state):
-            if only is not None and who != only:
-                continue
-            if _queue_prompts(session, game, state, settings, mail, moment, since, "resend", note,
-                              " (sent again)", only=who, purpose="resend"):
-                mails.append((who, "prompt"))
+            told = events if kind.tells(state, events, seat.name) else ()  # (not another's sealed answer)
+            asked = _notice(composer, game, state, seat, "resend", [head], subject, "sent again", events=told,
+                            since=since)
+            mails.append((seat.name, "prompt" if asked else "report"))
         return Resent(name, state.version, tuple(mails))

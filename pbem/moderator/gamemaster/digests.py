@@ -15,16 +15,13 @@ from sqlmodel import Session
 
 from pbem import store
 from pbem.games import kind_of
-from pbem.mail.picture import InlinePicture
 from pbem.moderator.deadlines import utc
-from pbem.moderator.gamemaster.common import MailContext, _headers, _queue, _seats, _stamp
-from pbem.moderator.notify.compose import line_at
-from pbem.moderator.notify.pictures import board_picture
+from pbem.moderator.gamemaster.common import MailContext, _seats, _stamp
 from pbem.moderator.notify.subjects import move_subject
-from pbem.moderator.notify.turnmail import news_block
-from pbem.store.mailprefs import MailMode, oldest_daily_news, prefs_of, seats_with_news_since, take_news
+from pbem.moderator.notify.turnmail import prefs, seat_mail
+from pbem.store.mailprefs import MailMode, oldest_daily_news, seats_with_news_since
 from pbem.store.models import GameRow
-from pbem.store.settings import GameSettings, load_settings
+from pbem.store.settings import GameSettings
 
 DAY = timedelta(days=1)
 
@@ -36,26 +33,18 @@ def next_digest(session: Session, game: GameRow, settings: GameSettings) -> date
 
 
 def daily_digests(session: Session, game: GameRow, mail: MailContext, now: datetime) -> int:
-    """Queue the digests due in ``game`` now; the number queued."""
+    """Queue the digests due in ``game`` now, as the mail flow writes a seat's mail (``turnmail.seat_mail``:
+    the news, the report with or without the board, its picture); the number queued."""
     due = set(seats_with_news_since(session, game, now - DAY))
-    if not due or mail.moderator_address is None:
+    composer = mail.composer(session, now, _stamp(now)) if due else None
+    if composer is None:
         return 0
-    settings = load_settings(session, game)
     kind = kind_of(game.kind)
     state = store.load_state(session, game)
-    count = 0
     for seat in _seats(session, game):
-        chosen = prefs_of(session, seat, settings.mail_default, settings.board_default)
+        chosen = prefs(composer, game, seat)
         if seat.id not in due or chosen.mode is not MailMode.DAILY:
             continue
-        head = news_block(take_news(session, seat))
-        body = head + kind.report(state, seat.name, (), game=game.name, open_cash=settings.open_cash,
-                                  board=chosen.board)
-        move = kind.shown_move(state)
-        drawn = board_picture(kind, game.name, state) if chosen.board else None
-        picture = InlinePicture(drawn[0], drawn[1], line_at(body, len(head))) if drawn is not None else None
-        if _queue(session, game, move, seat.email, "digest", f"digest:{_stamp(now)}",
-                  move_subject(game.name, move, "your daily digest"), body, _headers(game, settings, mail), mail,
-                  now, picture=picture):
-            count += 1
-    return count
+        seat_mail(composer, game, state, seat, chosen, (), False, (), purpose="digest",
+                  subject=move_subject(game.name, kind.shown_move(state), "your daily digest"))
+    return len(composer.queued)

@@ -10,25 +10,20 @@ from typing import Any
 from sqlalchemy import update
 from sqlmodel import Session, col
 
+from pbem import store
 from pbem.games import kind_of
 from pbem.games.results import AppliedLine, MessageLine, Refusal
-from pbem.mail.outbound import message_id_for
-from pbem.moderator.apply import submit_in
+from pbem.moderator.apply import SubmitResult, submit_in
 from pbem.moderator.deadlines import Deadline
 from pbem.moderator.gamemaster.common import (
     MailContext,
-    _deciders,
-    _email,
-    _exists,
-    _headers,
-    _queue,
-    _queue_prompts,
-    _queue_reports,
+    _seat_of,
     _seats,
     _stamp,
     _when,
 )
 from pbem.moderator.notify.subjects import move_subject
+from pbem.moderator.notify.turnmail import MoveSource, turn_mail
 from pbem.render.text import note_block
 from pbem.store import GameRow
 from pbem.store import waiting as waiting_store
@@ -66,6 +61,8 @@ class Played:
     resumed_refusals: tuple[tuple[str, Refusal], ...] = ()  # (player, refusal) of refused waiting lines
     waiting: Mapping[str, tuple[tuple[int, str], ...]] = field(default_factory=dict)
     events: tuple[Any, ...] = ()  # what every accepted action did, in log order
+    before: Any = None  # the position the orders were given in
+    result: SubmitResult | None = None  # what the order layer made of them: the mail is told from it
 
     @property
     def ok(self) -> bool:
@@ -81,14 +78,17 @@ def _lines(player: str, applied: Sequence[AppliedLine]) -> list[PlayedLine]:
             for a in applied]
 
 
-def play_in_session(session: Session, game: GameRow, player_text: str, text: str, now: datetime) -> Played:
+def play_in_session(session: Session, game: GameRow, player_text: str, text: str, now: datetime,
+                    state: Any = None) -> Played:
     """Apply ``text`` as the player's message in the caller's transaction, exactly as ``Moderator.submit``.
 
     The same order language, log, snapshot and waiting-line bookkeeping
     (``pbem.moderator.submit_in``); the new log rows are stamped ``now``.
-    Raises ``ConcurrentUpdate`` when another writer appended meanwhile.
+    ``state`` is the game now, when the caller has it. Raises
+    ``ConcurrentUpdate`` when another writer appended meanwhile.
     """
-    result = submit_in(session, game, player_text, text)
+    before = state if state is not None else store.load_state(session, game)
+    result = submit_in(session, game, player_text, text, before)
     if result.version > result.version_before:
         session.execute(update(ActionRow).where(col(ActionRow.game_id) == game.id,
                                              col(ActionRow.version) >= result.version_before).values(applied=now))
@@ -97,7 +97,7 @@ def play_in_session(session: Session, game: GameRow, player_text: str, text: str
         applied += _lines(part.player, part.applied)
     resumed = tuple((part.player, part.refusal) for part in result.resumed if part.refusal is not None)
     return Played(game.name, result.player, text, result.version_before, result.state, tuple(applied),
-                  result.refusal, resumed, waiting_store.load_waiting(session, game), result.events)
+                  result.refusal, resumed, waiting_store.load_waiting(session, game), result.events, before, result)
 
 
 def _resumed_notes(played: Played) -> dict[str, list[str]]:
@@ -110,16 +110,16 @@ def _resumed_notes(played: Played) -> dict[str, list[str]]:
     return notes
 
 
-def _mail_after_play(session: Session, game: GameRow, played: Played, settings: GameSettings, mail: MailContext,
-                     now: datetime, tag: str, note: Sequence[str]) -> int:
-    """Reports to every seat and prompts to the deciders after orders were applied; the number queued."""
-    count = _queue_reports(session, game, played.state, played.events, settings, mail, now, tag, "report",
-                           "Note from the moderator", note, _resumed_notes(played))
-    kind = kind_of(game.kind)
-    for player in _deciders(game, played.state):  # only those the move told something (not a sealed answer)
-        if kind.tells(played.state, played.events, player):
-            count += _queue_prompts(session, game, played.state, settings, mail, now, now, tag, only=player)
-    return count
+def _mail_after_play(session: Session, game: GameRow, played: Played, mail: MailContext, now: datetime, tag: str,
+                     note: Sequence[str]) -> int:
+    """Every seat's mail after orders that came by no mail, told as a mailed order is
+    (``pbem.moderator.notify.turnmail``) with ``note`` to every seat told of the move; the number queued."""
+    composer = mail.composer(session, now, f"{tag}:{_stamp(now)}")
+    if composer is None or played.result is None:
+        return 0
+    private = {player: tuple(lines) for player, lines in _resumed_notes(played).items()}
+    turn_mail(composer, game, played.before, played.result, source=MoveSource(tuple(note), private))
+    return len(composer.queued)
 
 
 # --- used by the deadline tick ------------------------------------------------------------------------
@@ -132,27 +132,34 @@ def apply_default(session: Session, game: GameRow, state: Any, deadline: Deadlin
     assert deadline.pending is not None
     text = kind.default_order(state, deadline.pending)
     assert text is not None
-    played = play_in_session(session, game, deadline.player, text, now)
+    played = play_in_session(session, game, deadline.player, text, now, state)
     if not any(a.player == deadline.player for a in played.applied):
         reason = played.refusal.reason if played.refusal is not None else "nothing was applied"
         return False, f"{text} was refused: {reason}"
     note = [f"No answer by the deadline: {text}. {deadline.player} was asked to "
             f"{kind.decision_words(state, deadline.pending)} by {_when(deadline.due)}; the game took the "
             "default answer."]
-    _mail_after_play(session, game, played, settings, mail, now, "deadline", note)
+    _mail_after_play(session, game, played, mail, now, "deadline", note)
     return True, text
 
 
 def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, moment: datetime,
            settings: GameSettings, mail: MailContext, now: datetime) -> bool:
-    """Queue the reminder due at ``moment`` to the deciding player; False when it was queued before."""
+    """Queue the reminder due at ``moment`` to the deciding player; False when it was queued before.
+
+    Its Message-ID is made of the reminder's hours and the clock's start, not
+    of ``now``: a tick run twice, or by two processes, queues it once.
+    """
     assert deadline.pending is not None and deadline.since is not None
-    email = _email(session, game, deadline.player)
+    composer = mail.composer(session, now, "")
+    if composer is None:
+        return False
+    seat = _seat_of(session, game, deadline.player)
     hours = deadline.reminder_hours(moment)
     key = f"reminder:{hours:g}:{_stamp(deadline.since)}"
     kind = kind_of(game.kind)
     move = kind.shown_move(state)
-    if _exists(session, message_id_for(game.name, move, email, key, domain=mail.domain)):
+    if composer.queued_before(composer.message_id(game.name, move, seat.email, key)) is not None:
         return False
     words = kind.decision_words(state, deadline.pending)
     default = kind.default_order(state, deadline.pending)
@@ -161,10 +168,10 @@ def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, mome
     note = [f"Reminder: the game waits for you to {words}. Please answer by {_when(deadline.due)} "
             f"(about {hours:g} hours from this reminder). {then}"]
     prompt = kind.prompt(state, deadline.player, game=game.name, deadline=deadline.due) or ""
-    return _queue(session, game, move, email, "reminder", key,
-                  move_subject(game.name, move, f"reminder: please {words} by {_when(deadline.due)}"),
-                  note_block("Reminder", note) + prompt,
-                  _headers(game, settings, mail, deadline.kind), mail, now)
+    composer.to_seat(game, seat, purpose="reminder", key=key, version=move,
+                     subject=move_subject(game.name, move, f"reminder: please {words} by {_when(deadline.due)}"),
+                     body=note_block("Reminder", note) + prompt, decision=deadline.kind)
+    return True
 
 
 def alert_game_master(session: Session, game: GameRow, state: Any, deadline: Deadline,
@@ -172,8 +179,11 @@ def alert_game_master(session: Session, game: GameRow, state: Any, deadline: Dea
     """Tell the game master that a decision without a default is past its deadline; once per decision."""
     if not mail.game_master or deadline.pending is None or deadline.since is None:
         return False
+    composer = mail.composer(session, now, "")
+    if composer is None:
+        return False
     key = f"stalled:{deadline.kind}:{deadline.player}:{_stamp(deadline.since)}"
-    if _exists(session, message_id_for(game.name, state.version, mail.game_master, key, domain=mail.domain)):
+    if composer.queued_before(composer.message_id(game.name, state.version, mail.game_master, key)) is not None:
         return False
     name = game.name
     kind = kind_of(game.kind)
@@ -187,9 +197,10 @@ def alert_game_master(session: Session, game: GameRow, state: Any, deadline: Dea
         f"What {deadline.player} is asked follows.",
     ]
     prompt = kind.prompt(state, deadline.player, game=name, deadline=deadline.due) or ""
-    return _queue(session, game, state.version, mail.game_master, "stalled", key,
-                  f"[{name}] Stalled: {deadline.player} is past the deadline ({deadline.kind})",
-                  note_block("For the game master", note) + prompt, _headers(game, settings, mail), mail, now)
+    composer.to_address(mail.game_master, purpose="stalled", key=key, game=game, version=state.version,
+                        subject=f"[{name}] Stalled: {deadline.player} is past the deadline ({deadline.kind})",
+                        body=note_block("For the game master", note) + prompt)
+    return True
 
 
 # --- the stand-in for an absent player ----------------------------------------------------------------
@@ -216,7 +227,7 @@ def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, se
     reason = why or f"No answer from {player} by the deadline ({_when(deadline.due)})"
     note = [f"{reason}: the stand-in (the moderator's bot) played for {player}, who was asked to {words}: "
             f"{played.text.replace(chr(10), '; ')}."]
-    _mail_after_play(session, game, played, settings, mail, now, "stand-in", note)
+    _mail_after_play(session, game, played, mail, now, "stand-in", note)
     if settings.absent_limit and missed >= settings.absent_limit and ask_replace_once(session, seat):
         _ask_to_replace(session, game, state, player, missed, settings, mail, now)
     return True, played.text
@@ -236,7 +247,7 @@ def _bot_plays(session: Session, game: GameRow, state: Any, player: str, now: da
         if not text:
             return None
         savepoint = session.begin_nested()  # a refused try leaves nothing behind
-        played = play_in_session(session, game, player, text, now)
+        played = play_in_session(session, game, player, text, now, state)
         if any(a.player == player for a in played.applied):
             savepoint.commit()
             return played
@@ -256,6 +267,10 @@ def _ask_to_replace(session: Session, game: GameRow, state: Any, player: str, mi
             "answered. Please find a new player, or step in yourself:",
             f"pbem replace {game.name} {player} NEW --email ADDRESS (a new player takes the seat), or "
             f"pbem force {game.name} --as {player} \"...\" (orders for the seat)."]
-    return _queue(session, game, state.version, mail.game_master, "replace", f"replace:{player}:{_stamp(now)}",
-                  f"[{game.name}] Please replace {player}: {missed} decisions missed",
-                  note_block("For the game master", note), _headers(game, settings, mail), mail, now)
+    composer = mail.composer(session, now, "")
+    if composer is None:
+        return False
+    composer.to_address(mail.game_master, purpose="replace", key=f"replace:{player}:{_stamp(now)}", game=game,
+                        version=state.version, subject=f"[{game.name}] Please replace {player}: {missed} decisions "
+                        "missed", body=note_block("For the game master", note))
+    return True

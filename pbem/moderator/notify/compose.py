@@ -66,7 +66,6 @@ from pbem.moderator.notify.pictures import Drawing, Drawn, LaterDrawing, board_p
 from pbem.moderator.notify.subjects import (
     decision_deadline,
     decisions_of,
-    move_subject,
     prompt_subject,
 )
 from pbem.moderator.notify.tokens import seat_token
@@ -75,7 +74,7 @@ from pbem.store.inbound import Budget, take_reply
 from pbem.store.mailprefs import prefs_of
 from pbem.store.models import id_of
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
-from pbem.store.settings import GameSettings, load_settings, save_settings
+from pbem.store.settings import GameSettings, load_settings, pin_thread_root
 
 AUTO_GENERATED = "auto-generated"
 AUTO_REPLIED = "auto-replied"
@@ -202,8 +201,7 @@ class MailComposer:
             if not settings.thread_root:
                 first = seats(self.session, game)
                 if first:
-                    settings.thread_root = self.welcome_id(game, first[0].email)
-                    save_settings(self.session, game, settings)
+                    pin_thread_root(self.session, game, settings, self.welcome_id(game, first[0].email))
             self._settings[game.id] = settings
         return self._settings[game.id]
 
@@ -329,8 +327,7 @@ class MailComposer:
         if message_id in self._written:
             return self._written[message_id]
         if not (caused and self.fresh_cause and self.cause):
-            with self.session.no_autoflush:  # the mails written so far go in one INSERT, at the end
-                existing = self.session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == message_id)).first()
+            existing = self.queued_before(message_id)
             if existing is not None:  # the same mail, queued before: keep it as it is
                 return existing
         mail = QueuedMail(recipient=recipient, purpose=purpose[:64], message_id=message_id, subject=subject,
@@ -351,6 +348,13 @@ class MailComposer:
         """Count a mail in ``queued``: one this composer wrote, or one queued in its session by other code
         (the observers' copies of a move's report)."""
         self.queued.append(Queued(recipient, purpose, message_id))
+
+    def queued_before(self, message_id: str) -> OutboxRow | None:
+        """The mail with ``message_id`` if it is queued already: a reminder or an alert is queued once."""
+        if message_id in self._written:
+            return self._written[message_id]
+        with self.session.no_autoflush:  # the mails written so far go in one INSERT, at the end
+            return self.session.exec(select(OutboxRow).where(col(OutboxRow.message_id) == message_id)).first()
 
     def _key(self, purpose: str) -> str:
         return f"{purpose}:{self.cause}" if self.cause else purpose
@@ -386,8 +390,13 @@ class MailComposer:
     def to_address(self, address: str, *, purpose: str, subject: str, body: str,
                    reply_to_message: InboundMessage | None = None, game: GameRow | None = None,
                    version: int = 0, key: str | None = None) -> OutboxRow:
-        """Queue a mail to an address that is no seat (no token, so no Reply-To): answers to strangers, alerts."""
-        threading = reply_threading(reply_to_message) if reply_to_message is not None else Threading(None, ())
+        """Queue a mail to an address that is no seat (no token, so no Reply-To): answers to strangers, alerts
+        (threaded in the game's thread), a goodbye to a player who left."""
+        if reply_to_message is not None:
+            threading = reply_threading(reply_to_message)
+        else:
+            root = self.settings(game).thread_root if game is not None else None
+            threading = thread_headers(root) if root else Threading(None, ())
         return self._queue(
             recipient=address, to_name="", purpose=purpose,
             message_id=self.message_id(game.name if game is not None else NO_GAME, version, address,
@@ -425,27 +434,19 @@ class MailComposer:
         for seat in seats(self.session, game):
             self.welcome(game, state, seat)
 
-    def report(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any],
-               purpose: str = "report") -> None:
-        settings = self.settings(game)
-        kind = kind_of(game.kind)
-        body = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash)
-        move = kind.shown_move(state)
-        self.to_seat(game, seat, purpose=purpose, version=move,
-                     subject=move_subject(game.name, move, kind.status_words(state)), body=body,
-                     picture=self.picture(game, state))  # this report always shows the board
-
-    def prompt_parts(self, game: GameRow, state: Any, seat: SeatRow) -> tuple[str, str, str] | None:
-        """(subject, body, decision kind) of the seat's prompt now; None when it decides nothing."""
+    def prompt_parts(self, game: GameRow, state: Any, seat: SeatRow, *, since: datetime | None = None,
+                     suffix: str = "") -> tuple[str, str, str] | None:
+        """(subject, body, decision kind) of the seat's prompt now, its deadline counted from ``since`` (else
+        from now: the decision is new); None when it decides nothing. ``suffix`` ends the subject."""
         kind = kind_of(game.kind)
         decisions = decisions_of(kind, state, seat.name)
         if not decisions:
             return None
-        deadline = decision_deadline(self.settings(game), decisions[0], self.now)
+        deadline = decision_deadline(self.settings(game), decisions[0], since or self.now)
         body = kind.prompt(state, seat.name, game=game.name, deadline=deadline)
         if body is None:
             return None
-        return prompt_subject(kind, game.name, state, decisions[0]), body, decisions[0].kind
+        return prompt_subject(kind, game.name, state, decisions[0], suffix), body, decisions[0].kind
 
     def prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str = "prompt") -> bool:
         """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""

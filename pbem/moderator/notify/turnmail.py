@@ -16,12 +16,25 @@ a note). In ``EVERY`` mode it always comes; in the other modes only when the
 player must decide again or ``sender_parts`` has something to say: orders
 that simply applied are confirmed by the news of the player's next mail.
 
+The same code tells every other way a move happens (``pbem force``, a
+deadline's passive default, the absent player's stand-in, ``pbem order``
+with a mail configuration): it hands in a :class:`MoveSource`, and no seat is
+a sender then (the player whose orders were given is told like any seat). The
+source's note ("The game master gave these orders for ann: ...") reaches
+every seat told of the move: in the head of an ``EVERY`` seat's mail at
+once, and in the kept news of the other modes, so that their next mail opens
+with it. Its private lines (orders that waited and were refused) go to their
+player alone, who is mailed now whatever its mode, as a sender is for the
+parts of its reply.
+
 Observers (``pbem.moderator.notify.observers``) get the public report of every
 change a non-player may see, whatever the seats' modes.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +43,7 @@ from pbem.mail import InboundMessage
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.notify.observers import after_change
 from pbem.moderator.notify.subjects import decisions_of, move_subject
-from pbem.render.text import bullet, finish
+from pbem.render.text import bullet, finish, note_block
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.mailprefs import MailMode, MailPrefs, keep_news, prefs_of, take_news
 
@@ -38,6 +51,18 @@ if TYPE_CHECKING:
     from pbem.moderator.notify.compose import MailComposer
 
 NEWS_TITLE = "SINCE YOUR LAST MAIL"
+NOTE_TITLE = "Note from the moderator"
+
+
+@dataclass(frozen=True)
+class MoveSource:
+    """A move that came by no player's mail: what its mails add to the move (see the module docstring).
+
+    ``note`` goes to every seat told of the move; ``private`` (player -> paragraphs) to that player alone.
+    """
+
+    note: tuple[str, ...] = ()
+    private: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def news_block(lines: Sequence[str]) -> str:
@@ -54,11 +79,13 @@ def prefs(composer: MailComposer, game: GameRow, seat: SeatRow) -> MailPrefs:
 
 def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: SubmitResult,
               also_prompt: Sequence[str] = (), *, sender_parts: Sequence[str] = (),
-              reply_to_message: InboundMessage | None = None) -> bool:
+              reply_to_message: InboundMessage | None = None, source: MoveSource | None = None) -> bool:
     """Mail every seat that is due a mail after ``result``; whether the sender got one (with ``sender_parts``).
 
     A decider is prompted when what they must decide changed, or when they
-    just played (their options moved on), or is in ``also_prompt``.
+    just played (their options moved on), or is in ``also_prompt``. With a
+    ``source`` the move came by no mail: nobody is the sender (the result
+    is False) and the source's note and private lines are told instead.
     """
     if result.version == result.version_before:
         return False
@@ -73,39 +100,44 @@ def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: Submit
     sender_told = False
     with composer.session.no_autoflush:  # every seat's mail goes in one INSERT at the end
         sender_told = _each_seat(composer, game, before, result, table, prompted, round_ended, sender_parts,
-                                 reply_to_message)
+                                 reply_to_message, source)
     after_change(composer, game, state, events)
     return sender_told
 
 
 def _each_seat(composer: MailComposer, game: GameRow, before: Any, result: SubmitResult, table: dict[str, SeatRow],
                prompted: set[str], round_ended: Callable[[], bool], sender_parts: Sequence[str],
-               reply_to_message: InboundMessage | None) -> bool:
+               reply_to_message: InboundMessage | None, source: MoveSource | None) -> bool:
     state, events, kind = result.state, list(result.events), kind_of(game.kind)
     sender_told = False
     for player in state.seating:
         seat = table.get(player)
         if seat is None:
             continue
-        sender = player == result.player
-        parts = tuple(sender_parts) if sender else ()
+        sender = source is None and player == result.player
         told = kind.tells(state, events, player)
+        note = source.note if source is not None and told else ()
+        private = tuple(source.private.get(player, ())) if source is not None else ()
+        parts = tuple(sender_parts) if sender else ()
         keys = _decision_keys(kind, state, player)
         asks = bool(keys) and (keys != _decision_keys(kind, before, player) or player in prompted)
         chosen = prefs(composer, game, seat)
         if state.finished:
+            parts += _noted(note, private)
             news = take_news(composer.session, seat)
             composer.game_end(game, state, seat, events, head="".join([*parts, news_block(news)]),
                               reply_to_message=reply_to_message if sender else None)
         elif chosen.mode is MailMode.EVERY:
-            if not (told or asks or sender):
+            parts += _noted(note, private)
+            if not (told or asks or parts or sender):
                 continue
             seat_mail(composer, game, state, seat, chosen, events if told else (), asks, parts,
                       reply_to_message if sender else None)
         else:
+            parts += _noted((), private)
             if told:
-                keep_news(composer.session, seat, kind.shown_move(state), kind.narrate(state, events, player),
-                          composer.now)
+                keep_news(composer.session, seat, kind.shown_move(state),
+                          [*note, *kind.narrate(state, events, player)], composer.now)
             if not (asks or parts or (chosen.mode is MailMode.ROUND and round_ended())):
                 continue  # orders that applied and ask nothing more: the next mail's news confirm them
             seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None)
@@ -113,14 +145,26 @@ def _each_seat(composer: MailComposer, game: GameRow, before: Any, result: Submi
     return sender_told
 
 
+def _noted(note: Sequence[str], private: Sequence[str]) -> tuple[str, ...]:
+    """A source's note and a seat's private lines as one block of its mail's head (none when both are empty)."""
+    return (note_block(NOTE_TITLE, [*note, *private]),) if note or private else ()
+
+
 def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
               events: Sequence[Any], asks: bool, parts: Sequence[str],
-              reply_to_message: InboundMessage | None = None) -> None:
+              reply_to_message: InboundMessage | None = None, *, purpose: str | None = None,
+              subject: str | None = None, suffix: str = "", since: datetime | None = None) -> str | None:
     """One mail to one seat: ``parts``, its kept news, the report of ``events``, and the prompt if ``asks``.
 
     With ``BOARD ON`` the report shows the board, and the mail its picture
     after the report's banner; with ``BOARD OFF`` only a ``BOARD`` answer among
     ``parts`` brings the picture, beside that answer.
+
+    A move's mail is a ``prompt`` or a ``report``; a game master's notice
+    (``pbem.moderator.gamemaster``: undo, replace, resume, resend) names its own
+    ``purpose`` and ``subject``, which a prompt ends with ``suffix``; its
+    deadline counts from ``since`` (else from now). Returns the decision the
+    mail asks for (``X-PBEM-Decision``), if any.
     """
     kind = kind_of(game.kind)
     settings = composer.settings(game)
@@ -128,8 +172,8 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     head = "\n".join(part for part in [*parts, news_block(take_news(composer.session, seat))] if part)
     body = [head, kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash,
                               board=chosen.board)]
-    subject, decision = move_subject(game.name, move, kind.status_words(state)), None
-    prompt = composer.prompt_parts(game, state, seat) if asks else None
+    subject, decision = subject or move_subject(game.name, move, kind.status_words(state)), None
+    prompt = composer.prompt_parts(game, state, seat, since=since, suffix=suffix) if asks else None
     if prompt is not None:
         (subject, text, decision) = prompt
         body.append(text)
@@ -138,8 +182,10 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
         picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0)
     else:
         picture = composer.board_answer_picture(game, state, head) if head else None
-    composer.to_seat(game, seat, purpose="prompt" if decision else "report", version=move, subject=subject,
-                     body=text, decision=decision, reply_to_message=reply_to_message, picture=picture)
+    composer.to_seat(game, seat, purpose=purpose or ("prompt" if decision else "report"), version=move,
+                     subject=subject, body=text, decision=decision, reply_to_message=reply_to_message,
+                     picture=picture)
+    return decision
 
 
 def _decision_keys(kind: GameKind, state: Any, player: str) -> tuple[tuple[str, str | None], ...]:
