@@ -24,6 +24,7 @@ from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.setup import new_game
 from pbem.bots import BotPlayer
 from pbem.bots.mailio import latest_mail, read_mail, reply_message
+from pbem.games.imperial2030.bot.player import ImperialBot
 from pbem.games.imperial2030.bot.reading import (
     is_error_mail,
     parse_prompt,
@@ -484,3 +485,37 @@ def test_pbem_bot_once_answers_through_smtp(tmp_path: Path) -> None:
         assert inbound.body.strip() == "NO FORCE"
         bad = CliRunner().invoke(app, ["bot", "--maildir", str(maildir), "--smtp", "nohost", "--address", "b@x.org"])
         assert bad.exit_code == 2 and "HOST:PORT" in bad.output
+
+
+# --- a seed gives one game: a decision depends on the position, not on how and when it was mailed ----------
+
+
+class RecordingBot(ImperialBot):
+    """Imperial 2030's bot, noting the report each answer weighed."""
+
+    def __init__(self) -> None:
+        self.reports: list[str | None] = []
+
+    def answer(self, prompt: str, strategy: str, seed: int | str, report: str | None) -> str | None:
+        self.reports.append(report)
+        return super().answer(prompt, strategy, seed, report)
+
+
+def test_a_prompt_is_decided_on_the_report_it_carries_not_on_an_older_one(tmp_path: Path) -> None:
+    """With a report per move (``MAIL EVERY``) the bot kept the last report that asked nothing, a move or
+    more older than its prompt, and weighed that: the same seed played another game than with ``MAIL TURN``
+    (where the prompt is the only mail)."""
+    recording = RecordingBot()
+    player = BotPlayer("bot1@demo.pbem", tmp_path / "bot1", send=lambda message: None, strategy="sensible",
+                       seed=1, bot=recording)
+    try:
+        put(player.maildir, moderator_mail((GOLDEN / "report_start_anna.txt").read_text()))  # move 0
+        position = busy()  # move 37: the report of the move, with its NATIONS, and the prompt in one mail
+        prompt = render_report(position, "Finn", game="atlas", board=False) + render_prompt(position, "Finn",
+                                                                                            game="atlas")
+        put(player.maildir, moderator_mail(prompt, decision="rondel"))
+        assert player.step() == 1
+    finally:
+        player.close()
+    assert recording.reports == [read_mail(moderator_mail(prompt)).body]
+

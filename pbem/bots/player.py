@@ -19,7 +19,11 @@ The loop is the I/O around the game's own bot (``GameKind.bot``, Imperial's in
 4. replies go to the ``Reply-To`` with ``In-Reply-To``/``References``, through
    the SMTP server given (the demo's hub).
 
-Everything is seeded: the same seed plays the same game the same way.
+Everything is seeded: the same seed plays the same game the same way, in every
+mail mode and however fast mail flows. A decision depends only on the bot's
+seed and what its prompt says of the position (the game, the seat, the move,
+the options, the report the prompt carries), never on when the prompt came,
+which reports came before it, or its deadline (see ``_report_for``).
 """
 from __future__ import annotations
 
@@ -203,7 +207,7 @@ class BotPlayer:
     def _answer_prompt(self, seat: Seat, version: int | None, mail: ReadMail) -> int:
         seat.attempts = 0
         seat.avoid = set()
-        answer = self.bot.answer(mail.body, self.strategy, self.seed, seat.report)
+        answer = self.bot.answer(mail.body, self.strategy, self.seed, self._report_for(seat, version, mail))
         if answer is None:
             return 0
         seat.answered_version = version
@@ -219,12 +223,27 @@ class BotPlayer:
             return 0
         seat.attempts += 1
         previous = seat.prompt.body if seat.prompt is not None else None
-        answer = self.bot.answer_refusal(mail.body, previous, self.strategy, self.seed, seat.report,
+        report = self._report_for(seat, seat.answered_version, seat.prompt) if seat.prompt is not None else None
+        answer = self.bot.answer_refusal(mail.body, previous, self.strategy, self.seed, report,
                                          sorted(seat.avoid), seat.attempts)
         if answer is None:
             return 0
         self.stats.retries += 1
         return self._reply(seat, mail, answer)
+
+    def _report_for(self, seat: Seat, version: int | None, prompt: ReadMail) -> str | None:
+        """The report a decision weighs: the prompt's own when it carries one, else the one kept of the same
+        move, else none (the bot decides from the prompt alone).
+
+        Never a report of another move: which reports a bot has read when a
+        prompt comes depends on the seat's mail mode (a report per move, or
+        the news folded into the prompt) and on how fast mail flows, and a
+        bot that weighed an older report than its prompt's played another
+        game with ``--mail turn`` than with ``--mail every``.
+        """
+        if self.bot.is_report(prompt.body):
+            return prompt.body
+        return seat.report if version is not None and version == seat.report_version else None
 
     def _reply(self, seat: Seat, mail: ReadMail, answer: str) -> int:
         for line in answer.splitlines():
