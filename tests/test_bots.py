@@ -17,6 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.seats import Seat as EmeSeat
+from engine.eight_minute_empire.actions import Bid
+from engine.eight_minute_empire.board import default_board as eme_board
+from engine.eight_minute_empire.game import apply as eme_apply
+from engine.eight_minute_empire.game import new_game as eme_new_game
+from engine.eight_minute_empire.model import Setup as EmeSetup
 from engine.imperial2030.actions import ChooseSpace, FleetMove
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.mapfile import default_board
@@ -24,6 +30,9 @@ from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.setup import new_game
 from pbem.bots import BotPlayer
 from pbem.bots.mailio import latest_mail, read_mail, reply_message
+from pbem.games.eight_minute_empire import prompts as eme_prompts
+from pbem.games.eight_minute_empire import views as eme_views
+from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.imperial2030.bot.player import ImperialBot
 from pbem.games.imperial2030.bot.reading import (
     is_error_mail,
@@ -518,4 +527,24 @@ def test_a_prompt_is_decided_on_the_report_it_carries_not_on_an_older_one(tmp_pa
     finally:
         player.close()
     assert recording.reports == [read_mail(moderator_mail(prompt)).body]
+
+
+def test_an_eight_minute_empire_bot_chooses_alike_whatever_the_deadline_and_the_news() -> None:
+    """The bot seeded its choice with the whole prompt, deadline included: another minute, another game."""
+    board = eme_board()
+    state, _ = eme_new_game(board, EmeSetup((EmeSeat("ann"), EmeSeat("bob"), EmeSeat("cy")), 3))
+    for name in ("ann", "bob", "cy"):
+        state, _ = eme_apply(board, state, name, Bid(0))
+    player = state.current
+    assert player is not None
+    report = eme_views.report(board, state, player, (), "demo", with_map=True)
+    first = report + (eme_prompts.prompt(board, state, player, "demo", "2030-06-03 12:00 UTC") or "")
+    later = ("SINCE YOUR LAST MAIL\n  - bob took a card.\n\n" + report
+             + (eme_prompts.prompt(board, state, player, "demo", "2030-06-03 12:01 UTC") or ""))
+    bot = EightMinuteBot()
+    for seed in range(12):
+        assert bot.answer(first, "random", seed, None) == bot.answer(later, "random", seed, None)
+        assert (bot.answer_refusal("REFUSED", first, "random", seed, None, ["TAKE 1"], 1)
+                == bot.answer_refusal("REFUSED", later, "random", seed, None, ["TAKE 1"], 1))
+    assert len({bot.answer(first, "random", seed, None) for seed in range(12)}) > 1  # the seed still counts
 
