@@ -30,6 +30,7 @@ from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.setup import new_game
 from pbem.bots import BotPlayer
 from pbem.bots.mailio import latest_mail, read_mail, reply_message
+from pbem.bots.player import BotPool
 from pbem.games.eight_minute_empire import prompts as eme_prompts
 from pbem.games.eight_minute_empire import views as eme_views
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
@@ -548,3 +549,32 @@ def test_an_eight_minute_empire_bot_chooses_alike_whatever_the_deadline_and_the_
                 == bot.answer_refusal("REFUSED", later, "random", seed, None, ["TAKE 1"], 1))
     assert len({bot.answer(first, "random", seed, None) for seed in range(12)}) > 1  # the seed still counts
 
+
+def test_bots_answer_prompts_mailed_at_once_in_seat_order(tmp_path: Path) -> None:
+    """Prompts mailed to several seats at once (sealed bids) come in seat order; the pool answered them in
+    the order it happened to find them: a sweep looked at the first bot's mailbox just before its prompt
+    came and at the second's just after, so the second bot answered first and the game's log changed."""
+    replies: list[str] = []
+    bots = [BotPlayer(f"bot{n}@demo.pbem", tmp_path / f"bot{n}", send=lambda m, n=n: replies.append(f"bot{n}"),
+                      seed=n) for n in (1, 2)]
+    looked, delivered = bots[0].inbox.has_mail, []
+
+    def look_then_deliver() -> bool:
+        """The first bot's mailbox looked at, then the hub delivers both prompts, in seat order."""
+        found = looked()
+        if not delivered:
+            delivered.append(True)
+            for bot in bots:
+                put(bot.maildir, moderator_mail(golden_text("prompt_rondel_first"), to=bot.address,
+                                                token=f"{bot.name}token", decision="rondel"))
+        return found
+
+    bots[0].inbox.has_mail = look_then_deliver  # type: ignore[method-assign]
+    pool = BotPool(bots, sweep=0).start()
+    try:
+        deadline = time.monotonic() + 10
+        while len(replies) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        pool.stop()
+    assert replies == ["bot1", "bot2"]

@@ -257,6 +257,12 @@ class BotPlayer:
 
     # --- the loop ------------------------------------------------------------------------------
 
+    def has_mail(self) -> bool:
+        """Whether mail waits that the bot has not read (a look at its Maildir)."""
+        with self._lock:
+            self.inbox.connect()
+            return self.inbox.has_mail()
+
     def run(self, stop: threading.Event | None = None, *, wake: threading.Event | None = None,
             idle: float = 1.0) -> None:
         """Answer mail until ``stop`` is set: after each pass, wait for ``wake`` or new mail (``idle`` at most)."""
@@ -283,8 +289,9 @@ class BotPlayer:
 
 
 class BotPool:
-    """Many bots in one thread: each pass steps the bots whose mailbox got mail (``notify``), all of them
-    every ``sweep`` seconds in case a notice was missed. The demo and the soak benchmark run their bots so.
+    """Many bots in one thread: each pass steps the bots whose mailbox got mail (``notify``), and every
+    ``sweep`` seconds each bot with mail in case a notice was missed; always in seat order. The demo and the
+    soak benchmark run their bots so.
     """
 
     def __init__(self, bots: list[BotPlayer], *, sweep: float = 1.0) -> None:
@@ -313,9 +320,9 @@ class BotPool:
                 dirty, self._dirty = self._dirty, set()
             now = time.monotonic()
             if now - last_sweep >= self.sweep:
-                chosen, last_sweep = list(self.bots), now
+                chosen, last_sweep = self._with_mail(), now
             else:
-                chosen = [self._by_mailbox[name] for name in sorted(dirty)]
+                chosen = [bot for bot in self.bots if _mailbox_key(bot.address) in dirty]  # seat order
             for bot in chosen:
                 try:
                     bot.step()
@@ -325,6 +332,19 @@ class BotPool:
                     with self._lock:
                         self._dirty.add(_mailbox_key(bot.address))
             self._wake.wait(0.25)
+
+    def _with_mail(self) -> list[BotPlayer]:
+        """The bots that have mail waiting, in seat order, as at one moment: looked at from the last seat.
+
+        Why backwards: prompts mailed at once to several seats (Eight-Minute
+        Empire's sealed bids) are delivered in seat order, so when a later
+        seat's has come, every earlier seat's has too, and the bots answer in
+        seat order. Looked at from the first seat, a sweep could find the first
+        bot's mailbox still empty and the second's filled a moment later: the
+        second bot's bid went first, and the game's log differed from run to
+        run. (The mailboxes ``notify`` names are taken all at once: they keep that order too.)
+        """
+        return [bot for bot in reversed(self.bots) if bot.has_mail()][::-1]
 
     def start(self, name: str = "pbem-bots") -> BotPool:
         self._thread = threading.Thread(target=self.run, name=name, daemon=True)
