@@ -28,6 +28,7 @@ from pbem.cli import app
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.imperial2030.kind import Imperial2030
 from pbem.render.art import parse_art
+from pbem.render.measure import RULER, font, measure
 from pbem.render.picture import render_png
 from pbem.render.png import boxes, settle
 from pbem.render.routes import route
@@ -55,6 +56,18 @@ def overlaps(scene: Scene) -> list[tuple[str, str]]:
     placed = [(ident, box) for ident, found in boxes(settle(scene)).items() for box in found]
     return [(a, b) for i, (a, p) in enumerate(placed) for b, q in placed[i + 1:]
             if p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]]
+
+
+def label_lines(scene: Scene) -> dict[str, tuple[str, ...]]:
+    """Node id -> the lines its label is drawn in."""
+    return {node.id: measure(RULER, node, node.at[0], scene).labels for node in scene.nodes}
+
+
+def word_gaps(line: str, size: float) -> list[float]:
+    """The pixels between the words of a drawn line (its width less its words')."""
+    words = line.split()
+    width = RULER.textlength(line, font=font(size)) - sum(RULER.textlength(w, font=font(size)) for w in words)
+    return [width / (len(words) - 1)] * (len(words) - 1) if len(words) > 1 else []
 
 
 def decoded(data: bytes) -> Image.Image:
@@ -145,6 +158,20 @@ def test_the_imperial_scene_names_every_region_of_the_map_data() -> None:
     assert styles[LinkStyle.CANAL] == 2 and styles[LinkStyle.COAST] == 54 and styles[LinkStyle.RAIL] == 28
     twice = {n.id for n in scene.nodes if len(n.at) == 2}
     assert twice == {"northpacific", "southpacific"}  # the Pacific at both edges; other seas on two panels joined
+
+
+def test_labels_keep_their_word_spaces() -> None:
+    """Pillow's default font draws a space 2 pixels wide at the labels' size, no wider than the room between
+    two letters: "Rio de" read "Riode", "Gulf of Guinea" "Gulfof Guinea". Words are parted by 3 pixels at
+    least, and a label wraps only at its spaces, losing none."""
+    for scene in (IMPERIAL.picture(imperial_position(), game="w"), EME.picture(eme_position(), game="g")):
+        drawn = label_lines(scene)
+        for node in scene.nodes:
+            assert " ".join(" ".join(drawn[node.id]).split()) == node.label, node.id
+            assert all(gap >= 3 for line in drawn[node.id] for gap in word_gaps(line, scene.label_size)), node.id
+    drawn = label_lines(IMPERIAL.picture(imperial_position(), game="w"))
+    assert [" ".join(line.split()) for line in drawn["riodejaneiro"]] == ["Rio de", "Janeiro"]
+    assert [" ".join(line.split()) for line in drawn["gulfofguinea"]] == ["Gulf of", "Guinea"]
 
 
 def test_the_imperial_scene_shows_each_unit_factory_and_flag() -> None:

@@ -95,11 +95,11 @@ SCENES: dict[str, Callable[[], Scene]] = {
 # Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font; the palette chosen by
 # FASTOCTREE from every other pixel of every other row, the picture mapped onto it).
 DIGESTS: dict[str, str] = {
-    'imperial setup': '84a670c703a85d53112b792d60ded5fe4c4f6fc0b5543958c7810d1b2b61deaf',
-    'imperial position': '31ea812b91f88ae767310489645a5839db7a79cc5e78a02e78877d01f5557a24',
-    'imperial seed 1, 150 moves': '8b710efa46ffcf8f46737bc56627d22efb668a0f6e862c52ac8bfff766ae4588',
-    'imperial seed 2, 600 moves': '57fcffbcf688dba2259a902c00709749a05090f5840aa1353f2b57f70faea24a',
-    'imperial seed 3, 350 moves': '809be3b772e4d8a18084816bca23336f2d60f1feee3973d1ac187fb977a6036b',
+    'imperial setup': '1a20a7328e531b172f3c405775e160d8a6cb44f04acf7fc065c5edeae5de22b5',
+    'imperial position': 'ff2aac3c47cee60a10aa8112069c74c63ccec2dda4434e6661b93c74503afc44',
+    'imperial seed 1, 150 moves': 'dbadd5c8a6749a5b75fb0eb782c3b232a52217dc791b9787d9b6d798d9fd2554',
+    'imperial seed 2, 600 moves': 'c04d900ae3eedbbef289fccc90904a5dcedca9312bbdd3bcbe42cd5f2a0a645b',
+    'imperial seed 3, 350 moves': 'f39399c42d24efb35543113be80fead4e7caf6b1b87cd09b2bdbc85fab9a0ba2',
     'eme setup, 3 players': '48b9a3488697518e8999f3d140165b11b2350869638adeafa6524e100ed5f263',
     'eme seed 2, 4 players, 20 moves': 'ddf7d85376999de08dc605602125927bebc347215d49916df8857c9cb87f1ca0',
     'eme seed 3, 5 players, to the end': '36cd49f4cd8f3cf9fff344b57de1a853b334ed05dc7fa01bea9a960affa9e32b',
