@@ -152,12 +152,30 @@ def test_the_imperial_scene_names_every_region_of_the_map_data() -> None:
     board = IMPERIAL.board
     scene = IMPERIAL.picture(imperial_position(), game="w")
     assert scene.check() == []
-    assert {n.id: n.label for n in scene.nodes} == {r: board.name(r) for r in board.regions}
+    assert {n.id: n.label for n in scene.nodes if n.repeats is None} == {r: board.name(r) for r in board.regions}
     assert len(scene.links) == len(board.edges)
     styles = Counter(link.style for link in scene.links)
     assert styles[LinkStyle.CANAL] == 2 and styles[LinkStyle.COAST] == 54 and styles[LinkStyle.RAIL] == 28
-    twice = {n.id for n in scene.nodes if len(n.at) == 2}
-    assert twice == {"northpacific", "southpacific"}  # the Pacific at both edges; other seas on two panels joined
+
+
+def test_each_region_is_drawn_once_and_the_pacific_marked_at_the_other_edge() -> None:
+    """The North and South Pacific stood at both edges of the map, each with its pieces: two seas to a
+    player, and a fleet counted twice. Each is one place now, at the left edge (most of its neighbours are
+    near it), and the right edge has a mark that says where it is, with no pieces."""
+    scene = IMPERIAL.picture(imperial_position(), game="w")
+    regions = [n for n in scene.nodes if n.repeats is None]
+    assert sorted(n.id for n in regions) == sorted(IMPERIAL.board.regions) and all(len(n.at) == 1 for n in regions)
+    marks = {n.repeats: n for n in scene.nodes if n.repeats is not None}
+    assert set(marks) == {"northpacific", "southpacific"}
+    for region, mark in marks.items():
+        assert mark.tokens == () and mark.label == f"{IMPERIAL.board.name(region)} (see left edge)"
+        assert mark.at[0].x > scene.node(region).at[0].x
+    fleets = [t for n in scene.nodes for t in n.tokens if t.text == "F1" and t.colour == colour("purple")]
+    assert len(fleets) == 1  # Russia's fleet in the North Pacific, once
+    ends = {(link.a, link.b) for link in scene.links} | {(link.b, link.a) for link in scene.links}
+    assert {b for a, b in ends if a == marks["northpacific"].id} == {"chinasea", "seaofjapan"}
+    assert {b for a, b in ends if a == "northpacific"} == {"alaska", "canada", "caribbeansea", "colombia", "mexico",
+                                                           "sanfrancisco", "southpacific"}
 
 
 def test_labels_keep_their_word_spaces() -> None:

@@ -95,11 +95,11 @@ SCENES: dict[str, Callable[[], Scene]] = {
 # Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font; the palette chosen by
 # FASTOCTREE from every other pixel of every other row, the picture mapped onto it).
 DIGESTS: dict[str, str] = {
-    'imperial setup': '1a20a7328e531b172f3c405775e160d8a6cb44f04acf7fc065c5edeae5de22b5',
-    'imperial position': 'ff2aac3c47cee60a10aa8112069c74c63ccec2dda4434e6661b93c74503afc44',
-    'imperial seed 1, 150 moves': 'dbadd5c8a6749a5b75fb0eb782c3b232a52217dc791b9787d9b6d798d9fd2554',
-    'imperial seed 2, 600 moves': 'c04d900ae3eedbbef289fccc90904a5dcedca9312bbdd3bcbe42cd5f2a0a645b',
-    'imperial seed 3, 350 moves': 'f39399c42d24efb35543113be80fead4e7caf6b1b87cd09b2bdbc85fab9a0ba2',
+    'imperial setup': '20377f6e2d576ddaf5d780bed5c918cac96d7f78d02d3d42c0e44955600e8b0d',
+    'imperial position': 'a554a8898d0206c7e004a6d78e689db6f98136f1d713f87f4bb83ab4e3e7e3ca',
+    'imperial seed 1, 150 moves': '8903d1a9e3820afee21d8fdc82529b4afa69d6f803efed39b8d60ae437629969',
+    'imperial seed 2, 600 moves': '324c0023c0d1d798a050e5b7ee90591ebcf35e1f61b194e9edb6033fd10a8c50',
+    'imperial seed 3, 350 moves': '606dae51827ac158d17d60fdce6ea63370e592d1596bbc3609958b866b98832e',
     'eme setup, 3 players': '48b9a3488697518e8999f3d140165b11b2350869638adeafa6524e100ed5f263',
     'eme seed 2, 4 players, 20 moves': 'ddf7d85376999de08dc605602125927bebc347215d49916df8857c9cb87f1ca0',
     'eme seed 3, 5 players, to the end': '36cd49f4cd8f3cf9fff344b57de1a853b334ed05dc7fa01bea9a960affa9e32b',

@@ -98,20 +98,22 @@ class Placed:
 
 def measure(pen: ImageDraw.ImageDraw, node: Node, at: Point, scene: Scene) -> Placed:
     """A node's box at ``at``: as wide as its label and tokens need (up to the scene's widest), grown down."""
-    width, height, labels, rows, line_height = _shape(node.label, node.tokens, scene.node_size, scene.label_size)
+    width, height, labels, rows, line_height = _shape(node.label, node.tokens, scene.node_size, scene.label_size,
+                                                      node.repeats is not None)
     top = at.y - scene.node_size[1] / 2
     return Placed((at.x - width / 2, top, at.x + width / 2, top + height), labels, rows, line_height)
 
 
 
 @lru_cache(maxsize=8192)
-def _shape(label: str, tokens: tuple[Token, ...], node_size: tuple[int, int], size: float
+def _shape(label: str, tokens: tuple[Token, ...], node_size: tuple[int, int], size: float, wide: bool = False
            ) -> tuple[float, int, tuple[str, ...], tuple[tuple[Token, ...], ...], int]:
     """(width, height, label lines, token rows, line height) of a place; remembered (bounded: 8192 shapes of a
-    few hundred bytes, ~3 MB), since most places look the same from one move to the next."""
+    few hundred bytes, ~3 MB), since most places look the same from one move to the next. A ``wide`` label
+    (a node that repeats another says where that one is) fills the box's width before it wraps."""
     widest, lowest = node_size
     pen = RULER
-    labels = _label_lines(pen, label, widest * 2 // 3, size)  # narrow boxes: two words take two lines
+    labels = _label_lines(pen, label, widest if wide else widest * 2 // 3, size)  # narrow: two words, two lines
     rows = _rows(pen, tokens, widest - 6)
     inner = max([pen.textlength(line, font=font(size)) for line in labels] + [row_width(pen, row) for row in rows])
     width = min(widest, max(lowest, inner + 5))
@@ -122,5 +124,6 @@ def _shape(label: str, tokens: tuple[Token, ...], node_size: tuple[int, int], si
 
 def size_of(node: Node, scene: Scene) -> tuple[float, int]:
     """(width, height) of a node's box, wherever it stands."""
-    width, height, _, _, _ = _shape(node.label, node.tokens, scene.node_size, scene.label_size)
+    width, height, _, _, _ = _shape(node.label, node.tokens, scene.node_size, scene.label_size,
+                                    node.repeats is not None)
     return width, height

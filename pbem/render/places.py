@@ -63,6 +63,7 @@ class Look:
     thick: bool
     node_size: tuple[int, int]
     label_size: float
+    wide: bool  # a node that repeats another: its label fills the box before it wraps
 
 
 IN_PLACE = Sprite(Image.new("RGB", (1, 1)), None, (0, 0))  # a place that cannot be a sprite: drawn in place
@@ -82,7 +83,7 @@ def draw_place(image: Image.Image, pen: ImageDraw.ImageDraw, node: Node, at: Poi
         draw_node(pen, node, at, scene)
         return
     look = Look(node.label, node.fill, node.outline, node.tokens, node.shape, node.thick, scene.node_size,
-                scene.label_size)
+                scene.label_size, node.repeats is not None)
     shift_x, shift_y = 2 * math.floor(at.x / 2), 2 * math.floor(at.y / 2)
     key = (look, at.x - shift_x, at.y - shift_y)
     sprite = SPRITES.get(key)

@@ -89,7 +89,14 @@ class Token:
 
 @dataclass(frozen=True)
 class Node:
-    """A place. ``at`` holds one point, or more for a place drawn on several panels (a sea at both edges)."""
+    """A place. ``at`` holds one point, or more for a place drawn on several panels (a sea at both edges).
+
+    A node that ``repeats`` another is no place of its own: it points to
+    that node where a map that wraps round shows it again at the far edge
+    (the Pacific, west of the Americas and east of Asia). It carries no
+    pieces and its label says where the node is, so that nobody counts two
+    seas, or two fleets; links from its side of the map end at it.
+    """
 
     id: str
     label: str
@@ -99,6 +106,7 @@ class Node:
     tokens: tuple[Token, ...] = ()
     shape: NodeShape = NodeShape.BOX
     thick: bool = False  # a strong outline: the place is someone's
+    repeats: str | None = None  # the id of the node this one points to
 
 
 @dataclass(frozen=True)
@@ -149,6 +157,10 @@ class Scene:
         problems += [f"node {n.id} has no place" for n in self.nodes if not n.at]
         problems += [f"link {k.a}-{k.b} names an unknown node" for k in self.links
                      if k.a not in ids or k.b not in ids]
+        problems += [f"node {n.id} repeats {n.repeats}, which is no node of its own" for n in self.nodes
+                     if n.repeats is not None and n.repeats not in {m.id for m in self.nodes if m.repeats is None}]
+        problems += [f"node {n.id} repeats {n.repeats} but carries pieces" for n in self.nodes
+                     if n.repeats is not None and n.tokens]
         return problems
 
 

@@ -1,13 +1,23 @@
-"""The Imperial 2030 world board as a picture (``Imperial2030.picture``): provinces, seas, units, factories, flags.
+"""The Imperial 2030 world board as a picture (``Imperial2030.picture``): provinces, seas, units, factories,
+flags.
 
 Why: a picture shows at a glance what the ASCII board spells out region by
 region. Everything in it comes from the map data (regions, adjacency, rail,
 canals, nation colours) and the state; where each region stands comes from
 its slots in ``maps/imperial2030-board.txt``, the three panels side by side
-(the Americas, Europe and Africa, Asia), so a sea on two panels, like the
-North Pacific at both edges, is drawn twice.
+(the Americas, Europe and Africa, Asia).
+
+The world wraps round: the North and South Pacific lie west of the Americas
+and east of Asia, and the art has a slot for each at both ends. A sea drawn
+twice read as two seas (with its fleets counted twice), so each is one place,
+with its pieces, at the edge most of its neighbours are near (the left one),
+and the other edge has a mark that says where it is; links from that side
+end at the mark.
 """
 from __future__ import annotations
+
+import math
+from collections import Counter
 
 from engine.imperial2030.board import Board, CityKind, Edge
 from engine.imperial2030.model import GameState
@@ -21,6 +31,7 @@ from pbem.render.scene import (
     LinkStyle,
     Node,
     NodeShape,
+    Point,
     Scene,
     Token,
     TokenShape,
@@ -38,30 +49,67 @@ FACTORY_TEXT = {CityKind.ARMAMENTS: "A", CityKind.SHIPYARD: "S"}  # as the text 
 KEY = ("Pieces in the nation's colour: A2 two armies, H1 a hostile army, F1 a fleet; squares: factories "
        "(A armaments, S shipyard); a flag: the nation controlling a neutral region.",
        "Lines: solid land, thick rail, dashed across water (straits, thick: canals), dotted coast.")
+SEA_OUTLINE = (70, 120, 180)
+MARK_OUTLINE = (160, 190, 220)  # the mark where a sea of the other edge is: fainter than a sea
 
 
 def picture(state: GameState, *, game: str) -> Scene:
     """The board of ``state`` as a scene for ``pbem.render.picture.render_png``."""
     board = state.board
     layout = fit(art_layout(board_art(), REGIONS_TABLE, PANELS, join=JOIN), SIZE, NODE)
-    nodes = tuple(_node(state, region, layout) for region in board.regions)
+    places = _places(board, layout)
+    nodes = tuple(_node(state, region, places[region][0]) for region in board.regions)
+    marks = tuple(_mark(board, region, index, at, places[region][0]) for region in board.regions
+                  for index, at in enumerate(places[region][1:], start=1))
     round_words = "game over" if state.finished else f"round {state.round}"
-    return Scene(f"{game}: Imperial 2030, {round_words}", SIZE, nodes, _links(board), layout.captions,
-                 _legend(state), KEY, NODE)
+    return Scene(f"{game}: Imperial 2030, {round_words}", SIZE, nodes + marks, _links(board, places),
+                 layout.captions, _legend(state), KEY, NODE)
 
 
-def _node(state: GameState, region: str, layout: Layout) -> Node:
+def _places(board: Board, layout: Layout) -> dict[str, tuple[Point, ...]]:
+    """Region -> its place, then the places of its marks: a region the art has at several places (the
+    Pacific at both edges) stands where most of its neighbours are nearest."""
+    neighbours: dict[str, list[str]] = {}
+    for edge in board.edges:
+        neighbours.setdefault(edge.a, []).append(edge.b)
+        neighbours.setdefault(edge.b, []).append(edge.a)
+    found = {}
+    for region in board.regions:
+        at = layout.places[region]
+        votes = Counter(min(range(len(at)), key=lambda i: min(_apart(at[i], q) for q in layout.places[other]))
+                        for other in neighbours.get(region, ()))
+        main = max(range(len(at)), key=lambda i: (votes[i], -i))
+        found[region] = (at[main],) + at[:main] + at[main + 1:]
+    return found
+
+
+def _apart(p: Point, q: Point) -> float:
+    return math.hypot(p.x - q.x, p.y - q.y)
+
+
+def _mark_id(region: str, index: int) -> str:
+    return f"{region}/{index}"
+
+
+def _mark(board: Board, region: str, index: int, at: Point, main: Point) -> Node:
+    """Where a region is drawn again at the other edge: no pieces, and a label that sends the reader to it."""
+    side = "left" if main.x < at.x else "right"
+    return Node(_mark_id(region, index), f"{board.name(region)} (see {side} edge)", (at,), None, MARK_OUTLINE,
+                shape=NodeShape.OVAL, repeats=region)
+
+
+def _node(state: GameState, region: str, at: Point) -> Node:
     """A region: a home province in its nation's pale colour, a flagged one in its controller's, a sea blue."""
     board = state.board
     info = board.regions[region]
     tokens = _tokens(state, region)
     if info.is_sea:
-        return Node(region, info.name, layout.places[region], None, (70, 120, 180), tokens, NodeShape.OVAL)
+        return Node(region, info.name, (at,), None, SEA_OUTLINE, tokens, NodeShape.OVAL)
     owner = info.nation or next((n for n in board.nation_ids if region in state.nations[n].flags), None)
     if owner is None:
-        return Node(region, info.name, layout.places[region], LAND, INK, tokens)
+        return Node(region, info.name, (at,), LAND, INK, tokens)
     shade = colour(board.nation_by_id[owner].colour)
-    return Node(region, info.name, layout.places[region], pale(shade), shade, tokens, thick=info.nation is not None)
+    return Node(region, info.name, (at,), pale(shade), shade, tokens, thick=info.nation is not None)
 
 
 def _tokens(state: GameState, region: str) -> tuple[Token, ...]:
@@ -91,10 +139,17 @@ def _shade(board: Board, nation: str) -> tuple[int, int, int]:
     return colour(board.nation_by_id[nation].colour)
 
 
-def _links(board: Board) -> tuple[Link, ...]:
-    """Every adjacency of the map data, each in the style of its kind (rail from the rail table)."""
+def _links(board: Board, places: dict[str, tuple[Point, ...]]) -> tuple[Link, ...]:
+    """Every adjacency of the map data, each in the style of its kind (rail from the rail table), from the
+    nearest places of its ends (a region's own, or its mark at the other edge)."""
     rail = {frozenset(pair) for links in board.tables.rail_links.values() for pair in links}
-    return tuple(Link(e.a, e.b, _style(e, frozenset((e.a, e.b)) in rail)) for e in board.edges)
+    links = []
+    for edge in board.edges:
+        ends = min(((i, j) for i in range(len(places[edge.a])) for j in range(len(places[edge.b]))),
+                   key=lambda ij: _apart(places[edge.a][ij[0]], places[edge.b][ij[1]]))
+        a, b = (_mark_id(region, k) if k else region for region, k in zip((edge.a, edge.b), ends, strict=True))
+        links.append(Link(a, b, _style(edge, frozenset((edge.a, edge.b)) in rail)))
+    return tuple(links)
 
 
 def _style(edge: Edge, rail: bool) -> LinkStyle:
