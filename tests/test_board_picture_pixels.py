@@ -95,11 +95,11 @@ SCENES: dict[str, Callable[[], Scene]] = {
 # Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font; the palette chosen by
 # FASTOCTREE from every other pixel of every other row, the picture mapped onto it).
 DIGESTS: dict[str, str] = {
-    'imperial setup': '20377f6e2d576ddaf5d780bed5c918cac96d7f78d02d3d42c0e44955600e8b0d',
-    'imperial position': 'a554a8898d0206c7e004a6d78e689db6f98136f1d713f87f4bb83ab4e3e7e3ca',
-    'imperial seed 1, 150 moves': '8903d1a9e3820afee21d8fdc82529b4afa69d6f803efed39b8d60ae437629969',
-    'imperial seed 2, 600 moves': '324c0023c0d1d798a050e5b7ee90591ebcf35e1f61b194e9edb6033fd10a8c50',
-    'imperial seed 3, 350 moves': '606dae51827ac158d17d60fdce6ea63370e592d1596bbc3609958b866b98832e',
+    'imperial setup': 'c6501dbe21f1f7cc3f058b97a5928a12824fa3d435070f71dd5d9210d8622f3e',
+    'imperial position': '0ea7969aee4fe802384dfa98e1b8dd36f8229fc000685ac9d5130d4e1789f227',
+    'imperial seed 1, 150 moves': '1d507ac31e8ef133685d40b7c525a17bfb7601dd630288d8452694d3d376efab',
+    'imperial seed 2, 600 moves': '16850431cdb6f144ce33534f313ede118e13be173a0da5d280fe8e80ff9b8d12',
+    'imperial seed 3, 350 moves': 'c3bc202d11bde578b2826bb9e9cff73ec62df3cd89ae2944b5c382e2379b5fda',
     'eme setup, 3 players': '48b9a3488697518e8999f3d140165b11b2350869638adeafa6524e100ed5f263',
     'eme seed 2, 4 players, 20 moves': 'ddf7d85376999de08dc605602125927bebc347215d49916df8857c9cb87f1ca0',
     'eme seed 3, 5 players, to the end': '36cd49f4cd8f3cf9fff344b57de1a853b334ed05dc7fa01bea9a960affa9e32b',

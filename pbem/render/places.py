@@ -192,7 +192,7 @@ def draw_node(pen: ImageDraw.ImageDraw, node: Node, at: Point, scene: Scene) -> 
     for row in placed.rows:
         x = at.x - row_width(pen, row) / 2
         for token in row:
-            _token(pen, token, x, y)
+            draw_token(pen, token, x, y)
             x += token_width(pen, token) + TOKEN_GAP
         y += TOKEN_HEIGHT + TOKEN_GAP
 
@@ -203,7 +203,7 @@ def _text_colour(background: RGB) -> RGB:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
 
 
-def _token(pen: ImageDraw.ImageDraw, token: Token, x: float, y: float) -> None:
+def draw_token(pen: ImageDraw.ImageDraw, token: Token, x: float, y: float) -> None:
     """A piece as a rounded badge, a building as a square (text in black or white to stand out), a flag."""
     width = token_width(pen, token)
     edge = tuple(max(0, c - 70) for c in token.colour)

@@ -1,5 +1,5 @@
 """The Imperial 2030 world board as a picture (``Imperial2030.picture``): provinces, seas, units, factories,
-flags.
+flags, the rondel and the nations' treasuries.
 
 Why: a picture shows at a glance what the ASCII board spells out region by
 region. Everything in it comes from the map data (regions, adjacency, rail,
@@ -13,6 +13,11 @@ twice read as two seas (with its fleets counted twice), so each is one place,
 with its pieces, at the edge most of its neighbours are near (the left one),
 and the other edge has a mark that says where it is; links from that side
 end at the mark.
+
+Beside the map, where the art leaves room (below the Americas and below the
+Indian Ocean), the rondel with every nation's marker, laid out as the mails'
+ASCII rondel, and a table of the nations: who governs each, its treasury and
+its power points. The canvas keeps its size.
 """
 from __future__ import annotations
 
@@ -21,16 +26,18 @@ from collections import Counter
 
 from engine.imperial2030.board import Board, CityKind, Edge
 from engine.imperial2030.model import GameState
-from pbem.games.imperial2030.board import REGIONS_TABLE, board_art
+from pbem.games.imperial2030.board import REGIONS_TABLE, board_art, nation_codes
 from pbem.render.scene import (
     INK,
     LAND,
+    Align,
+    Cell,
     Layout,
-    LegendEntry,
     Link,
     LinkStyle,
     Node,
     NodeShape,
+    Panel,
     Point,
     Scene,
     Token,
@@ -51,6 +58,13 @@ KEY = ("Pieces in the nation's colour: A2 two armies, H1 a hostile army, F1 a fl
        "Lines: solid land, thick rail, dashed across water (straits, thick: canals), dotted coast.")
 SEA_OUTLINE = (70, 120, 180)
 MARK_OUTLINE = (160, 190, 220)  # the mark where a sea of the other edge is: fainter than a sea
+# Where the panels go: below the Americas (nothing is drawn there; the South Atlantic, grown with pieces,
+# reaches x 363 and y 631 at most), and below the Indian Ocean (routed lines only, which go round it).
+RONDEL_BOX = (12, 632, 360, 828)
+NATIONS_BOX = (612, 690, 952, 828)
+RONDEL_RING = ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2), (0, 1))  # clockwise from top left
+SPACE_SIZE, SPACE_GAP = (112, 61), 3
+ROW_HEIGHT = 19
 
 
 def picture(state: GameState, *, game: str) -> Scene:
@@ -63,7 +77,7 @@ def picture(state: GameState, *, game: str) -> Scene:
                   for index, at in enumerate(places[region][1:], start=1))
     round_words = "game over" if state.finished else f"round {state.round}"
     return Scene(f"{game}: Imperial 2030, {round_words}", SIZE, nodes + marks, _links(board, places),
-                 layout.captions, _legend(state), KEY, NODE)
+                 layout.captions, (), KEY, NODE, panels=(_rondel(state), _nations(state)))
 
 
 def _places(board: Board, layout: Layout) -> dict[str, tuple[Point, ...]]:
@@ -164,12 +178,46 @@ def _style(edge: Edge, rail: bool) -> LinkStyle:
     return LinkStyle.STRAIT if edge.strait else LinkStyle.LAND
 
 
-def _legend(state: GameState) -> tuple[LegendEntry, ...]:
-    """Each nation's colour with who governs it (and its power points)."""
+def _rondel(state: GameState) -> Panel:
+    """The rondel as the mails draw it, clockwise from Factory round the ring of a 3 x 3 grid, each space with
+    the markers of the nations on it; in the middle, the nations not on it yet."""
     board = state.board
-    entries = []
-    for nation in board.nation_ids:
+    codes = nation_codes(board)
+    width, height = SPACE_SIZE
+    cells = []
+    for (column, row), space in zip(RONDEL_RING, board.tables.rondel, strict=True):
+        left, top = 3 + column * (width + SPACE_GAP), 3 + row * (height + SPACE_GAP)
+        markers = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids
+                        if state.nations[n].rondel == space.id)
+        cells.append(Cell((left, top, left + width, top + height), (space.name,), markers, Align.CENTRE,
+                          outline=INK, fill=LAND))
+    off = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids if state.nations[n].rondel is None)
+    left, top = 3 + width + SPACE_GAP, 3 + height + SPACE_GAP
+    middle = ("Not on the rondel:",) if off else ("The rondel", "turns clockwise")
+    cells.append(Cell((left, top, left + width, top + height), middle, off, Align.CENTRE))
+    return Panel("", RONDEL_BOX, tuple(cells))
+
+
+def _nations(state: GameState) -> Panel:
+    """A table of the nations: marker, name, who governs it, its treasury, its power points; the nation to
+    play framed."""
+    board = state.board
+    codes = nation_codes(board)
+    to_play = state.turn.nation if state.turn is not None and not state.finished else None
+    columns = ((4, 34), (34, 104), (104, 214), (214, 274), (274, 336))
+    heads = ("Nation", "", "Governed by", "Treasury", "Power")
+    cells = [Cell((4, 3, 104, 3 + ROW_HEIGHT), (heads[0],))]
+    cells += [Cell((*columns[k][:1], 3, columns[k][1], 3 + ROW_HEIGHT), (heads[k],),
+                   align=Align.LEFT if k == 2 else Align.RIGHT) for k in (2, 3, 4)]
+    for index, nation in enumerate(board.nation_ids):
         ns = state.nations[nation]
-        who = ns.government or "no government"
-        entries.append(LegendEntry(_shade(board, nation), f"{board.name(nation)}: {who}, {ns.power} PP"))
-    return tuple(entries)
+        top = 3 + (index + 1) * ROW_HEIGHT
+        if nation == to_play:
+            cells.append(Cell((2, top - 1, 338, top + ROW_HEIGHT), outline=_shade(board, nation), thick=True))
+        texts = (board.name(nation), ns.government or "nobody", str(ns.treasury), f"{ns.power} PP")
+        cells.append(Cell((columns[0][0], top, columns[0][1], top + ROW_HEIGHT),
+                          tokens=(Token(codes[nation], _shade(board, nation)),)))
+        cells += [Cell((columns[k][0], top + 1, columns[k][1], top + ROW_HEIGHT), (text,),
+                       align=Align.RIGHT if k >= 3 else Align.LEFT)
+                  for k, text in zip((1, 2, 3, 4), texts, strict=True)]
+    return Panel("", NATIONS_BOX, tuple(cells))
