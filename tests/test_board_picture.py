@@ -30,6 +30,7 @@ from engine.imperial2030.randomplay import random_move
 from pbem.cli import app
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.imperial2030.kind import Imperial2030
+from pbem.games.eight_minute_empire.words import card_words
 from pbem.render.art import parse_art
 from pbem.render.links import STROKES, Obstacles, _answer
 from pbem.render.measure import RULER, font, measure, spaced
@@ -161,6 +162,21 @@ def test_the_eme_scene_shows_neutral_armies() -> None:
     scene = EME.picture(state, game="g")
     assert scene.node("7").tokens == (Token("N2", colour("grey")),)
     assert scene.legend[-1].name == "neutral armies"
+
+
+def test_the_eme_picture_shows_the_row_with_its_costs_and_each_players_coins() -> None:
+    state = eme_position()
+    scene = EME.picture(state, game="g")
+    row = panel_named(scene, "The row")
+    board = EME.board
+    assert [cell.lines for cell in row.cells] == [
+        (f"{place}: cost {board.row_costs[place - 1]}", *card_words(board.cards[card]).split(": "))
+        for place, card in enumerate(state.row, start=1)]
+    assert len(row.cells) == 6 and f"{len(state.deck)} cards left in the deck" in row.title
+    assert [e.name for e in scene.legend] == [f"{p} ({c}), {state.coins[p]} coins"
+                                              for p, c in zip(("ann", "bob", "cy"), ("red", "blue", "green"),
+                                                              strict=True)]
+    assert overlaps(scene) == [] and lines_through_panels(scene) == []
 
 
 def test_the_eme_picture_is_a_small_legible_png() -> None:

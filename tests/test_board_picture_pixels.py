@@ -100,10 +100,10 @@ DIGESTS: dict[str, str] = {
     'imperial seed 1, 150 moves': '1d507ac31e8ef133685d40b7c525a17bfb7601dd630288d8452694d3d376efab',
     'imperial seed 2, 600 moves': '16850431cdb6f144ce33534f313ede118e13be173a0da5d280fe8e80ff9b8d12',
     'imperial seed 3, 350 moves': 'c3bc202d11bde578b2826bb9e9cff73ec62df3cd89ae2944b5c382e2379b5fda',
-    'eme setup, 3 players': '48b9a3488697518e8999f3d140165b11b2350869638adeafa6524e100ed5f263',
-    'eme seed 2, 4 players, 20 moves': 'ddf7d85376999de08dc605602125927bebc347215d49916df8857c9cb87f1ca0',
-    'eme seed 3, 5 players, to the end': '36cd49f4cd8f3cf9fff344b57de1a853b334ed05dc7fa01bea9a960affa9e32b',
-    'eme neutral armies': 'e981227f2b3f84564b3b8a20c4c853bc335fa227fa7eff4384f1fbd3b19cbf29',
+    'eme setup, 3 players': 'ac502d4bb5f59bf5e9e37c141b262025d100ad754604b177722238df17b3905d',
+    'eme seed 2, 4 players, 20 moves': '3a59c390811603794963b645ef0e608180456790546d57cbdadc721ec3d4fbb3',
+    'eme seed 3, 5 players, to the end': '063beb62a102d8329b34f11c6c41b63218cbf5ef419e1c3244e9b32fa9f87db9',
+    'eme neutral armies': 'd647a764c7338fac5d40eed9f4f5a90eeeac0ed554048692286d3444ca8ac581',
 }
 
 
