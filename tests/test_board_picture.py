@@ -170,9 +170,9 @@ def test_the_eme_picture_shows_the_row_with_its_costs_and_each_players_coins() -
     row = panel_named(scene, "The row")
     board = EME.board
     assert [cell.lines for cell in row.cells] == [
-        (f"{place}: cost {board.row_costs[place - 1]}", *card_words(board.cards[card]).split(": "))
-        for place, card in enumerate(state.row, start=1)]
-    assert len(row.cells) == 6 and f"{len(state.deck)} cards left in the deck" in row.title
+        lines for place, card in enumerate(state.row, start=1)
+        for lines in ((f"{place}: cost {board.row_costs[place - 1]}",), tuple(card_words(board.cards[card]).split(": ")))]
+    assert len(row.cells) == 12 and f"{len(state.deck)} cards left in the deck" in row.title
     assert [e.name for e in scene.legend] == [f"{p} ({c}), {state.coins[p]} coins"
                                               for p, c in zip(("ann", "bob", "cy"), ("red", "blue", "green"),
                                                               strict=True)]
@@ -285,8 +285,9 @@ def test_the_imperial_picture_has_a_table_of_the_nations_treasuries_and_power() 
             for row in range(1, 7)]
     assert rows[0] == ["Russia", "Anna", "2", "11 PP"] and rows[1] == ["China", "Ben", "13", "7 PP"]
     assert [row[0] for row in rows] == ["Russia", "China", "India", "Brazil", "USA", "Europe"]
-    framed = [cell for cell in table.cells if cell.thick]
-    assert len(framed) == 1 and framed[0].outline == colour("yellow")  # the nation to play
+    shaded = {cell.fill for cell in table.cells[4:] if cell.box[1] // 19 == 2}
+    assert shaded == {pale(colour("yellow"))}  # the nation to play
+    assert {cell.fill for cell in table.cells if cell.box[1] // 19 != 2} == {None}
     assert scene.legend == ()  # the table says whose colour is whose
 
 

@@ -95,15 +95,15 @@ SCENES: dict[str, Callable[[], Scene]] = {
 # Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font; the palette chosen by
 # FASTOCTREE from every other pixel of every other row, the picture mapped onto it).
 DIGESTS: dict[str, str] = {
-    'imperial setup': 'c6501dbe21f1f7cc3f058b97a5928a12824fa3d435070f71dd5d9210d8622f3e',
-    'imperial position': '0ea7969aee4fe802384dfa98e1b8dd36f8229fc000685ac9d5130d4e1789f227',
-    'imperial seed 1, 150 moves': '1d507ac31e8ef133685d40b7c525a17bfb7601dd630288d8452694d3d376efab',
-    'imperial seed 2, 600 moves': '16850431cdb6f144ce33534f313ede118e13be173a0da5d280fe8e80ff9b8d12',
-    'imperial seed 3, 350 moves': 'c3bc202d11bde578b2826bb9e9cff73ec62df3cd89ae2944b5c382e2379b5fda',
-    'eme setup, 3 players': 'ac502d4bb5f59bf5e9e37c141b262025d100ad754604b177722238df17b3905d',
-    'eme seed 2, 4 players, 20 moves': '3a59c390811603794963b645ef0e608180456790546d57cbdadc721ec3d4fbb3',
-    'eme seed 3, 5 players, to the end': '063beb62a102d8329b34f11c6c41b63218cbf5ef419e1c3244e9b32fa9f87db9',
-    'eme neutral armies': 'd647a764c7338fac5d40eed9f4f5a90eeeac0ed554048692286d3444ca8ac581',
+    'imperial setup': 'eea20160c657d727805abc3b3990203214f123ab9ba4d35c0c51d00ffade0dcb',
+    'imperial position': '4c21aaf6562874d5a1c8ad81643c2288cd4affca4abd6c81cded5db2ccf5c8d2',
+    'imperial seed 1, 150 moves': '02f32f9c970c1c88f3846ea73248152bda0280281649fb346216192bf3bbf11d',
+    'imperial seed 2, 600 moves': 'd57374af27d2dc6ab825e78a3ad70cf1ac797ff9034fb89f49292ec6a8be9513',
+    'imperial seed 3, 350 moves': '582c30b1e08e4de46d5c5954f4eb1100908bb44e56c43654dd3fa32f995a4d28',
+    'eme setup, 3 players': 'c9cb70136da9f3dc3ee73dac24b13d3de0d7c375e0afd721f7787bd5cc9f4606',
+    'eme seed 2, 4 players, 20 moves': '9cd898d4ac1936eda845009d31de9cec33f8e261dad59913c84aaa6e84a39543',
+    'eme seed 3, 5 players, to the end': '7a08c170a29bccbe625e0c22547e28281156ef8e3fc13e0eb8d0a3b27e470e1f',
+    'eme neutral armies': '1fe36fa08f043b2840a446d78375dbba73e94935cdd4d03f9d764c19be71251f',
 }
 
 

@@ -4,10 +4,17 @@ A panel is drawn on a sheet of its own, paper first, and pasted whole over
 whatever lies beneath (links are routed around it, so nothing should). The
 sheet depends on nothing but the panel, so it is remembered by the panel:
 the rondel or the card row of one move is most often that of the move
-before, and pasting it then costs nothing. Drawn once or pasted again, the
-pixels are the same (the sheet is the only way a panel is drawn).
+before, and pasting it then costs nothing. A panel that did change (a
+treasury, a marker moved) mostly changed in a cell or two: each cell is
+drawn on a patch of its own, remembered by what it shows wherever it
+stands, and the others are pasted. Cells do not overlap, and a patch is the
+cell's whole box, so pasting one is drawing it there. Drawn once or pasted
+again, the pixels are the same (patches and sheets are the only way a panel
+is drawn).
 """
 from __future__ import annotations
+
+from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
@@ -32,6 +39,10 @@ PAD = 5  # pixels inside a cell before its text
 # Panels by what they show. Bound: 4 MB (a panel's sheet is 100-250 KB: some 20, the panels of a few boards).
 SHEETS: Remembered[Panel, Image.Image] = Remembered(
     "panels", 4 << 20, lambda panel, sheet: sheet.width * sheet.height * 3 + 200 * len(panel.cells))
+# Cells by what they show, at the top left of a box of their size. Bound: 2 MB (a cell's patch is 1-25 KB:
+# some 200, the cells of several boards' panels).
+PATCHES: Remembered[tuple[Cell, float], Image.Image] = Remembered(
+    "panel cells", 2 << 20, lambda _, patch: patch.width * patch.height * 3 + 300)
 
 
 def draw_panels(image: Image.Image, panels: tuple[Panel, ...]) -> None:
@@ -51,15 +62,28 @@ def _sheet(panel: Panel) -> Image.Image:
     if panel.title:
         pen.text((PAD + 2, 4), spaced(panel.title, 13), fill=INK, font=font(13))
     for cell in panel.cells:
-        _cell(pen, cell, panel.text_size)
+        left, top, right, bottom = cell.box
+        key = (replace(cell, box=(0, 0, right - left, bottom - top)), panel.text_size)
+        patch = PATCHES.get(key)
+        if patch is None:
+            patch = PATCHES.put(key, _patch(*key))
+        sheet.paste(patch, (left, top))
     return sheet
+
+
+def _patch(cell: Cell, size: float) -> Image.Image:
+    """A cell (its box at the top left) drawn on paper, as large as its box."""
+    patch = Image.new("RGB", cell.box[2:], PAPER)
+    _cell(ImageDraw.Draw(patch), cell, size)
+    return patch
 
 
 def _cell(pen: ImageDraw.ImageDraw, cell: Cell, size: float) -> None:
     """A cell: its frame, its lines of text (each at most as wide as the cell), its pieces in rows below."""
     left, top, right, bottom = cell.box
     if cell.outline is not None or cell.fill is not None:
-        pen.rounded_rectangle(cell.box, radius=4, fill=cell.fill, outline=cell.outline, width=3 if cell.thick else 1)
+        pen.rounded_rectangle((left, top, right - 1, bottom - 1), radius=4 if cell.outline else 0, fill=cell.fill,
+                              outline=cell.outline, width=3 if cell.thick else 1)  # a shaded row: no notches
     inner = right - left - 2 * PAD
     line_height = round(size * 1.25)
     y = top + (3 if cell.lines else 1)

@@ -6,12 +6,12 @@ PNG (a board picture is a few dozen colours, and must fit in a mail).
 
 A picture is drawn for every order applied by mail, so what does not change
 from one move to the next is remembered, each in a bounded memory of
-``pbem.render.remembered`` (the bounds add up to 106 MB, as estimated, however
+``pbem.render.remembered`` (the bounds add up to 108 MB, as estimated, however
 many games a host serves, plus ~10 MB of small ``lru_cache`` s): whole
 pictures by scene (10 MB, here), where places settle (4 MB, here), routes,
 drawn lines and their tiles (``pbem.render.links``, 36 MB), places and text
-patches (``pbem.render.places``, 20 MB), panels (``pbem.render.panels``,
-4 MB), deflated rows (``pbem.render.encode``, 32 MB). Every one is keyed by all that its pixels
+patches (``pbem.render.places``, 20 MB), panels and their cells
+(``pbem.render.panels``, 6 MB), deflated rows (``pbem.render.encode``, 32 MB). Every one is keyed by all that its pixels
 depend on, so the picture is the same, pixel for pixel, as drawn from
 nothing (``tests/test_board_picture_pixels.py``).
 """

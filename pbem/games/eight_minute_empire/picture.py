@@ -45,7 +45,7 @@ LABEL_SIZE = 14
 PANELS = ((0, 1), (2, 3))  # continents A | B above C | D
 NEUTRAL_COLOUR = colour("grey")
 CONTINENT = re.compile(r"Continent (\w+)")
-ROW_BOX = (576, 572, 1088, 686)  # below continent D, right of region 22: only a sea line passes, above it
+ROW_BOX = (576, 566, 1088, 686)  # below continent D, right of region 22: only a sea line passes, above it
 CARD_GAP = 4
 KEY = ("R3: three red armies, Rc: a red city (Rc2: two), N2: two neutral armies; a region shaded and outlined "
        "in a colour is that player's.",
@@ -70,19 +70,18 @@ def picture(board: Board, state: State, *, game: str) -> Scene:
 
 
 def _row(board: Board, state: State) -> Panel:
-    """The row: each card at its place with the place's cost, its good and what it does (the words of the
-    mails' row), and how many cards the deck still holds."""
+    """The row: above each place its number and cost (as the board prints them), and the card there with its
+    good and what it does (the words of the mails' row); how many cards the deck still holds."""
     width, gap = (ROW_BOX[2] - ROW_BOX[0] - 12 - 5 * CARD_GAP) // 6, CARD_GAP
-    cards = []
+    cells = []
     for index, card in enumerate(state.row):
         left = 6 + index * (width + gap)
         good, _, does = card_words(board.cards[card]).partition(": ")
-        cards.append(Cell((left, 22, left + width, ROW_BOX[3] - ROW_BOX[1] - 4),
-                          (f"{index + 1}: cost {board.row_costs[index]}", good, does), outline=INK, fill=LAND,
-                          wrap=True))
+        cells.append(Cell((left, 19, left + width, 38), (f"{index + 1}: cost {board.row_costs[index]}",)))
+        cells.append(Cell((left, 38, left + width, ROW_BOX[3] - ROW_BOX[1] - 4), (good, does), outline=INK,
+                          fill=LAND, wrap=True))
     title = f"The row: take a card, pay its cost ({plural(len(state.deck), 'card')} left in the deck)"
-    return Panel(title, ROW_BOX, tuple(cards))
-
+    return Panel(title, ROW_BOX, tuple(cells))
 
 def _tokens(state: State, region: int) -> tuple[Token, ...]:
     """Each colour's armies (R3) and cities (Rc, Rc2) in seating order, then the neutral armies (N2)."""

@@ -199,25 +199,24 @@ def _rondel(state: GameState) -> Panel:
 
 
 def _nations(state: GameState) -> Panel:
-    """A table of the nations: marker, name, who governs it, its treasury, its power points; the nation to
-    play framed."""
+    """A table of the nations: marker, name, who governs it, its treasury, its power points; the row of the
+    nation to play shaded in its colour."""
     board = state.board
     codes = nation_codes(board)
     to_play = state.turn.nation if state.turn is not None and not state.finished else None
-    columns = ((4, 34), (34, 104), (104, 214), (214, 274), (274, 336))
-    heads = ("Nation", "", "Governed by", "Treasury", "Power")
-    cells = [Cell((4, 3, 104, 3 + ROW_HEIGHT), (heads[0],))]
-    cells += [Cell((*columns[k][:1], 3, columns[k][1], 3 + ROW_HEIGHT), (heads[k],),
-                   align=Align.LEFT if k == 2 else Align.RIGHT) for k in (2, 3, 4)]
+    columns = ((4, 34), (34, 104), (104, 214), (214, 274), (274, 336))  # marker, name, government, numbers
+    aligns = (Align.LEFT, Align.LEFT, Align.LEFT, Align.RIGHT, Align.RIGHT)
+    heads = ((4, 104, "Nation"), (*columns[2], "Governed by"), (*columns[3], "Treasury"), (*columns[4], "Power"))
+    cells = [Cell((left, 3, right, 3 + ROW_HEIGHT), (head,), align=Align.RIGHT if left >= 214 else Align.LEFT)
+             for left, right, head in heads]
     for index, nation in enumerate(board.nation_ids):
         ns = state.nations[nation]
         top = 3 + (index + 1) * ROW_HEIGHT
-        if nation == to_play:
-            cells.append(Cell((2, top - 1, 338, top + ROW_HEIGHT), outline=_shade(board, nation), thick=True))
+        shade = pale(_shade(board, nation)) if nation == to_play else None
+        (left, right), rest = columns[0], columns[1:]
+        cells.append(Cell((left, top, right, top + ROW_HEIGHT), tokens=(Token(codes[nation], _shade(board, nation)),),
+                          fill=shade))
         texts = (board.name(nation), ns.government or "nobody", str(ns.treasury), f"{ns.power} PP")
-        cells.append(Cell((columns[0][0], top, columns[0][1], top + ROW_HEIGHT),
-                          tokens=(Token(codes[nation], _shade(board, nation)),)))
-        cells += [Cell((columns[k][0], top + 1, columns[k][1], top + ROW_HEIGHT), (text,),
-                       align=Align.RIGHT if k >= 3 else Align.LEFT)
-                  for k, text in zip((1, 2, 3, 4), texts, strict=True)]
+        cells += [Cell((left, top, right, top + ROW_HEIGHT), (text,), align=aligns[k], fill=shade)
+                  for k, ((left, right), text) in enumerate(zip(rest, texts, strict=True), start=1)]
     return Panel("", NATIONS_BOX, tuple(cells))
