@@ -80,6 +80,7 @@ class DemoOptions:
     kind: str = DEFAULT_KIND  # which game the bots play
     variants: tuple[str, ...] = ()  # the game's rule variants
     mail: str = "every"  # every seat's mail mode (pbem.store.mailprefs.MailMode)
+    moves: int | None = None  # stop once this many moves are played (tests: the start of a game); None: the end
 
 
 @dataclass
@@ -332,7 +333,8 @@ class Demo:
             return False
 
     def wait(self, *, tick: float = 0.2) -> bool:
-        """Until the game is over and all its mail is through (True), or the timeout (False)."""
+        """Until the game is over and all its mail is through, or ``moves`` moves are played (True); or the
+        timeout (False)."""
         timeout = self.options.timeout
         if timeout is None:
             timeout = None if any(h for _, _, h in self.players) else 1200.0
@@ -350,6 +352,8 @@ class Demo:
                 self._tell_humans(waiting_humans)
             last_waiting = progress.waiting
             if progress.finished and self._quiet():
+                return True
+            if self.options.moves is not None and progress.version >= self.options.moves:
                 return True
             if deadline is not None and time.monotonic() > deadline:
                 return False

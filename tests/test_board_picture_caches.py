@@ -20,7 +20,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.imperial2030.game import apply
 from engine.imperial2030.randomplay import random_move
 from pbem.games.imperial2030.kind import Imperial2030
-from pbem.render import encode, links, places, png, routes
+from pbem.render import encode, links, measure, panels, places, png, routes
 from pbem.render.remembered import Remembered
 from pbem.render.scene import LEGEND_BAND, MARGIN, TITLE_BAND, Point, Scene, nearest
 
@@ -42,10 +42,10 @@ def boards() -> tuple[Scene, ...]:
 
 def test_every_memory_is_bounded_and_all_stay_well_under_150_mb() -> None:
     memories = [png.PICTURES, png.SETTLED, places.SPRITES, places.SEEN, places.PATCHES, links.ROUTES, links.TILES,
-                links.LAID, encode.BANDS]
+                links.LAID, encode.BANDS, panels.SHEETS, panels.PATCHES]
     assert all(isinstance(memory, Remembered) for memory in memories)
-    assert sum(memory.budget for memory in memories) <= 102 << 20
-    for remembered in (routes._dashes, png._shape):
+    assert sum(memory.budget for memory in memories) <= 108 << 20
+    for remembered in (routes._dashes, png._shape, measure.word_space):
         assert remembered.cache_info().maxsize is not None
 
 

@@ -95,15 +95,15 @@ SCENES: dict[str, Callable[[], Scene]] = {
 # Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font; the palette chosen by
 # FASTOCTREE from every other pixel of every other row, the picture mapped onto it).
 DIGESTS: dict[str, str] = {
-    'imperial setup': '84a670c703a85d53112b792d60ded5fe4c4f6fc0b5543958c7810d1b2b61deaf',
-    'imperial position': '31ea812b91f88ae767310489645a5839db7a79cc5e78a02e78877d01f5557a24',
-    'imperial seed 1, 150 moves': '8b710efa46ffcf8f46737bc56627d22efb668a0f6e862c52ac8bfff766ae4588',
-    'imperial seed 2, 600 moves': '57fcffbcf688dba2259a902c00709749a05090f5840aa1353f2b57f70faea24a',
-    'imperial seed 3, 350 moves': '809be3b772e4d8a18084816bca23336f2d60f1feee3973d1ac187fb977a6036b',
-    'eme setup, 3 players': '48b9a3488697518e8999f3d140165b11b2350869638adeafa6524e100ed5f263',
-    'eme seed 2, 4 players, 20 moves': 'ddf7d85376999de08dc605602125927bebc347215d49916df8857c9cb87f1ca0',
-    'eme seed 3, 5 players, to the end': '36cd49f4cd8f3cf9fff344b57de1a853b334ed05dc7fa01bea9a960affa9e32b',
-    'eme neutral armies': 'e981227f2b3f84564b3b8a20c4c853bc335fa227fa7eff4384f1fbd3b19cbf29',
+    'imperial setup': 'eea20160c657d727805abc3b3990203214f123ab9ba4d35c0c51d00ffade0dcb',
+    'imperial position': '4c21aaf6562874d5a1c8ad81643c2288cd4affca4abd6c81cded5db2ccf5c8d2',
+    'imperial seed 1, 150 moves': '02f32f9c970c1c88f3846ea73248152bda0280281649fb346216192bf3bbf11d',
+    'imperial seed 2, 600 moves': 'd57374af27d2dc6ab825e78a3ad70cf1ac797ff9034fb89f49292ec6a8be9513',
+    'imperial seed 3, 350 moves': '582c30b1e08e4de46d5c5954f4eb1100908bb44e56c43654dd3fa32f995a4d28',
+    'eme setup, 3 players': 'c9cb70136da9f3dc3ee73dac24b13d3de0d7c375e0afd721f7787bd5cc9f4606',
+    'eme seed 2, 4 players, 20 moves': '9cd898d4ac1936eda845009d31de9cec33f8e261dad59913c84aaa6e84a39543',
+    'eme seed 3, 5 players, to the end': '7a08c170a29bccbe625e0c22547e28281156ef8e3fc13e0eb8d0a3b27e470e1f',
+    'eme neutral armies': '1fe36fa08f043b2840a446d78375dbba73e94935cdd4d03f9d764c19be71251f',
 }
 
 

@@ -17,6 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.seats import Seat as EmeSeat
+from engine.eight_minute_empire.actions import Bid
+from engine.eight_minute_empire.board import default_board as eme_board
+from engine.eight_minute_empire.game import apply as eme_apply
+from engine.eight_minute_empire.game import new_game as eme_new_game
+from engine.eight_minute_empire.model import Setup as EmeSetup
 from engine.imperial2030.actions import ChooseSpace, FleetMove
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.mapfile import default_board
@@ -24,6 +30,11 @@ from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
 from engine.imperial2030.setup import new_game
 from pbem.bots import BotPlayer
 from pbem.bots.mailio import latest_mail, read_mail, reply_message
+from pbem.bots.player import BotPool
+from pbem.games.eight_minute_empire import prompts as eme_prompts
+from pbem.games.eight_minute_empire import views as eme_views
+from pbem.games.eight_minute_empire.bot import EightMinuteBot
+from pbem.games.imperial2030.bot.player import ImperialBot
 from pbem.games.imperial2030.bot.reading import (
     is_error_mail,
     parse_prompt,
@@ -484,3 +495,86 @@ def test_pbem_bot_once_answers_through_smtp(tmp_path: Path) -> None:
         assert inbound.body.strip() == "NO FORCE"
         bad = CliRunner().invoke(app, ["bot", "--maildir", str(maildir), "--smtp", "nohost", "--address", "b@x.org"])
         assert bad.exit_code == 2 and "HOST:PORT" in bad.output
+
+
+# --- a seed gives one game: a decision depends on the position, not on how and when it was mailed ----------
+
+
+class RecordingBot(ImperialBot):
+    """Imperial 2030's bot, noting the report each answer weighed."""
+
+    def __init__(self) -> None:
+        self.reports: list[str | None] = []
+
+    def answer(self, prompt: str, strategy: str, seed: int | str, report: str | None) -> str | None:
+        self.reports.append(report)
+        return super().answer(prompt, strategy, seed, report)
+
+
+def test_a_prompt_is_decided_on_the_report_it_carries_not_on_an_older_one(tmp_path: Path) -> None:
+    """With a report per move (``MAIL EVERY``) the bot kept the last report that asked nothing, a move or
+    more older than its prompt, and weighed that: the same seed played another game than with ``MAIL TURN``
+    (where the prompt is the only mail)."""
+    recording = RecordingBot()
+    player = BotPlayer("bot1@demo.pbem", tmp_path / "bot1", send=lambda message: None, strategy="sensible",
+                       seed=1, bot=recording)
+    try:
+        put(player.maildir, moderator_mail((GOLDEN / "report_start_anna.txt").read_text()))  # move 0
+        position = busy()  # move 37: the report of the move, with its NATIONS, and the prompt in one mail
+        prompt = render_report(position, "Finn", game="atlas", board=False) + render_prompt(position, "Finn",
+                                                                                            game="atlas")
+        put(player.maildir, moderator_mail(prompt, decision="rondel"))
+        assert player.step() == 1
+    finally:
+        player.close()
+    assert recording.reports == [read_mail(moderator_mail(prompt)).body]
+
+
+def test_an_eight_minute_empire_bot_chooses_alike_whatever_the_deadline_and_the_news() -> None:
+    """The bot seeded its choice with the whole prompt, deadline included: another minute, another game."""
+    board = eme_board()
+    state, _ = eme_new_game(board, EmeSetup((EmeSeat("ann"), EmeSeat("bob"), EmeSeat("cy")), 3))
+    for name in ("ann", "bob", "cy"):
+        state, _ = eme_apply(board, state, name, Bid(0))
+    player = state.current
+    assert player is not None
+    report = eme_views.report(board, state, player, (), "demo", with_map=True)
+    first = report + (eme_prompts.prompt(board, state, player, "demo", "2030-06-03 12:00 UTC") or "")
+    later = ("SINCE YOUR LAST MAIL\n  - bob took a card.\n\n" + report
+             + (eme_prompts.prompt(board, state, player, "demo", "2030-06-03 12:01 UTC") or ""))
+    bot = EightMinuteBot()
+    for seed in range(12):
+        assert bot.answer(first, "random", seed, None) == bot.answer(later, "random", seed, None)
+        assert (bot.answer_refusal("REFUSED", first, "random", seed, None, ["TAKE 1"], 1)
+                == bot.answer_refusal("REFUSED", later, "random", seed, None, ["TAKE 1"], 1))
+    assert len({bot.answer(first, "random", seed, None) for seed in range(12)}) > 1  # the seed still counts
+
+
+def test_bots_answer_prompts_mailed_at_once_in_seat_order(tmp_path: Path) -> None:
+    """Prompts mailed to several seats at once (sealed bids) come in seat order; the pool answered them in
+    the order it happened to find them: a sweep looked at the first bot's mailbox just before its prompt
+    came and at the second's just after, so the second bot answered first and the game's log changed."""
+    replies: list[str] = []
+    bots = [BotPlayer(f"bot{n}@demo.pbem", tmp_path / f"bot{n}", send=lambda m, n=n: replies.append(f"bot{n}"),
+                      seed=n) for n in (1, 2)]
+    looked, delivered = bots[0].inbox.has_mail, []
+
+    def look_then_deliver() -> bool:
+        """The first bot's mailbox looked at, then the hub delivers both prompts, in seat order."""
+        found = looked()
+        if not delivered:
+            delivered.append(True)
+            for bot in bots:
+                put(bot.maildir, moderator_mail(golden_text("prompt_rondel_first"), to=bot.address,
+                                                token=f"{bot.name}token", decision="rondel"))
+        return found
+
+    bots[0].inbox.has_mail = look_then_deliver  # type: ignore[method-assign]
+    pool = BotPool(bots, sweep=0).start()
+    try:
+        deadline = time.monotonic() + 10
+        while len(replies) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    finally:
+        pool.stop()
+    assert replies == ["bot1", "bot2"]

@@ -26,6 +26,7 @@ from email import message_from_bytes
 from pathlib import Path
 
 import pytest
+from sqlmodel import col
 from typer.testing import CliRunner
 
 from engine.imperial2030.serialize import state_to_json
@@ -44,6 +45,7 @@ from pbem.games.imperial2030.bot.strategy import decide
 from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.inbound import InboundRow
+from pbem.store.models import ActionRow
 from pbem.store.outbox import OutboxRow, OutboxStatus
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -303,3 +305,54 @@ def test_summary_lines_name_the_mailboxes(tmp_path: Path) -> None:
     text = "\n".join(summary_lines(result))
     assert "before the game ended" in text
     assert str(tmp_path / "mail" / "bot1@demo.pbem") in text and str(tmp_path / "mail" / MODERATOR) in text
+
+
+# --- a seed gives one game ------------------------------------------------------------------------
+
+PLAY = """
+import json, sys
+from pbem.demo import Demo, DemoOptions
+options = json.loads(sys.argv[1])
+result = Demo(DemoOptions(**options), out=sys.stderr).run()
+print(json.dumps({"replay_matches": result.replay_matches, "version": result.state.version}))
+"""
+
+
+def played(tmp_path: Path, name: str, hash_seed: int, **options: object) -> tuple[list[tuple[int, str, str]], dict]:
+    """A demo played in a process of its own (its own string hashing): its log (move, player, action) and
+    what it printed (whether the final state equals the replay)."""
+    directory = tmp_path / name
+    env = {**os.environ, "PYTHONHASHSEED": str(hash_seed),
+           "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    run = subprocess.run([sys.executable, "-c", PLAY, json.dumps({**options, "directory": str(directory),
+                                                                     "timeout": 300})],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    db = Database(f"sqlite:///{directory / 'pbem.db'}")
+    try:
+        with db.transaction() as session:
+            rows = session.exec(store_select(ActionRow).order_by(col(ActionRow.version))).all()
+            log = [(row.version, row.player, json.dumps(row.action, sort_keys=True)) for row in rows]
+    finally:
+        db.dispose()
+    return log, json.loads(run.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind, seed, moves", [("imperial2030", 3, 160), ("eight-minute-empire", 1, None)],
+                         ids=["imperial2030", "eight-minute-empire"])
+def test_a_seed_plays_one_game_on_every_run_whatever_the_mail_mode(tmp_path: Path, kind: str, seed: int,
+                                                                    moves: int | None) -> None:
+    """``pbem demo --seed S`` plays the same moves on every run, in every mail mode and whatever the machine's
+    speed or a process's string hashing: each bot decides from its seed, its seat and the position, never
+    from when or in which mail (with which deadline, after which report) a prompt came. Two players, and
+    Imperial 2030 only its first ``moves`` moves, to stay quick."""
+    options = {"players": 2, "seed": seed, "kind": kind, "moves": moves}
+    first, told = played(tmp_path, "first", 1, **options, mail="every")
+    again, _ = played(tmp_path, "again", 2, **options, mail="every")
+    turn, told_turn = played(tmp_path, "turn", 3, **options, mail="turn")
+    assert told["replay_matches"] and told_turn["replay_matches"]
+    length = moves or len(first)
+    assert len(first) >= length and (moves or told["version"] == length)
+    assert again[:length] == first[:length]
+    assert turn[:length] == first[:length]

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from pbem.mail import MaildirInbox, parse_message
-from pbem.mail.hub import MailHub, MailHubError, _Handler, is_loopback_host, mailbox_name
+from pbem.mail.hub import MailHub, MailHubError, _Delivery, _Handler, is_loopback_host, mailbox_name
 
 
 def message(to: str, subject: str = "hello", body: str = "RONDEL investor\n") -> EmailMessage:
@@ -189,3 +189,18 @@ def test_pbem_mailhub_runs_until_terminated(tmp_path: Path) -> None:
     refused = subprocess.run([sys.executable, "-m", "pbem.cli", "mailhub", "--root", str(tmp_path), "--host",
                               "0.0.0.0"], cwd=root, env=env, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "loopback" in refused.stderr
+
+
+def test_mail_files_named_in_the_order_they_came(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The moderator's Maildir reads mails of the same modification time in the order of their names: two
+    bots' sealed bids 0.095 s and 0.102 s into one second were named "M95000" and "M102000", read the
+    wrong way round, and the game's log changed with the clock."""
+    delivery = _Delivery(tmp_path, "hub", fsync=False)
+    names = []
+    for now in (1000.095, 1000.102, 1000.102, 1000.9):
+        monkeypatch.setattr("pbem.mail.hub.time.time", lambda now=now: now)
+        names.append(delivery.unique())
+    assert sorted(names) == names
+    for _ in range(8):  # the counter past 9
+        names.append(delivery.unique())
+    assert sorted(names[-6:]) == names[-6:]

@@ -19,7 +19,11 @@ The loop is the I/O around the game's own bot (``GameKind.bot``, Imperial's in
 4. replies go to the ``Reply-To`` with ``In-Reply-To``/``References``, through
    the SMTP server given (the demo's hub).
 
-Everything is seeded: the same seed plays the same game the same way.
+Everything is seeded: the same seed plays the same game the same way, in every
+mail mode and however fast mail flows. A decision depends only on the bot's
+seed and what its prompt says of the position (the game, the seat, the move,
+the options, the report the prompt carries), never on when the prompt came,
+which reports came before it, or its deadline (see ``_report_for``).
 """
 from __future__ import annotations
 
@@ -203,7 +207,7 @@ class BotPlayer:
     def _answer_prompt(self, seat: Seat, version: int | None, mail: ReadMail) -> int:
         seat.attempts = 0
         seat.avoid = set()
-        answer = self.bot.answer(mail.body, self.strategy, self.seed, seat.report)
+        answer = self.bot.answer(mail.body, self.strategy, self.seed, self._report_for(seat, version, mail))
         if answer is None:
             return 0
         seat.answered_version = version
@@ -219,12 +223,27 @@ class BotPlayer:
             return 0
         seat.attempts += 1
         previous = seat.prompt.body if seat.prompt is not None else None
-        answer = self.bot.answer_refusal(mail.body, previous, self.strategy, self.seed, seat.report,
+        report = self._report_for(seat, seat.answered_version, seat.prompt) if seat.prompt is not None else None
+        answer = self.bot.answer_refusal(mail.body, previous, self.strategy, self.seed, report,
                                          sorted(seat.avoid), seat.attempts)
         if answer is None:
             return 0
         self.stats.retries += 1
         return self._reply(seat, mail, answer)
+
+    def _report_for(self, seat: Seat, version: int | None, prompt: ReadMail) -> str | None:
+        """The report a decision weighs: the prompt's own when it carries one, else the one kept of the same
+        move, else none (the bot decides from the prompt alone).
+
+        Never a report of another move: which reports a bot has read when a
+        prompt comes depends on the seat's mail mode (a report per move, or
+        the news folded into the prompt) and on how fast mail flows, and a
+        bot that weighed an older report than its prompt's played another
+        game with ``--mail turn`` than with ``--mail every``.
+        """
+        if self.bot.is_report(prompt.body):
+            return prompt.body
+        return seat.report if version is not None and version == seat.report_version else None
 
     def _reply(self, seat: Seat, mail: ReadMail, answer: str) -> int:
         for line in answer.splitlines():
@@ -237,6 +256,12 @@ class BotPlayer:
         return 1
 
     # --- the loop ------------------------------------------------------------------------------
+
+    def has_mail(self) -> bool:
+        """Whether mail waits that the bot has not read (a look at its Maildir)."""
+        with self._lock:
+            self.inbox.connect()
+            return self.inbox.has_mail()
 
     def run(self, stop: threading.Event | None = None, *, wake: threading.Event | None = None,
             idle: float = 1.0) -> None:
@@ -264,8 +289,9 @@ class BotPlayer:
 
 
 class BotPool:
-    """Many bots in one thread: each pass steps the bots whose mailbox got mail (``notify``), all of them
-    every ``sweep`` seconds in case a notice was missed. The demo and the soak benchmark run their bots so.
+    """Many bots in one thread: each pass steps the bots whose mailbox got mail (``notify``), and every
+    ``sweep`` seconds each bot with mail in case a notice was missed; always in seat order. The demo and the
+    soak benchmark run their bots so.
     """
 
     def __init__(self, bots: list[BotPlayer], *, sweep: float = 1.0) -> None:
@@ -294,9 +320,9 @@ class BotPool:
                 dirty, self._dirty = self._dirty, set()
             now = time.monotonic()
             if now - last_sweep >= self.sweep:
-                chosen, last_sweep = list(self.bots), now
+                chosen, last_sweep = self._with_mail(), now
             else:
-                chosen = [self._by_mailbox[name] for name in sorted(dirty)]
+                chosen = [bot for bot in self.bots if _mailbox_key(bot.address) in dirty]  # seat order
             for bot in chosen:
                 try:
                     bot.step()
@@ -306,6 +332,19 @@ class BotPool:
                     with self._lock:
                         self._dirty.add(_mailbox_key(bot.address))
             self._wake.wait(0.25)
+
+    def _with_mail(self) -> list[BotPlayer]:
+        """The bots that have mail waiting, in seat order, as at one moment: looked at from the last seat.
+
+        Why backwards: prompts mailed at once to several seats (Eight-Minute
+        Empire's sealed bids) are delivered in seat order, so when a later
+        seat's has come, every earlier seat's has too, and the bots answer in
+        seat order. Looked at from the first seat, a sweep could find the first
+        bot's mailbox still empty and the second's filled a moment later: the
+        second bot's bid went first, and the game's log differed from run to
+        run. (The mailboxes ``notify`` names are taken all at once: they keep that order too.)
+        """
+        return [bot for bot in reversed(self.bots) if bot.has_mail()][::-1]
 
     def start(self, name: str = "pbem-bots") -> BotPool:
         self._thread = threading.Thread(target=self.run, name=name, daemon=True)

@@ -109,7 +109,9 @@ class _Delivery:
         with self._lock:
             count = next(self._counter)
         host = self.hostname.replace("/", "\\057").replace(":", "\\072")
-        return f"{int(now)}.M{int(now % 1 * 1e6)}P{os.getpid()}Q{count}.{host}"
+        # Digits padded: a reader that orders mails of the same modification time by name (the Maildir
+        # inbox) reads them in the order they came ("M95000" sorted after "M102000").
+        return f"{int(now)}.M{int(now % 1 * 1e6):06d}P{os.getpid()}Q{count:06d}.{host}"
 
     def deliver(self, name: str, data: bytes) -> Path:
         directory = self.maildir(name)

@@ -83,6 +83,7 @@ TILES: Remembered[TileKey, Image.Image] = Remembered("line tiles", 16 << 20, lam
 BoardKey = tuple[tuple[tuple[str, tuple[Box, ...], tuple[float, ...]], ...], tuple[Link, ...], tuple[int, int]]
 LAID: Remembered[BoardKey, tuple[TileKey, ...]] = Remembered("laid lines", 8 << 20, lambda board, keys: 200 * (
     len(keys) + sum(len(boxes) for _, boxes, _ in board[0])) + 150 * len(board[1]))
+PANELS = "\x00panels"  # the panels' entry among the places an answer depends on (no node's id)
 _SCRATCH = threading.local()
 _SERIALS = itertools.count()
 
@@ -98,12 +99,16 @@ class Obstacles:
 
     @classmethod
     def of_scene(cls, scene: Scene) -> Obstacles:
+        """Every place's boxes, and the panels' (a link runs round a panel as round a place: they are
+        boxes of no node, under a name no node has)."""
         placed = {node.id: [measure(RULER, node, at, scene).box for at in node.at] for node in scene.nodes}
-        of = {ident: frozenset(boxes) for ident, boxes in placed.items()}
-        counts = Counter(box for boxes in placed.values() for box in boxes)
+        panels = tuple((float(left), float(top), float(right), float(bottom))
+                       for left, top, right, bottom in (panel.box for panel in scene.panels))
+        of = {ident: frozenset(boxes) for ident, boxes in placed.items()} | {PANELS: frozenset(panels)}
+        counts = Counter([box for boxes in placed.values() for box in boxes] + list(panels))
         return cls(frozenset(counts), of, frozenset(box for box, count in counts.items() if count > 1),
                    tuple((node.id, tuple(placed[node.id]), tuple(v for at in node.at for v in (at.x, at.y)))
-                         for node in scene.nodes))
+                         for node in scene.nodes) + ((PANELS, panels, ()),))
 
     def against(self, ends: tuple[str, str]) -> Others:
         """The boxes a link between ``ends`` must clear: those of every other place."""

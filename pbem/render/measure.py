@@ -6,6 +6,7 @@ measure them the one same way.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -18,6 +19,7 @@ from pbem.render.scene import Node, Point, Scene, Token, TokenShape
 Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
 TOKEN_GAP = 3
 TOKEN_HEIGHT = 18
+WORD_GAP = 3  # pixels between two words, at least
 
 
 @cache
@@ -25,6 +27,9 @@ def font(size: float) -> Font:
     """Pillow's own default font at ``size`` pixels: no font file to ship or find (it scales since Pillow 10.1,
     whose wheels all bring FreeType)."""
     return ImageFont.load_default(size=size)
+
+
+RULER = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # measures text; draws nothing
 
 
 def token_width(pen: ImageDraw.ImageDraw, token: Token) -> int:
@@ -51,12 +56,31 @@ def _rows(pen: ImageDraw.ImageDraw, tokens: tuple[Token, ...], width: int) -> li
     return [row for row in rows if row]
 
 
+@lru_cache(maxsize=32)  # a picture has a few sizes of text
+def word_space(size: float) -> str:
+    """The spaces that part two words at ``size`` pixels: as many as make ``WORD_GAP`` pixels.
+
+    Why not one: the default font's space is 2 pixels wide at the labels'
+    10.5 pixels, narrower than the gap between two letters of a word, so
+    "Rio de" read "Riode" and "Gulf of Guinea" "Gulfof Guinea".
+    """
+    one = RULER.textlength(" ", font=font(size))
+    return " " * max(1, math.ceil(WORD_GAP / one)) if one > 0 else " "
+
+
+def spaced(text: str, size: float) -> str:
+    """``text`` with its words parted by :func:`word_space`, as every text of a picture is drawn."""
+    return word_space(size).join(text.split())
+
+
 def _label_lines(pen: ImageDraw.ImageDraw, label: str, width: int, size: float) -> list[str]:
-    """The label in lines no wider than ``width`` where it has spaces to break at ("Rio de / Janeiro")."""
+    """The label in lines no wider than ``width`` where it has spaces to break at ("Rio de / Janeiro"), its
+    words parted by :func:`word_space`."""
+    gap = word_space(size)
     lines: list[str] = []
     for word in label.split():
-        if lines and pen.textlength(f"{lines[-1]} {word}", font=font(size)) <= width:
-            lines[-1] = f"{lines[-1]} {word}"
+        if lines and pen.textlength(f"{lines[-1]}{gap}{word}", font=font(size)) <= width:
+            lines[-1] = f"{lines[-1]}{gap}{word}"
         else:
             lines.append(word)
     return lines or [""]
@@ -74,22 +98,22 @@ class Placed:
 
 def measure(pen: ImageDraw.ImageDraw, node: Node, at: Point, scene: Scene) -> Placed:
     """A node's box at ``at``: as wide as its label and tokens need (up to the scene's widest), grown down."""
-    width, height, labels, rows, line_height = _shape(node.label, node.tokens, scene.node_size, scene.label_size)
+    width, height, labels, rows, line_height = _shape(node.label, node.tokens, scene.node_size, scene.label_size,
+                                                      node.repeats is not None)
     top = at.y - scene.node_size[1] / 2
     return Placed((at.x - width / 2, top, at.x + width / 2, top + height), labels, rows, line_height)
 
 
-RULER = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # measures text; draws nothing
-
 
 @lru_cache(maxsize=8192)
-def _shape(label: str, tokens: tuple[Token, ...], node_size: tuple[int, int], size: float
+def _shape(label: str, tokens: tuple[Token, ...], node_size: tuple[int, int], size: float, wide: bool = False
            ) -> tuple[float, int, tuple[str, ...], tuple[tuple[Token, ...], ...], int]:
     """(width, height, label lines, token rows, line height) of a place; remembered (bounded: 8192 shapes of a
-    few hundred bytes, ~3 MB), since most places look the same from one move to the next."""
+    few hundred bytes, ~3 MB), since most places look the same from one move to the next. A ``wide`` label
+    (a node that repeats another says where that one is) fills the box's width before it wraps."""
     widest, lowest = node_size
     pen = RULER
-    labels = _label_lines(pen, label, widest * 2 // 3, size)  # narrow boxes: two words take two lines
+    labels = _label_lines(pen, label, widest if wide else widest * 2 // 3, size)  # narrow: two words, two lines
     rows = _rows(pen, tokens, widest - 6)
     inner = max([pen.textlength(line, font=font(size)) for line in labels] + [row_width(pen, row) for row in rows])
     width = min(widest, max(lowest, inner + 5))
@@ -100,5 +124,6 @@ def _shape(label: str, tokens: tuple[Token, ...], node_size: tuple[int, int], si
 
 def size_of(node: Node, scene: Scene) -> tuple[float, int]:
     """(width, height) of a node's box, wherever it stands."""
-    width, height, _, _, _ = _shape(node.label, node.tokens, scene.node_size, scene.label_size)
+    width, height, _, _, _ = _shape(node.label, node.tokens, scene.node_size, scene.label_size,
+                                    node.repeats is not None)
     return width, height

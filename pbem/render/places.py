@@ -63,6 +63,7 @@ class Look:
     thick: bool
     node_size: tuple[int, int]
     label_size: float
+    wide: bool  # a node that repeats another: its label fills the box before it wraps
 
 
 IN_PLACE = Sprite(Image.new("RGB", (1, 1)), None, (0, 0))  # a place that cannot be a sprite: drawn in place
@@ -82,7 +83,7 @@ def draw_place(image: Image.Image, pen: ImageDraw.ImageDraw, node: Node, at: Poi
         draw_node(pen, node, at, scene)
         return
     look = Look(node.label, node.fill, node.outline, node.tokens, node.shape, node.thick, scene.node_size,
-                scene.label_size)
+                scene.label_size, node.repeats is not None)
     shift_x, shift_y = 2 * math.floor(at.x / 2), 2 * math.floor(at.y / 2)
     key = (look, at.x - shift_x, at.y - shift_y)
     sprite = SPRITES.get(key)
@@ -191,7 +192,7 @@ def draw_node(pen: ImageDraw.ImageDraw, node: Node, at: Point, scene: Scene) -> 
     for row in placed.rows:
         x = at.x - row_width(pen, row) / 2
         for token in row:
-            _token(pen, token, x, y)
+            draw_token(pen, token, x, y)
             x += token_width(pen, token) + TOKEN_GAP
         y += TOKEN_HEIGHT + TOKEN_GAP
 
@@ -202,7 +203,7 @@ def _text_colour(background: RGB) -> RGB:
     return INK if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
 
 
-def _token(pen: ImageDraw.ImageDraw, token: Token, x: float, y: float) -> None:
+def draw_token(pen: ImageDraw.ImageDraw, token: Token, x: float, y: float) -> None:
     """A piece as a rounded badge, a building as a square (text in black or white to stand out), a flag."""
     width = token_width(pen, token)
     edge = tuple(max(0, c - 70) for c in token.colour)

@@ -6,12 +6,12 @@ PNG (a board picture is a few dozen colours, and must fit in a mail).
 
 A picture is drawn for every order applied by mail, so what does not change
 from one move to the next is remembered, each in a bounded memory of
-``pbem.render.remembered`` (the bounds add up to 102 MB, as estimated, however
+``pbem.render.remembered`` (the bounds add up to 108 MB, as estimated, however
 many games a host serves, plus ~10 MB of small ``lru_cache`` s): whole
 pictures by scene (10 MB, here), where places settle (4 MB, here), routes,
 drawn lines and their tiles (``pbem.render.links``, 36 MB), places and text
-patches (``pbem.render.places``, 20 MB), deflated rows
-(``pbem.render.encode``, 32 MB). Every one is keyed by all that its pixels
+patches (``pbem.render.places``, 20 MB), panels and their cells
+(``pbem.render.panels``, 6 MB), deflated rows (``pbem.render.encode``, 32 MB). Every one is keyed by all that its pixels
 depend on, so the picture is the same, pixel for pixel, as drawn from
 nothing (``tests/test_board_picture_pixels.py``).
 """
@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 from pbem.render.encode import encode
 from pbem.render.links import draw_links
 from pbem.render.measure import _shape, font, measure, size_of
+from pbem.render.panels import draw_panels
 from pbem.render.places import PAPER, draw_patch, draw_place
 from pbem.render.remembered import Remembered
 from pbem.render.routes import Box
@@ -52,6 +53,7 @@ def _drawn(scene: Scene) -> bytes:
     pen = ImageDraw.Draw(image)
     scene = settle(scene)
     draw_links(image, scene)
+    draw_panels(image, scene.panels)
     for caption in scene.captions:
         pen.text((caption.at.x, caption.at.y), caption.text, fill=(95, 95, 95), font=font(14))
     for node in scene.nodes:

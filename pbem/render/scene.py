@@ -10,8 +10,10 @@ and no publisher artwork.
 The model: a ``Node`` is a place (region, province, sea) with a label, a fill,
 an outline and its ``Token`` s (armies, fleets, cities, factories, flags, each
 a short text in an owner's colour); a ``Link`` joins two nodes in a
-``LinkStyle`` (land, sea ...); a ``Scene`` adds a title, captions, a legend of
-colours and a few lines of key. ``pbem.render.picture.render_png`` draws it
+``LinkStyle`` (land, sea ...); a ``Panel`` is a box of ``Cell`` s beside the
+map, in room the map leaves free (Imperial's rondel and treasuries,
+Eight-Minute Empire's card row); a ``Scene`` adds a title, captions, a legend
+of colours and a few lines of key. ``pbem.render.picture.render_png`` draws it
 with Pillow (``pbem.render.png``): boxes grown with their pieces are nudged
 apart, and a line that would run under a third place is bowed around it
 (``pbem.render.routes``). The drawing builds on this module, never the other
@@ -89,7 +91,14 @@ class Token:
 
 @dataclass(frozen=True)
 class Node:
-    """A place. ``at`` holds one point, or more for a place drawn on several panels (a sea at both edges)."""
+    """A place. ``at`` holds one point, or more for a place drawn on several panels (a sea at both edges).
+
+    A node that ``repeats`` another is no place of its own: it points to
+    that node where a map that wraps round shows it again at the far edge
+    (the Pacific, west of the Americas and east of Asia). It carries no
+    pieces and its label says where the node is, so that nobody counts two
+    seas, or two fleets; links from its side of the map end at it.
+    """
 
     id: str
     label: str
@@ -99,6 +108,7 @@ class Node:
     tokens: tuple[Token, ...] = ()
     shape: NodeShape = NodeShape.BOX
     thick: bool = False  # a strong outline: the place is someone's
+    repeats: str | None = None  # the id of the node this one points to
 
 
 @dataclass(frozen=True)
@@ -120,6 +130,45 @@ class LegendEntry:
     name: str
 
 
+class Align(Enum):
+    LEFT = "left"
+    RIGHT = "right"
+    CENTRE = "centre"
+
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom, in whole pixels
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One box of a panel: lines of text from its top, then its pieces in rows below them (a rondel space
+    and the nations' markers on it; a card of the row; a cell of a table)."""
+
+    box: Box  # within the panel
+    lines: tuple[str, ...] = ()
+    tokens: tuple[Token, ...] = ()
+    align: Align = Align.LEFT
+    outline: RGB | None = None  # a frame round the cell (a space, a card); None: a table's plain cell
+    fill: RGB | None = None
+    thick: bool = False  # a strong frame: the cell is the one that matters now (the nation to play)
+    wrap: bool = False  # lines too wide for the cell wrap at their spaces (a card's action); else they are cut
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A box beside the map: a title and cells, drawn over whatever lies beneath and kept clear of links.
+
+    It goes where the map leaves room (the layout of a game's art puts no
+    place there), so that the picture gains what a player needs without
+    growing: the canvas stays the same size.
+    """
+
+    title: str
+    box: Box  # within the picture
+    cells: tuple[Cell, ...]
+    text_size: float = 12
+
+
 @dataclass(frozen=True)
 class Scene:
     """Everything one board picture shows; positions and sizes in pixels."""
@@ -135,6 +184,7 @@ class Scene:
     # more tokens take more rows), and at least the second number tall (and wide).
     node_size: tuple[int, int] = (80, 40)
     label_size: float = 10.5  # the nodes' labels, in pixels: small for many long names, larger for a few numbers
+    panels: tuple[Panel, ...] = ()
 
     def node(self, ident: str) -> Node:
         for node in self.nodes:
@@ -149,6 +199,18 @@ class Scene:
         problems += [f"node {n.id} has no place" for n in self.nodes if not n.at]
         problems += [f"link {k.a}-{k.b} names an unknown node" for k in self.links
                      if k.a not in ids or k.b not in ids]
+        problems += [f"node {n.id} repeats {n.repeats}, which is no node of its own" for n in self.nodes
+                     if n.repeats is not None and n.repeats not in {m.id for m in self.nodes if m.repeats is None}]
+        problems += [f"node {n.id} repeats {n.repeats} but carries pieces" for n in self.nodes
+                     if n.repeats is not None and n.tokens]
+        width, height = self.size
+        for panel in self.panels:
+            left, top, right, bottom = panel.box
+            if not (0 <= left < right <= width and 0 <= top < bottom <= height):
+                problems.append(f"panel {panel.title!r} does not fit in the picture")
+            problems += [f"a cell of panel {panel.title!r} does not fit in it" for cell in panel.cells
+                         if not (0 <= cell.box[0] < cell.box[2] <= right - left
+                                 and 0 <= cell.box[1] < cell.box[3] <= bottom - top)]
         return problems
 
 

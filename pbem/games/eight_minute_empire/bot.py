@@ -8,6 +8,7 @@ against the card's cost read from the row in the same mail.
 """
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ _BANNER = re.compile(r"^EIGHT-MINUTE EMPIRE - (?P<game>\S+) - (?P<what>.*)$", re
 _ROW = re.compile(r"^  (\d)  cost (\d)  ", re.MULTILINE)
 WORTH = {"PLACE": 1.0, "MOVE": 1.2, "CITY": 2.5, "DESTROY": 1.5}  # per army, path, city or army destroyed
 COIN = 0.8  # what a coin is worth against those
+PLAYERS_HEAD = "PLAYERS (seating order"
 
 
 def worth(line: str, costs: dict[int, int]) -> float:
@@ -52,6 +54,23 @@ def options_of(text: str) -> list[str]:
     return found
 
 
+def decision_key(text: str) -> str:
+    """What a prompt asks, and nothing of when or how it was mailed: the game and the reader (the last
+    banner: the prompt's), the row, the players' standing and the options.
+
+    The bot's choices are seeded with this and its seed. The whole text would
+    not do: a prompt holds its deadline (a time of the clock), and what it
+    tells since the seat's last mail depends on the seat's mail mode, so the
+    same seed played another game on every run and in every mode.
+    """
+    lines = text.replace("\r\n", "\n").split("\n")
+    heads = [index for index, line in enumerate(lines) if line.startswith(PLAYERS_HEAD)]
+    players = list(itertools.takewhile(bool, lines[heads[0] + 1:])) if heads else []
+    banners = [f"{match.group('game')} {match.group('what')}" for match in _BANNER.finditer(text)][-1:]
+    row = dict.fromkeys(line.strip() for line in lines if _ROW.match(line))  # the row, told once or twice
+    return "\n".join([*banners, *row, *players, *options_of(text)])
+
+
 class EightMinuteBot:
     """Answers Eight-Minute Empire prompts by mail."""
 
@@ -79,14 +98,13 @@ class EightMinuteBot:
         return (match.group("game") if match else None), None
 
     def is_report(self, text: str) -> bool:
-        return "\nPLAYERS (seating order" in text
+        return f"\n{PLAYERS_HEAD}" in text
 
     def answer(self, prompt: str, strategy: str, seed: int | str, report: str | None) -> str | None:
         options = options_of(prompt)
         if not options:
             return None
-        rng = random.Random(f"{seed}:{prompt}")
-        return self._pick(options, strategy, rng, prompt)
+        return self._pick(options, strategy, random.Random(f"{seed}\x1f{decision_key(prompt)}"), prompt)
 
     def answer_refusal(self, error: str, prompt: str | None, strategy: str, seed: int | str, report: str | None,
                        avoid: Sequence[str], attempt: int) -> str | None:
@@ -95,7 +113,8 @@ class EightMinuteBot:
         options = [o for o in options_of(prompt or "") if o.upper() not in avoid]
         if not options:
             return "DONE"
-        return self._pick(options, strategy, random.Random(f"{seed}:{attempt}:{error}"), prompt or "")
+        rng = random.Random(f"{seed}\x1f{decision_key(prompt or '')}\x1fretry {attempt}\x1f{sorted(avoid)}")
+        return self._pick(options, strategy, rng, prompt or "")
 
     def _pick(self, options: list[str], strategy: str, rng: random.Random, prompt: str) -> str:
         if strategy != "sensible":

@@ -5,7 +5,9 @@ and a picture shows it at a glance where the ASCII map spells it out. The
 regions, continents and links come from the map data
 (``maps/eight-minute-empire.json``), where each region stands from its slot in
 ``maps/eight-minute-empire-board.txt``: continents A and B side by side above
-C and D, as the sea lines between them run.
+C and D, as the sea lines between them run. Beside continent D, where the
+art leaves room, the row of cards a player takes from, each with its place's
+cost; each player's coins are in the legend.
 """
 from __future__ import annotations
 
@@ -16,14 +18,17 @@ from engine.eight_minute_empire.model import NEUTRAL, State, Variant
 from engine.eight_minute_empire.scoring import continent_owners, region_owners
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.views import REGIONS_TABLE, map_art, status_line
+from pbem.games.eight_minute_empire.words import card_words
 from pbem.render.scene import (
     INK,
     LAND,
     Caption,
+    Cell,
     LegendEntry,
     Link,
     LinkStyle,
     Node,
+    Panel,
     Scene,
     Token,
     TokenShape,
@@ -40,6 +45,8 @@ LABEL_SIZE = 14
 PANELS = ((0, 1), (2, 3))  # continents A | B above C | D
 NEUTRAL_COLOUR = colour("grey")
 CONTINENT = re.compile(r"Continent (\w+)")
+ROW_BOX = (576, 566, 1088, 686)  # below continent D, right of region 22: only a sea line passes, above it
+CARD_GAP = 4
 KEY = ("R3: three red armies, Rc: a red city (Rc2: two), N2: two neutral armies; a region shaded and outlined "
        "in a colour is that player's.",
        "Lines: solid by land, dashed by sea (a move over land and water).")
@@ -59,8 +66,22 @@ def picture(board: Board, state: State, *, game: str) -> Scene:
     continents = continent_owners(board, owners)
     captions = tuple(Caption(_caption(c.text, continents, state), c.at) for c in layout.captions)
     return Scene(f"{game}: Eight-Minute Empire. {status_line(state)}", SIZE, tuple(nodes), _links(board),
-                 captions, _legend(state), KEY, NODE, LABEL_SIZE)
+                 captions, _legend(state), KEY, NODE, LABEL_SIZE, (_row(board, state),))
 
+
+def _row(board: Board, state: State) -> Panel:
+    """The row: above each place its number and cost (as the board prints them), and the card there with its
+    good and what it does (the words of the mails' row); how many cards the deck still holds."""
+    width, gap = (ROW_BOX[2] - ROW_BOX[0] - 12 - 5 * CARD_GAP) // 6, CARD_GAP
+    cells = []
+    for index, card in enumerate(state.row):
+        left = 6 + index * (width + gap)
+        good, _, does = card_words(board.cards[card]).partition(": ")
+        cells.append(Cell((left, 19, left + width, 38), (f"{index + 1}: cost {board.row_costs[index]}",)))
+        cells.append(Cell((left, 38, left + width, ROW_BOX[3] - ROW_BOX[1] - 4), (good, does), outline=INK,
+                          fill=LAND, wrap=True))
+    title = f"The row: take a card, pay its cost ({plural(len(state.deck), 'card')} left in the deck)"
+    return Panel(title, ROW_BOX, tuple(cells))
 
 def _tokens(state: State, region: int) -> tuple[Token, ...]:
     """Each colour's armies (R3) and cities (Rc, Rc2) in seating order, then the neutral armies (N2)."""
