@@ -32,7 +32,7 @@ from sqlmodel import col, select
 
 from pbem.config import ModeratorSettings
 from pbem.daemon import sender
-from pbem.daemon.sender import _message, deliver_due
+from pbem.daemon.sender import _message, deliver_due, outgoing_mail
 from pbem.games import GameKind, kind_of
 from pbem.mail import InlinePicture, OutboundError, OutgoingMail, SmtpSender, build_message
 from pbem.mail.picture import content_id, picture_line
@@ -40,7 +40,7 @@ from pbem.mail.wrap import wrap_text
 from pbem.moderator import gamemaster
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
-from pbem.moderator.notify.compose import MailComposer, outgoing_mail
+from pbem.moderator.notify.compose import MailComposer
 from pbem.store import Database, find_game, load_state, seats
 from pbem.store.mailprefs import set_prefs
 from pbem.store.outbox import OutboxRow, OutboxStatus

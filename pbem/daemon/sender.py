@@ -41,14 +41,15 @@ from pbem.crash import crash_point
 from pbem.daemon.sendlimits import hold, is_limit, room
 from pbem.holders import holder_name
 from pbem.mail import (
+    InlinePicture,
     OutboundError,
+    OutgoingMail,
     PermanentSendError,
     SmtpSender,
     TransientSendError,
     WireMail,
     wire_mail,
 )
-from pbem.moderator.notify.compose import outgoing_mail
 from pbem.store.models import utcnow
 from pbem.store.outbox import (
     OutboxRow,
@@ -67,6 +68,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pbem.daemon.sender")
 
 CLAIM_LEASE = 600.0  # seconds a sender holds its claimed mails: far longer than sending a batch takes
+AUTO_GENERATED = "auto-generated"  # Auto-Submitted of a row that names none (RFC 3834)
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,42 @@ def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> WireMail:
         log.warning("outbox mail %s (%s to %s): its picture cannot go with it (%s); sent as plain text",
                     row.id, row.purpose, row.recipient, exc)
         return wire_mail(replace(mail, picture=None))
+
+
+def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None) -> OutgoingMail:
+    """The ``OutgoingMail`` an outbox row describes (what the sender builds and sends).
+
+    Rows queued by other code may carry fewer header values than the
+    composer's: ``from``/``from_name`` then come from ``moderator``, the
+    Date from the row's ``created``, ``Auto-Submitted`` is ``auto-generated``.
+    """
+    h = row.headers or {}
+    if h.get("date"):
+        date = datetime.fromisoformat(h["date"])
+    else:
+        date = row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC)
+    from_address = h.get("from") or (moderator.address if moderator is not None else None)
+    if not from_address:
+        raise ValueError("no From address: the row has none and no [moderator] address is configured")
+    return OutgoingMail(
+        to=row.recipient,
+        subject=row.subject,
+        body=row.body,
+        from_address=from_address,
+        from_name=h.get("from_name") or (moderator.name if moderator is not None else ""),
+        to_name=h.get("to_name", ""),
+        message_id=row.message_id,
+        date=date,
+        reply_to=h.get("reply_to") or None,
+        in_reply_to=h.get("in_reply_to") or None,
+        references=tuple(h.get("references") or ()),
+        list_id=h.get("list_id") or None,
+        decision=h.get("decision") or None,
+        auto_submitted=h.get("auto_submitted", AUTO_GENERATED),
+        picture=InlinePicture(row.picture, str(h.get("picture_alt") or "The board"), int(h.get("picture_line") or 0))
+        if row.picture else None,
+        attachment=(str(h["attachment"]["filename"]), str(h["attachment"]["text"])) if h.get("attachment") else None,
+    )
 
 
 def _mark(db: Database, row: OutboxRow, how: str, now: datetime, error: str) -> None:

@@ -11,10 +11,7 @@ A mail that carries the board keeps the board's picture (PNG bytes) in
 ``picture``, drawn when the mail was composed from the state at hand: a
 resend after a crash sends the same picture, and the sender needs no game
 state (``pbem.mail.picture`` builds the HTML part around it; its alt text and
-place are header values, ``picture_alt`` and ``picture_line``). A mail whose
-picture was still being drawn when its move committed waits for it, held
-(``claimed_by``) by the picture, and gets it with :func:`give_picture`
-(``pbem.moderator.notify.latepictures``).
+place are header values, ``picture_alt`` and ``picture_line``).
 """
 from __future__ import annotations
 
@@ -39,7 +36,6 @@ from sqlalchemy import (
     exists,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 from sqlmodel import Field, Session, SQLModel, col, select
 
@@ -195,23 +191,6 @@ _QUEUED_WITH_ID = (_OUTBOX.c.id.in_(bindparam("ids", expanding=True)), _OUTBOX.c
 _MARK_SENT = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(
     status=OutboxStatus.SENT, sent=bindparam("now"), attempts=_OUTBOX.c.attempts + 1, picture=None, claimed_by="")
 _RELEASE = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(next_attempt=bindparam("now"), claimed_by="")
-
-
-_GIVE_PICTURE = update(_OUTBOX).where(
-    _OUTBOX.c.message_id == bindparam("mail"), _OUTBOX.c.claimed_by == bindparam("holder"),
-    _OUTBOX.c.status == OutboxStatus.QUEUED,
-).values(picture=bindparam("png"), headers=bindparam("with_picture"), next_attempt=bindparam("due"), claimed_by="")
-
-
-def give_picture(engine: Engine | Connection, holder: str, mails: Sequence[tuple[str, dict[str, Any]]], png: bytes | None,
-                 due: datetime) -> None:
-    """Mails queued before their picture was drawn, held by ``holder`` (``pbem.moderator.notify.latepictures``),
-    get it (None: they go without) and their headers (Message-ID, headers), and fall due at ``due``; in a
-    transaction of its own. A mail no longer held by ``holder`` (taken back after a crash, sent meanwhile)
-    is left as it is."""
-    with Session(engine) as session, session.begin():
-        session.execute(_GIVE_PICTURE, [{"mail": message_id, "with_picture": headers, "png": png, "due": due,
-                                         "holder": holder} for message_id, headers in mails])
 
 
 def reclaim(session: Session, gone: Callable[[str], bool], now: datetime) -> int:

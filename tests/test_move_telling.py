@@ -1,0 +1,247 @@
+"""A move's mail written after the move has committed (``pbem.moderator.notify.telling``).
+
+The move's own transaction notes what its mail needs (``moves_to_tell``);
+the mail is written after the commit, by the process that applied it, or by
+any later pass when that process died. What must hold: the same mail as
+ever, each written once, in the order the moves were applied; a board drawn
+only when some mail carries it, once per move; the game master's history
+rewrites (undo) told after the moves they take back.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dbfixtures import sqlite_url
+from mailflowkit import NOW, PLAYERS, Table, config_for
+from sqlalchemy import delete
+from sqlmodel import col, select
+
+from pbem.holders import holder_name
+from pbem.moderator.gamemaster import MailContext, set_game, undo
+from pbem.moderator.inbound import handler
+from pbem.moderator.notify import pictures
+from pbem.moderator.notify.telling import Told, tell_left_over, tell_moves
+from pbem.store import Database, find_game, seats
+from pbem.store.mailprefs import set_prefs
+from pbem.store.models import ActionRow, as_utc
+from pbem.store.moves import CLAIM, MoveToTellRow
+from tests.test_eme_moderator import EmeTable
+
+EMAIL = dict(PLAYERS)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[EmeTable]:
+    t = EmeTable(Database(sqlite_url(tmp_path)), config_for())
+    t.create()
+    yield t
+    t.db.dispose()
+
+
+@pytest.fixture
+def imperial(tmp_path: Path) -> Iterator[Table]:
+    t = Table(Database(sqlite_url(tmp_path)), config_for())
+    t.create(players=3)
+    yield t
+    t.db.dispose()
+
+
+def drawings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every board picture drawn in this process from now on (the helper is not started in tests)."""
+    drawn: list[str] = []
+    original = pictures.render_png
+
+    def counting(scene: Any) -> bytes:
+        drawn.append(scene.title)
+        return original(scene)
+
+    monkeypatch.setattr(pictures, "render_png", counting)
+    return drawn
+
+
+def moves_to_tell(table: Table) -> list[MoveToTellRow]:
+    with table.db.transaction() as session:
+        return list(session.exec(select(MoveToTellRow).order_by(col(MoveToTellRow.id))).all())
+
+
+def game_id(table: Table) -> int:
+    with table.db.transaction() as session:
+        found = find_game(session, table.name).id
+    assert found is not None
+    return found
+
+
+def untold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The handler's process dies between its commit and the telling, as far as the mail is concerned."""
+    monkeypatch.setattr(handler, "tell_safely", lambda *args, **kwargs: Told())
+
+
+# --- pictures: only when some mail carries the board, once per move ------------------------------------------
+
+
+def test_a_game_whose_seats_all_chose_board_off_draws_no_picture(imperial: Table,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game's default is the board (``board=on``), and every seat answered ``BOARD OFF``: no mail of a move
+    carries the board, so none is drawn (it was drawn for every move, and thrown away)."""
+    with imperial.db.transaction() as session:
+        for seat in seats(session, find_game(session, imperial.name)):
+            set_prefs(session, seat, board=False)
+    drawn = drawings(monkeypatch)
+    for uid in range(1, 5):
+        player, order = imperial.an_order()
+        raw = imperial.mail_from(player, order + "\n", message_id=f"<off-{uid}@example.org>")
+        assert handler.process_message(imperial.db, imperial.config, raw, "INBOX", 1, uid, NOW,
+                                       moderator=imperial.moderator).outcome == "applied"
+    assert imperial.log_length() >= 4 and drawn == []
+    assert not any(row.picture for row in imperial.outbox())
+
+
+def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat takes the board: one drawing per move, the same picture in every seat's mail."""
+    drawn = drawings(monkeypatch)
+    since = len(table.outbox())
+    for player, bid in (("ann", 1), ("bob", 2), ("cy", 0)):
+        assert table.send(player, f"BID {bid}") == "applied"
+    mails = table.outbox()[since:]
+    assert len(drawn) == 3
+    revealed = [row for row in mails if row.version == mails[-1].version]
+    assert len(revealed) == 3 and len({row.picture for row in revealed}) == 1 and revealed[0].picture
+
+
+def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``BOARD`` from a seat with ``BOARD OFF``, nothing else: the reply is written in the message's own
+    transaction (it belongs to no move), with the board's picture beside the answer."""
+    with table.db.transaction() as session:
+        for seat in seats(session, find_game(session, table.name)):
+            set_prefs(session, seat, board=False)
+    drawn = drawings(monkeypatch)
+    assert table.send("ann", "BOARD") == "query"
+    answer = table.outbox()[-1]
+    assert answer.purpose == "query" and answer.picture and len(drawn) == 1 and moves_to_tell(table) == []
+
+
+# --- after the commit --------------------------------------------------------------------------------------
+
+
+def test_a_moves_mail_is_written_after_its_commit_and_its_record_goes_with_it(table: EmeTable) -> None:
+    since = len(table.outbox())
+    assert table.send("ann", "BID 1") == "applied"
+    assert moves_to_tell(table) == []
+    assert [row.recipient for row in table.outbox()[since:]] == [EMAIL["ann"]]  # the bid is sealed
+
+
+def test_a_move_its_process_did_not_tell_is_told_by_a_later_pass_once(table: EmeTable,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record waits, claimed by the process that applied the move, until its claim runs out (or that
+    process is found dead); then any pass tells it, and a second pass finds nothing to tell."""
+    untold(monkeypatch)
+    since = len(table.outbox())
+    assert table.send("ann", "BID 1") == "applied"
+    (row,) = moves_to_tell(table)
+    assert row.source == "mail" and row.player == "ann" and row.claimed_by and len(table.outbox()) == since
+    identity = table.config.require_moderator()
+    soon = lambda: NOW + timedelta(seconds=CLAIM / 2)  # noqa: E731
+    assert tell_left_over(table.db, identity, holder="tell@elsewhere:1:1", now=soon) == Told()
+    later = lambda: as_utc(row.created) + timedelta(seconds=CLAIM + 1)  # noqa: E731
+    told = tell_left_over(table.db, identity, holder="tell@elsewhere:1:1", now=later)
+    assert told.moves == 1 and len(told.queued) == 1 and moves_to_tell(table) == []
+    (mail,) = table.outbox()[since:]
+    assert mail.recipient == EMAIL["ann"] and mail.message_id == told.queued[0]
+    assert tell_left_over(table.db, identity, holder="tell@elsewhere:1:1", now=later) == Told()
+
+
+def test_moves_are_told_in_the_order_they_were_applied(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three moves left untold: the next teller tells them oldest first, each seat's mail in that order, and
+    the news of the sealed bids as the reveal mail would have it."""
+    reference = EmeTable(Database(str(table.db.url).replace(".db", "-reference.db")), config_for())
+    reference.create()
+    for player, bid in (("ann", 1), ("bob", 2), ("cy", 0)):
+        assert reference.send(player, f"BID {bid}") == "applied"
+    untold(monkeypatch)
+    for player, bid in (("ann", 1), ("bob", 2), ("cy", 0)):
+        assert table.send(player, f"BID {bid}") == "applied"
+    assert len(moves_to_tell(table)) == 3
+    told = tell_moves(table.db, table.config.require_moderator(), game_id(table), holder=holder_name("tell"))
+    assert told.moves == 3
+    ours = [(row.recipient, row.purpose, row.version, row.subject, row.body) for row in table.outbox()
+            if row.purpose != "welcome"]  # (the welcomes hold each database's own tokens)
+    theirs = [(row.recipient, row.purpose, row.version, row.subject, row.body) for row in reference.outbox()
+              if row.purpose != "welcome"]
+    assert ours == theirs
+    reference.db.dispose()
+
+
+def test_a_move_another_process_is_telling_is_left_to_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    untold(monkeypatch)
+    assert table.send("ann", "BID 1") == "applied"
+    identity = table.config.require_moderator()
+    assert tell_moves(table.db, identity, game_id(table), holder="tell@elsewhere:1:1") == Told()  # a live claim
+    assert len(moves_to_tell(table)) == 1
+    assert tell_moves(table.db, identity, game_id(table), holder="tell@elsewhere:1:1", take_over=True).moves == 1
+
+
+def test_a_move_taken_back_before_it_was_told_is_not_told(table: EmeTable, monkeypatch: pytest.MonkeyPatch,
+                                                           caplog: pytest.LogCaptureFixture) -> None:
+    """Its actions are no longer in the log (the log is the truth): its record goes, no mail is written."""
+    untold(monkeypatch)
+    since = len(table.outbox())
+    assert table.send("ann", "BID 1") == "applied"
+    with table.db.transaction() as session:
+        session.execute(delete(ActionRow).where(col(ActionRow.game_id) == game_id(table)))
+    told = tell_moves(table.db, table.config.require_moderator(), game_id(table), holder=holder_name("tell"))
+    assert told == Told((), 1) and moves_to_tell(table) == [] and len(table.outbox()) == since
+    assert "no longer in the log" in caplog.text
+
+
+def test_an_undo_tells_the_move_it_takes_back_first(imperial: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every seat hears of a move before it hears that the game master took it back."""
+    untold(monkeypatch)
+    player, order = imperial.an_order()
+    raw = imperial.mail_from(player, order + "\n", message_id="<undone@example.org>")
+    assert handler.process_message(imperial.db, imperial.config, raw, "INBOX", 1, 1, NOW,
+                                   moderator=imperial.moderator).outcome == "applied"
+    since = len(imperial.outbox())
+    undo(imperial.db, imperial.name, mail=MailContext.from_config(imperial.config), now=NOW + timedelta(minutes=1))
+    purposes = [(row.recipient, row.purpose) for row in imperial.outbox()[since:]]
+    for _, email in PLAYERS[:3]:
+        told = [purpose for recipient, purpose in purposes if recipient == email]
+        assert told[-1] == "undo" and told[0] in ("report", "prompt"), (email, told)
+    assert moves_to_tell(imperial) == []
+
+
+def test_the_position_before_is_replayed_when_its_record_cannot_be_read(table: EmeTable,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record whose position is not the game's any more (a seat renamed since, a format changed) is told
+    from the log: the same mail."""
+    reference = EmeTable(Database(str(table.db.url).replace(".db", "-reference.db")), config_for())
+    reference.create()
+    assert reference.send("ann", "BID 1") == "applied"
+    untold(monkeypatch)
+    assert table.send("ann", "BID 1") == "applied"
+    with table.db.transaction() as session:
+        row = session.exec(select(MoveToTellRow)).one()
+        row.state_before = {"not": "a state"}
+        session.add(row)
+    assert tell_moves(table.db, table.config.require_moderator(), game_id(table), holder=holder_name("tell")).moves == 1
+    assert [(r.recipient, r.body) for r in table.outbox() if r.purpose != "welcome"] == \
+        [(r.recipient, r.body) for r in reference.outbox() if r.purpose != "welcome"]
+    reference.db.dispose()
+
+
+def test_a_forced_move_is_mailed_before_force_returns(table: EmeTable) -> None:
+    from pbem.moderator.gamemaster import force
+
+    forced = force(table.db, table.name, "ann", "BID 1", mail=MailContext.from_config(table.config), now=NOW)
+    assert forced.mailed == 1 and moves_to_tell(table) == []
+    assert "The game master gave these orders for ann" in table.outbox()[-1].body
+
+
+def test_board_off_by_game_setting_draws_nothing_either(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    set_game(table.db, table.name, ["board=off"])
+    drawn = drawings(monkeypatch)
+    assert table.send("ann", "BID 1") == "applied"
+    assert drawn == []
