@@ -106,7 +106,7 @@ def test_a_move_is_committed_before_its_mail_is_written_and_the_mail_all_at_once
     it. The move's own transaction reads nothing of the seats' mail (their modes, the observers) and writes no
     mail: it notes the move to tell. Its mail is written in the next transaction
     (``pbem.moderator.notify.telling``), every seat's composed first (its mode, its token, the observers) and
-    written last, with the move's record deleted."""
+    written last, the board's picture once for every mail that carries it, with the move's record deleted."""
     assert move(table, 1) == "applied"
     with statements(table) as said:
         assert move(table, 2) == "applied"
@@ -117,9 +117,10 @@ def test_a_move_is_committed_before_its_mail_is_written_and_the_mail_all_at_once
     assert not matching(applying, r"\b(seat_mail|observers|outbox)\b")
     first_write = next(n for n, s in enumerate(telling) if re.match(r"^(INSERT|UPDATE|DELETE)\b", s))
     assert matching(telling[:first_write], r"FROM seat_mail\b") and matching(telling[:first_write], r"FROM observers\b")
-    assert all(s.startswith(("INSERT INTO outbox", "DELETE FROM moves_to_tell")) for s in telling[first_write:]
-               if not s.startswith("SELECT moves_to_tell"))  # (the next move of the game, if any: none)
+    assert all(s.startswith(("INSERT INTO pictures", "INSERT INTO outbox", "DELETE FROM moves_to_tell"))
+               for s in telling[first_write:] if not s.startswith("SELECT moves_to_tell"))  # (the game's next: none)
     assert len(matching(telling, r"^INSERT INTO outbox")) == 3 and table.outbox()[-1].version == 2
+    assert len(matching(telling, r"^INSERT INTO pictures")) == 1  # one picture for the three mails that carry it
 
 
 def test_the_senders_seat_comes_with_its_game(table: Table) -> None:

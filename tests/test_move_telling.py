@@ -16,11 +16,13 @@ from typing import Any
 
 import pytest
 from dbfixtures import sqlite_url
-from mailflowkit import NOW, PLAYERS, Table, config_for
+from mailflowkit import NOW, PLAYERS, Table, config_for, picture_of
 from sqlalchemy import delete
 from sqlmodel import col, select
 
+from pbem.daemon.sender import deliver_due
 from pbem.holders import holder_name
+from pbem.mail import PermanentSendError, TransientSendError
 from pbem.moderator.gamemaster import MailContext, set_game, undo
 from pbem.moderator.inbound import handler
 from pbem.moderator.notify import pictures
@@ -29,6 +31,7 @@ from pbem.store import Database, find_game, seats
 from pbem.store.mailprefs import set_prefs
 from pbem.store.models import ActionRow, as_utc
 from pbem.store.moves import CLAIM, MoveToTellRow
+from pbem.store.outbox import PictureRow
 from tests.test_eme_moderator import EmeTable
 
 EMAIL = dict(PLAYERS)
@@ -97,7 +100,7 @@ def test_a_game_whose_seats_all_chose_board_off_draws_no_picture(imperial: Table
         assert handler.process_message(imperial.db, imperial.config, raw, "INBOX", 1, uid, NOW,
                                        moderator=imperial.moderator).outcome == "applied"
     assert imperial.log_length() >= 4 and drawn == []
-    assert not any(row.picture for row in imperial.outbox())
+    assert not any(row.picture_id for row in imperial.outbox())
 
 
 def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,7 +112,7 @@ def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypat
     mails = table.outbox()[since:]
     assert len(drawn) == 3
     revealed = [row for row in mails if row.version == mails[-1].version]
-    assert len(revealed) == 3 and len({row.picture for row in revealed}) == 1 and revealed[0].picture
+    assert len(revealed) == 3 and len({row.picture_id for row in revealed}) == 1 and picture_of(table.db, revealed[0])
 
 
 def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,7 +124,7 @@ def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monk
     drawn = drawings(monkeypatch)
     assert table.send("ann", "BOARD") == "query"
     answer = table.outbox()[-1]
-    assert answer.purpose == "query" and answer.picture and len(drawn) == 1 and moves_to_tell(table) == []
+    assert answer.purpose == "query" and picture_of(table.db, answer) and len(drawn) == 1 and moves_to_tell(table) == []
 
 
 # --- after the commit --------------------------------------------------------------------------------------
@@ -245,3 +248,57 @@ def test_board_off_by_game_setting_draws_nothing_either(table: EmeTable, monkeyp
     drawn = drawings(monkeypatch)
     assert table.send("ann", "BID 1") == "applied"
     assert drawn == []
+
+
+# --- a picture stored once, dropped with the last mail that carries it ------------------------------------------
+
+
+class Relay:
+    """A relay that takes every mail but refuses those to ``refused`` for good, and stops (try later) at the
+    ``pause``-th mail of a run."""
+
+    def __init__(self, refused: str = "", pause: int = 0) -> None:
+        self.refused, self.pause, self.taken = refused, pause, []  # type: ignore[var-annotated]
+        self.tried = 0
+
+    def open(self) -> None:
+        self.tried = 0
+
+    def close(self) -> None:
+        pass
+
+    def send_wire(self, mail: Any, *, meanwhile: Any = None) -> None:
+        self.tried += 1
+        if meanwhile is not None:
+            meanwhile()
+        if self.tried == self.pause:
+            raise TransientSendError("421 try later")
+        if self.refused and self.refused in mail.recipients:
+            raise PermanentSendError("550 no such user")
+        self.taken.append(mail)
+
+
+def stored_pictures(table: Table) -> list[PictureRow]:
+    with table.db.transaction() as session:
+        return list(session.exec(select(PictureRow)).all())
+
+
+def test_a_moves_picture_is_stored_once_and_goes_with_the_last_mail_that_carries_it(table: EmeTable) -> None:
+    """Three seats take the board of the reveal: one stored picture (not three copies of it); it stays while any
+    mail that carries it waits, and goes when the last of them is sent or refused for good."""
+    identity = table.config.require_moderator()
+    deliver_due(table.db, Relay(), NOW, moderator=identity)  # the welcomes
+    for player, bid in (("ann", 1), ("bob", 2), ("cy", 0)):
+        assert table.send(player, f"BID {bid}") == "applied"
+    queued = [row for row in table.outbox() if row.status == "queued"]
+    reveal = [row for row in queued if row.version == queued[-1].version]
+    (picture,) = [p for p in stored_pictures(table) if p.id == reveal[0].picture_id]
+    assert len(reveal) == 3 and {row.picture_id for row in reveal} == {picture.id}
+    assert len(stored_pictures(table)) == len({row.picture_id for row in queued})  # one per move, not per mail
+    assert picture.alt.startswith("Picture of the board") and picture.png.startswith(b"\x89PNG")
+    report = deliver_due(table.db, Relay(pause=len(queued)), NOW, moderator=identity)  # the last one: later
+    assert report.sent == len(queued) - 1 and [p.id for p in stored_pictures(table)] == [picture.id]
+    report = deliver_due(table.db, Relay(refused=reveal[-1].recipient), NOW + timedelta(minutes=5),
+                         moderator=identity)
+    assert report.failed == 1 and stored_pictures(table) == []
+    assert all(row.picture_id is None for row in table.outbox())

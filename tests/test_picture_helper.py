@@ -28,7 +28,7 @@ from pbem.holders import holder_name
 from pbem.moderator.notify import pictures, turnmail
 from pbem.moderator.notify.telling import tell_moves
 from pbem.store import Database, find_game
-from tests.mailflowkit import config_for, wait_until
+from tests.mailflowkit import config_for, mail_of, picture_of, wait_until
 from tests.test_eme_moderator import KIND, EmeTable
 
 
@@ -82,9 +82,9 @@ def test_the_mail_carries_the_picture_the_helper_drew(table: EmeTable, helper: p
     with caplog.at_level(logging.WARNING, logger="pbem.moderator.notify.pictures"):
         assert table.send("ann", "BID 1") == "applied"
     assert asked == [(table.name, True)] and not caplog.records  # the helper drew it, and nothing went wrong
-    mail = table.outbox()[-1]
-    assert mail.picture == drawn_here(table)
-    assert mail.headers["picture_alt"].startswith("Picture of the board") and mail.headers["picture_line"] >= 0
+    mail = mail_of(table.db, table.outbox()[-1])
+    assert mail.picture is not None and mail.picture.png == drawn_here(table)
+    assert mail.picture.alt.startswith("Picture of the board") and mail.picture.line >= 0
 
 
 def test_a_row_is_written_once_with_its_picture(table: EmeTable, helper: pictures.Helper) -> None:
@@ -93,7 +93,7 @@ def test_a_row_is_written_once_with_its_picture(table: EmeTable, helper: picture
     event.listen(table.db.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     assert table.send("ann", "BID 1") == "applied"
     assert not [s for s in statements if re.match(r"\s*UPDATE outbox\b", s)]
-    assert table.outbox()[-1].picture
+    assert picture_of(table.db, table.outbox()[-1])
 
 
 def test_a_helper_that_dies_while_drawing_costs_no_picture(table: EmeTable, helper: pictures.Helper,
@@ -111,7 +111,7 @@ def test_a_helper_that_dies_while_drawing_costs_no_picture(table: EmeTable, help
     with caplog.at_level(logging.WARNING, logger="pbem.moderator.notify.pictures"):
         assert table.send("ann", "BID 1") == "applied"
     assert "the picture helper failed" in caplog.text
-    assert table.outbox()[-1].picture == drawn_here(table)
+    assert picture_of(table.db, table.outbox()[-1]) == drawn_here(table)
 
 
 @pytest.mark.slow
@@ -136,9 +136,9 @@ def test_a_late_answer_is_dropped_not_taken_for_the_next_pictures(table: EmeTabl
     assert helper.ask(KIND, table.name, before) is None  # its answer is still owed
     monkeypatch.setattr(pictures, "DRAW_HERE_AFTER", 30.0)
     assert table.send("ann", "BID 1") == "applied"  # drawn here, or by the helper once it has answered
-    assert table.outbox()[-1].picture == drawn_here(table)
+    assert picture_of(table.db, table.outbox()[-1]) == drawn_here(table)
     wait_until(lambda: helper.ask(KIND, table.name, table.state()) is not None, what="the owed answer dropped")
-    assert table.send("bob", "BID 2") == "applied" and table.outbox()[-1].picture == drawn_here(table)
+    assert table.send("bob", "BID 2") == "applied" and picture_of(table.db, table.outbox()[-1]) == drawn_here(table)
 
 
 SILENT = ("import pickle, struct, sys, time; word = pickle.dumps('ready'); "
@@ -168,7 +168,7 @@ def test_a_busy_helper_leaves_the_picture_to_the_caller(table: EmeTable, helper:
     assert first is not None
     assert helper.ask(KIND, table.name, table.state()) is None  # one picture at a time
     assert table.send("ann", "BID 1") == "applied"  # drawn here meanwhile
-    assert table.outbox()[-1].picture == drawn_here(table)
+    assert picture_of(table.db, table.outbox()[-1]) == drawn_here(table)
     assert first.result() is not None and helper.ask(KIND, table.name, table.state()) is not None
 
 
@@ -195,7 +195,7 @@ def test_a_failed_telling_leaves_the_helper_free_and_the_move_to_tell(table: Eme
         game_id = find_game(session, table.name).id
     assert game_id is not None
     told = tell_moves(table.db, table.config.require_moderator(), game_id, holder=holder_name("tell"))
-    assert told.moves == 1 and table.outbox()[-1].picture == drawn_here(table)
+    assert told.moves == 1 and picture_of(table.db, table.outbox()[-1]) == drawn_here(table)
 
 
 def test_one_core_means_no_helper(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -76,6 +76,7 @@ from pbem.moderator.notify.telling import tell_left_over
 from pbem.moderator.tick import tick
 from pbem.store.inbound import load_position
 from pbem.store.inqueue import reclaim as reclaim_messages
+from pbem.store.outbox import drop_unused_pictures
 from pbem.store.outbox import reclaim as reclaim_mail
 
 log = logging.getLogger("pbem.daemon")
@@ -230,11 +231,13 @@ class MailFlow:
                  who, versions, outcome.outcome, outcome.reason, len(outcome.queued))
 
     def reclaim(self) -> None:
-        """Claims left by a process of this host that died (a crash, a kill) are free again at once."""
+        """Claims left by a process of this host that died (a crash, a kill) are free again at once; pictures
+        no mail carries any more (two senders each left one to the other) go."""
         try:
             with self.db.transaction() as session:
                 messages = reclaim_messages(session, gone)
                 mails = reclaim_mail(session, gone, self.clock())
+                drop_unused_pictures(session)
         except SQLAlchemyError as exc:
             raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
         if messages or mails:

@@ -54,10 +54,12 @@ from pbem.store.models import utcnow
 from pbem.store.outbox import (
     OutboxRow,
     OutboxStatus,
+    Picture,
     claim_due,
     mark_failed,
     mark_retry,
     mark_sent_many,
+    pictures_of,
     release_claims,
 )
 
@@ -102,7 +104,7 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     now = (now or utcnow()).astimezone(UTC)
     worker = worker or holder_name("send")
     limits = limits or Limits()
-    rows, held = _claim(db, worker, now, lease, batch, limits)
+    rows, pictures, held = _claim(db, worker, now, lease, batch, limits)
     if not rows:
         return DeliveryReport(held=held)
     try:
@@ -114,11 +116,11 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     totals, stopped = DeliveryReport(), False
     try:
         while rows:
-            report, stopped = _send_batch(db, sender, rows, now, moderator)
+            report, stopped = _send_batch(db, sender, rows, pictures, now, moderator)
             totals = _add(totals, report)
             if stopped:
                 break
-            rows, held = _claim(db, worker, now, lease, batch, limits)
+            rows, pictures, held = _claim(db, worker, now, lease, batch, limits)
     except BaseException:
         sender.close()
         raise
@@ -128,18 +130,19 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
 
 
 def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int,
-           limits: Limits) -> tuple[list[OutboxRow], str | None]:
-    """The next batch this sender may send, within the sending limits; and why there is none, if held."""
+           limits: Limits) -> tuple[list[OutboxRow], dict[int, Picture], str | None]:
+    """The next batch this sender may send, within the sending limits, with the pictures its mails carry (each
+    read once, however many of them carry it); and why there is none, if held."""
     with db.transaction() as session:
         allowed = room(session, limits, now)
         if allowed.mails == 0:
-            return [], allowed.reason
-        size = batch if allowed.mails is None else min(batch, allowed.mails)
-        return claim_due(session, worker, now, lease, size), None
+            return [], {}, allowed.reason
+        rows = claim_due(session, worker, now, lease, batch if allowed.mails is None else min(batch, allowed.mails))
+        return rows, pictures_of(session, {row.picture_id for row in rows if row.picture_id is not None}), None
 
 
-def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: datetime,
-                moderator: ModeratorSettings | None) -> tuple[DeliveryReport, bool]:
+def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], pictures: dict[int, Picture],
+                now: datetime, moderator: ModeratorSettings | None) -> tuple[DeliveryReport, bool]:
     """Send claimed ``rows`` over the open connection, each marked sent as soon as the relay took it.
 
     Why not one mark per batch (cheaper by a small UPDATE per mail): a sender
@@ -149,7 +152,7 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
     """
     sent: list[int] = []
     failed = 0
-    built = _Built(rows, moderator)
+    built = _Built(rows, pictures, moderator)
     for index, row in enumerate(rows):
         message = built.take(index)
         if isinstance(message, _UNBUILDABLE):
@@ -183,7 +186,7 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
         crash_point("mid_send")
         sent.append(id_of_row(row))
         with db.transaction() as session:
-            mark_sent_many(session, sent[-1:], now)
+            mark_sent_many(session, sent[-1:], now, [row.picture_id] if row.picture_id is not None else [])
         log.info("sent %s to %s (game %s, version %s)", row.purpose.split(":")[0], row.recipient,
                  row.game_id, row.version)
     return DeliveryReport(len(sent), 0, failed), False
@@ -200,8 +203,9 @@ class _Built:
     other. A mail that cannot be built is kept as its exception, for the row's turn.
     """
 
-    def __init__(self, rows: list[OutboxRow], moderator: ModeratorSettings | None) -> None:
+    def __init__(self, rows: list[OutboxRow], pictures: dict[int, Picture], moderator: ModeratorSettings | None) -> None:
         self._rows = rows
+        self._pictures = pictures
         self._moderator = moderator
         self._ready: dict[int, WireMail | Exception] = {}
 
@@ -216,7 +220,9 @@ class _Built:
     def _build(self, index: int) -> None:
         if index not in self._ready:
             try:
-                self._ready[index] = _message(self._rows[index], self._moderator)
+                row = self._rows[index]
+                picture = self._pictures.get(row.picture_id) if row.picture_id is not None else None
+                self._ready[index] = _message(row, picture, self._moderator)
             except Exception as exc:  # noqa: BLE001  (kept for the row's turn: meanwhile must not raise)
                 self._ready[index] = exc
 
@@ -237,13 +243,13 @@ def _release(db: Database, rows: list[OutboxRow], now: datetime) -> None:
         release_claims(session, [id_of_row(row) for row in rows], now)
 
 
-def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> WireMail:
+def _message(row: OutboxRow, picture: Picture | None, moderator: ModeratorSettings | None) -> WireMail:
     """The row's message; with its picture when it has one, else (a picture that will not go) as plain text.
 
     Why fall back: the picture only repeats the text; a stored picture that
     cannot be sent must not cost the player the mail.
     """
-    mail = outgoing_mail(row, moderator)
+    mail = outgoing_mail(row, moderator, picture)
     try:
         return wire_mail(mail)
     except OutboundError as exc:
@@ -254,8 +260,10 @@ def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> WireMail:
         return wire_mail(replace(mail, picture=None))
 
 
-def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None) -> OutgoingMail:
-    """The ``OutgoingMail`` an outbox row describes (what the sender builds and sends).
+def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None,
+                  picture: Picture | None = None) -> OutgoingMail:
+    """The ``OutgoingMail`` an outbox row describes (what the sender builds and sends), with ``picture``, the
+    stored picture the row refers to (``pbem.store.outbox.pictures_of``), beside its text.
 
     Rows queued by other code may carry fewer header values than the
     composer's: ``from``/``from_name`` then come from ``moderator``, the
@@ -284,8 +292,8 @@ def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None) ->
         list_id=h.get("list_id") or None,
         decision=h.get("decision") or None,
         auto_submitted=h.get("auto_submitted", AUTO_GENERATED),
-        picture=InlinePicture(row.picture, str(h.get("picture_alt") or "The board"), int(h.get("picture_line") or 0))
-        if row.picture else None,
+        picture=InlinePicture(picture.png, picture.alt or "The board", int(h.get("picture_line") or 0))
+        if picture is not None else None,
         attachment=(str(h["attachment"]["filename"]), str(h["attachment"]["text"])) if h.get("attachment") else None,
     )
 

@@ -14,18 +14,23 @@ while it draws, and :meth:`Boards.finish` waits for it before the mail is
 written. Elsewhere (the game master's notices, digests, answers to
 ``BOARD``) it is drawn at once. A picture that cannot be drawn leaves the
 mail as text alone: the text shows the same board.
+
+A board drawn is stored once (``pbem.store.outbox.store_picture``), before
+the first mail that carries it is written, and every such mail refers to it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlmodel import Session
+
 from pbem.games import kind_of
 from pbem.moderator.notify import pictures
 from pbem.moderator.notify.pictures import Drawing, Drawn, board_picture
 from pbem.store import GameRow
 from pbem.store.models import id_of
-from pbem.store.outbox import OutboxRow
+from pbem.store.outbox import OutboxRow, store_picture
 
 
 @dataclass
@@ -38,10 +43,7 @@ class Board:
     drawing: Drawing | None = None
     drawn: Drawn = None
     waiting: list[tuple[OutboxRow, int]] = field(default_factory=list)
-
-    @property
-    def settled(self) -> bool:
-        return self.drawing is None
+    stored: int | None = None  # the picture's id, once stored
 
     def settle(self) -> Drawn:
         """The picture, waiting for the helper if it is still drawing."""
@@ -62,7 +64,8 @@ class Boards:
     """The boards of one composer (one transaction); ``aside``: ask the helper process and wait in
     :meth:`finish` (see the module docstring)."""
 
-    def __init__(self, *, aside: bool = False) -> None:
+    def __init__(self, session: Session, *, aside: bool = False) -> None:
+        self.session = session
         self.aside = aside
         self._boards: dict[tuple[int, int], Board] = {}
 
@@ -82,18 +85,19 @@ class Boards:
         return BoardUse(board, line)
 
     def attach(self, row: OutboxRow, use: BoardUse) -> None:
-        """``row`` shows ``use``'s board: now when it is drawn, else in :meth:`finish`."""
-        if use.board.settled:
-            _give(row, use.board.drawn, use.line)
-        else:
+        """``row`` shows ``use``'s board: in :meth:`finish` when drawing aside (the picture is stored with the
+        mail, all written at the end), else now."""
+        if self.aside:
             use.board.waiting.append((row, use.line))
+        else:
+            self._give(row, use.board, use.line)
 
     def finish(self) -> None:
         """Every picture still being drawn, into the rows that wait for it; call before the mail is written."""
         for board in self._boards.values():
-            drawn = board.settle()
+            board.settle()
             for row, line in board.waiting:
-                _give(row, drawn, line)
+                self._give(row, board, line)
             board.waiting.clear()
 
     def abandon(self) -> None:
@@ -104,7 +108,12 @@ class Boards:
             board.waiting.clear()
 
 
-def _give(row: OutboxRow, drawn: Drawn, line: int) -> None:
-    if drawn is not None:
-        row.picture = drawn[0]
-        row.headers = {**row.headers, "picture_alt": drawn[1], "picture_line": line}
+    def _give(self, row: OutboxRow, board: Board, line: int) -> None:
+        """``row`` carries ``board``'s picture (none when it could not be drawn), stored with the first."""
+        if board.drawn is None:
+            return
+        if board.stored is None:
+            png, alt = board.drawn
+            board.stored = store_picture(self.session, board.game_id, board.version, png, alt)
+        row.picture_id = board.stored
+        row.headers = {**row.headers, "picture_line": line}

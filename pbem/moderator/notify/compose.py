@@ -128,7 +128,7 @@ class MailComposer:
         self._tokens: dict[int, str] = {}
         self._settings: dict[int, GameSettings] = {}
         self.attachments: dict[int, tuple[str, str]] = {}  # seat id -> (file name, text) for its one reply
-        self.boards = Boards(aside=aside)  # the pictures; ``aside``: drawn by the helper while texts are written
+        self.boards = Boards(session, aside=aside)  # the pictures; ``aside``: drawn by the helper while texts are written
         self._written: dict[str, OutboxRow] = {}  # queued by this composer, not yet flushed
         # True once the caller knows that nothing was ever queued for ``cause``: the inbound message it names
         # is new in this transaction (its row is written with the mail). A Message-ID made with the cause then
