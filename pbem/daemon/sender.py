@@ -29,7 +29,7 @@ which mail systems collapse.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -56,6 +56,7 @@ from pbem.store.outbox import (
     OutboxStatus,
     Picture,
     claim_due,
+    drop_unused_pictures,
     mark_failed,
     mark_retry,
     mark_sent_many,
@@ -104,7 +105,7 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     now = (now or utcnow()).astimezone(UTC)
     worker = worker or holder_name("send")
     limits = limits or Limits()
-    rows, pictures, held = _claim(db, worker, now, lease, batch, limits)
+    rows, pictures, held = _claim(db, worker, now, lease, batch, limits, ())
     if not rows:
         return DeliveryReport(held=held)
     try:
@@ -119,8 +120,9 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
             report, stopped = _send_batch(db, sender, rows, pictures, now, moderator)
             totals = _add(totals, report)
             if stopped:
+                _drop_pictures(db, set(pictures))
                 break
-            rows, pictures, held = _claim(db, worker, now, lease, batch, limits)
+            rows, pictures, held = _claim(db, worker, now, lease, batch, limits, set(pictures))
     except BaseException:
         sender.close()
         raise
@@ -129,11 +131,13 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     return totals if stopped else replace(totals, held=held)
 
 
-def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int,
-           limits: Limits) -> tuple[list[OutboxRow], dict[int, Picture], str | None]:
+def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int, limits: Limits,
+           sent: Collection[int]) -> tuple[list[OutboxRow], dict[int, Picture], str | None]:
     """The next batch this sender may send, within the sending limits, with the pictures its mails carry (each
-    read once, however many of them carry it); and why there is none, if held."""
+    read once, however many of them carry it); and why there is none, if held. First the pictures the batch
+    before carried (``sent``) go, those no mail carries any more: once per batch, not once per mail."""
     with db.transaction() as session:
+        drop_unused_pictures(session, sent)
         allowed = room(session, limits, now)
         if allowed.mails == 0:
             return [], {}, allowed.reason
@@ -186,7 +190,7 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], picture
         crash_point("mid_send")
         sent.append(id_of_row(row))
         with db.transaction() as session:
-            mark_sent_many(session, sent[-1:], now, [row.picture_id] if row.picture_id is not None else [])
+            mark_sent_many(session, sent[-1:], now)
         log.info("sent %s to %s (game %s, version %s)", row.purpose.split(":")[0], row.recipient,
                  row.game_id, row.version)
     return DeliveryReport(len(sent), 0, failed), False
@@ -236,6 +240,13 @@ def id_of_row(row: OutboxRow) -> int:
     if row.id is None:
         raise ValueError("an outbox row that was never stored")
     return row.id
+
+
+def _drop_pictures(db: Database, pictures: Collection[int]) -> None:
+    """The pictures no mail carries any more, of ``pictures`` (a run that stopped before its next claim)."""
+    if pictures:
+        with db.transaction() as session:
+            drop_unused_pictures(session, pictures)
 
 
 def _release(db: Database, rows: list[OutboxRow], now: datetime) -> None:

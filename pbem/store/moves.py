@@ -82,13 +82,26 @@ def oldest_move(session: Session, game_id: int) -> tuple[MoveToTellRow, GameRow]
     return (found[0], found[1]) if found is not None else None
 
 
+def first_move(session: Session, game_id: int) -> int | None:
+    """The id of the game's move told next (its process checks that its own is the one)."""
+    return session.exec(select(MoveToTellRow.id).where(col(MoveToTellRow.game_id) == game_id)
+                        .order_by(col(MoveToTellRow.id)).limit(1)).first()
+
+
 def lock_move(session: Session, row_id: int) -> bool:
-    """On PostgreSQL: lock the row for this transaction, False when another transaction holds it (it is being
-    told). SQLite has one writer: a second teller of the same move fails at its first write."""
+    """On PostgreSQL: lock the row for this transaction, waiting for a transaction that holds it (it is being
+    told); False when it is gone by then (told). SQLite has one writer: a second teller of the same move
+    fails at its first write."""
     if session.get_bind().dialect.name != "postgresql":
         return True
-    query = select(MoveToTellRow.id).where(col(MoveToTellRow.id) == row_id).with_for_update(skip_locked=True)
+    query = select(MoveToTellRow.id).where(col(MoveToTellRow.id) == row_id).with_for_update()
     return session.exec(query).first() is not None
+
+
+def more_moves(session: Session, game_id: int) -> bool:
+    """Whether the game has a move to tell (asked in the transaction that told one, after its writes)."""
+    return session.exec(select(MoveToTellRow.id).where(col(MoveToTellRow.game_id) == game_id).limit(1)).first() \
+        is not None
 
 
 def told(session: Session, row_id: int) -> bool:

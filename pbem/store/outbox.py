@@ -226,21 +226,18 @@ def drop_unused_pictures(session: Session, ids: Collection[int] | None = None) -
     finds it alone. A picture is stored in the transaction that writes its
     mails, so none is ever seen without the mails it was drawn for.
     """
-    unused = ~exists().where(_OUTBOX.c.picture_id == _PICTURES.c.id)
-    statement = delete(_PICTURES).where(unused)
-    if ids is not None:
-        if not ids:
-            return 0
-        statement = statement.where(_PICTURES.c.id.in_(sorted(ids)))
-    return int(session.execute(statement).rowcount)  # type: ignore[attr-defined]  # a CursorResult at run time
+    if ids is not None and not ids:
+        return 0
+    done = session.execute(_DROP_UNUSED) if ids is None else session.execute(_DROP_UNUSED_OF, {"ids": sorted(ids)})
+    return int(done.rowcount)  # type: ignore[attr-defined]  # a CursorResult at run time
 
 
-def mark_sent_many(session: Session, ids: Sequence[int], now: datetime, pictures: Collection[int] = ()) -> None:
+def mark_sent_many(session: Session, ids: Sequence[int], now: datetime) -> None:
     """Mark mails sent in one statement. A sent mail keeps its text (the record of what players were told)
-    but not its picture (``pictures``: those the mails carried, dropped once no other mail carries them)."""
+    but not its picture: it no longer refers to it (the sender drops the pictures no mail carries any more
+    after each batch, :func:`drop_unused_pictures`)."""
     if ids:
         session.execute(_MARK_SENT, {"ids": list(ids), "now": now})
-        drop_unused_pictures(session, pictures)
 
 
 def release_claims(session: Session, ids: Sequence[int], now: datetime) -> None:
@@ -256,6 +253,8 @@ _QUEUED_WITH_ID = (_OUTBOX.c.id.in_(bindparam("ids", expanding=True)), _OUTBOX.c
 _PICTURES = PictureRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
 _MARK_SENT = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(
     status=OutboxStatus.SENT, sent=bindparam("now"), attempts=_OUTBOX.c.attempts + 1, picture_id=None, claimed_by="")
+_DROP_UNUSED = delete(_PICTURES).where(~exists().where(_OUTBOX.c.picture_id == _PICTURES.c.id))
+_DROP_UNUSED_OF = _DROP_UNUSED.where(_PICTURES.c.id.in_(bindparam("ids", expanding=True)))
 _RELEASE = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(next_attempt=bindparam("now"), claimed_by="")
 
 

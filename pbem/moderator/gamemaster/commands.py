@@ -35,6 +35,7 @@ from pbem.moderator.deadlines import Deadline, decision_since, game_deadlines, u
 from pbem.moderator.games import EMAIL, PLAYER_NAME  # the same rules as for a new game
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.subjects import move_subject
+from pbem.moderator.notify.telling import Recorded
 from pbem.moderator.notify.turnmail import prefs, seat_mail
 from pbem.render.text import note_block
 from pbem.store import GameRow, GameStatus, SeatRow
@@ -85,7 +86,7 @@ def force(db: Database, name: str, player: str, text: str, *, mail: MailContext 
     mail = mail or MailContext()
     moment = utc(now or datetime.now(UTC))
 
-    def once() -> tuple[Played, int | None]:
+    def once() -> tuple[Played, Recorded | None]:
         with _transaction(db) as session:
             game = store.find_game(session, name)
             played = play_in_session(session, game, player, text, moment)
@@ -112,7 +113,7 @@ def order(db: Database, name: str, player: str, text: str, *, mail: MailContext 
     mail = mail or MailContext()
     moment = utc(now or datetime.now(UTC))
 
-    def once() -> tuple[Played, int | None]:
+    def once() -> tuple[Played, Recorded | None]:
         with _transaction(db) as session:
             game = store.find_game(session, name)
             refuse_if_paused(session, game)

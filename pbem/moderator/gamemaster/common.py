@@ -23,7 +23,7 @@ from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of
 from pbem.moderator.deadlines import utc
 from pbem.moderator.notify.compose import MailComposer
-from pbem.moderator.notify.telling import tell_safely
+from pbem.moderator.notify.telling import Recorded, tell_safely
 from pbem.store import Database, GameRow, SeatRow
 from pbem.store.settings import GameSettings, save_settings
 
@@ -89,14 +89,16 @@ class MailContext:
         identity = self.identity()
         return MailComposer(session, identity, now, cause=cause) if identity is not None else None
 
-    def tell(self, db: Database, game_id: int | None) -> int:
-        """After a command's commit: tell the moves it recorded (``pbem.moderator.notify.telling``) in game
-        ``game_id`` (None: it recorded none); the number of mails queued."""
+    def tell(self, db: Database, moved: Recorded | int | None) -> int:
+        """After a command's commit: tell the moves it recorded (``pbem.moderator.notify.telling``): the one it
+        ``Recorded``, or those of the game with that id (None: it recorded none); the number of mails queued."""
         identity = self.identity()
-        if game_id is None or identity is None:
+        if moved is None or identity is None:
             return 0
         crash_point("after_apply_before_render")
-        return len(tell_safely(db, identity, game_id, holder=teller()).queued)
+        recorded = moved if isinstance(moved, Recorded) else None
+        game_id = moved.row.game_id if isinstance(moved, Recorded) else moved
+        return len(tell_safely(db, identity, game_id, holder=teller(), recorded=recorded).queued)
 
     def tell_first(self, db: Database, name: str) -> None:
         """Before a command rewrites a game's history (undo, replace): the moves still to tell are told, so that

@@ -24,12 +24,12 @@ from pbem.moderator.gamemaster.common import (
     teller,
 )
 from pbem.moderator.notify.subjects import move_subject
-from pbem.moderator.notify.telling import record_move
+from pbem.moderator.notify.telling import Recorded, record_move
 from pbem.render.text import note_block
 from pbem.store import GameRow
 from pbem.store import waiting as waiting_store
 from pbem.store.absence import ask_replace_once, stood_in
-from pbem.store.models import ActionRow, id_of
+from pbem.store.models import ActionRow
 from pbem.store.moves import Source
 from pbem.store.settings import GameSettings
 
@@ -113,15 +113,14 @@ def _resumed_notes(played: Played) -> dict[str, list[str]]:
 
 
 def record_play(session: Session, game: GameRow, played: Played, mail: MailContext, now: datetime, source: str,
-                note: Sequence[str]) -> int | None:
+                note: Sequence[str]) -> Recorded | None:
     """Note the move of orders that came by no mail, to be told after the commit as a mailed order is
-    (``pbem.moderator.notify.telling``), with ``note`` to every seat told of it; the game's id (for
-    ``MailContext.tell``), None when nothing is to be mailed."""
+    (``pbem.moderator.notify.telling``), with ``note`` to every seat told of it; what ``MailContext.tell``
+    takes, None when nothing is to be mailed."""
     if mail.identity() is None or played.result is None or played.result.version == played.version_before:
         return None
-    record_move(session, game, played.before, played.result, cause=f"{source}:{_stamp(now)}", source=source,
-                holder=teller(), now=now, note=note, private=_resumed_notes(played))
-    return id_of(game)
+    return record_move(session, game, played.before, played.result, cause=f"{source}:{_stamp(now)}",
+                       source=source, holder=teller(), now=now, note=note, private=_resumed_notes(played))
 
 
 # --- used by the deadline tick ------------------------------------------------------------------------

@@ -107,7 +107,7 @@ from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
 from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
 from pbem.moderator.notify.observers import answer as observer_answer
 from pbem.moderator.notify.subjects import decision_kind, reply_subject
-from pbem.moderator.notify.telling import record_move, tell_safely
+from pbem.moderator.notify.telling import Recorded, record_move, tell_safely
 from pbem.store import (
     Database,
     GameRow,
@@ -174,7 +174,7 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
                 if also is not None:
                     also(session)
                 crash_point("mid_transaction")
-            return _told(db, identity, handler.moved, holder, outcome)
+            return _told(db, identity, handler.recorded, holder, outcome)
         except (ConcurrentUpdate, IntegrityError) as exc:
             # another writer of the same game, or of the same message: read everything again
             if attempt == retries:
@@ -204,12 +204,13 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
     raise AssertionError("unreachable")
 
 
-def _told(db: Database, identity: ModeratorSettings, game_id: int | None, holder: str, outcome: Outcome) -> Outcome:
+def _told(db: Database, identity: ModeratorSettings, recorded: Recorded | None, holder: str,
+          outcome: Outcome) -> Outcome:
     """After the commit: the move's mail (``pbem.moderator.notify.telling``), counted in the outcome."""
-    if game_id is None:
+    if recorded is None:
         return outcome
     crash_point("after_apply_before_render")
-    told = tell_safely(db, identity, game_id, holder=holder)
+    told = tell_safely(db, identity, recorded.row.game_id, holder=holder, recorded=recorded)
     return replace(outcome, queued=outcome.queued + told.queued) if told.queued else outcome
 
 
@@ -263,7 +264,7 @@ class _Handler(SeatReplies):
         self.seat: SeatRow | None = None
         self.notes: list[str] = []
         self.holder = holder  # who tells the move after the commit (``pbem.store.moves``)
-        self.moved: int | None = None  # the game whose move is to be told
+        self.recorded: Recorded | None = None  # the move to tell after the commit
 
     # --- the decision ------------------------------------------------------------------------
 
@@ -495,10 +496,10 @@ class _Handler(SeatReplies):
         if result.queries and self._allowed(self._seat_budget(seat), "query"):
             parts.append(self.answers(game, seat, result))
         if changed:  # the sender's reply rides in its mail about the move
-            record_move(self.session, game, before, result, cause=self.tag, source=Source.MAIL, holder=self.holder,
-                        now=self.now, parts=parts, reply=ReplyTo.of(message),
-                        attachment=self.compose.attachments.pop(id_of(seat), None))
-            self.moved = id_of(game)
+            self.recorded = record_move(
+                self.session, game, before, result, cause=self.tag, source=Source.MAIL, holder=self.holder,
+                now=self.now, parts=parts, reply=ReplyTo.of(message), settings=self.compose.settings(game),
+                attachment=self.compose.attachments.pop(id_of(seat), None))
         elif parts:
             self.reply(game, seat, result, parts)
         if result.refusal is not None:

@@ -156,6 +156,11 @@ class MailComposer:
             self._settings[game.id] = settings
         return self._settings[game.id]
 
+    def know_settings(self, game: GameRow, settings: GameSettings) -> None:
+        """The game's settings as the caller read them a moment ago (a move's teller: its own transaction)."""
+        assert game.id is not None
+        self._settings[game.id] = settings
+
     # --- ids and threading ------------------------------------------------------------------
 
     def message_id(self, game: str, version: int, recipient: str, purpose: str) -> str:

@@ -27,10 +27,11 @@ inbound handler, ``pbem force``, ``pbem order``, the deadline tick); every
 pass of a daemon tells the moves nobody tells (:func:`tell_left_over`: the
 row's claim ran out, or its process died). A game's moves are told in the
 order they were applied, one at a time: whoever tells a game's move goes
-on with the game's next ones, and a move whose older sibling another
-process is telling is left to that process. On PostgreSQL the row is locked
-while it is told; on SQLite a second teller of the same move fails at its
-first write and finds it told when it tries again.
+on with the game's next ones. On PostgreSQL the row is locked while it is
+told, and a second teller waits for it and goes on after it; on SQLite (one
+writer) a move whose older sibling another process is telling is left to
+that process, and a second teller of the same move fails at its first write
+and finds it told when it tries again.
 """
 from __future__ import annotations
 
@@ -59,15 +60,30 @@ from pbem.store.moves import (
     MoveToTellRow,
     Source,
     add_move,
+    first_move,
     left_over,
     lock_move,
+    more_moves,
     oldest_move,
     told,
 )
+from pbem.store.settings import GameSettings
 
 log = logging.getLogger("pbem.moderator.notify")
 
 RETRIES = 5  # tries of one move's telling that met another writer (the other teller of the same move)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A move just recorded, as the process that applied it knows it: what it tells right after the commit
+    without reading back what it wrote (the record, the game, the settings) nor replaying the log (the
+    positions and events it has at hand are the very ones logged)."""
+
+    row: MoveToTellRow
+    game: GameRow
+    move: Move
+    settings: GameSettings | None = None  # the game's mail settings the move was made under
 
 
 @dataclass(frozen=True)
@@ -87,39 +103,48 @@ class Told:
 def record_move(session: Session, game: GameRow, before: Any, result: SubmitResult, *, cause: str, source: str,
                 holder: str, now: datetime, parts: Sequence[str] = (), reply: ReplyTo | None = None,
                 attachment: tuple[str, str] | None = None, note: Sequence[str] = (),
-                private: Mapping[str, Sequence[str]] | None = None) -> None:
+                private: Mapping[str, Sequence[str]] | None = None, settings: GameSettings | None = None) -> Recorded:
     """Note in the move's transaction that ``result`` (applied to ``before``) is to be told (see the module
     docstring). ``cause`` makes the mails' Message-IDs; ``parts``, ``reply`` and ``attachment`` are the sender's
-    reply (a mailed move); ``note`` and ``private`` what a move no one mailed adds (``turnmail.MoveSource``)."""
+    reply (a mailed move); ``note`` and ``private`` what a move no one mailed adds (``turnmail.MoveSource``);
+    ``settings`` the game's settings as the caller read them. Returns what the caller passes to
+    :func:`tell_moves` after its commit."""
     rules = kind_of(game.kind).rules
     replied: dict[str, Any] | None = None
     if reply is not None:
         replied = {"message_id": reply.message_id, "references": list(reply.references)}
         if attachment is not None:
             replied["attachment"] = {"filename": attachment[0], "text": attachment[1]}
-    add_move(session, MoveToTellRow(
+    row = MoveToTellRow(
         game_id=id_of(game), version_before=result.version_before, version_after=result.version,
         state_before=rules.state_to_json(before), cause=cause, source=source, player=result.player,
         parts=list(parts), reply=replied, also_prompt=[part.player for part in result.resumed], note=list(note),
-        private={player: list(lines) for player, lines in (private or {}).items() if lines}, created=now),
-        holder, now)
+        private={player: list(lines) for player, lines in (private or {}).items() if lines}, created=now)
+    add_move(session, row, holder, now)
+    move = Move(result.player, before, result.state, tuple(result.events), tuple(row.also_prompt))
+    return Recorded(row, game, move, settings)
 
 
 # --- telling, after the commit ---------------------------------------------------------------------------
 
 
 def tell_moves(db: Database, identity: ModeratorSettings, game_id: int, *, holder: str,
-               now: Callable[[], datetime] | None = None, take_over: bool = False) -> Told:
+               now: Callable[[], datetime] | None = None, take_over: bool = False,
+               recorded: Recorded | None = None) -> Told:
     """Tell the game's moves that wait, oldest first, each in a transaction of its own, until none waits or the
     next is another process's to tell (see the module docstring; ``take_over``: whoever's it is, as the game
-    master does before taking moves back). Database errors are raised."""
+    master does before taking moves back; ``recorded``: the move this process just committed, when it is the
+    game's next). Database errors are raised."""
     clock = now or (lambda: datetime.now(UTC))
     total, chained = Told(), take_over
     while True:
-        done = _tell_next(db, identity, game_id, holder, chained, clock)
+        done = _tell_next(db, identity, game_id, holder, chained, clock, recorded)
         if done is None:
             return total
-        total, chained = total + done, True
+        told, more = done
+        total, chained, recorded = total + told, True, None
+        if not more:
+            return total
 
 
 def tell_left_over(db: Database, identity: ModeratorSettings, *, holder: str,
@@ -136,23 +161,25 @@ def tell_left_over(db: Database, identity: ModeratorSettings, *, holder: str,
 
 
 def tell_safely(db: Database, identity: ModeratorSettings, game_id: int, *, holder: str,
-                now: Callable[[], datetime] | None = None, take_over: bool = False) -> Told:
+                now: Callable[[], datetime] | None = None, take_over: bool = False,
+                recorded: Recorded | None = None) -> Told:
     """:func:`tell_moves`, for a caller whose own work is done and committed (a message handled, a command
     done): a failure is logged, and the move waits for a later pass (``tell_left_over``)."""
     try:
-        return tell_moves(db, identity, game_id, holder=holder, now=now, take_over=take_over)
+        return tell_moves(db, identity, game_id, holder=holder, now=now, take_over=take_over, recorded=recorded)
     except Exception:  # noqa: BLE001  (the move stays recorded: nothing is lost, a later pass tells it)
         log.exception("the mail of a move of game %s could not be written; a later pass tries again", game_id)
         return Told()
 
 
 def _tell_next(db: Database, identity: ModeratorSettings, game_id: int, holder: str, chained: bool,
-               clock: Callable[[], datetime]) -> Told | None:
-    """The game's next move told, in one transaction; None when there is none that is ours to tell."""
+               clock: Callable[[], datetime], recorded: Recorded | None) -> tuple[Told, bool] | None:
+    """The game's next move told, in one transaction, and whether another waits; None when there is none that
+    is ours to tell."""
     for attempt in range(RETRIES + 1):
         try:
             with db.transaction() as session:
-                return _tell_one(session, identity, game_id, holder, chained, clock())
+                return _tell_one(session, identity, game_id, holder, chained, clock(), recorded)
         except (IntegrityError, OperationalError, _ToldMeanwhile) as exc:
             # another teller wrote the same mail first (a unique Message-ID), or holds SQLite's write lock
             if isinstance(exc, OperationalError) and "locked" not in str(exc.orig).lower() or attempt == RETRIES:
@@ -162,22 +189,36 @@ def _tell_next(db: Database, identity: ModeratorSettings, game_id: int, holder: 
 
 
 def _tell_one(session: Session, identity: ModeratorSettings, game_id: int, holder: str, chained: bool,
-              now: datetime) -> Told | None:
-    found = oldest_move(session, game_id)
-    if found is None:
-        return None
-    row, game = found
+              now: datetime, recorded: Recorded | None = None) -> tuple[Told, bool] | None:
+    """One move told, and whether the game has another to tell (asked after this one's writes, in the same
+    transaction: a move applied meanwhile either is seen here, or its own teller finds this one gone).
+
+    Who tells: on SQLite, a move another process claimed and is telling is left to it (it goes on with the
+    game's later moves; a second teller would fail at its first write anyway). On PostgreSQL the move's row
+    is locked while it is told: the next teller waits for that lock, finds the row gone, and goes on with
+    the game's next move, so that no move waits for a pass.
+    """
+    ours = recorded is not None and recorded.row.id is not None and first_move(session, game_id) == recorded.row.id
+    if recorded is not None and ours:  # the move this process just committed, and the game's next
+        row, game, move, settings = recorded.row, recorded.game, recorded.move, recorded.settings
+    else:
+        found = oldest_move(session, game_id)
+        if found is None:
+            return None
+        (row, game), settings = found, None
+        locking = session.get_bind().dialect.name == "postgresql"
+        if not (chained or locking or _free_for(row, holder, now)):
+            return None  # its teller is at work (it goes on with this game's later moves)
+        move = None
     assert row.id is not None
-    if not chained and not _free_for(row, holder, now):
-        return None  # its teller is at work (it goes on with this game's later moves)
     if not lock_move(session, row.id):
-        return None  # being told right now
-    move = _replayed(session, game, row)
-    queued = _write(session, identity, game, row, move) if move is not None else ()
+        return Told(), True  # told meanwhile, while this one waited for it: look again
+    move = move or _replayed(session, game, row)
+    queued = _write(session, identity, game, row, move, settings) if move is not None else ()
     crash_point("mid_render")
     if not told(session, row.id):
         raise _ToldMeanwhile("told by another process meanwhile")  # its mail is rolled back
-    return Told(queued, 1)
+    return Told(queued, 1), more_moves(session, game_id)
 
 
 class _ToldMeanwhile(Exception):
@@ -221,9 +262,11 @@ def _replayed(session: Session, game: GameRow, row: MoveToTellRow) -> Move | Non
 
 
 def _write(session: Session, identity: ModeratorSettings, game: GameRow, row: MoveToTellRow,
-           move: Move) -> tuple[str, ...]:
+           move: Move, settings: GameSettings | None = None) -> tuple[str, ...]:
     """Every seat's mail about ``move`` into the outbox (``turnmail.turn_mail``), its pictures drawn aside."""
     composer = MailComposer(session, identity, as_utc(row.created), cause=row.cause, aside=True)
+    if settings is not None:
+        composer.know_settings(game, settings)
     composer.fresh_cause = True  # the row is still here: nothing made with its cause was ever committed
     source = None if row.source == Source.MAIL else MoveSource(
         tuple(row.note), {player: tuple(lines) for player, lines in row.private.items()})
