@@ -75,27 +75,19 @@ def add_move(session: Session, row: MoveToTellRow, holder: str, now: datetime) -
     session.add(row)
 
 
-def oldest_move(session: Session, game_id: int) -> tuple[MoveToTellRow, GameRow] | None:
-    """The game's move told next (moves are told in the order they were applied), with its game."""
+def first_move(session: Session, game_id: int, *, lock: bool = False) -> int | None:
+    """The id of the game's move told next (moves are told in the order they were applied). ``lock`` (on
+    PostgreSQL): lock it for this transaction, waiting while another transaction tells it; None then when it
+    was told meanwhile (the next is not looked for: ask again)."""
+    query = select(MoveToTellRow.id).where(col(MoveToTellRow.game_id) == game_id).order_by(col(MoveToTellRow.id))
+    return session.exec(query.limit(1).with_for_update() if lock else query.limit(1)).first()
+
+
+def move_of(session: Session, row_id: int) -> tuple[MoveToTellRow, GameRow] | None:
+    """A move to tell, with its game; None when it is gone (told)."""
     found = session.exec(select(MoveToTellRow, GameRow).join(GameRow, col(GameRow.id) == col(MoveToTellRow.game_id))
-                         .where(col(MoveToTellRow.game_id) == game_id).order_by(col(MoveToTellRow.id)).limit(1)).first()
+                         .where(col(MoveToTellRow.id) == row_id)).first()
     return (found[0], found[1]) if found is not None else None
-
-
-def first_move(session: Session, game_id: int) -> int | None:
-    """The id of the game's move told next (its process checks that its own is the one)."""
-    return session.exec(select(MoveToTellRow.id).where(col(MoveToTellRow.game_id) == game_id)
-                        .order_by(col(MoveToTellRow.id)).limit(1)).first()
-
-
-def lock_move(session: Session, row_id: int) -> bool:
-    """On PostgreSQL: lock the row for this transaction, waiting for a transaction that holds it (it is being
-    told); False when it is gone by then (told). SQLite has one writer: a second teller of the same move
-    fails at its first write."""
-    if session.get_bind().dialect.name != "postgresql":
-        return True
-    query = select(MoveToTellRow.id).where(col(MoveToTellRow.id) == row_id).with_for_update()
-    return session.exec(query).first() is not None
 
 
 def more_moves(session: Session, game_id: int) -> bool:

@@ -62,9 +62,8 @@ from pbem.store.moves import (
     add_move,
     first_move,
     left_over,
-    lock_move,
     more_moves,
-    oldest_move,
+    move_of,
     told,
 )
 from pbem.store.settings import GameSettings
@@ -141,8 +140,8 @@ def tell_moves(db: Database, identity: ModeratorSettings, game_id: int, *, holde
         done = _tell_next(db, identity, game_id, holder, chained, clock, recorded)
         if done is None:
             return total
-        told, more = done
-        total, chained, recorded = total + told, True, None
+        told, more, ours = done
+        total, chained, recorded = total + told, True, None if ours else recorded
         if not more:
             return total
 
@@ -173,9 +172,9 @@ def tell_safely(db: Database, identity: ModeratorSettings, game_id: int, *, hold
 
 
 def _tell_next(db: Database, identity: ModeratorSettings, game_id: int, holder: str, chained: bool,
-               clock: Callable[[], datetime], recorded: Recorded | None) -> tuple[Told, bool] | None:
-    """The game's next move told, in one transaction, and whether another waits; None when there is none that
-    is ours to tell."""
+               clock: Callable[[], datetime], recorded: Recorded | None) -> tuple[Told, bool, bool] | None:
+    """The game's next move told, in one transaction, whether another may wait, and whether the move told was
+    ``recorded``; None when there is none that is ours to tell."""
     for attempt in range(RETRIES + 1):
         try:
             with db.transaction() as session:
@@ -189,36 +188,41 @@ def _tell_next(db: Database, identity: ModeratorSettings, game_id: int, holder: 
 
 
 def _tell_one(session: Session, identity: ModeratorSettings, game_id: int, holder: str, chained: bool,
-              now: datetime, recorded: Recorded | None = None) -> tuple[Told, bool] | None:
-    """One move told, and whether the game has another to tell (asked after this one's writes, in the same
-    transaction: a move applied meanwhile either is seen here, or its own teller finds this one gone).
+              now: datetime, recorded: Recorded | None = None) -> tuple[Told, bool, bool] | None:
+    """One move told, whether the game may have another to tell, and whether it was ``recorded``; None when it
+    has none that is ours.
 
     Who tells: on SQLite, a move another process claimed and is telling is left to it (it goes on with the
-    game's later moves; a second teller would fail at its first write anyway). On PostgreSQL the move's row
-    is locked while it is told: the next teller waits for that lock, finds the row gone, and goes on with
-    the game's next move, so that no move waits for a pass.
+    game's later moves: whether one follows is asked after this one's writes, in the same transaction, so a
+    move applied meanwhile is seen, or its own teller finds this one told; a second teller of the same move
+    fails at its first write). On PostgreSQL the game's next move is locked while it is told: a second
+    teller waits for that lock, finds the move told, and goes on with the next, its own among them; so each
+    teller goes on until it has told its own move (told after the older ones), and need not look further.
     """
-    ours = recorded is not None and recorded.row.id is not None and first_move(session, game_id) == recorded.row.id
-    if recorded is not None and ours:  # the move this process just committed, and the game's next
+    locking = session.get_bind().dialect.name == "postgresql"
+    first = first_move(session, game_id, lock=locking)
+    if first is None and locking:  # nothing, or the move waited for was told meanwhile: look once more
+        first = first_move(session, game_id, lock=True)
+    if first is None:
+        return None
+    if recorded is not None and first == recorded.row.id:  # the move this process just committed, the game's next
         row, game, move, settings = recorded.row, recorded.game, recorded.move, recorded.settings
     else:
-        found = oldest_move(session, game_id)
+        found = move_of(session, first)
         if found is None:
-            return None
-        (row, game), settings = found, None
-        locking = session.get_bind().dialect.name == "postgresql"
+            return Told(), True, False  # told meanwhile: look again
+        (row, game), move, settings = found, None, None
         if not (chained or locking or _free_for(row, holder, now)):
             return None  # its teller is at work (it goes on with this game's later moves)
-        move = None
     assert row.id is not None
-    if not lock_move(session, row.id):
-        return Told(), True  # told meanwhile, while this one waited for it: look again
     move = move or _replayed(session, game, row)
     queued = _write(session, identity, game, row, move, settings) if move is not None else ()
     crash_point("mid_render")
     if not told(session, row.id):
         raise _ToldMeanwhile("told by another process meanwhile")  # its mail is rolled back
-    return Told(queued, 1), more_moves(session, game_id)
+    ours = recorded is not None and row.id == recorded.row.id
+    more = not ours if locking and recorded is not None else more_moves(session, game_id)
+    return Told(queued, 1), more, ours
 
 
 class _ToldMeanwhile(Exception):
