@@ -32,17 +32,9 @@ from pbem.store.mailprefs import set_prefs
 from pbem.store.models import ActionRow, as_utc
 from pbem.store.moves import CLAIM, MoveToTellRow
 from pbem.store.outbox import PictureRow
-from tests.test_eme_moderator import EmeTable
+from tests.test_eme_moderator import EmeTable, table  # noqa: F401  (a fixture: a three-player game)
 
 EMAIL = dict(PLAYERS)
-
-
-@pytest.fixture
-def table(db_url: str) -> Iterator[EmeTable]:  # noqa: F811
-    t = EmeTable(Database(db_url), config_for())
-    t.create()
-    yield t
-    t.db.dispose()
 
 
 @pytest.fixture
@@ -77,12 +69,12 @@ def drawings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return drawn
 
 
-def moves_to_tell(table: Table) -> list[MoveToTellRow]:
+def moves_to_tell(table: Table) -> list[MoveToTellRow]:  # noqa: F811
     with table.db.transaction() as session:
         return list(session.exec(select(MoveToTellRow).order_by(col(MoveToTellRow.id))).all())
 
 
-def game_id(table: Table) -> int:
+def game_id(table: Table) -> int:  # noqa: F811
     with table.db.transaction() as session:
         found = find_game(session, table.name).id
     assert found is not None
@@ -114,7 +106,7 @@ def test_a_game_whose_seats_all_chose_board_off_draws_no_picture(imperial: Table
     assert not any(row.picture_id for row in imperial.outbox())
 
 
-def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """Every seat takes the board: one drawing per move, the same picture in every seat's mail."""
     drawn = drawings(monkeypatch)
     since = len(table.outbox())
@@ -126,7 +118,7 @@ def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypat
     assert len(revealed) == 3 and len({row.picture_id for row in revealed}) == 1 and picture_of(table.db, revealed[0])
 
 
-def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """``BOARD`` from a seat with ``BOARD OFF``, nothing else: the reply is written in the message's own
     transaction (it belongs to no move), with the board's picture beside the answer."""
     with table.db.transaction() as session:
@@ -141,14 +133,14 @@ def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monk
 # --- after the commit --------------------------------------------------------------------------------------
 
 
-def test_a_moves_mail_is_written_after_its_commit_and_its_record_goes_with_it(table: EmeTable) -> None:
+def test_a_moves_mail_is_written_after_its_commit_and_its_record_goes_with_it(table: EmeTable) -> None:  # noqa: F811
     since = len(table.outbox())
     assert table.send("ann", "BID 1") == "applied"
     assert moves_to_tell(table) == []
     assert [row.recipient for row in table.outbox()[since:]] == [EMAIL["ann"]]  # the bid is sealed
 
 
-def test_a_move_its_process_did_not_tell_is_told_by_a_later_pass_once(table: EmeTable,
+def test_a_move_its_process_did_not_tell_is_told_by_a_later_pass_once(table: EmeTable,  # noqa: F811
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The record waits, claimed by the process that applied the move, until its claim runs out (or that
     process is found dead); then any pass tells it, and a second pass finds nothing to tell."""
@@ -168,7 +160,7 @@ def test_a_move_its_process_did_not_tell_is_told_by_a_later_pass_once(table: Eme
     assert tell_left_over(table.db, identity, holder="tell@elsewhere:1:1", now=later) == Told()
 
 
-def test_moves_are_told_in_the_order_they_were_applied(table: EmeTable, reference: EmeTable,
+def test_moves_are_told_in_the_order_they_were_applied(table: EmeTable, reference: EmeTable,  # noqa: F811
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Three moves left untold: the next teller tells them oldest first, each seat's mail in that order, and
     the news of the sealed bids as the reveal mail would have it."""
@@ -187,7 +179,7 @@ def test_moves_are_told_in_the_order_they_were_applied(table: EmeTable, referenc
     assert ours == theirs
 
 
-def test_a_move_another_process_is_telling_is_left_to_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_move_another_process_is_telling_is_left_to_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """On SQLite the move's own process tells it (a second teller would fail at its first write); on
     PostgreSQL the move is locked while it is told, and a second teller waits for it or tells it itself."""
     untold(monkeypatch)
@@ -201,7 +193,7 @@ def test_a_move_another_process_is_telling_is_left_to_it(table: EmeTable, monkey
     assert tell_moves(table.db, identity, game_id(table), holder="tell@elsewhere:1:1", take_over=True).moves == 1
 
 
-def test_a_move_taken_back_before_it_was_told_is_not_told(table: EmeTable, monkeypatch: pytest.MonkeyPatch,
+def test_a_move_taken_back_before_it_was_told_is_not_told(table: EmeTable, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
                                                            caplog: pytest.LogCaptureFixture) -> None:
     """Its actions are no longer in the log (the log is the truth): its record goes, no mail is written."""
     untold(monkeypatch)
@@ -230,7 +222,7 @@ def test_an_undo_tells_the_move_it_takes_back_first(imperial: Table, monkeypatch
     assert moves_to_tell(imperial) == []
 
 
-def test_the_position_before_is_replayed_when_its_record_cannot_be_read(table: EmeTable, reference: EmeTable,
+def test_the_position_before_is_replayed_when_its_record_cannot_be_read(table: EmeTable, reference: EmeTable,  # noqa: F811
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """A record whose position is not the game's any more (a seat renamed since, a format changed) is told
     from the log: the same mail."""
@@ -246,7 +238,7 @@ def test_the_position_before_is_replayed_when_its_record_cannot_be_read(table: E
         [(r.recipient, r.body) for r in reference.outbox() if r.purpose != "welcome"]
 
 
-def test_a_forced_move_is_mailed_before_force_returns(table: EmeTable) -> None:
+def test_a_forced_move_is_mailed_before_force_returns(table: EmeTable) -> None:  # noqa: F811
     from pbem.moderator.gamemaster import force
 
     forced = force(table.db, table.name, "ann", "BID 1", mail=MailContext.from_config(table.config), now=NOW)
@@ -254,7 +246,7 @@ def test_a_forced_move_is_mailed_before_force_returns(table: EmeTable) -> None:
     assert "The game master gave these orders for ann" in table.outbox()[-1].body
 
 
-def test_board_off_by_game_setting_draws_nothing_either(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_board_off_by_game_setting_draws_nothing_either(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     set_game(table.db, table.name, ["board=off"])
     drawn = drawings(monkeypatch)
     assert table.send("ann", "BID 1") == "applied"
@@ -289,12 +281,12 @@ class Relay:
         self.taken.append(mail)
 
 
-def stored_pictures(table: Table) -> list[PictureRow]:
+def stored_pictures(table: Table) -> list[PictureRow]:  # noqa: F811
     with table.db.transaction() as session:
         return list(session.exec(select(PictureRow)).all())
 
 
-def test_a_moves_picture_is_stored_once_and_goes_with_the_last_mail_that_carries_it(table: EmeTable) -> None:
+def test_a_moves_picture_is_stored_once_and_goes_with_the_last_mail_that_carries_it(table: EmeTable) -> None:  # noqa: F811
     """Three seats take the board of the reveal: one stored picture (not three copies of it); it stays while any
     mail that carries it waits, and goes when the last of them is sent or refused for good."""
     identity = table.config.require_moderator()
