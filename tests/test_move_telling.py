@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 from dbfixtures import db_url, postgres_url, sqlite_url  # noqa: F401  (fixtures)
-from mailflowkit import NOW, PLAYERS, Table, config_for, picture_of
+from mailflowkit import NOW, PLAYERS, Table, config_for, mail_of, picture_of
 from sqlalchemy import delete
 from sqlmodel import col, select
 
 from pbem.daemon.sender import deliver_due
 from pbem.holders import holder_name
-from pbem.mail import PermanentSendError, TransientSendError
+from pbem.mail import PermanentSendError, TransientSendError, build_message
 from pbem.moderator.gamemaster import MailContext, set_game, undo
-from pbem.moderator.inbound import handler
+from pbem.moderator.inbound import handler, seatreplies
 from pbem.moderator.notify import pictures
 from pbem.moderator.notify.telling import Told, tell_left_over, tell_moves
 from pbem.store import Database, find_game, seats
@@ -305,3 +305,24 @@ def test_a_moves_picture_is_stored_once_and_goes_with_the_last_mail_that_carries
                          moderator=identity)
     assert report.failed == 1 and stored_pictures(table) == []
     assert all(row.picture_id is None for row in table.outbox())
+
+
+def test_a_long_history_asked_with_orders_rides_on_the_senders_mail_about_the_move(
+        table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """The move's record keeps what only the sender's one mail carries, its attachment too: the mail written
+    after the commit (here by a later pass) is the reply, threaded under the player's mail, with the file."""
+    monkeypatch.setattr(seatreplies, "HISTORY_INLINE_LINES", 1)  # every history is long
+    untold(monkeypatch)
+    since = len(table.outbox())
+    raw = table.mail_from("ann", "BID 1\nHISTORY ALL\n", message_id="<bid-and-history@example.org>")
+    assert handler.process_message(table.db, table.config, raw, "INBOX", 1, 1, NOW,
+                                   moderator=table.moderator).outcome == "applied"
+    (row,) = moves_to_tell(table)
+    assert row.reply is not None and row.reply["attachment"]["filename"] == "g1-history.txt"
+    assert tell_moves(table.db, table.config.require_moderator(), game_id(table), holder="tell@x:1:1",
+                      take_over=True).moves == 1
+    (mail,) = table.outbox()[since:]
+    assert mail.recipient == EMAIL["ann"] and mail.headers["in_reply_to"] == "<bid-and-history@example.org>"
+    assert "attached to this mail as g1-history.txt" in " ".join(mail.body.split())
+    attached = list(build_message(mail_of(table.db, mail)).iter_attachments())
+    assert [part.get_filename() for part in attached] == ["g1-history.txt"]
