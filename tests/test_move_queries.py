@@ -111,14 +111,15 @@ def test_a_move_is_committed_before_its_mail_is_written_and_the_mail_all_at_once
     with statements(table) as said:
         assert move(table, 2) == "applied"
     start = next(n for n, s in enumerate(said) if "FROM inbound_messages" in s)  # the handling (not the test's)
-    told = next(n for n, s in enumerate(said) if s.startswith("SELECT moves_to_tell"))  # the next transaction
-    applying, telling = said[start:told], said[told + 1:]
+    done = next(n for n, s in enumerate(said) if s.startswith("UPDATE mailbox_state"))  # the move's last write
+    applying, telling = said[start:done + 1], said[done + 1:]
     assert matching(applying, r"^INSERT INTO moves_to_tell")
     assert not matching(applying, r"\b(seat_mail|observers|outbox)\b")
     first_write = next(n for n, s in enumerate(telling) if re.match(r"^(INSERT|UPDATE|DELETE)\b", s))
     assert matching(telling[:first_write], r"FROM seat_mail\b") and matching(telling[:first_write], r"FROM observers\b")
     assert all(s.startswith(("INSERT INTO pictures", "INSERT INTO outbox", "DELETE FROM moves_to_tell"))
-               for s in telling[first_write:] if not s.startswith("SELECT moves_to_tell"))  # (the game's next: none)
+               for s in telling[first_write:] if not s.startswith("SELECT moves_to_tell"))  # (the game's next? none)
+    assert not matching(telling, r"FROM (games|action_log|game_settings)\b")  # what the move's process has at hand
     assert len(matching(telling, r"^INSERT INTO outbox")) == 3 and table.outbox()[-1].version == 2
     assert len(matching(telling, r"^INSERT INTO pictures")) == 1  # one picture for the three mails that carry it
 

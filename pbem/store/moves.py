@@ -28,7 +28,22 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Index, Integer, String, delete, func, or_, update
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    bindparam,
+    delete,
+    exists,
+    func,
+    insert,
+    or_,
+    update,
+)
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.models import GameRow, as_utc, utcnow
@@ -69,18 +84,20 @@ class MoveToTellRow(SQLModel, table=True):
 
 
 def add_move(session: Session, row: MoveToTellRow, holder: str, now: datetime) -> None:
-    """Record a move to tell in the move's transaction, claimed by ``holder`` (who tells it after the commit)."""
+    """Record a move to tell in the move's transaction, claimed by ``holder`` (who tells it after the commit).
+    One INSERT on the table: the row stays the caller's, with its id, and is not kept in the session."""
     row.claimed_by = holder[:64]
     row.claimed_until = now + timedelta(seconds=CLAIM)
-    session.add(row)
+    values = {column.name: getattr(row, column.name) for column in _MOVES.columns if column.name != "id"}
+    row.id = int(session.execute(insert(_MOVES).values(values).returning(_MOVES.c.id)).scalar_one())
 
 
 def first_move(session: Session, game_id: int, *, lock: bool = False) -> int | None:
     """The id of the game's move told next (moves are told in the order they were applied). ``lock`` (on
     PostgreSQL): lock it for this transaction, waiting while another transaction tells it; None then when it
     was told meanwhile (the next is not looked for: ask again)."""
-    query = select(MoveToTellRow.id).where(col(MoveToTellRow.game_id) == game_id).order_by(col(MoveToTellRow.id))
-    return session.exec(query.limit(1).with_for_update() if lock else query.limit(1)).first()
+    found = session.execute(_FIRST_LOCKED if lock else _FIRST, {"game": game_id}).first()
+    return int(found[0]) if found is not None else None
 
 
 def move_of(session: Session, row_id: int) -> tuple[MoveToTellRow, GameRow] | None:
@@ -92,14 +109,24 @@ def move_of(session: Session, row_id: int) -> tuple[MoveToTellRow, GameRow] | No
 
 def more_moves(session: Session, game_id: int) -> bool:
     """Whether the game has a move to tell (asked in the transaction that told one, after its writes)."""
-    return session.exec(select(MoveToTellRow.id).where(col(MoveToTellRow.game_id) == game_id).limit(1)).first() \
-        is not None
+    return session.execute(_FIRST, {"game": game_id}).first() is not None
 
 
-def told(session: Session, row_id: int) -> bool:
-    """Delete a move told, in the transaction that wrote its mail; False when it was gone (told by another)."""
-    result = session.execute(delete(MoveToTellRow).where(col(MoveToTellRow.id) == row_id))
+def told(session: Session, row_id: int, *, first: bool = False) -> bool:
+    """Delete a move told, in the transaction that wrote its mail; False when it was gone (told by another), or,
+    with ``first``, when an older move of its game waits (it must be told first)."""
+    result = session.execute(_TOLD_IF_FIRST if first else _TOLD, {"id": row_id})
     return bool(result.rowcount)  # type: ignore[attr-defined]  # a CursorResult at run time
+
+
+# On the table, not the mapped class: these run for every move, and the mapped class's machinery cost more than
+# the statements (as the outbox's sender found).
+_MOVES = MoveToTellRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_FIRST = select(_MOVES.c.id).where(_MOVES.c.game_id == bindparam("game")).order_by(_MOVES.c.id).limit(1)
+_FIRST_LOCKED = _FIRST.with_for_update()
+_TOLD = delete(_MOVES).where(_MOVES.c.id == bindparam("id"))
+_OLDER = _MOVES.alias("older")
+_TOLD_IF_FIRST = _TOLD.where(~exists().where(_OLDER.c.game_id == _MOVES.c.game_id, _OLDER.c.id < _MOVES.c.id))
 
 
 def left_over(session: Session, now: datetime, gone: Callable[[str], bool]) -> list[int]:

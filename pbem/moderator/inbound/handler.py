@@ -108,6 +108,7 @@ from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
 from pbem.moderator.notify.observers import answer as observer_answer
 from pbem.moderator.notify.subjects import decision_kind, reply_subject
 from pbem.moderator.notify.telling import Recorded, record_move, tell_safely
+from pbem.moderator.notify.tokens import remember_token
 from pbem.store import (
     Database,
     GameRow,
@@ -457,7 +458,7 @@ class _Handler(SeatReplies):
         if binding.verdict is Verdict.STALE and not kind.queries_only(body) and (
                 body.strip() or not (wanted.any or press.any)):
             return self.stale(game, seat, token, before, binding, body, parts)
-        self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
+        remember_token(seat, token)  # the sender's token is at hand: no search for it when its mail is written
         if wanted.any:
             if wanted.vacation:
                 parts.append(announce_vacation(self.compose, game, before, seat, wanted))

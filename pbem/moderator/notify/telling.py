@@ -180,10 +180,12 @@ def _tell_next(db: Database, identity: ModeratorSettings, game_id: int, holder: 
             with db.transaction() as session:
                 return _tell_one(session, identity, game_id, holder, chained, clock(), recorded)
         except (IntegrityError, OperationalError, _ToldMeanwhile) as exc:
-            # another teller wrote the same mail first (a unique Message-ID), or holds SQLite's write lock
+            # another teller wrote the same mail first (a unique Message-ID), or holds SQLite's write lock, or an
+            # older move of the game waits: look again, oldest first
             if isinstance(exc, OperationalError) and "locked" not in str(exc.orig).lower() or attempt == RETRIES:
                 raise
             log.info("a move of game %s met another writer (%s); looking again", game_id, _first_line(exc))
+            recorded = None
     raise AssertionError("unreachable")
 
 
@@ -200,12 +202,14 @@ def _tell_one(session: Session, identity: ModeratorSettings, game_id: int, holde
     teller goes on until it has told its own move (told after the older ones), and need not look further.
     """
     locking = session.get_bind().dialect.name == "postgresql"
-    first = first_move(session, game_id, lock=locking)
+    # The move this process just committed, as it has it at hand. On SQLite it is taken to be the game's next,
+    # and the DELETE that ends its telling checks that no older one waits; on PostgreSQL the lock says so.
+    first = recorded.row.id if recorded is not None and not locking else first_move(session, game_id, lock=locking)
     if first is None and locking:  # nothing, or the move waited for was told meanwhile: look once more
         first = first_move(session, game_id, lock=True)
     if first is None:
         return None
-    if recorded is not None and first == recorded.row.id:  # the move this process just committed, the game's next
+    if recorded is not None and first == recorded.row.id:
         row, game, move, settings = recorded.row, recorded.game, recorded.move, recorded.settings
     else:
         found = move_of(session, first)
@@ -218,15 +222,16 @@ def _tell_one(session: Session, identity: ModeratorSettings, game_id: int, holde
     move = move or _replayed(session, game, row)
     queued = _write(session, identity, game, row, move, settings) if move is not None else ()
     crash_point("mid_render")
-    if not told(session, row.id):
-        raise _ToldMeanwhile("told by another process meanwhile")  # its mail is rolled back
+    if not told(session, row.id, first=recorded is not None and not locking):
+        raise _ToldMeanwhile("told by another process meanwhile, or an older move waits")  # its mail rolled back
     ours = recorded is not None and row.id == recorded.row.id
     more = not ours if locking and recorded is not None else more_moves(session, game_id)
     return Told(queued, 1), more, ours
 
 
 class _ToldMeanwhile(Exception):
-    """The move's row was gone when its telling was done: another process told it."""
+    """The move's row was gone when its telling was done (another process told it), or an older move of its
+    game waits."""
 
 
 def _first_line(exc: BaseException) -> str:
