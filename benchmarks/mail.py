@@ -84,6 +84,7 @@ from pbem.store import Database, find_game, load_log, load_state  # noqa: E402
 from pbem.store.games import game_setup  # noqa: E402
 from pbem.store.inbound import InboundRow  # noqa: E402
 from pbem.store.inqueue import counts as queue_counts  # noqa: E402
+from pbem.store.moves import MoveToTellRow  # noqa: E402
 from pbem.store.outbox import OutboxRow, OutboxStatus  # noqa: E402
 from pbem.store.settings import load_settings, save_settings  # noqa: E402
 
@@ -338,14 +339,16 @@ class Moderator:
                 select(OutboxRow.id, OutboxRow.message_id, OutboxRow.status).order_by(col(OutboxRow.id))).all()]
 
     def all_sent(self) -> list[tuple[int, str, str]] | None:
-        """The outbox when every row is sent and accepted by the relay, else None.
+        """The outbox when every move's mail is written (no move left to tell: a move's mail is written just
+        after the move's commit) and every row is sent and accepted by the relay, else None.
 
         Cheap while mail is still queued (one count), so that watching costs the moderator little.
         """
         self.alive()
         with self.db.transaction() as session:
             queued = session.exec(select(func.count(col(OutboxRow.id))).where(col(OutboxRow.status) != OutboxStatus.SENT)).one()
-        if queued:
+            untold = session.exec(select(func.count(col(MoveToTellRow.id)))).one()
+        if queued or untold:
             return None
         rows = self.outbox()
         if all(status == OutboxStatus.SENT for _, _, status in rows) and \

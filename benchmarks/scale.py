@@ -48,6 +48,12 @@ lmtp``) in processes of their own. The building blocks are those of
     ``benchmarks/tick.py``'s ``tick_ratio(small=100, large=10000)``: the
     median deadline tick over 10,000 idle games divided by the one over 100
     (``n/a`` when that script is missing).
+``pictures drawn per order, every seat BOARD OFF: X``
+``picture bytes stored per move: X KB (Y mails carry it)``
+    ``benchmarks/stored.py``: in a game whose default is the board and whose
+    seats all answered ``BOARD OFF``, how many board pictures the moderator
+    draws per order (must be 0); in a game where every seat takes the board,
+    how many bytes of pictures one move stores until its mail is sent.
 
 Every game's mail carries the board as text and as a picture (the default,
 ``board=on``); two informative ``#`` lines repeat the SQLite throughput and
@@ -79,6 +85,7 @@ import random
 import signal
 import smtplib
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -241,6 +248,21 @@ def lmtp_latency(*, orders: int, rng: random.Random, problems: list[str],
 # --- the deadline tick (benchmarks/tick.py) -----------------------------------------------------------------
 
 
+def stored_figures() -> list[str]:
+    """``benchmarks/stored.py``'s two lines (run in a process of its own: it puts the code measured first on
+    the path); ``n/a (why)`` when it fails."""
+    script = BENCHMARKS / "stored.py"
+    if not script.exists():
+        return ["pictures drawn per order, every seat BOARD OFF: n/a (benchmarks/stored.py missing)"]
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=600,
+                          cwd=BENCHMARKS.parent)
+    found = [line for line in done.stdout.splitlines() if line and not line.startswith("#")]
+    if done.returncode != 0 or len(found) != 2:
+        return [f"pictures drawn per order, every seat BOARD OFF: n/a (benchmarks/stored.py failed: "
+                f"{(done.stderr.strip().splitlines() or ['no output'])[-1]})"]
+    return found
+
+
 def tick_figure() -> str:
     """``tick.tick_ratio(100, 10000)``, formatted; ``n/a (why)`` when benchmarks/tick.py is missing or fails."""
     if not (BENCHMARKS / "tick.py").exists():
@@ -310,6 +332,7 @@ def main() -> int:
     note(f"latency lmtp, a relay that offers PIPELINING, as Postfix does (informative): median "
          f"{statistics.median(piped) * 1000:.0f} ms, p95 {percentile(piped, 95) * 1000:.0f} ms")
     tick = tick_figure()
+    stored = stored_figures()
     for problem in problems:
         note(f"CHECK FAILED: {problem}")
     note(f"benchmark ran {time.monotonic() - began:.0f} s")
@@ -318,7 +341,10 @@ def main() -> int:
     print(f"orders per second, postgresql, 2 workers: {postgres2:.1f}")
     print(f"duplicate mails: {dup}")
     print(f"latency lmtp: median {statistics.median(totals) * 1000:.0f} ms, p95 {percentile(totals, 95) * 1000:.0f} ms")
-    print(f"deadline tick, 10000 games / 100 games: {tick}", flush=True)
+    print(f"deadline tick, 10000 games / 100 games: {tick}")
+    for line in stored:
+        print(line)
+    sys.stdout.flush()
     return 1 if problems else 0
 
 

@@ -16,8 +16,17 @@ points, in the order a message passes them:
     passed this point, so none is moved yet.
 ``mid_transaction``
     ``pbem.moderator.inbound.handler.process_message``: the message (out of the
-    inbox, in the queue) is recorded, its orders applied and logged, its
-    mail queued, all inside the transaction, which is not committed yet.
+    inbox, in the queue) is recorded, its orders applied and logged, the move
+    to tell noted (the replies that belong to no move queued), all inside the
+    transaction, which is not committed yet.
+``after_apply_before_render``
+    a message (or a game master's command, the deadline tick) applied a move
+    and committed it, with the move's record (``pbem.store.moves``); its mail
+    is not written yet.
+``mid_render``
+    ``pbem.moderator.notify.telling``: every seat's mail of a move is written
+    and its record deleted, inside the transaction, which is not committed
+    yet.
 ``mid_send``
     ``pbem.daemon.sender``: the SMTP server accepted a mail; the
     outbox row is not yet marked sent (so the mail is sent again after a
@@ -25,8 +34,10 @@ points, in the order a message passes them:
 
 What must hold after a restart at any of them: every order applied exactly
 once (the inbound key is unique and recorded in the same transaction as the
-orders and the message's removal from the queue), every mail delivered at least once, the game's state equal to the
-replay of its log. Unset (the normal case) costs one dictionary lookup.
+orders and the message's removal from the queue), every mail written once
+(the move's record is deleted in the transaction that writes its mail) and
+delivered at least once, the game's state equal to the replay of its log.
+Unset (the normal case) costs one dictionary lookup.
 """
 from __future__ import annotations
 
@@ -34,7 +45,8 @@ import os
 import sys
 
 ENV = "PBEM_CRASH_AT"
-POINTS = ("after_fetch", "mid_transaction", "after_commit_before_move", "mid_send")
+POINTS = ("after_fetch", "after_commit_before_move", "mid_transaction", "after_apply_before_render", "mid_render",
+          "mid_send")
 EXIT_CODE = 137
 
 _passes: dict[str, int] = {}

@@ -19,19 +19,38 @@ from sqlmodel import select
 
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.model import GameState
-from pbem.config import Config, parse_config
+from pbem.config import Config, ModeratorSettings, parse_config
+from pbem.daemon.sender import outgoing_mail
 from pbem.games.imperial2030.orders import legal_orders
-from pbem.mail import token_of_address
+from pbem.mail import OutgoingMail, token_of_address
 from pbem.moderator import Moderator
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.store import Database, find_game, load_log, load_state
 from pbem.store.inbound import InboundRow
-from pbem.store.outbox import OutboxRow
+from pbem.store.outbox import OutboxRow, pictures_of
 
 MODERATOR = "pbem@games.test"
 PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org")]
 NOW = datetime(2030, 6, 3, 12, 0, tzinfo=UTC)
 _ids = itertools.count(1)
+
+
+def picture_of(db: Database, row: OutboxRow) -> bytes | None:
+    """The PNG the mail of ``row`` carries (a move's picture is stored once: ``pbem.store.outbox``), or None."""
+    if row.picture_id is None:
+        return None
+    with db.transaction() as session:
+        stored = pictures_of(session, [row.picture_id]).get(row.picture_id)
+    return stored.png if stored is not None else None
+
+
+def mail_of(db: Database, row: OutboxRow, moderator: ModeratorSettings | None = None) -> OutgoingMail:
+    """The mail the sender builds from ``row``, its picture and all (``pbem.daemon.sender.outgoing_mail``)."""
+    picture = None
+    if row.picture_id is not None:
+        with db.transaction() as session:
+            picture = pictures_of(session, [row.picture_id]).get(row.picture_id)
+    return outgoing_mail(row, moderator, picture)
 
 
 def wait_until(condition: Callable[[], Any], timeout: float = 20.0, what: str = "", every: float = 0.05) -> Any:

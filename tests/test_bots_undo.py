@@ -13,10 +13,10 @@ from pathlib import Path
 from mailflowkit import NOW, Table, config_for
 
 from pbem.bots.player import BotPlayer
+from pbem.daemon.sender import outgoing_mail
 from pbem.mail import build_message
 from pbem.moderator import gamemaster
 from pbem.moderator.inbound.handler import process_message
-from pbem.moderator.notify.compose import outgoing_mail
 from pbem.store import Database
 
 ANN = "ann@example.org"

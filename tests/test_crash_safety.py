@@ -71,6 +71,7 @@ from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database, find_game, load_log, load_state
 from pbem.store.games import game_setup
 from pbem.store.inbound import InboundRow
+from pbem.store.moves import MoveToTellRow
 from pbem.store.outbox import OutboxRow
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -261,6 +262,10 @@ class Rig:
         with self.db.transaction() as session:
             return session.exec(select(func.count(InboundRow.id))).one()
 
+    def moves_to_tell(self) -> list[MoveToTellRow]:
+        with self.db.transaction() as session:
+            return list(session.exec(select(MoveToTellRow)).all())
+
     def logs(self) -> dict[str, list[LogEntry]]:
         with self.db.transaction() as session:
             return {name: load_log(session, find_game(session, name)) for name in GAMES}
@@ -289,10 +294,14 @@ class Rig:
             # the fetched batch is queued (one commit), moved in one command, then handled from the queue
             "after_commit_before_move": (0, 0, 0, 0),
             "mid_transaction": (n - 1, total, 0, 0),
+            # the n-th move is committed, its mail not written (the 5th mail, a question, makes no move)
+            "after_apply_before_render": (n + (n > QUERY_AT), total, 0, 0),
+            "mid_render": (n + (n > QUERY_AT), total, 0, 0),
             "mid_send": (total, total, n, n - 1),
         }[point]
         assert self.handled() == committed
         assert self.logs() == scenario().logs_after(committed)
+        assert len(self.moves_to_tell()) == (1 if point in ("after_apply_before_render", "mid_render") else 0)
         assert self.dovecot.uids("INBOX") == self.uids[moved:]
         assert len(self.dovecot.uids("processed")) == moved
         assert len(self.smtpd.received) == received
@@ -323,6 +332,7 @@ class Rig:
         # every mail queued once and delivered at least once
         rows = self.outbox()
         assert {r.message_id: (r.recipient, r.purpose, r.version) for r in rows} == reference.outbox
+        assert self.moves_to_tell() == []  # every move told
         assert all(r.status == "sent" for r in rows), [(r.message_id, r.status) for r in rows if r.status != "sent"]
         seen = self.received_ids()
         assert set(seen) == {r.message_id for r in rows}  # each at least once, and nothing else
@@ -369,6 +379,10 @@ TOTAL = ORDER_MAILS + 1
     "after_commit_before_move",
     "after_commit_before_move:2",
     f"after_commit_before_move:{TOTAL}",  # the last mail of the batch
+    "after_apply_before_render",  # the move committed, its mail not written: the restart writes it, once
+    f"after_apply_before_render:{TOTAL - 1}",  # the last move
+    "mid_render",  # the move's mail written, not committed: nothing of it stays, the restart writes it all
+    "mid_render:3",
     "mid_send",
     "mid_send:20",
 ])
@@ -391,9 +405,10 @@ def test_poll_once_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) ->
         assert rig.received_ids()[first[-1]] == 2
 
 
+@pytest.mark.parametrize("point", ["mid_transaction", "after_apply_before_render", "mid_render"])
 @pytest.mark.slow
-def test_poll_once_killed_mid_transaction_on_postgresql(pg_rig: Rig) -> None:
-    spec = f"mid_transaction:{TOTAL // 2}"
+def test_poll_once_killed_on_postgresql(pg_rig: Rig, point: str) -> None:
+    spec = f"{point}:{TOTAL // 2}"
     pg_rig.append_all()
     code, stderr = pg_rig.poll(crash_at=spec)
     assert code == EXIT_CODE, stderr
@@ -418,7 +433,7 @@ def run_to_the_end(rig: Rig) -> str:
             process.wait()
 
 
-@pytest.mark.parametrize("spec", ["after_fetch:2", "mid_transaction:3"])
+@pytest.mark.parametrize("spec", ["after_fetch:2", "mid_transaction:3", "after_apply_before_render:3", "mid_render:2"])
 @pytest.mark.slow
 def test_run_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) -> None:
     """The daemon is idle when the mail arrives; it dies at the point, and a new daemon finishes the work."""
@@ -434,12 +449,15 @@ def test_run_killed_at_a_crash_point_and_restarted(rig: Rig, spec: str) -> None:
     stderr = errors.read_text()
     assert code == EXIT_CODE, stderr
     assert f"{ENV}={spec}: exiting with {EXIT_CODE}" in stderr and "(IDLE)" in stderr
-    committed = 0 if spec.startswith("after_fetch") else 2  # the first pass had nothing to fetch
-    assert rig.handled() == committed
+    point, _, count = spec.partition(":")
+    committed = {"after_fetch": 0, "mid_transaction": int(count) - 1}.get(point, int(count))  # (the first pass
+    assert rig.handled() == committed  # had nothing to fetch; the question is the 5th mail)
     assert rig.logs() == scenario().logs_after(committed)
+    assert len(rig.moves_to_tell()) == (point in ("after_apply_before_render", "mid_render"))
     left = rig.dovecot.uids("INBOX")  # what was fetched was queued and moved before it was handled
     assert left == rig.uids[len(rig.uids) - len(left):]
-    assert len(left) == len(rig.uids) if spec.startswith("after_fetch") else len(left) <= len(rig.uids) - committed - 1
+    assert len(left) == len(rig.uids) if point == "after_fetch" else \
+        len(left) <= len(rig.uids) - committed - (point == "mid_transaction")
     stderr = run_to_the_end(rig)
     assert "Traceback" not in stderr
     # ``pbem run`` sends from a thread of its own while it handles the next mail: the kill may come while that
@@ -504,3 +522,69 @@ def test_run_killed_by_sigkill_at_random_moments(rig: Rig, seed: int) -> None:
     stderr = run_to_the_end(rig)
     assert "Traceback" not in stderr
     rig.check(resent=None)
+
+
+# --- two pbem run processes on one PostgreSQL database ----------------------------------------------------------
+
+
+def run_two(rig: Rig) -> None:
+    """``pbem run`` twice on the rig's database: the first reads the inbox, the second helps (it takes mail from
+    the queue and sends); the mails arrive once both run; both are stopped once everything is sent."""
+    first, first_log = rig.run()
+    second, second_log = None, None
+    try:
+        wait_until(lambda: "(IDLE)" in first_log.read_text(), what="the first process to read the inbox")
+        second, second_log = rig.run()
+        wait_until(lambda: "another process reads the inbox" in second_log.read_text(), what="the second to help")
+        wait_until(lambda: len(rig.smtpd.received) >= rig.welcomes, what="the welcome mails")
+        rig.append_all()
+        wait_until(rig.complete, timeout=60, what="every mail handled and sent")
+        wait_until(lambda: rig.dovecot.uids("INBOX") == [], timeout=10, what="the inbox to be empty")
+        for process, log in ((second, second_log), (first, first_log)):
+            assert "Traceback" not in rig.stop(process, log)
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+@pytest.mark.slow
+def test_two_processes_on_postgresql_tell_and_send_every_mail_once(pg_rig: Rig) -> None:
+    run_two(pg_rig)
+    pg_rig.check(resent=0)
+
+
+@pytest.mark.slow
+def test_a_move_whose_process_died_before_telling_it_is_told_by_another_process(pg_rig: Rig) -> None:
+    """The process that applied a move dies before its mail is written; another ``pbem run``, started later,
+    writes it at its first pass, with no new mail to make it look (the move's process is gone), once."""
+    first, first_log = pg_rig.run(crash_at="after_apply_before_render")
+    try:
+        wait_until(lambda: len(pg_rig.smtpd.received) >= pg_rig.welcomes, what="the welcome mails")
+        pg_rig.dovecot.append(pg_rig.mails[0])
+        assert first.wait(timeout=30) == EXIT_CODE
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert f"{ENV}=after_apply_before_render: exiting with {EXIT_CODE}" in first_log.read_text()
+    assert pg_rig.handled() == 1 and len(pg_rig.moves_to_tell()) == 1
+    told = len(pg_rig.outbox())
+    second, second_log = pg_rig.run()
+    try:
+        wait_until(lambda: len(pg_rig.outbox()) > told and all(r.status == "sent" for r in pg_rig.outbox()),
+                   what="the move's mail written and sent")
+        assert "the mail of 1 move(s) left by another process written" in second_log.read_text()
+        assert pg_rig.moves_to_tell() == []
+        pg_rig.uids.append(pg_rig.dovecot.uids("processed")[0])
+        for raw in pg_rig.mails[1:]:
+            pg_rig.uids.append(pg_rig.dovecot.append(raw))
+        wait_until(pg_rig.complete, timeout=60, what="every mail handled and sent")
+        wait_until(lambda: pg_rig.dovecot.uids("INBOX") == [], timeout=10, what="the inbox to be empty")
+        assert "Traceback" not in pg_rig.stop(second, second_log)
+    finally:
+        if second.poll() is None:
+            second.kill()
+            second.wait()
+    pg_rig.check(resent=0)

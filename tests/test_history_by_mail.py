@@ -52,9 +52,9 @@ def test_a_long_history_is_attached_to_the_one_reply_as_a_text_file(table: EmeTa
     import random
 
     from engine.eight_minute_empire.randomplay import random_move
+    from pbem.daemon.sender import outgoing_mail
     from pbem.games import kind_of
     from pbem.mail import build_message
-    from pbem.moderator.notify.compose import outgoing_mail
 
     kind, rng = kind_of("eight-minute-empire"), random.Random(2)
     while table.eme().version < 70:

@@ -25,14 +25,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
+from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, mail_of, picture_of, raw_mail
 from mailservers import SmtpServer, smtpd  # noqa: F401  (fixtures)
 from PIL import Image, ImageChops, ImageStat
 from sqlmodel import col, select
 
 from pbem.config import ModeratorSettings
 from pbem.daemon import sender
-from pbem.daemon.sender import _message, deliver_due
+from pbem.daemon.sender import _message, deliver_due, outgoing_mail
 from pbem.games import GameKind, kind_of
 from pbem.mail import InlinePicture, OutboundError, OutgoingMail, SmtpSender, build_message
 from pbem.mail.picture import content_id, picture_line
@@ -40,10 +40,10 @@ from pbem.mail.wrap import wrap_text
 from pbem.moderator import gamemaster
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
-from pbem.moderator.notify.compose import MailComposer, outgoing_mail
+from pbem.moderator.notify.compose import MailComposer
 from pbem.store import Database, find_game, load_state, seats
 from pbem.store.mailprefs import set_prefs
-from pbem.store.outbox import OutboxRow, OutboxStatus
+from pbem.store.outbox import OutboxRow, OutboxStatus, Picture, PictureRow
 
 KINDS = ("imperial2030", "eight-minute-empire")
 EMAIL = dict(PLAYERS)
@@ -100,8 +100,8 @@ def game(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Game]:
     g.db.dispose()
 
 
-def built(row: OutboxRow) -> EmailMessage:
-    return build_message(outgoing_mail(row, ModeratorSettings(MODERATOR)))
+def built(game: Game, row: OutboxRow) -> EmailMessage:
+    return build_message(mail_of(game.db, row, ModeratorSettings(MODERATOR)))
 
 
 def parts_of(message: EmailMessage) -> tuple[EmailMessage, EmailMessage, EmailMessage]:
@@ -124,7 +124,7 @@ def decoded_png(image: EmailMessage) -> Image.Image:
 
 
 def with_pictures(rows: list[OutboxRow]) -> list[OutboxRow]:
-    return [row for row in rows if row.picture]
+    return [row for row in rows if row.picture_id]
 
 
 # --- the shape of a mail with the board ---------------------------------------------------------------------
@@ -136,7 +136,7 @@ def test_a_mail_with_the_board_has_its_text_an_html_page_and_the_picture(game: G
     new = game.outbox()[before:]
     assert new and with_pictures(new), [(r.purpose, r.recipient) for r in new]
     for row in with_pictures(new):
-        message = built(row)
+        message = built(game, row)
         plain, html, image = parts_of(message)
         # the text part is the text a text-only mail of the same row has, and that is the stored body
         text_only = build_message(replace(outgoing_mail(row), picture=None))
@@ -156,14 +156,14 @@ def test_a_mail_with_the_board_has_its_text_an_html_page_and_the_picture(game: G
         assert image.get_content_disposition() == "inline"
         picture = decoded_png(image)
         assert picture.format == "PNG" and picture.size == game.kind.picture(game.current(), game=game.name).size
-        assert image.get_content() == row.picture
+        assert image.get_content() == picture_of(game.db, row)
         assert len(message.as_bytes()) < MAX_MAIL_BYTES
 
 
 def test_the_picture_stands_after_the_reports_banner(game: Game) -> None:
     game.play()
     row = with_pictures(game.outbox())[-1]
-    _, html, _ = parts_of(built(row))
+    _, html, _ = parts_of(built(game, row))
     page = html.get_content()
     above = htmllib.unescape(re.sub(r"<[^>]+>", "", page[page.index("<body"):page.index("<img ")]))
     lines = [line.strip() for line in above.split("\n") if line.strip()]
@@ -184,7 +184,7 @@ def test_the_place_of_the_picture_follows_a_banner() -> None:
 def test_building_twice_gives_the_same_bytes(game: Game) -> None:
     game.play()
     row = with_pictures(game.outbox())[-1]
-    assert built(row).as_bytes() == built(row).as_bytes()
+    assert built(game, row).as_bytes() == built(game, row).as_bytes()
 
 
 # --- who gets a picture --------------------------------------------------------------------------------------
@@ -198,18 +198,18 @@ def test_board_off_seats_get_plain_text_only(game: Game) -> None:
     new = game.outbox()[before:]
     to_bob = [row for row in new if row.recipient == EMAIL["bob"]]
     assert to_bob and not with_pictures(to_bob)
-    assert all(built(row).get_content_type() == "text/plain" for row in to_bob)
+    assert all(built(game, row).get_content_type() == "text/plain" for row in to_bob)
     assert with_pictures([row for row in new if row.recipient == EMAIL["ann"]])  # ann keeps hers
 
 
 def test_mails_without_a_board_stay_plain_text(game: Game) -> None:
     welcomes = [row for row in game.outbox() if row.purpose in ("welcome", "prompt")]
     assert welcomes and not with_pictures(welcomes)
-    assert all(built(row).get_content_type() == "text/plain" for row in welcomes)
+    assert all(built(game, row).get_content_type() == "text/plain" for row in welcomes)
     before = len(game.outbox())
     assert game.send("ann", "STATUS") == "query"
     [answer] = game.outbox()[before:]
-    assert answer.picture is None and built(answer).get_content_type() == "text/plain"
+    assert answer.picture_id is None and built(game, answer).get_content_type() == "text/plain"
 
 
 def test_a_board_answer_shows_the_picture_beside_the_text_board_even_with_board_off(game: Game) -> None:
@@ -217,8 +217,8 @@ def test_a_board_answer_shows_the_picture_beside_the_text_board_even_with_board_
     before = len(game.outbox())
     assert game.send("bob", "BOARD") == "query"
     [answer] = game.outbox()[before:]
-    assert answer.purpose == "query" and answer.picture
-    _, html, _ = parts_of(built(answer))
+    assert answer.purpose == "query" and picture_of(game.db, answer)
+    _, html, _ = parts_of(built(game, answer))
     board = game.kind.board_text(game.current(), game=game.name).strip().split("\n")
     page = html.get_content()
     assert page.index(htmllib.escape(board[-1])) > page.index("<img ")  # the text board's lines follow the picture
@@ -237,7 +237,7 @@ def test_game_end_mails_carry_the_final_board(game: Game) -> None:
     ends = [r for r in game.outbox() if r.purpose == "game_end"]
     assert {r.recipient for r in with_pictures(ends)} == {EMAIL["ann"]} | (
         {EMAIL["cy"]} if game.kind_name != "imperial2030" else set())
-    assert all(built(r).get_content_type() == ("text/plain" if r.recipient == EMAIL["bob"] else
+    assert all(built(game, r).get_content_type() == ("text/plain" if r.recipient == EMAIL["bob"] else
                                                "multipart/alternative") for r in ends)
 
 
@@ -248,19 +248,15 @@ def test_the_game_masters_reports_carry_the_picture(game: Game) -> None:
     reports = [row for row in game.outbox()[before:] if row.purpose == "resend" and "report" in row.subject]
     assert {r.recipient for r in with_pictures(reports)} == {r.recipient for r in reports} - {EMAIL["bob"]}
     for row in with_pictures(reports):
-        parts_of(built(row))
+        parts_of(built(game, row))
 
 
 def test_a_picture_that_cannot_go_leaves_the_text(game: Game) -> None:
     """A stored picture that is no PNG: the sender sends the text alone rather than failing the mail."""
     game.play()
     row = with_pictures(game.outbox())[-1]
-    with game.db.transaction() as session:
-        stored = session.get(OutboxRow, row.id)
-        assert stored is not None
-        stored.picture = b"not a png"
-        session.add(stored)
-    sent = message_from_bytes(_message(stored_row(game, row.id), None).data, policy=policy.default)
+    sent = message_from_bytes(_message(stored_row(game, row.id), Picture(b"not a png", "The board"), None).data,
+                              policy=policy.default)
     assert sent.get_content_type() == "text/plain"
 
 
@@ -285,13 +281,13 @@ def test_a_text_that_holds_the_boundary_cannot_break_the_mail_apart(game: Game) 
     game.play()
     row = with_pictures(game.outbox())[-1]
     forged = "--=_pbem-alternative\nContent-Type: text/html\n\n<a href='https://evil.example'>x</a>\n"
-    mail = replace(outgoing_mail(row), body=forged + "--=_pbem-related--\n" + row.body)
+    mail = replace(mail_of(game.db, row), body=forged + "--=_pbem-related--\n" + row.body)
     message = build_message(mail)
     parsed = message_from_bytes(message.as_bytes(), policy=policy.default)
     assert isinstance(parsed, EmailMessage)
     plain, _, image = parts_of(parsed)
     assert plain.get_content().replace("\r\n", "\n") == wrap_text(mail.body).rstrip("\n") + "\n"
-    assert image.get_content() == row.picture
+    assert image.get_content() == picture_of(game.db, row)
     assert parsed.get_boundary() == "=_pbem-alternative-1"
 
 
@@ -299,8 +295,8 @@ def test_two_mails_that_say_the_same_have_the_same_headers(game: Game) -> None:
     """The boundaries are fixed words: no header of a mail varies with its content (a sealed bid's amount)."""
     game.play()
     row = with_pictures(game.outbox())[-1]
-    one = build_message(outgoing_mail(row))
-    other = build_message(replace(outgoing_mail(row), body=row.body.replace("\n", "\n\n", 1)))
+    one = build_message(mail_of(game.db, row))
+    other = build_message(replace(mail_of(game.db, row), body=row.body.replace("\n", "\n\n", 1)))
     assert one["Content-Type"] == other["Content-Type"]
 
 
@@ -312,11 +308,11 @@ def test_the_mail_arrives_over_smtp_with_the_picture_and_a_resend_is_the_same(
     game.play()
     with game.db.transaction() as session:  # only the mail with a picture is due: the others are sent already
         for row in session.exec(select(OutboxRow)).all():
-            row.status = OutboxStatus.QUEUED if row.picture else OutboxStatus.SENT
+            row.status = OutboxStatus.QUEUED if row.picture_id else OutboxStatus.SENT
             session.add(row)
     wanted = with_pictures(game.outbox())
     # a crash after the server took each mail and before it was marked sent: the rows stay queued, picture and all
-    monkeypatch.setattr(sender, "mark_sent_many", lambda session, ids, now: None)
+    monkeypatch.setattr(sender, "mark_sent_many", lambda *args, **kwargs: None)
     report = deliver_due(game.db, SmtpSender(smtpd.settings()), NOW)
     monkeypatch.undo()
     assert report.sent == len(wanted) and report.failed == 0
@@ -326,7 +322,7 @@ def test_the_mail_arrives_over_smtp_with_the_picture_and_a_resend_is_the_same(
         plain, html, image = parts_of(message)
         assert plain.get_content().replace("\r\n", "\n") == wrap_text(row.body).rstrip("\n") + "\n"
         assert f"cid:{str(image['Content-ID']).strip('<>')}" in html.get_content()
-        assert image.get_content() == row.picture and decoded_png(image).size[0] > 500
+        assert image.get_content() == picture_of(game.db, row) and decoded_png(image).size[0] > 500
         assert len(received.data) < MAX_MAIL_BYTES
     # the restart sends them again: byte for byte the same; marked sent, they keep their text, not the picture
     first = [r.data for r in smtpd.received]
@@ -338,7 +334,9 @@ def test_the_mail_arrives_over_smtp_with_the_picture_and_a_resend_is_the_same(
     # the same process: its claims hold until the lease runs out (a dead process's claims are freed at restart)
     deliver_due(game.db, SmtpSender(smtpd.settings()), NOW + timedelta(seconds=sender.CLAIM_LEASE + 1))
     assert [r.data for r in smtpd.received[len(first):]] == first
-    assert all(row.picture is None and row.body for row in game.outbox() if row.id in {w.id for w in wanted})
+    assert all(row.picture_id is None and row.body for row in game.outbox() if row.id in {w.id for w in wanted})
+    with game.db.transaction() as session:  # the last mail that carried the picture is sent: the picture goes
+        assert session.exec(select(PictureRow)).all() == []
 
 
 # --- in a real browser ---------------------------------------------------------------------------------------
@@ -375,7 +373,7 @@ def test_chromium_shows_the_picture_in_the_html_part(game: Game, tmp_path: Path)
     assert CHROMIUM is not None, "CI=true: chromium must be installed (.ci/run installs it)"
     game.play()
     row = with_pictures(game.outbox())[-1]
-    _, html, image = parts_of(built(row))
+    _, html, image = parts_of(built(game, row))
     png = image.get_content()
     assert isinstance(png, bytes)
     cid = str(image["Content-ID"]).strip("<>")
@@ -400,7 +398,7 @@ def test_players_replies_to_a_mail_with_a_picture_are_read_from_its_text(game: G
     """A player quoting our multipart mail in an HTML reply: the quote is skipped, the order read."""
     game.play()
     row = with_pictures(game.outbox())[-1]
-    _, html, _ = parts_of(built(row))
+    _, html, _ = parts_of(built(game, row))
     state = game.current()
     player = next(d.player for d in game.kind.rules.pending(state) if not d.answered)
     order = game.kind.legal_orders(state, player)[0]

@@ -138,14 +138,14 @@ def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Pat
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          caplog: pytest.LogCaptureFixture) -> None:
     table, _ = setup
-    original = table.moderator.plan_in
+    original = table.moderator.submit_in
 
     def buggy(session: Any, game: Any, player: str, text: str, state: Any = None) -> Any:
         if "BOOM" in text:
             raise RuntimeError("a bug in the moderator")
         return original(session, game, player, text, state=state)
 
-    monkeypatch.setattr(table.moderator, "plan_in", buggy)
+    monkeypatch.setattr(table.moderator, "submit_in", buggy)
     bad = dovecot.append(table.mail_from("ann", "BOOM\n"))
     dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
     report = poll_once(MailFlow(table.config, table.db, moderator=table.moderator))
@@ -389,7 +389,8 @@ def test_a_crash_mid_send_delivers_at_least_once(setup: tuple[Table, Path], smtp
 
 
 def test_the_crash_points_are_named_in_one_place() -> None:
-    assert POINTS == ("after_fetch", "mid_transaction", "after_commit_before_move", "mid_send")
+    assert POINTS == ("after_fetch", "after_commit_before_move", "mid_transaction", "after_apply_before_render",
+                      "mid_render", "mid_send")
     sources = "".join(p.read_text() for p in (ROOT / "pbem").rglob("*.py"))
     for point in POINTS:
         assert f'crash_point("{point}")' in sources

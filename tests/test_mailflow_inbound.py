@@ -6,6 +6,7 @@ end-to-end tests by IMAP and SMTP are in test_mailflow_e2e.py).
 from __future__ import annotations
 
 import base64
+import copy
 from datetime import timedelta
 from pathlib import Path
 
@@ -14,10 +15,11 @@ from dbfixtures import db_url  # noqa: F401  (fixtures)
 from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
 from sqlmodel import select
 
+from pbem.daemon.sender import outgoing_mail
 from pbem.mail import build_message, parse_message
 from pbem.moderator import Moderator
 from pbem.moderator.inbound.handler import MessageFailed, process_message
-from pbem.moderator.notify.compose import MailComposer, outgoing_mail
+from pbem.moderator.notify.compose import MailComposer
 from pbem.store import Database, find_game
 from pbem.store.inbound import load_position
 from pbem.store.settings import load_settings, save_settings
@@ -373,9 +375,11 @@ def test_the_flow_on_both_databases(db_url: str) -> None:  # noqa: F811
 def test_the_game_end_goes_to_every_seat_instead_of_the_report(tmp_path: Path) -> None:
     from test_render import finished
 
-    from pbem.moderator import SubmitResult
+    from pbem.moderator.notify.turnmail import Move, turn_mail
 
     state, events = finished()
+    before = copy.deepcopy(state)
+    before.version -= 1  # the position the last move was made in, as far as the mail is concerned
     db = Database(f"sqlite:///{tmp_path / 'end.db'}")
     moderator = Moderator(db)
     moderator.create_game("end", [(name, f"{name.lower()}@example.org") for name in state.seating], seed=1)
@@ -383,8 +387,7 @@ def test_the_game_end_goes_to_every_seat_instead_of_the_report(tmp_path: Path) -
     with db.transaction() as session:
         game = find_game(session, "end")
         composer = MailComposer(session, config.moderator, NOW)
-        result = SubmitResult("end", state.seating[0], state.version - 1, state, (), None, events=tuple(events))
-        composer.turn_mail(game, state, result)
+        turn_mail(composer, game, Move(state.seating[0], before, state, tuple(events)))
     t = Table(db, config, name="end")
     rows = t.outbox()
     assert [r.purpose for r in rows] == ["game_end"] * len(state.seating)

@@ -5,6 +5,7 @@ If this fails after a model changed, write a revision:
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from sqlalchemy import create_engine, inspect, text
-from sqlmodel import SQLModel
+from sqlmodel import SQLModel, col, select
 
 from engine.imperial2030.decisions import pending
 from pbem.games.imperial2030.orders import legal_orders
@@ -22,7 +23,7 @@ from pbem.store.models import GameRow, SeatRow
 EXPECTED_TABLES = {
     "games", "seats", "action_log", "snapshots", "waiting_lines", "outbox", "game_settings", "seat_tokens",
     "inbound_messages", "mailbox_state", "sender_replies", "seat_mail", "observers", "seat_absence",
-    "leases", "inbound_queue", "outages",
+    "leases", "inbound_queue", "outages", "moves_to_tell", "pictures",
 }
 
 
@@ -174,3 +175,50 @@ def test_games_stored_before_kinds_become_imperial2030_and_play_on(db_url: str) 
 def list_games_of(db: Database) -> list:  # type: ignore[type-arg]
     with db.transaction() as session:
         return list_games(session)
+
+
+def test_pictures_queued_before_0012_move_into_pictures_and_still_go_with_their_mail(db_url: str) -> None:  # noqa: F811
+    """Revision 0012 stores a board's picture once: the pictures that queued mails carried themselves move into
+    ``pictures`` (one per game, version and picture, with the mail's alt text), the mails refer to them, and
+    the sender builds the same mail as before; downgrading puts each picture back into its mail."""
+    from pbem.daemon.sender import outgoing_mail
+    from pbem.mail import build_message
+    from pbem.store.outbox import OutboxRow, pictures_of
+
+    db = Database(db_url)
+    try:
+        schema.downgrade(db.engine, "0011")
+        board, other = b"\x89PNG one board", b"\x89PNG another"
+        with db.engine.begin() as connection:
+            connection.execute(text("INSERT INTO games (name, setup, status, created, kind) "
+                                    "VALUES ('g', '{}', 'active', '2030-01-01 00:00:00', 'imperial2030')"))
+            game = connection.execute(text("SELECT id FROM games")).scalar_one()
+            for n, (png, version) in enumerate([(board, 3), (board, 3), (board, 3), (other, 4), (None, 4)]):
+                headers = json.dumps({"picture_alt": f"The board after move {version}", "picture_line": 2,
+                                      "from": "pbem@games.test"} if png else {"from": "pbem@games.test"})
+                connection.execute(text(
+                    "INSERT INTO outbox (game_id, version, recipient, purpose, message_id, subject, body, headers, "
+                    "status, attempts, next_attempt, last_error, created, picture, claimed_by) VALUES (:game, "
+                    ":version, :to, 'report', :id, 's', 'text', :headers, 'queued', 0, '2030-01-01 00:00:00', '', "
+                    "'2030-01-01 00:00:00', :png, '')"),
+                    {"game": game, "version": version, "to": f"p{n}@example.org", "id": f"<m{n}@games.test>",
+                     "headers": headers, "png": png})
+        db.migrate()
+        assert schema_diff(db) == []
+        with db.transaction() as session:
+            rows = list(session.exec(select(OutboxRow).order_by(col(OutboxRow.id))).all())
+            stored = pictures_of(session, {row.picture_id for row in rows if row.picture_id is not None})
+        assert len(stored) == 2 and rows[4].picture_id is None
+        assert rows[0].picture_id == rows[1].picture_id == rows[2].picture_id != rows[3].picture_id
+        first, fourth = stored[rows[0].picture_id or 0], stored[rows[3].picture_id or 0]
+        assert (first.png, first.alt) == (board, "The board after move 3") and fourth.png == other
+        mail = outgoing_mail(rows[0], picture=first)
+        assert mail.picture is not None and mail.picture.png == board and mail.picture.line == 2
+        assert b"one board" not in bytes(build_message(outgoing_mail(rows[4])))
+        schema.downgrade(db.engine, "0011")
+        with db.engine.begin() as connection:
+            back = connection.execute(text("SELECT picture FROM outbox ORDER BY id")).scalars().all()
+        assert [bytes(png) if png is not None else None for png in back] == [board, board, board, other, None]
+        db.migrate()
+    finally:
+        db.dispose()

@@ -101,16 +101,27 @@ def test_a_remembered_token_that_is_no_longer_the_seats_is_not_used(table: Table
         assert composer.token_for(bob) == table.token("bob")
 
 
-def test_a_moves_writes_come_after_every_seats_mail_is_made(table: Table) -> None:
+def test_a_move_is_committed_before_its_mail_is_written_and_the_mail_all_at_once(table: Table) -> None:
     """On SQLite a transaction holds the one write lock from its first write, and the outbox's sender waits for
-    it: every seat's mail is composed first (its mode, its token, the observers), and the move is written last
-    (``pbem.moderator.Unwritten``). After the first write only the log's length and the mailbox are read."""
+    it. The move's own transaction reads nothing of the seats' mail (their modes, the observers) and writes no
+    mail: it notes the move to tell. Its mail is written in the next transaction
+    (``pbem.moderator.notify.telling``), every seat's composed first (its mode, its token, the observers) and
+    written last, the board's picture once for every mail that carries it, with the move's record deleted."""
     assert move(table, 1) == "applied"
     with statements(table) as said:
         assert move(table, 2) == "applied"
-    first_write = next(n for n, s in enumerate(said) if re.match(r"^(INSERT|UPDATE|DELETE)\b", s))
-    assert matching(said[:first_write], r"FROM seat_mail\b") and matching(said[:first_write], r"FROM observers\b")
-    assert all(re.search(r"FROM (action_log|mailbox_state)\b", s) for s in said[first_write:] if s.startswith("SELECT"))
+    start = next(n for n, s in enumerate(said) if "FROM inbound_messages" in s)  # the handling (not the test's)
+    done = next(n for n, s in enumerate(said) if s.startswith("UPDATE mailbox_state"))  # the move's last write
+    applying, telling = said[start:done + 1], said[done + 1:]
+    assert matching(applying, r"^INSERT INTO moves_to_tell")
+    assert not matching(applying, r"\b(seat_mail|observers|outbox)\b")
+    first_write = next(n for n, s in enumerate(telling) if re.match(r"^(INSERT|UPDATE|DELETE)\b", s))
+    assert matching(telling[:first_write], r"FROM seat_mail\b") and matching(telling[:first_write], r"FROM observers\b")
+    assert all(s.startswith(("INSERT INTO pictures", "INSERT INTO outbox", "DELETE FROM moves_to_tell"))
+               for s in telling[first_write:] if not s.startswith("SELECT moves_to_tell"))  # (the game's next? none)
+    assert not matching(telling, r"FROM (games|action_log|game_settings)\b")  # what the move's process has at hand
+    assert len(matching(telling, r"^INSERT INTO outbox")) == 3 and table.outbox()[-1].version == 2
+    assert len(matching(telling, r"^INSERT INTO pictures")) == 1  # one picture for the three mails that carry it
 
 
 def test_the_senders_seat_comes_with_its_game(table: Table) -> None:

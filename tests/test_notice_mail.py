@@ -81,7 +81,7 @@ def assert_one_mail_each(table: EmeTable, rows: dict[str, OutboxRow], players: l
     for player in players:
         row = rows[EMAIL.get(player, f"{player}@example.org")]
         assert row.purpose == purpose, player
-        assert (BOARD[kind] in row.body) == (row.picture is not None) == board, player
+        assert (BOARD[kind] in row.body) == (row.picture_id is not None) == board, player
         for line in news[player]:
             assert " ".join(line.split()) in " ".join(row.body.split()), (player, line)
         asked = prompt_of(table, player, since)
@@ -106,7 +106,7 @@ def test_pause_then_resume_tell_every_seat_once_each(tmp_path: Path, kind: str, 
     paused = rows_since(table, start)
     assert sorted(paused) == sorted(EMAIL[p] for p in seats)
     for row in paused.values():  # the notice alone: nothing can be decided while paused, news wait for the resume
-        assert row.purpose == "pause" and row.headers.get("decision") is None and row.picture is None
+        assert row.purpose == "pause" and row.headers.get("decision") is None and row.picture_id is None
         assert row.body.startswith("GAME PAUSED") and BOARD[kind] not in row.body
     assert kept_news(table) == news
     start = len(table.outbox())
@@ -148,7 +148,7 @@ def test_replace_welcomes_the_new_player_and_tells_the_others_once(tmp_path: Pat
     welcome = rows["dan@example.org"]
     assert welcome.headers["reply_to"] == f"pbem+{done.token}@games.test" and f"TOKEN {done.token}" in welcome.body
     goodbye = rows[EMAIL["bob"]]
-    assert goodbye.headers["reply_to"] is None and goodbye.picture is None and "no longer taken" in goodbye.body
+    assert goodbye.headers["reply_to"] is None and goodbye.picture_id is None and "no longer taken" in goodbye.body
     assert done.token not in goodbye.body and BOARD[kind] not in goodbye.body
 
 
@@ -186,7 +186,7 @@ def test_board_off_keeps_the_board_out_of_every_notice(tmp_path: Path, kind: str
         gamemaster.replace(table.db, table.name, "cy" if kind == EME else "ann", "dan", "dan@example.org", mail=MAIL,
                            now=NOW)
     notices = [row for row in table.outbox()[start:] if row.purpose == purpose]
-    assert notices and all(BOARD[kind] not in row.body and row.picture is None for row in notices)
+    assert notices and all(BOARD[kind] not in row.body and row.picture_id is None for row in notices)
 
 
 def test_every_notice_on_both_databases(db_url: str) -> None:  # noqa: F811

@@ -33,6 +33,7 @@ from pbem.moderator import Moderator
 from pbem.store import Database
 from pbem.store.db import normalise_url
 from pbem.store.leases import LeaseRow
+from pbem.store.moves import MoveToTellRow
 from pbem.store.outbox import OutboxRow, OutboxStatus
 from pbem.store.pgbackup import pg_dump_line, pg_restore_line
 
@@ -242,6 +243,20 @@ def test_status_says_when_no_moderator_reads_the_inbox(game: tuple[str, Moderato
     assert "its lease ran out" in result.stdout
 
 
+def test_status_counts_the_moves_whose_mail_is_still_to_be_written(game: tuple[str, Moderator]) -> None:
+    """A process that died between a move and its mail leaves the move to tell: status says so until a
+    moderator's next pass writes the mail."""
+    url, moderator = game
+    with moderator.db.transaction() as session:
+        game_id = store.find_game(session, "g1").id
+        assert game_id is not None
+        session.add(MoveToTellRow(game_id=game_id, version_before=0, version_after=1, state_before={}, cause="c",
+                                  source="mail", player="ann", claimed_by="tell@elsewhere:4242:1"))
+    result = cli(url, "status")
+    assert "  1 move(s) whose mail is still to be written" in result.stdout
+    assert json.loads(cli(url, "status", "--json").stdout)["outbox"]["to_write"] == 1
+
+
 def test_status_of_a_running_moderator(game: tuple[str, Moderator], tmp_path: Path) -> None:
     url, moderator = game
     now = datetime.now(UTC)
@@ -278,7 +293,7 @@ def test_status_of_a_running_moderator(game: tuple[str, Moderator], tmp_path: Pa
     assert reader["holder"] == "lease1@elsewhere:4242:1" and reader["held"] is True
     renewed = datetime.fromisoformat(reader["renewed"])
     assert renewed == datetime.fromisoformat(reader["until"]) - timedelta(seconds=FETCH_LEASE)
-    assert data["outbox"] == {"due": 1, "sending": 0, "later": 1, "failed": 1, "held_by_limit": None,
+    assert data["outbox"] == {"due": 1, "sending": 0, "later": 1, "failed": 1, "held_by_limit": None, "to_write": 0,
                               "retrying": [{"id": 1, "recipient": "ann@example.org", "purpose": "report",
                                             "attempts": 2, "next_attempt": data["outbox"]["retrying"][0]["next_attempt"],
                                             "last_error": "421 4.7.0 try again later"}]}

@@ -101,9 +101,9 @@ def built(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     made: list[str] = []
     original = outbox_sender._message
 
-    def spy(row: OutboxRow, moderator: Any) -> WireMail:
+    def spy(row: OutboxRow, picture: Any, moderator: Any) -> WireMail:
         made.append(row.message_id)
-        return original(row, moderator)
+        return original(row, picture, moderator)
 
     monkeypatch.setattr(outbox_sender, "_message", spy)
     return made
@@ -146,10 +146,10 @@ def test_a_bug_in_building_the_next_mail_leaves_the_mail_sent_marked(
     ids = [f"<ahead-{n}@games.test>" for n in range(3)]
     original = outbox_sender._message
 
-    def broken(row: OutboxRow, moderator: Any) -> WireMail:
+    def broken(row: OutboxRow, picture: Any, moderator: Any) -> WireMail:
         if row.message_id == ids[1]:
             raise RuntimeError("a bug")
-        return original(row, moderator)
+        return original(row, picture, moderator)
 
     monkeypatch.setattr(outbox_sender, "_message", broken)
     db = Database(f"sqlite:///{tmp_path / 'ahead.db'}")

@@ -229,7 +229,7 @@ def assert_told_alike(mailed: Side, other: Side, marker: str, board: bool) -> No
         assert (twin.purpose, twin.headers["decision"], twin.subject) == (
             row.purpose, row.headers["decision"], row.subject), player
         assert (BOARD[kind] in twin.body) == (BOARD[kind] in row.body) == board, player
-        assert (twin.picture is not None) == (row.picture is not None) == board, player
+        assert (twin.picture_id is not None) == (row.picture_id is not None) == board, player
         assert twin.headers["reply_to"] and twin.headers["references"], player  # a seat's token, the game's thread
         assert without_note(twin.body, marker) == row.body, player
     news, twin_news = kept_news(mailed.table), kept_news(other.table)

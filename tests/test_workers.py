@@ -26,7 +26,7 @@ from pbem.daemon.workers import Appliers
 from pbem.games.imperial2030.orders import apply_message, legal_orders
 from pbem.mail import SmtpSender
 from pbem.store import Database, find_game, load_log
-from pbem.store.inqueue import QueuedMessageRow, claim_next, claim_with_backlog, enqueue, finish
+from pbem.store.inqueue import QueuedMessageRow, claim_next, enqueue, finish
 from pbem.store.leases import take_lease
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 
@@ -155,22 +155,6 @@ def test_one_games_mail_is_claimed_in_arrival_order(db_url: str, returning: bool
         assert claim_next(session, "w4", NOW + timedelta(seconds=30), 60) is None
         again = claim_next(session, "w4", NOW + timedelta(seconds=61), 60)
     assert again is not None and again.message_key in ("b1", "a2")
-    db.dispose()
-
-
-def test_a_claim_says_how_much_mail_waits_behind_it(db_url: str) -> None:  # noqa: F811
-    """What ``pbem.moderator.notify.pictures.busy`` is told: the claimable messages seen behind the one claimed (mail
-    of the same game, which must wait for it, does not count)."""
-    db = Database(db_url)
-    with db.transaction() as session:
-        for key, route in (("a1", "game:1"), ("a2", "game:1"), ("b1", "game:2"), ("c1", "game:3")):
-            assert enqueue(session, queued(key, route))
-    seen = []
-    for worker in ("w1", "w2", "w3", "w4"):
-        with db.transaction() as session:
-            row, waiting = claim_with_backlog(session, worker, NOW, 60)
-            seen.append((row.message_key if row is not None else None, waiting))
-    assert seen == [("a1", 2), ("b1", 1), ("c1", 0), (None, 0)]
     db.dispose()
 
 

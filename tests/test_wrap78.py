@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from mailflowkit import NOW, Table, config_for, raw_mail
 
+from pbem.daemon.sender import outgoing_mail
 from pbem.mail import build_message
 from pbem.mail.wrap import wrap_text
 from pbem.moderator import gamemaster
 from pbem.moderator.inbound.handler import process_message
-from pbem.moderator.notify.compose import outgoing_mail
 from pbem.store import Database
 
 WIDTH = 78

@@ -49,6 +49,7 @@ from pbem.store.inbound import MailboxStateRow
 from pbem.store.inqueue import counts as queue_counts
 from pbem.store.leases import LEASE_NAME_MAX, LeaseRow
 from pbem.store.models import GameRow, GameStatus
+from pbem.store.moves import to_tell
 from pbem.store.outages import Outage, outages
 from pbem.store.outbox import OutboxRow, OutboxStatus
 from pbem.store.settings import GameSettingsRow, load_settings
@@ -115,6 +116,7 @@ class OutboxSummary:
     # When a sending limit ([limits] max_mails_per_hour / max_mails_per_day) or a relay's "too many messages"
     # holds the outbox back: why, and until when (pbem.daemon.sendlimits). None: nothing holds it.
     held_by_limit: str | None = None
+    to_write: int = 0  # moves whose mail is still to be written (pbem.moderator.notify.telling)
 
 
 @dataclass(frozen=True)
@@ -223,7 +225,7 @@ def _outbox(session: Session, now: datetime, config: Config) -> OutboxSummary:
     return OutboxSummary(due=count(queued, free, col(OutboxRow.next_attempt) <= now),
                          sending=count(queued, col(OutboxRow.claimed_by) != ""), later=count(*later),
                          failed=count(col(OutboxRow.status) == OutboxStatus.FAILED), retrying=retrying,
-                         held_by_limit=waiting_reason(session, config.limits, now))
+                         held_by_limit=waiting_reason(session, config.limits, now), to_write=to_tell(session))
 
 
 def _game(db: Any, game_id: int, name: str, paused: bool) -> GameStatusView:
@@ -296,7 +298,7 @@ def report_json(report: StatusReport) -> dict[str, Any]:
                     "set_aside": report.inbound.set_aside},
         "outbox": {
             "due": out.due, "sending": out.sending, "later": out.later, "failed": out.failed,
-            "held_by_limit": out.held_by_limit,
+            "held_by_limit": out.held_by_limit, "to_write": out.to_write,
             "retrying": [{"id": m.id, "recipient": m.recipient, "purpose": m.purpose, "attempts": m.attempts,
                           "next_attempt": _stamp(m.next_attempt), "last_error": m.last_error}
                          for m in out.retrying],
@@ -373,6 +375,9 @@ def report_lines(report: StatusReport) -> list[str]:
                  f"{out.sending} being sent, {out.later} due later, {out.failed} failed")
     if out.held_by_limit:
         lines.append(f"  held back by a sending limit: {out.held_by_limit}")
+    if out.to_write:
+        lines.append(f"  {out.to_write} move(s) whose mail is still to be written (a moderator writes it at its next "
+                     "pass; if the number stays, its log says why)")
     for mail in out.retrying:
         error = f": {mail.last_error}" if mail.last_error else ""
         tried = f"tried {mail.attempts} time(s), " if mail.attempts else ""

@@ -137,14 +137,14 @@ def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None)
         flow.on_queued(appliers.wake)
         appliers.start()
     daemon.install_signal_handlers()
-    pictures.start(wake=sender.wake)
+    pictures.start()
     try:
         before()
         daemon.run()
     finally:
         if appliers is not None:
             appliers.stop()
-        pictures.stop()  # after the handlers: the pictures they did not wait for reach their mail first
+        pictures.stop()  # after the handlers, which may be waiting for a picture
         if listener is not None:
             listener.stop()
         sender.stop()

@@ -31,12 +31,11 @@ from pbem.config import Config
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.handler import DatabaseUnavailable, MessageFailed, process_message, read
 from pbem.moderator.inbound.outcome import Outcome
-from pbem.moderator.notify import pictures
 from pbem.store import Database
 from pbem.store.inbound import advance_position, find_message
 from pbem.store.inqueue import (
     QueuedMessageRow,
-    claim_with_backlog,
+    claim_next,
     enqueue,
     finish,
     give_back,
@@ -140,16 +139,15 @@ def apply_next(db: Database, config: Config, worker: str, clock: Callable[[], da
     """
     try:
         with db.transaction() as session:
-            row, waiting = claim_with_backlog(session, worker, clock(), CLAIM_LEASE)
+            row = claim_next(session, worker, clock(), CLAIM_LEASE)
     except SQLAlchemyError as exc:
         raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
     if row is None or row.id is None:
         return None
     row_id = row.id
     try:
-        with pictures.busy(waiting > 0):
-            return process_message(db, config, row.raw, row.mailbox, row.uidvalidity, row.uid, clock(),
-                                   moderator=moderator, advance=False, also=lambda session: finish(session, row_id))
+        return process_message(db, config, row.raw, row.mailbox, row.uidvalidity, row.uid, clock(),
+                               moderator=moderator, advance=False, also=lambda session: finish(session, row_id))
     except MessageFailed as exc:
         reason = str(exc)
         log.error("queued message %s (%s) cannot be handled, set aside: %s", row_id, row.source, reason)

@@ -21,9 +21,13 @@ SIGTERM/SIGINT). Both use :class:`MailFlow`, which does one pass:
    A message whose handling fails stays in the queue, set aside, for the game
    master (``pbem inbox``). A database that cannot be reached stops the pass
    with the mail left in the inbox.
-4. The outbox: :func:`pbem.daemon.sender.deliver_due` (by the
+4. The moves whose mail nobody writes: each handled message's move is told
+   by its worker right after its commit (``pbem.moderator.notify.telling``);
+   a pass tells those a process left when it died, or that another left
+   for too long (:meth:`MailFlow.tell_left_over`).
+5. The outbox: :func:`pbem.daemon.sender.deliver_due` (by the
    sender thread of ``pbem.daemon.workers`` under ``pbem run``).
-5. Periodic tasks (the deadline tick of ``pbem.moderator.tick``), when given, by
+6. Periodic tasks (the deadline tick of ``pbem.moderator.tick``), when given, by
    the one process that holds their lease.
 
 Several processes may share one database: the one holding the inbox's lease
@@ -68,9 +72,11 @@ from pbem.mail import FetchedMessage, MailboxError, MailboxPosition, MaildirInbo
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.handler import DatabaseUnavailable
 from pbem.moderator.inbound.outcome import DUPLICATE, Outcome
+from pbem.moderator.notify.telling import tell_left_over
 from pbem.moderator.tick import tick
 from pbem.store.inbound import load_position
 from pbem.store.inqueue import reclaim as reclaim_messages
+from pbem.store.outbox import drop_unused_pictures
 from pbem.store.outbox import reclaim as reclaim_mail
 
 log = logging.getLogger("pbem.daemon")
@@ -225,11 +231,13 @@ class MailFlow:
                  who, versions, outcome.outcome, outcome.reason, len(outcome.queued))
 
     def reclaim(self) -> None:
-        """Claims left by a process of this host that died (a crash, a kill) are free again at once."""
+        """Claims left by a process of this host that died (a crash, a kill) are free again at once; pictures
+        no mail carries any more (two senders each left one to the other) go."""
         try:
             with self.db.transaction() as session:
                 messages = reclaim_messages(session, gone)
                 mails = reclaim_mail(session, gone, self.clock())
+                drop_unused_pictures(session)
         except SQLAlchemyError as exc:
             raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
         if messages or mails:
@@ -269,7 +277,21 @@ class MailFlow:
             raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
         return None if stored is None else MailboxPosition(stored.uidvalidity, stored.last_uid)
 
-    # --- the outbox and the periodic tasks --------------------------------------------------------
+    # --- the moves to tell, the outbox and the periodic tasks ---------------------------------------------
+
+    def tell_left_over(self) -> int:
+        """Write the mail of the moves nobody tells (``pbem.moderator.notify.telling.tell_left_over``: their
+        process died between the move and its mail, or left them too long); the number of mails queued."""
+        try:
+            told = tell_left_over(self.db, self.config.require_moderator(), holder=holder_name("tell"),
+                                  now=self.clock)
+        except SQLAlchemyError as exc:
+            self.outages.down(Service.DATABASE, _first_line(exc))
+            return 0
+        if told.moves:
+            log.info("the mail of %d move(s) left by another process written: %d mail(s) queued", told.moves,
+                     len(told.queued))
+        return len(told.queued)
 
     def deliver(self, sender: SmtpSender | None = None, *, keep_open: bool = False) -> DeliveryReport:
         """Deliver the due outbox once (over ``sender``, left open with ``keep_open``: ``pbem run``'s sender
@@ -411,6 +433,7 @@ def poll_once(flow: MailFlow) -> PollReport:
             inbox.close()
         flow.fetch_lease.release()
     problems += flow.run_tasks()
+    flow.tell_left_over()
     delivery = flow.deliver()
     flow.task_lease.release()
     return PollReport(report, delivery, problems, read_inbox=flow.has_inbox)
@@ -568,6 +591,7 @@ class Daemon:
 
     def _chores(self) -> None:
         self.flow.run_tasks(force=False)
+        self.flow.tell_left_over()
         if self.flow.sending_elsewhere:
             self.flow.send_soon()
         elif self.flow.may_deliver():

@@ -29,7 +29,7 @@ which mail systems collapse.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -41,22 +41,26 @@ from pbem.crash import crash_point
 from pbem.daemon.sendlimits import hold, is_limit, room
 from pbem.holders import holder_name
 from pbem.mail import (
+    InlinePicture,
     OutboundError,
+    OutgoingMail,
     PermanentSendError,
     SmtpSender,
     TransientSendError,
     WireMail,
     wire_mail,
 )
-from pbem.moderator.notify.compose import outgoing_mail
 from pbem.store.models import utcnow
 from pbem.store.outbox import (
     OutboxRow,
     OutboxStatus,
+    Picture,
     claim_due,
+    drop_unused_pictures,
     mark_failed,
     mark_retry,
     mark_sent_many,
+    pictures_of,
     release_claims,
 )
 
@@ -67,6 +71,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("pbem.daemon.sender")
 
 CLAIM_LEASE = 600.0  # seconds a sender holds its claimed mails: far longer than sending a batch takes
+AUTO_GENERATED = "auto-generated"  # Auto-Submitted of a row that names none (RFC 3834)
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     now = (now or utcnow()).astimezone(UTC)
     worker = worker or holder_name("send")
     limits = limits or Limits()
-    rows, held = _claim(db, worker, now, lease, batch, limits)
+    rows, pictures, held = _claim(db, worker, now, lease, batch, limits, ())
     if not rows:
         return DeliveryReport(held=held)
     try:
@@ -112,11 +117,12 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     totals, stopped = DeliveryReport(), False
     try:
         while rows:
-            report, stopped = _send_batch(db, sender, rows, now, moderator)
+            report, stopped = _send_batch(db, sender, rows, pictures, now, moderator)
             totals = _add(totals, report)
             if stopped:
+                _drop_pictures(db, set(pictures))
                 break
-            rows, held = _claim(db, worker, now, lease, batch, limits)
+            rows, pictures, held = _claim(db, worker, now, lease, batch, limits, set(pictures))
     except BaseException:
         sender.close()
         raise
@@ -125,19 +131,22 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
     return totals if stopped else replace(totals, held=held)
 
 
-def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int,
-           limits: Limits) -> tuple[list[OutboxRow], str | None]:
-    """The next batch this sender may send, within the sending limits; and why there is none, if held."""
+def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int, limits: Limits,
+           sent: Collection[int]) -> tuple[list[OutboxRow], dict[int, Picture], str | None]:
+    """The next batch this sender may send, within the sending limits, with the pictures its mails carry (each
+    read once, however many of them carry it); and why there is none, if held. First the pictures the batch
+    before carried (``sent``) go, those no mail carries any more: once per batch, not once per mail."""
     with db.transaction() as session:
+        drop_unused_pictures(session, sent)
         allowed = room(session, limits, now)
         if allowed.mails == 0:
-            return [], allowed.reason
-        size = batch if allowed.mails is None else min(batch, allowed.mails)
-        return claim_due(session, worker, now, lease, size), None
+            return [], {}, allowed.reason
+        rows = claim_due(session, worker, now, lease, batch if allowed.mails is None else min(batch, allowed.mails))
+        return rows, pictures_of(session, {row.picture_id for row in rows if row.picture_id is not None}), None
 
 
-def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: datetime,
-                moderator: ModeratorSettings | None) -> tuple[DeliveryReport, bool]:
+def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], pictures: dict[int, Picture],
+                now: datetime, moderator: ModeratorSettings | None) -> tuple[DeliveryReport, bool]:
     """Send claimed ``rows`` over the open connection, each marked sent as soon as the relay took it.
 
     Why not one mark per batch (cheaper by a small UPDATE per mail): a sender
@@ -147,7 +156,7 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], now: da
     """
     sent: list[int] = []
     failed = 0
-    built = _Built(rows, moderator)
+    built = _Built(rows, pictures, moderator)
     for index, row in enumerate(rows):
         message = built.take(index)
         if isinstance(message, _UNBUILDABLE):
@@ -198,8 +207,9 @@ class _Built:
     other. A mail that cannot be built is kept as its exception, for the row's turn.
     """
 
-    def __init__(self, rows: list[OutboxRow], moderator: ModeratorSettings | None) -> None:
+    def __init__(self, rows: list[OutboxRow], pictures: dict[int, Picture], moderator: ModeratorSettings | None) -> None:
         self._rows = rows
+        self._pictures = pictures
         self._moderator = moderator
         self._ready: dict[int, WireMail | Exception] = {}
 
@@ -214,7 +224,9 @@ class _Built:
     def _build(self, index: int) -> None:
         if index not in self._ready:
             try:
-                self._ready[index] = _message(self._rows[index], self._moderator)
+                row = self._rows[index]
+                picture = self._pictures.get(row.picture_id) if row.picture_id is not None else None
+                self._ready[index] = _message(row, picture, self._moderator)
             except Exception as exc:  # noqa: BLE001  (kept for the row's turn: meanwhile must not raise)
                 self._ready[index] = exc
 
@@ -230,18 +242,25 @@ def id_of_row(row: OutboxRow) -> int:
     return row.id
 
 
+def _drop_pictures(db: Database, pictures: Collection[int]) -> None:
+    """The pictures no mail carries any more, of ``pictures`` (a run that stopped before its next claim)."""
+    if pictures:
+        with db.transaction() as session:
+            drop_unused_pictures(session, pictures)
+
+
 def _release(db: Database, rows: list[OutboxRow], now: datetime) -> None:
     with db.transaction() as session:
         release_claims(session, [id_of_row(row) for row in rows], now)
 
 
-def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> WireMail:
+def _message(row: OutboxRow, picture: Picture | None, moderator: ModeratorSettings | None) -> WireMail:
     """The row's message; with its picture when it has one, else (a picture that will not go) as plain text.
 
     Why fall back: the picture only repeats the text; a stored picture that
     cannot be sent must not cost the player the mail.
     """
-    mail = outgoing_mail(row, moderator)
+    mail = outgoing_mail(row, moderator, picture)
     try:
         return wire_mail(mail)
     except OutboundError as exc:
@@ -250,6 +269,44 @@ def _message(row: OutboxRow, moderator: ModeratorSettings | None) -> WireMail:
         log.warning("outbox mail %s (%s to %s): its picture cannot go with it (%s); sent as plain text",
                     row.id, row.purpose, row.recipient, exc)
         return wire_mail(replace(mail, picture=None))
+
+
+def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None,
+                  picture: Picture | None = None) -> OutgoingMail:
+    """The ``OutgoingMail`` an outbox row describes (what the sender builds and sends), with ``picture``, the
+    stored picture the row refers to (``pbem.store.outbox.pictures_of``), beside its text.
+
+    Rows queued by other code may carry fewer header values than the
+    composer's: ``from``/``from_name`` then come from ``moderator``, the
+    Date from the row's ``created``, ``Auto-Submitted`` is ``auto-generated``.
+    """
+    h = row.headers or {}
+    if h.get("date"):
+        date = datetime.fromisoformat(h["date"])
+    else:
+        date = row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC)
+    from_address = h.get("from") or (moderator.address if moderator is not None else None)
+    if not from_address:
+        raise ValueError("no From address: the row has none and no [moderator] address is configured")
+    return OutgoingMail(
+        to=row.recipient,
+        subject=row.subject,
+        body=row.body,
+        from_address=from_address,
+        from_name=h.get("from_name") or (moderator.name if moderator is not None else ""),
+        to_name=h.get("to_name", ""),
+        message_id=row.message_id,
+        date=date,
+        reply_to=h.get("reply_to") or None,
+        in_reply_to=h.get("in_reply_to") or None,
+        references=tuple(h.get("references") or ()),
+        list_id=h.get("list_id") or None,
+        decision=h.get("decision") or None,
+        auto_submitted=h.get("auto_submitted", AUTO_GENERATED),
+        picture=InlinePicture(picture.png, picture.alt or "The board", int(h.get("picture_line") or 0))
+        if picture is not None else None,
+        attachment=(str(h["attachment"]["filename"]), str(h["attachment"]["text"])) if h.get("attachment") else None,
+    )
 
 
 def _mark(db: Database, row: OutboxRow, how: str, now: datetime, error: str) -> None:

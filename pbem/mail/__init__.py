@@ -34,6 +34,7 @@ from pbem.mail.maildir import MaildirInbox, MaildirLook, look_at_maildir
 from pbem.mail.outbound import (
     DECISION_HEADER,
     OutgoingMail,
+    ReplyTo,
     Threading,
     build_message,
     domain_of,
@@ -80,6 +81,7 @@ __all__ = [
     "OutboundError",
     "OutgoingMail",
     "PermanentSendError",
+    "ReplyTo",
     "Security",
     "SendError",
     "SmtpSender",

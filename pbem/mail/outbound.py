@@ -210,7 +210,24 @@ def thread_headers(root: str, parent: str | None = None) -> Threading:
     return Threading(in_reply_to=parent or root, references=references)
 
 
-def reply_threading(message: InboundMessage, root: str | None = None) -> Threading:
+@dataclass(frozen=True)
+class ReplyTo:
+    """The player's mail an answer replies to, as much of it as the answer's threading needs.
+
+    Why not the whole ``InboundMessage``: a move's mail is written after the
+    move has committed, from what the move's record kept of the player's mail
+    (``pbem.store.moves``), which is this.
+    """
+
+    message_id: str | None
+    references: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, message: InboundMessage) -> ReplyTo:
+        return cls(message.message_id, tuple(message.references))
+
+
+def reply_threading(message: InboundMessage | ReplyTo, root: str | None = None) -> Threading:
     """Threading for our answer to a player's mail (RFC 5322 §3.6.4): their references plus their id.
 
     ``root`` (the game's thread id) is put first when the player's mail did

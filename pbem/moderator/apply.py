@@ -1,13 +1,14 @@
 """One message of orders applied to a game inside the caller's transaction: what it did, and its writes.
 
 ``submit_in`` does the whole work in a session the caller holds, so that the
-mail flow can record an inbound message, apply its orders and queue the
-resulting mail in one transaction (``pbem.moderator.inbound.handler``);
-``plan_in`` leaves the writes to the caller, who makes them last
-(``Unwritten``). An order message is applied line by line by the order
-layer; every applied action goes to the log in the same transaction as the
-snapshot, so a message is recorded whole or not at all. It knows no game:
-each game's kind (``pbem.games``) reads the messages and tells the events.
+mail flow can record an inbound message, apply its orders and note the move
+to tell in one transaction (``pbem.moderator.inbound.handler``); the move's
+mail is written after that transaction commits
+(``pbem.moderator.notify.telling``). An order message is applied line by
+line by the order layer; every applied action goes to the log in the same
+transaction as the snapshot, so a message is recorded whole or not at all.
+It knows no game: each game's kind (``pbem.games``) reads the messages and
+tells the events.
 
 Waiting lines: a game may hold the rest of a message back until another
 player answers a question (Imperial's maneuver, docs/orders.md). The kind
@@ -32,7 +33,6 @@ from pbem.games.results import (
     Query,
     Refusal,
     Resumed,
-    StoredLines,
     Waiting,
 )
 from pbem.store import GameRow, GameStatus
@@ -72,21 +72,13 @@ class SubmitResult:
 
 
 def submit_in(session: Session, game: GameRow, player_text: str, text: str, state: Any = None) -> SubmitResult:
-    """``submit`` inside the caller's session (no transaction of its own, no retry).
+    """Apply ``text`` as the message of ``player_text`` inside the caller's session (no transaction of its
+    own, no retry): the log, the snapshot and the waiting lines are written in it.
 
     ``state`` is the game's current state when the caller has loaded it
     already. A ``ConcurrentUpdate`` leaves the session unusable: the caller
     rolls its transaction back and may start the whole message again.
     """
-    result, unwritten = plan_in(session, game, player_text, text, state)
-    unwritten.write()
-    return result
-
-
-def plan_in(session: Session, game: GameRow, player_text: str, text: str,
-            state: Any = None) -> tuple[SubmitResult, Unwritten]:
-    """``submit_in`` without its writes: what the message does, and the writes, which the caller makes
-    (``Unwritten.write``) before its transaction commits. Reads only."""
     name = game.name
     game_kind = kind_of(game.kind)
     rules = game_kind.rules
@@ -101,40 +93,13 @@ def plan_in(session: Session, game: GameRow, player_text: str, text: str,
     if [e.version for e in outcome.entries] != list(range(before, after)):
         raise StoreError(f"the order layer applied {len(outcome.entries)} actions but the state moved "
                          f"from version {before} to {after}")
-    result = SubmitResult(name, player, before, outcome.state, outcome.applied, outcome.refusal,
-                          outcome.pending, outcome.queries, outcome.sender_waiting, outcome.resumed,
-                          outcome.events, outcome.ignored, after)
-    unwritten = Unwritten(session, game, tuple(outcome.entries), outcome.state,
-                          outcome.waiting if outcome.waiting != waiting else None, after)
-    return result, unwritten
-
-
-@dataclass(frozen=True)
-class Unwritten:
-    """A message's actions, the new snapshot and the waiting lines, applied in memory and not yet written.
-
-    Why apart: from its first write a transaction holds SQLite's one write
-    lock, and the outbox's sender waits for it to mark mail sent. A caller
-    that has more to do before it commits (the mail flow writing every
-    seat's mail) does that first and writes last (``pbem.moderator.inbound.handler``).
-    """
-
-    session: Session
-    game: GameRow
-    entries: tuple[Any, ...]  # the log entries (``engine.core.log.LogEntry``)
-    state: Any
-    waiting: StoredLines | None  # the game's waiting lines, when they changed
-    version: int
-
-    def write(self) -> None:
-        """Into the session (a ``ConcurrentUpdate`` when another writer moved the game meanwhile). What the
-        session holds already goes first, so that its own errors are not taken for another writer's."""
-        session, game = self.session, self.game
-        session.flush()
-        if self.entries:
-            store.append_actions(session, game, self.entries)
-            store.save_snapshot(session, game, self.state)
-            if kind_of(game.kind).rules.finished(self.state):
-                store.set_status(session, game, GameStatus.FINISHED)
-        if self.waiting is not None:
-            waiting_store.save_waiting(session, game, self.waiting, self.version)
+    if outcome.entries:
+        store.append_actions(session, game, outcome.entries)
+        store.save_snapshot(session, game, outcome.state)
+        if rules.finished(outcome.state):
+            store.set_status(session, game, GameStatus.FINISHED)
+    if outcome.waiting != waiting:
+        waiting_store.save_waiting(session, game, outcome.waiting, after)
+    return SubmitResult(name, player, before, outcome.state, outcome.applied, outcome.refusal, outcome.pending,
+                        outcome.queries, outcome.sender_waiting, outcome.resumed, outcome.events, outcome.ignored,
+                        after)

@@ -30,7 +30,7 @@ from pbem.games import (
     kind_named,
     kind_of,
 )
-from pbem.moderator.apply import SubmitResult, Unwritten, plan_in, submit_in
+from pbem.moderator.apply import SubmitResult, submit_in
 from pbem.store import Database, GameInfo, GameRow, GameStatus
 from pbem.store import waiting as waiting_store
 from pbem.store.settings import GameSettings, save_settings
@@ -189,11 +189,6 @@ class Moderator:
                   state: Any = None) -> SubmitResult:
         """``submit`` inside the caller's session (no transaction of its own, no retry): ``submit_in``."""
         return submit_in(session, game, player_text, text, state)
-
-    def plan_in(self, session: Session, game: GameRow, player_text: str, text: str,
-                state: Any = None) -> tuple[SubmitResult, Unwritten]:
-        """``submit_in`` with the writes left to the caller: ``plan_in``."""
-        return plan_in(session, game, player_text, text, state)
 
     def waiting(self, name: str) -> dict[str, tuple[tuple[int, str], ...]]:
         """Player -> (line number, text) of their lines waiting for another player's answer."""

@@ -25,9 +25,10 @@ tick could not mail are looked at again an hour later (:data:`LOOK_AGAIN`);
   text of ``decision.default`` is applied as the deciding player through the
   order layer, exactly as if it had come by mail (so waiting lines of the
   maneuvering government resume), logged in the
-  same transaction, and mailed as a mailed order is (each seat in its mail
-  mode, the next decider's prompt in its one mail), telling "no answer by the
-  deadline: PASS". **Decision**: the
+  same transaction, and mailed as a mailed order is once that transaction
+  has committed (``pbem.moderator.notify.telling``: each seat in its mail
+  mode, the next decider's prompt in its one mail), telling "no answer by
+  the deadline: PASS". **Decision**: the
   passive default is taken for every decision that has one, not only the
   out-of-turn questions of R-DECIDE-2 (investment, setup bond, force-stop,
   canal, battle): the engine also gives the maneuver (DONE) and production
@@ -159,8 +160,11 @@ def tick(
             report.paused.append(name)
             continue
         try:
+            moves = len(report.defaults)
             with db.transaction() as session:
                 alarm = _tick_game(session, listing.id, now, mail, report)
+            if len(report.defaults) > moves:  # a default or the stand-in moved the game: its mail, now
+                mail.tell(db, listing.id)
             if alarm is not None:
                 alarms.append((listing, alarm))
         except (PbemError, SQLAlchemyError) as exc:

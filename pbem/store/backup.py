@@ -40,6 +40,7 @@ from pbem.errors import StoreError
 from pbem.private import create_private_file
 from pbem.store.inqueue import reclaim as reclaim_messages
 from pbem.store.leases import LeaseRow
+from pbem.store.moves import forget_claims
 from pbem.store.outbox import reclaim as reclaim_mail
 from pbem.store.schema import refuse_newer
 
@@ -174,11 +175,12 @@ def restore_sqlite(backup: Path, target: Path) -> tuple[str, int]:
 def forget_processes(session: Session, now: datetime) -> tuple[int, int, int]:
     """After a restore: no process holds a lease or a claim of the copy (they held them when it was taken).
 
-    Returns (leases, queued messages, outgoing mails) let go.
+    Returns (leases, queued messages, outgoing mails) let go; the moves still to tell are anyone's at once too.
     """
     leases = session.execute(delete(LeaseRow))
     messages = reclaim_messages(session, lambda holder: True)
     mails = reclaim_mail(session, lambda holder: True, now)
+    forget_claims(session, lambda holder: True)
     return int(leases.rowcount), messages, mails  # type: ignore[attr-defined]  # a CursorResult at run time
 
 

@@ -26,6 +26,7 @@ from pbem.store import (  # noqa: F401  (register their tables)
     leases,
     mailprefs,
     models,
+    moves,
     observers,
     outages,
     outbox,

@@ -120,21 +120,13 @@ def claim_next(session: Session, worker: str, now: datetime, lease: float, *, ca
     claim returns the row it took (UPDATE ... RETURNING) where the database
     can, rather than reading it again.
     """
-    return claim_with_backlog(session, worker, now, lease, candidates=candidates)[0]
-
-
-def claim_with_backlog(session: Session, worker: str, now: datetime, lease: float, *,
-                       candidates: int = 8) -> tuple[QueuedMessageRow | None, int]:
-    """:func:`claim_next`, and how many other claimable messages it saw (at most ``candidates - 1``): a worker
-    with mail waiting behind its message chooses throughput over the quickest answer
-    (``pbem.moderator.notify.pictures.busy``)."""
     dialect = session.get_bind().dialect
     ids = session.execute(_candidates(dialect.name, candidates), {"now": now}).scalars().all()
-    for index, row_id in enumerate(ids):
+    for row_id in ids:
         row = _claim_one(session, dialect, row_id, worker, now, lease)
         if row is not None:
-            return row, len(ids) - index - 1
-    return None, 0
+            return row
+    return None
 
 
 def _claim_one(session: Session, dialect: Any, row_id: int, worker: str, now: datetime,

@@ -91,8 +91,7 @@ def keep_news(session: Session, seat: SeatRow, version: int, lines: list[str], n
         wake(session, seat.game_id)
     row.news = [*row.news, *([version, line] for line in lines)]
     row.news_since = row.news_since or now
-    session.add(row)
-    session.flush()
+    session.add(row)  # written with the transaction's next flush: a move's mail is written all at once
 
 
 def take_news(session: Session, seat: SeatRow) -> list[str]:
@@ -103,8 +102,7 @@ def take_news(session: Session, seat: SeatRow) -> list[str]:
     lines = [str(line) for _, line in row.news]
     row.news = []
     row.news_since = None
-    session.add(row)
-    session.flush()
+    session.add(row)  # written with the transaction's next flush (the mail that carries the news goes with it)
     return lines
 
 

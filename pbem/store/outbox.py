@@ -7,18 +7,19 @@ unique, so queueing the same mail twice (a retried transaction, a reminder
 computed again) stores it once; delivery is at least once, and receivers can
 drop a duplicate by its Message-ID.
 
-A mail that carries the board keeps the board's picture (PNG bytes) in
-``picture``, drawn when the mail was composed from the state at hand: a
-resend after a crash sends the same picture, and the sender needs no game
-state (``pbem.mail.picture`` builds the HTML part around it; its alt text and
-place are header values, ``picture_alt`` and ``picture_line``). A mail whose
-picture was still being drawn when its move committed waits for it, held
-(``claimed_by``) by the picture, and gets it with :func:`give_picture`
-(``pbem.moderator.notify.latepictures``).
+A mail that carries the board refers to the board's picture (``picture_id``:
+a PNG and its alt text in ``pictures``), drawn when the mail was composed
+from the state at hand: a resend after a crash sends the same picture, and
+the sender needs no game state (``pbem.mail.picture`` builds the HTML part
+around it; where it goes in the text is the header value ``picture_line``).
+Every seat sees the same board, so a move's picture is stored once, however
+many mails carry it (it was 60 KB in every seat's row), and dropped once
+the last mail that carries it has been sent, or has failed for good: a long
+game would otherwise keep tens of megabytes of boards the text describes.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
@@ -36,10 +37,11 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     bindparam,
+    delete,
     exists,
+    insert,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import aliased
 from sqlmodel import Field, Session, SQLModel, col, select
 
@@ -52,6 +54,28 @@ class OutboxStatus:
     FAILED = "failed"  # permanently refused by the server; kept for the game master
 
 
+class PictureRow(SQLModel, table=True):
+    """One picture of a game's board (one version of it), carried by one or more queued mails."""
+
+    __tablename__ = "pictures"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=True))
+    version: int = Field(default=0, sa_column=Column(Integer, nullable=False))
+    png: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    alt: str = Field(default="", sa_column=Column(Text, nullable=False))
+    created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A stored picture as the sender needs it."""
+
+    png: bytes
+    alt: str
+
+
 class OutboxRow(SQLModel, table=True):
     __tablename__ = "outbox"
     __table_args__ = (
@@ -60,6 +84,7 @@ class OutboxRow(SQLModel, table=True):
         Index("ix_outbox_game_purpose", "game_id", "purpose"),
         Index("ix_outbox_game_recipient", "game_id", "recipient"),
         Index("ix_outbox_status_sent", "status", "sent"),
+        Index("ix_outbox_picture_id", "picture_id"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -79,7 +104,8 @@ class OutboxRow(SQLModel, table=True):
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False))
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     sent: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
-    picture: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))  # the board, PNG
+    picture_id: int | None = Field(default=None, sa_column=Column(  # the board's picture, while the mail is queued
+        Integer, ForeignKey("pictures.id", ondelete="SET NULL"), nullable=True))
     claimed_by: str = Field(default="", sa_column=Column(String(64), nullable=False, server_default=""))  # a sender
 
 
@@ -95,7 +121,7 @@ class QueuedMail:
     game_id: int | None = None
     version: int = 0
     headers: dict[str, Any] | None = None  # extra header values (reply_to, decision, in_reply_to, list_id…)
-    picture: bytes | None = None  # the board as a PNG, shown beside the text (see the module docstring)
+    picture_id: int | None = None  # the board's picture, shown beside the text (see the module docstring)
     created: datetime | None = None  # when it was written and first due (default: now)
 
 
@@ -121,7 +147,7 @@ def queue_mail(session: Session, mail: QueuedMail, *, unseen: bool = False) -> O
         subject=mail.subject,
         body=mail.body,
         headers=dict(mail.headers or {}),
-        picture=mail.picture,
+        picture_id=mail.picture_id,
         created=created,
         next_attempt=created,
     )
@@ -175,9 +201,41 @@ def _claim_statements(dialect: str) -> tuple[Any, Any]:
     return due, claim
 
 
+def store_picture(session: Session, game_id: int | None, version: int, png: bytes, alt: str) -> int:
+    """Store a picture for the mails of this transaction to refer to; its id. One INSERT of its own, at once:
+    the mails that refer to it are written after it."""
+    statement = insert(_PICTURES).values(game_id=game_id, version=version, png=png, alt=alt, created=utcnow())
+    return int(session.execute(statement.returning(_PICTURES.c.id)).scalar_one())
+
+
+def pictures_of(session: Session, ids: Collection[int]) -> dict[int, Picture]:
+    """The pictures with these ids (the ones the sender's claimed mails carry), by id."""
+    if not ids:
+        return {}
+    rows = session.execute(select(PictureRow.id, PictureRow.png, PictureRow.alt)
+                           .where(col(PictureRow.id).in_(sorted(ids)))).all()
+    return {int(row_id): Picture(bytes(png), alt) for row_id, png, alt in rows if row_id is not None}
+
+
+def drop_unused_pictures(session: Session, ids: Collection[int] | None = None) -> int:
+    """Delete the pictures (of ``ids``, else all) that no mail refers to any more; how many.
+
+    Why also all: two senders on PostgreSQL sending the last two mails of one
+    picture at the same moment may each still see the other's mail refer to
+    it, and leave it; a later look (``pbem.daemon.loop.MailFlow.reclaim``)
+    finds it alone. A picture is stored in the transaction that writes its
+    mails, so none is ever seen without the mails it was drawn for.
+    """
+    if ids is not None and not ids:
+        return 0
+    done = session.execute(_DROP_UNUSED) if ids is None else session.execute(_DROP_UNUSED_OF, {"ids": sorted(ids)})
+    return int(done.rowcount)  # type: ignore[attr-defined]  # a CursorResult at run time
+
+
 def mark_sent_many(session: Session, ids: Sequence[int], now: datetime) -> None:
     """Mark mails sent in one statement. A sent mail keeps its text (the record of what players were told)
-    but not its picture: a long game would otherwise keep tens of megabytes of boards the text describes."""
+    but not its picture: it no longer refers to it (the sender drops the pictures no mail carries any more
+    after each batch, :func:`drop_unused_pictures`)."""
     if ids:
         session.execute(_MARK_SENT, {"ids": list(ids), "now": now})
 
@@ -192,26 +250,12 @@ def release_claims(session: Session, ids: Sequence[int], now: datetime) -> None:
 # session to keep in step, and the mapped class's machinery cost more than the UPDATE (once per mail sent).
 _OUTBOX = OutboxRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
 _QUEUED_WITH_ID = (_OUTBOX.c.id.in_(bindparam("ids", expanding=True)), _OUTBOX.c.status == OutboxStatus.QUEUED)
+_PICTURES = PictureRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
 _MARK_SENT = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(
-    status=OutboxStatus.SENT, sent=bindparam("now"), attempts=_OUTBOX.c.attempts + 1, picture=None, claimed_by="")
+    status=OutboxStatus.SENT, sent=bindparam("now"), attempts=_OUTBOX.c.attempts + 1, picture_id=None, claimed_by="")
+_DROP_UNUSED = delete(_PICTURES).where(~exists().where(_OUTBOX.c.picture_id == _PICTURES.c.id))
+_DROP_UNUSED_OF = _DROP_UNUSED.where(_PICTURES.c.id.in_(bindparam("ids", expanding=True)))
 _RELEASE = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(next_attempt=bindparam("now"), claimed_by="")
-
-
-_GIVE_PICTURE = update(_OUTBOX).where(
-    _OUTBOX.c.message_id == bindparam("mail"), _OUTBOX.c.claimed_by == bindparam("holder"),
-    _OUTBOX.c.status == OutboxStatus.QUEUED,
-).values(picture=bindparam("png"), headers=bindparam("with_picture"), next_attempt=bindparam("due"), claimed_by="")
-
-
-def give_picture(engine: Engine | Connection, holder: str, mails: Sequence[tuple[str, dict[str, Any]]], png: bytes | None,
-                 due: datetime) -> None:
-    """Mails queued before their picture was drawn, held by ``holder`` (``pbem.moderator.notify.latepictures``),
-    get it (None: they go without) and their headers (Message-ID, headers), and fall due at ``due``; in a
-    transaction of its own. A mail no longer held by ``holder`` (taken back after a crash, sent meanwhile)
-    is left as it is."""
-    with Session(engine) as session, session.begin():
-        session.execute(_GIVE_PICTURE, [{"mail": message_id, "with_picture": headers, "png": png, "due": due,
-                                         "holder": holder} for message_id, headers in mails])
 
 
 def reclaim(session: Session, gone: Callable[[str], bool], now: datetime) -> int:
@@ -237,11 +281,17 @@ def mark_retry(session: Session, row: OutboxRow, now: datetime, error: str) -> N
 
 
 def mark_failed(session: Session, row: OutboxRow, now: datetime, error: str) -> None:
+    """Refused for good: kept, with its text, for the game master; its picture goes (once no mail carries it)."""
+    picture = row.picture_id
     row.status = OutboxStatus.FAILED
     row.attempts += 1
     row.last_error = error[:2000]
     row.claimed_by = ""
+    row.picture_id = None
     session.add(row)
+    if picture is not None:
+        session.flush()
+        drop_unused_pictures(session, [picture])
 
 
 def mail_for_game(session: Session, game_id: int, since_version: int | None = None) -> list[OutboxRow]:

@@ -2,12 +2,17 @@
 
 Every command is one database transaction that changes the game and queues
 every mail it causes in the outbox (ARCHITECTURE: nothing is sent inside a
-transaction; the outbox sender delivers committed mail). The deadline tick
-(``pbem.moderator.tick``) uses the same machinery to apply a passive default.
-Every mail is written by the composer (``pbem.moderator.notify``), a move's
-by ``pbem.moderator.notify.turnmail`` exactly as a mailed order's: each seat in its
-mail mode and board choice, one mail per seat (see ``commands`` for the
-notices, docs/game-master.md for what each command sends).
+transaction; the outbox sender delivers committed mail), but a move's mail
+(``force``, ``order``, a deadline's default, the stand-in): the move is
+noted to tell in the command's transaction and its mail written right after
+the commit (``pbem.moderator.notify.telling``), before the command returns.
+The deadline tick (``pbem.moderator.tick``) uses the same machinery to apply
+a passive default. Every mail is written by the composer
+(``pbem.moderator.notify``), a move's by ``pbem.moderator.notify.turnmail``
+exactly as a mailed order's: each seat in its mail mode and board choice,
+one mail per seat (see ``commands`` for the notices, docs/game-master.md for
+what each command sends). ``undo`` and ``replace`` first tell the moves
+still untold, so that every seat hears of a move before it is taken back.
 
     game_show(db, name)                      GameView: seats, status, whose turn, deadlines, log, outbox
     force(db, name, player, text)            orders for a player, as if mailed; reports say so

@@ -1,7 +1,8 @@
 """The commands that change a game: force, order, undo, replace, pause and resume, resend.
 
 Their mail is written by the mail flow's composer: a move (``force``,
-``order``) by ``pbem.moderator.notify.turnmail.turn_mail``, as a mailed order's;
+``order``) is told after the command's commit
+(``pbem.moderator.notify.telling``), as a mailed order's is;
 a notice that is no move (undo, replace, resume, resend) by
 ``turnmail.seat_mail``, one mail per seat: the notice, the seat's kept
 news, the report with or without the board (its ``BOARD`` choice) and the
@@ -34,12 +35,14 @@ from pbem.moderator.deadlines import Deadline, decision_since, game_deadlines, u
 from pbem.moderator.games import EMAIL, PLAYER_NAME  # the same rules as for a new game
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.subjects import move_subject
+from pbem.moderator.notify.telling import Recorded
 from pbem.moderator.notify.turnmail import prefs, seat_mail
 from pbem.render.text import note_block
 from pbem.store import GameRow, GameStatus, SeatRow
 from pbem.store import waiting as waiting_store
 from pbem.store.mailprefs import take_news
 from pbem.store.models import ActionRow, SnapshotRow
+from pbem.store.moves import Source
 from pbem.store.settings import GameSettings, load_settings, save_settings
 from pbem.store.tokens import issue_token
 
@@ -60,7 +63,7 @@ from pbem.moderator.gamemaster.common import (
     _transaction,
     _when,
 )
-from pbem.moderator.gamemaster.playing import Played, _mail_after_play, play_in_session
+from pbem.moderator.gamemaster.playing import Played, play_in_session, record_play
 
 log = logging.getLogger("pbem.moderator.gamemaster")
 
@@ -83,17 +86,18 @@ def force(db: Database, name: str, player: str, text: str, *, mail: MailContext 
     mail = mail or MailContext()
     moment = utc(now or datetime.now(UTC))
 
-    def once() -> Forced:
+    def once() -> tuple[Played, Recorded | None]:
         with _transaction(db) as session:
             game = store.find_game(session, name)
             played = play_in_session(session, game, player, text, moment)
             if not played.applied:
-                return Forced(played, 0)
+                return played, None
             lines = [a.line.text for a in played.applied if a.player == played.player and not a.implicit]
             note = [f"The game master gave these orders for {played.player}: " + "; ".join(lines) + "."]
-            return Forced(played, _mail_after_play(session, game, played, mail, moment, "force", note))
+            return played, record_play(session, game, played, mail, moment, Source.FORCE, note)
 
-    return _retrying(once)
+    played, moved = _retrying(once)
+    return Forced(played, mail.tell(db, moved))
 
 
 def order(db: Database, name: str, player: str, text: str, *, mail: MailContext | None = None,
@@ -109,16 +113,17 @@ def order(db: Database, name: str, player: str, text: str, *, mail: MailContext 
     mail = mail or MailContext()
     moment = utc(now or datetime.now(UTC))
 
-    def once() -> Forced:
+    def once() -> tuple[Played, Recorded | None]:
         with _transaction(db) as session:
             game = store.find_game(session, name)
             refuse_if_paused(session, game)
             played = play_in_session(session, game, player, text, moment)
             if not played.applied:
-                return Forced(played, 0)
-            return Forced(played, _mail_after_play(session, game, played, mail, moment, "order", ()))
+                return played, None
+            return played, record_play(session, game, played, mail, moment, Source.ORDER, ())
 
-    return _retrying(once)
+    played, moved = _retrying(once)
+    return Forced(played, mail.tell(db, moved))
 
 
 def _notice(composer: MailComposer | None, game: GameRow, state: Any, seat: SeatRow, purpose: str,
@@ -156,6 +161,7 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
     """Take back the last logged action (see the module docstring); ``NothingToUndo`` for an empty log."""
     mail = mail or MailContext()
     moment = utc(now or datetime.now(UTC))
+    mail.tell_first(db, name)
     with _transaction(db) as session:
         game = _locked_game(session, name)
         kind = kind_of(game.kind)
@@ -235,6 +241,7 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
                        "(at most 32, starting with a letter)")
     if not EMAIL.match(new_email):
         raise BadSetup(f"bad email address {new_email!r} for player {new_name}")
+    mail.tell_first(db, name)
     with _transaction(db) as session:
         game = _locked_game(session, name)
         seats = _seats(session, game)

@@ -7,26 +7,25 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from pbem import store
 from pbem.config import ModeratorSettings
+from pbem.crash import crash_point
 from pbem.errors import ConcurrentUpdate, PbemError, StoreError, UnknownPlayer
 from pbem.games import kind_of
 from pbem.games.kind import match_player
+from pbem.holders import holder_name
 from pbem.mail.errors import OutboundError
 from pbem.mail.outbound import domain_of
 from pbem.moderator.deadlines import utc
 from pbem.moderator.notify.compose import MailComposer
-from pbem.store import GameRow, SeatRow
+from pbem.moderator.notify.telling import Recorded, tell_safely
+from pbem.store import Database, GameRow, SeatRow
 from pbem.store.settings import GameSettings, save_settings
-
-if TYPE_CHECKING:
-    from pbem.store import Database
-
 
 log = logging.getLogger("pbem.moderator.gamemaster")
 
@@ -78,13 +77,39 @@ class MailContext:
             raise GameMasterError(str(exc)) from None
         return cls(domain, moderator_address or None, game_master or None, name)
 
+    def identity(self) -> ModeratorSettings | None:
+        """Who the mail is from (None without a moderator address: nothing is mailed)."""
+        if self.moderator_address is None:
+            return None
+        return ModeratorSettings(self.moderator_address, self.name, self.game_master)
+
     def composer(self, session: Session, now: datetime, cause: str) -> MailComposer | None:
         """The composer of a command's mail in its transaction (``cause`` goes into the Message-IDs); None
         without a moderator address."""
-        if self.moderator_address is None:
-            return None
-        identity = ModeratorSettings(self.moderator_address, self.name, self.game_master)
-        return MailComposer(session, identity, now, cause=cause)
+        identity = self.identity()
+        return MailComposer(session, identity, now, cause=cause) if identity is not None else None
+
+    def tell(self, db: Database, moved: Recorded | int | None) -> int:
+        """After a command's commit: tell the moves it recorded (``pbem.moderator.notify.telling``): the one it
+        ``Recorded``, or those of the game with that id (None: it recorded none); the number of mails queued."""
+        identity = self.identity()
+        if moved is None or identity is None:
+            return 0
+        crash_point("after_apply_before_render")
+        recorded = moved if isinstance(moved, Recorded) else None
+        game_id = moved.row.game_id if isinstance(moved, Recorded) else moved
+        return len(tell_safely(db, identity, game_id, holder=teller(), recorded=recorded).queued)
+
+    def tell_first(self, db: Database, name: str) -> None:
+        """Before a command rewrites a game's history (undo, replace): the moves still to tell are told, so that
+        every seat hears of a move before it hears that it was taken back or that its player left."""
+        identity = self.identity()
+        if identity is None:
+            return
+        with _transaction(db) as session:
+            game_id = store.find_game(session, name).id
+        if game_id is not None:
+            tell_safely(db, identity, game_id, holder=teller(), take_over=True)
 
     @classmethod
     def from_config(cls, config: Any) -> MailContext:
@@ -100,6 +125,11 @@ class MailContext:
             if value is not None and (not isinstance(value, str) or "@" not in value):
                 raise GameMasterError(f"[moderator] {key} must be an e-mail address, not {value!r}")
         return cls.make(moderator_address=address, game_master=master, name=name if isinstance(name, str) else "")
+
+
+def teller() -> str:
+    """Who records a command's move and tells it right after the commit: this process and thread."""
+    return holder_name("tell")
 
 
 def _stamp(moment: datetime) -> str:

@@ -1,4 +1,4 @@
-"""Orders applied inside a command's transaction (force, the deadline tick) and the mail they cause."""
+"""Orders applied inside a command's transaction (force, the deadline tick), and the move they note to tell."""
 from __future__ import annotations
 
 import logging
@@ -21,14 +21,16 @@ from pbem.moderator.gamemaster.common import (
     _seats,
     _stamp,
     _when,
+    teller,
 )
 from pbem.moderator.notify.subjects import move_subject
-from pbem.moderator.notify.turnmail import MoveSource, turn_mail
+from pbem.moderator.notify.telling import Recorded, record_move
 from pbem.render.text import note_block
 from pbem.store import GameRow
 from pbem.store import waiting as waiting_store
 from pbem.store.absence import ask_replace_once, stood_in
 from pbem.store.models import ActionRow
+from pbem.store.moves import Source
 from pbem.store.settings import GameSettings
 
 log = logging.getLogger("pbem.moderator.gamemaster")
@@ -110,16 +112,15 @@ def _resumed_notes(played: Played) -> dict[str, list[str]]:
     return notes
 
 
-def _mail_after_play(session: Session, game: GameRow, played: Played, mail: MailContext, now: datetime, tag: str,
-                     note: Sequence[str]) -> int:
-    """Every seat's mail after orders that came by no mail, told as a mailed order is
-    (``pbem.moderator.notify.turnmail``) with ``note`` to every seat told of the move; the number queued."""
-    composer = mail.composer(session, now, f"{tag}:{_stamp(now)}")
-    if composer is None or played.result is None:
-        return 0
-    private = {player: tuple(lines) for player, lines in _resumed_notes(played).items()}
-    turn_mail(composer, game, played.before, played.result, source=MoveSource(tuple(note), private))
-    return len(composer.queued)
+def record_play(session: Session, game: GameRow, played: Played, mail: MailContext, now: datetime, source: str,
+                note: Sequence[str]) -> Recorded | None:
+    """Note the move of orders that came by no mail, to be told after the commit as a mailed order is
+    (``pbem.moderator.notify.telling``), with ``note`` to every seat told of it; what ``MailContext.tell``
+    takes, None when nothing is to be mailed."""
+    if mail.identity() is None or played.result is None or played.result.version == played.version_before:
+        return None
+    return record_move(session, game, played.before, played.result, cause=f"{source}:{_stamp(now)}",
+                       source=source, holder=teller(), now=now, note=note, private=_resumed_notes(played))
 
 
 # --- used by the deadline tick ------------------------------------------------------------------------
@@ -127,7 +128,8 @@ def _mail_after_play(session: Session, game: GameRow, played: Played, mail: Mail
 
 def apply_default(session: Session, game: GameRow, state: Any, deadline: Deadline,
                   settings: GameSettings, mail: MailContext, now: datetime) -> tuple[bool, str]:
-    """Apply the expired decision's passive default as its player; (applied, what was done or why not)."""
+    """Apply the expired decision's passive default as its player; (applied, what was done or why not). The
+    move is told after the caller's commit (``MailContext.tell``)."""
     kind = kind_of(game.kind)
     assert deadline.pending is not None
     text = kind.default_order(state, deadline.pending)
@@ -139,7 +141,7 @@ def apply_default(session: Session, game: GameRow, state: Any, deadline: Deadlin
     note = [f"No answer by the deadline: {text}. {deadline.player} was asked to "
             f"{kind.decision_words(state, deadline.pending)} by {_when(deadline.due)}; the game took the "
             "default answer."]
-    _mail_after_play(session, game, played, mail, now, "deadline", note)
+    record_play(session, game, played, mail, now, Source.DEADLINE, note)
     return True, text
 
 
@@ -213,8 +215,9 @@ def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, se
              mail: MailContext, now: datetime, *, why: str = "") -> tuple[bool, str]:
     """The game's bot plays the expired decision for its player, as that player; (played, the orders or why not).
 
-    Every seat's report says so; after ``settings.absent_limit`` decisions in a
-    row taken this way the game master is asked, once, to replace the seat.
+    Every seat's report says so (told after the caller's commit: ``MailContext.tell``); after
+    ``settings.absent_limit`` decisions in a row taken this way the game master is asked, once, to replace
+    the seat.
     """
     kind = kind_of(game.kind)
     player = deadline.player
@@ -227,7 +230,7 @@ def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, se
     reason = why or f"No answer from {player} by the deadline ({_when(deadline.due)})"
     note = [f"{reason}: the stand-in (the moderator's bot) played for {player}, who was asked to {words}: "
             f"{played.text.replace(chr(10), '; ')}."]
-    _mail_after_play(session, game, played, mail, now, "stand-in", note)
+    record_play(session, game, played, mail, now, Source.STAND_IN, note)
     if settings.absent_limit and missed >= settings.absent_limit and ask_replace_once(session, seat):
         _ask_to_replace(session, game, state, player, missed, settings, mail, now)
     return True, played.text

@@ -1,4 +1,4 @@
-"""One inbound mail, handled in one database transaction: record it, apply its orders, queue every mail.
+"""One inbound mail, handled in one database transaction: record it, apply its orders, note the move to tell.
 
 :func:`process_message` is the whole decision, in this order:
 
@@ -18,12 +18,15 @@
 6. The game is over -> ``finished``; paused by the game master -> ``paused``: nothing applied, the
    seat is told.
 7. Otherwise the body is applied as the seat's orders (``Moderator.submit_in``, same session):
-   ``applied``, ``refused`` (a line refused; the lines before it stand) or ``query``. Queued: an
-   error reply to the sender when a line was refused (and to a player whose waiting lines the
-   message resumed and who got refused), the report to every seat and the prompt to each player who
-   must decide now when the game moved on (the game-end mail instead when it ended), and one reply
-   to the sender answering its report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP;
-   the game kind's ``answer_query``, against the state after the orders).
+   ``applied``, ``refused`` (a line refused; the lines before it stand) or ``query``. When the
+   game moved on, the move to tell is noted (``pbem.moderator.notify.telling.record_move``) with
+   what only the sender's one reply carries: a refusal, the answers to its report requests
+   (STATUS, BOARD, OPTIONS, HISTORY, HELP; the game kind's ``answer_query``, against the state
+   after the orders), notes; every seat's mail (the report, the prompt to each player who must
+   decide now, the game-end mail when it ended), the sender's reply among them, is written
+   right after the commit (``telling.tell_moves``). When nothing moved, the one reply to the
+   sender is queued in the transaction itself. A player whose waiting lines the message resumed
+   and who got refused gets the refusal in a mail of its own, queued in the transaction too.
    Before the game reads the orders, the core takes out its own lines: press to other players
    (``PRESS TO``, or the text of a reply to a press mail; relayed at once, ``pbem.moderator.inbound.press``)
    and mail preferences (``MAIL``, ``BOARD``); their confirmation rides in the same one reply.
@@ -49,8 +52,16 @@ answered at all. A suppressed reply is noted in the record's reason.
 Reports and prompts are not counted: they go out once per move.
 
 The record (``inbound_messages``), the mailbox position (``mailbox_state``),
-the log entries, the snapshot and the outbox rows are written in the one
-transaction, so a crash anywhere leaves either all of it or none of it.
+the log entries, the snapshot, the move to tell and the replies bound to no
+move are written in the one transaction, so a crash anywhere leaves either
+all of it or none of it; a move's mail, written after the commit, is
+written once, however the process stops (``pbem.moderator.notify.telling``).
+Where the line is: mail that belongs to no move (answers to strangers and
+observers, warnings of a spoofed sender, notices of a paused or finished
+game, confirmations of mail preferences or press, press relayed, a reply
+when nothing moved) is cheap, bound to no version and composed in the
+transaction; a move's mail (every seat's, the sender's reply with it) is
+told after it.
 
 Errors. A mail that is no mail at all, or that makes the handling fail (a
 bug, a game whose log does not replay), raises :class:`MessageFailed`; the
@@ -66,6 +77,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -82,7 +94,8 @@ from pbem.config import Config, ModeratorSettings
 from pbem.crash import crash_point
 from pbem.errors import ConcurrentUpdate, PbemError
 from pbem.games import kind_of
-from pbem.mail import InboundError, InboundMessage, parse_message
+from pbem.holders import holder_name
+from pbem.mail import InboundError, InboundMessage, ReplyTo, parse_message
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.binding import Binding, Verdict, answered_move, judge
@@ -94,6 +107,8 @@ from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
 from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
 from pbem.moderator.notify.observers import answer as observer_answer
 from pbem.moderator.notify.subjects import decision_kind, reply_subject
+from pbem.moderator.notify.telling import Recorded, record_move, tell_safely
+from pbem.moderator.notify.tokens import remember_token
 from pbem.store import (
     Database,
     GameRow,
@@ -114,6 +129,8 @@ from pbem.store.inbound import (
     record_message,
 )
 from pbem.store.mailprefs import set_prefs
+from pbem.store.models import id_of
+from pbem.store.moves import Source
 from pbem.store.observers import ObserverRow, observer_for_token
 from pbem.store.tokens import has_played, seat_and_game_for_token, seat_for_token
 
@@ -134,7 +151,8 @@ class DatabaseUnavailable(PbemError):
 def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidvalidity: int, uid: int,
                     now: datetime, *, moderator: Moderator | None = None, retries: int = 5,
                     also: Callable[[Session], None] | None = None, advance: bool = True) -> Outcome:
-    """Handle one raw mail in one transaction (see the module docstring); ``now`` must be timezone-aware.
+    """Handle one raw mail in one transaction (see the module docstring), then tell the move it made; ``now``
+    must be timezone-aware.
 
     ``also`` runs in that transaction too (the inbound queue deletes the
     message there); ``advance`` off leaves the mailbox position alone (the queue's receiver moved it).
@@ -143,11 +161,13 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
     moderator = moderator or Moderator(db)
     now = now.astimezone(UTC)
     message, key, oversize = read(raw, identity, config.limits.max_message_bytes)
+    holder = holder_name("tell")  # the move's teller: this thread, right after the commit
     for attempt in range(retries + 1):
         try:
             with db.transaction() as session:
-                handler = _Handler(session, config, identity, moderator, message, key, oversize, len(raw), now)
-                outcome = handler.settled()
+                handler = _Handler(session, config, identity, moderator, message, key, oversize, len(raw), now,
+                                   holder)
+                outcome = handler.handle()
                 if not outcome.duplicate:
                     handler.record(mailbox, uidvalidity, uid, outcome)
                 if advance:
@@ -155,7 +175,7 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
                 if also is not None:
                     also(session)
                 crash_point("mid_transaction")
-            return outcome
+            return _told(db, identity, handler.recorded, holder, outcome)
         except (ConcurrentUpdate, IntegrityError) as exc:
             # another writer of the same game, or of the same message: read everything again
             if attempt == retries:
@@ -183,6 +203,16 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
             log.exception("message %s could not be handled", key)
             raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
     raise AssertionError("unreachable")
+
+
+def _told(db: Database, identity: ModeratorSettings, recorded: Recorded | None, holder: str,
+          outcome: Outcome) -> Outcome:
+    """After the commit: the move's mail (``pbem.moderator.notify.telling``), counted in the outcome."""
+    if recorded is None:
+        return outcome
+    crash_point("after_apply_before_render")
+    told = tell_safely(db, identity, recorded.row.game_id, holder=holder, recorded=recorded)
+    return replace(outcome, queued=outcome.queued + told.queued) if told.queued else outcome
 
 
 def read(raw: bytes, identity: ModeratorSettings, max_bytes: int) -> tuple[InboundMessage, str, bool]:
@@ -218,7 +248,8 @@ class _Handler(SeatReplies):
     """The decision for one message, inside one session."""
 
     def __init__(self, session: Session, config: Config, identity: ModeratorSettings, moderator: Moderator,
-                 message: InboundMessage, key: str, oversize: bool, size: int, now: datetime) -> None:
+                 message: InboundMessage, key: str, oversize: bool, size: int, now: datetime,
+                 holder: str = "") -> None:
         self.session = session
         self.config = config
         self.identity = identity
@@ -233,18 +264,10 @@ class _Handler(SeatReplies):
         self.game: GameRow | None = None
         self.seat: SeatRow | None = None
         self.notes: list[str] = []
+        self.holder = holder  # who tells the move after the commit (``pbem.store.moves``)
+        self.recorded: Recorded | None = None  # the move to tell after the commit
 
     # --- the decision ------------------------------------------------------------------------
-
-    def settled(self) -> Outcome:
-        """:meth:`handle`, with the pictures the helper drew meanwhile in their rows; however it ends, the
-        helper's answer is collected, since it answers one question at a time (``pbem.moderator.notify.pictures``)."""
-        try:
-            outcome = self.handle()
-            self.compose.finish()
-            return outcome
-        finally:
-            self.compose.abandon()
 
     def handle(self) -> Outcome:
         message = self.message
@@ -435,7 +458,7 @@ class _Handler(SeatReplies):
         if binding.verdict is Verdict.STALE and not kind.queries_only(body) and (
                 body.strip() or not (wanted.any or press.any)):
             return self.stale(game, seat, token, before, binding, body, parts)
-        self.compose.token_for(seat, token)  # the sender's token is at hand: no search, no new token
+        remember_token(seat, token)  # the sender's token is at hand: no search for it when its mail is written
         if wanted.any:
             if wanted.vacation:
                 parts.append(announce_vacation(self.compose, game, before, seat, wanted))
@@ -447,26 +470,20 @@ class _Handler(SeatReplies):
         if parts and not kind.order_lines(body):
             what = ", ".join(w for w, said in (("mail preferences", wanted.any), ("press", press.any)) if said)
             return self.preferences_only(game, seat, before, parts, what)
-        result, unwritten = self.moderator.plan_in(self.session, game, seat.name, body, state=before)
-        if unwritten.entries:
-            self.compose.draw_ahead(game, result.state)
-        if parts or result.queries:  # what the reply tells may read the game back: written first
-            unwritten.write()
-            return self.tell(game, seat, before, binding, result, parts)
-        with self.session.no_autoflush:  # plain orders: every seat's mail first, the move last (Unwritten)
-            outcome = self.tell(game, seat, before, binding, result, parts)
-        unwritten.write()
-        return outcome
+        result = self.moderator.submit_in(self.session, game, seat.name, body, state=before)
+        return self.tell(game, seat, before, binding, result, parts)
 
     def tell(self, game: GameRow, seat: SeatRow, before: Any, binding: Binding, result: SubmitResult,
              parts: list[str]) -> Outcome:
-        """The mail about the message's orders (every seat's, the sender's reply), and its outcome."""
+        """The mail about the message's orders, and its outcome: the move to tell when the game moved (every
+        seat's mail, the sender's reply with the refusal and the answers among them), else the one reply."""
         kind, message = kind_of(game.kind), self.message
         changed = result.version != result.version_before
         if result.refusal is not None and self._allowed(self._seat_budget(seat), "error"):
             parts.append(error_body(kind, result, seat.name, game.name))
-        table = {s.name: s for s in seats(self.session, game)}
-        for part in result.resumed:
+        refused = [part for part in result.resumed if part.refusal is not None]
+        table = {s.name: s for s in seats(self.session, game)} if refused else {}
+        for part in refused:
             other = table.get(part.player)
             if part.refusal is not None and other is not None:
                 self.compose.to_seat(game, other, purpose="error", key=f"error:{self.tag}:{part.player}",
@@ -479,8 +496,12 @@ class _Handler(SeatReplies):
             parts.append(self.applied_late(binding, result.version_before))
         if result.queries and self._allowed(self._seat_budget(seat), "query"):
             parts.append(self.answers(game, seat, result))
-        told = changed and self.compose.turn_mail(game, before, result, sender_parts=parts, reply_to_message=message)
-        if parts and not told:
+        if changed:  # the sender's reply rides in its mail about the move
+            self.recorded = record_move(
+                self.session, game, before, result, cause=self.tag, source=Source.MAIL, holder=self.holder,
+                now=self.now, parts=parts, reply=ReplyTo.of(message), settings=self.compose.settings(game),
+                attachment=self.compose.attachments.pop(id_of(seat), None))
+        elif parts:
             self.reply(game, seat, result, parts)
         if result.refusal is not None:
             outcome, reason = InboundOutcome.REFUSED, _refusal_text(result)

@@ -25,33 +25,32 @@ Tokens: every mail to a seat carries the seat's token in its Reply-To
 
 Pictures. A mail that carries the board (a report with the board, a
 ``BOARD`` answer, the end of the game, each for a seat with ``BOARD ON``)
-also shows it as a picture (``pbem.mail.picture``). It is drawn here, where
-the state is at hand, once per composer and state (every seat sees the same
-public board), and kept with the outbox row, so that the sender needs no
-game state and a resend sends the same picture. A picture that cannot be
-drawn, or is too big for a mail, is left out: the text alone still tells
-everything. In the daemon a move's picture is drawn by a helper process
-(``pbem.moderator.notify.pictures``) while the rest of the move is written; its rows
-get it in :meth:`MailComposer.finish`, before the transaction commits, or,
-when mail waits behind the move, after it (``pbem.moderator.notify.latepictures``).
+also shows it as a picture (``pbem.mail.picture``), drawn once per composer
+and version, and only when some mail carries it
+(``pbem.moderator.notify.boards``); the outbox keeps it with the mail, so
+that the sender needs no game state and a resend sends the same picture.
+A move's mail is written after the move has committed
+(``pbem.moderator.notify.telling``): its composer draws *aside*, asking the
+helper process for the picture while it writes the seats' texts, and
+:meth:`MailComposer.finish` puts it into the mail before it is written. A
+picture that cannot be drawn, or is too big for a mail, is left out: the
+text alone still tells everything.
 """
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import event
 from sqlmodel import Session, col, select
 
 from pbem.config import ModeratorSettings
 from pbem.games import GameKind, kind_of
 from pbem.mail import (
     InboundMessage,
-    InlinePicture,
-    OutgoingMail,
+    ReplyTo,
     Threading,
     list_id_for,
     message_id_for,
@@ -60,9 +59,7 @@ from pbem.mail import (
     token_address,
 )
 from pbem.moderator.apply import SubmitResult
-from pbem.moderator.notify import pictures, turnmail
-from pbem.moderator.notify.latepictures import PicturesAfterCommit
-from pbem.moderator.notify.pictures import Drawing, Drawn, LaterDrawing, board_picture
+from pbem.moderator.notify.boards import Boards, BoardUse
 from pbem.moderator.notify.subjects import (
     decision_deadline,
     decisions_of,
@@ -91,52 +88,8 @@ def line_at(text: str, offset: int) -> int:
     return text.count("\n", 0, max(0, offset))
 
 
-def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None) -> OutgoingMail:
-    """The ``OutgoingMail`` an outbox row describes (what the sender builds and sends).
-
-    Rows queued by other code may carry fewer header values than the
-    composer's: ``from``/``from_name`` then come from ``moderator``, the
-    Date from the row's ``created``, ``Auto-Submitted`` is ``auto-generated``.
-    """
-    h = row.headers or {}
-    if h.get("date"):
-        date = datetime.fromisoformat(h["date"])
-    else:
-        date = row.created if row.created.tzinfo else row.created.replace(tzinfo=UTC)
-    from_address = h.get("from") or (moderator.address if moderator is not None else None)
-    if not from_address:
-        raise ValueError("no From address: the row has none and no [moderator] address is configured")
-    return OutgoingMail(
-        to=row.recipient,
-        subject=row.subject,
-        body=row.body,
-        from_address=from_address,
-        from_name=h.get("from_name") or (moderator.name if moderator is not None else ""),
-        to_name=h.get("to_name", ""),
-        message_id=row.message_id,
-        date=date,
-        reply_to=h.get("reply_to") or None,
-        in_reply_to=h.get("in_reply_to") or None,
-        references=tuple(h.get("references") or ()),
-        list_id=h.get("list_id") or None,
-        decision=h.get("decision") or None,
-        auto_submitted=h.get("auto_submitted", AUTO_GENERATED),
-        picture=InlinePicture(row.picture, str(h.get("picture_alt") or "The board"), int(h.get("picture_line") or 0))
-        if row.picture else None,
-        attachment=(str(h["attachment"]["filename"]), str(h["attachment"]["text"])) if h.get("attachment") else None,
-    )
-
-
-@dataclass(frozen=True)
-class LatePicture:
-    """A picture the helper process is still drawing, for a mail whose board begins at ``line``: its row gets
-    it in ``MailComposer.finish`` (a :class:`LaterDrawing`: after the commit)."""
-
-    drawing: Drawing | LaterDrawing
-    line: int = 0
-
-
-Picture = InlinePicture | LatePicture
+Picture = BoardUse  # a mail's board picture: which version's, and where in the text it goes
+Replied = InboundMessage | ReplyTo  # the player's mail an answer replies to
 
 
 @dataclass(frozen=True)
@@ -163,7 +116,8 @@ class MailComposer:
     ``key`` arguments make the Message-ID of a single mail unique the same way.
     """
 
-    def __init__(self, session: Session, moderator: ModeratorSettings, now: datetime, *, cause: str = "") -> None:
+    def __init__(self, session: Session, moderator: ModeratorSettings, now: datetime, *, cause: str = "",
+                 aside: bool = False) -> None:
         if now.tzinfo is None:
             raise ValueError("the composer's clock must be timezone-aware")
         self.session = session
@@ -174,10 +128,7 @@ class MailComposer:
         self._tokens: dict[int, str] = {}
         self._settings: dict[int, GameSettings] = {}
         self.attachments: dict[int, tuple[str, str]] = {}  # seat id -> (file name, text) for its one reply
-        self._pictures: dict[tuple[int, int], Drawn | Drawing | LaterDrawing] = {}
-        self._after: PicturesAfterCommit | None = None  # the rows whose picture comes after the commit
-        self._late: list[tuple[OutboxRow, LatePicture]] = []  # rows whose picture the helper is drawing
-        self._listening = False  # to the session's flushes, for _late
+        self.boards = Boards(session, aside=aside)  # the pictures; ``aside``: drawn by the helper while texts are written
         self._written: dict[str, OutboxRow] = {}  # queued by this composer, not yet flushed
         # True once the caller knows that nothing was ever queued for ``cause``: the inbound message it names
         # is new in this transaction (its row is written with the mail). A Message-ID made with the cause then
@@ -205,6 +156,11 @@ class MailComposer:
             self._settings[game.id] = settings
         return self._settings[game.id]
 
+    def know_settings(self, game: GameRow, settings: GameSettings) -> None:
+        """The game's settings as the caller read them a moment ago (a move's teller: its own transaction)."""
+        assert game.id is not None
+        self._settings[game.id] = settings
+
     # --- ids and threading ------------------------------------------------------------------
 
     def message_id(self, game: str, version: int, recipient: str, purpose: str) -> str:
@@ -220,73 +176,19 @@ class MailComposer:
 
     # --- pictures -----------------------------------------------------------------------------
 
-    def picture(self, game: GameRow, state: Any, *, line: int = 0) -> Picture | None:
-        """The board of ``state`` for a mail whose part that carries the board begins at ``line`` of its body.
-
-        Drawn once per game and version in this composer (see the module
-        docstring); None when it cannot be drawn; a :class:`LatePicture` while
-        the helper process draws it.
-        """
-        key = self._picture_key(game, state)
-        if key not in self._pictures:
-            self._pictures[key] = board_picture(kind_of(game.kind), game.name, state)
-        drawn = self._pictures[key]
-        if isinstance(drawn, Drawing | LaterDrawing):
-            return LatePicture(drawn, line)
-        return InlinePicture(drawn[0], drawn[1], line) if drawn is not None else None
-
-    def draw_ahead(self, game: GameRow, state: Any) -> None:
-        """Start drawing the board of ``state``, when the game's reports show it by default (``picture`` keeps it).
-
-        Why ahead: the daemon's helper process draws it while every seat's
-        mail is composed (``pbem.moderator.notify.pictures``); without one it is drawn
-        here and now, before the move's first write takes the database's
-        write lock, so that it keeps no other writer (the outbox's sender
-        marking mail sent) waiting.
-        """
-        if not self.settings(game).board_default:
-            return
-        drawing = pictures.ask(game.kind, game.name, state)
-        if drawing is None:
-            self.picture(game, state)
-            return
-        if isinstance(drawing, LaterDrawing):
-            self._pictures_after_commit().expect(drawing)
-        self._pictures.setdefault(self._picture_key(game, state), drawing)
-
-    def _pictures_after_commit(self) -> PicturesAfterCommit:
-        if self._after is None:
-            self._after = PicturesAfterCommit(self.session, self.now)
-        return self._after
-
-    @staticmethod
-    def _picture_key(game: GameRow, state: Any) -> tuple[int, int]:
-        """Pictures are drawn once per game and version (every seat sees the same public board)."""
-        assert game.id is not None
-        return game.id, kind_of(game.kind).rules.version(state)
+    def picture(self, game: GameRow, state: Any, *, line: int = 0) -> Picture:
+        """The board of ``state`` for a mail whose part that carries the board begins at ``line`` of its body:
+        drawn once per game and version in this composer (see the module docstring)."""
+        return self.boards.use(game, state, line)
 
     def finish(self) -> None:
-        """Give the rows queued without their picture (:class:`LatePicture`) the picture, once it is drawn;
-        call before the transaction commits (the session's next flush calls it too). A picture asked for
-        and not used is waited for all the same, so that the helper is free again."""
-        for row, late in self._late:
-            assert isinstance(late.drawing, Drawing)  # a LaterDrawing's rows are held instead (_queue)
-            drawn = late.drawing.result()
-            if drawn is not None:
-                row.picture = drawn[0]
-                row.headers = {**row.headers, "picture_alt": drawn[1], "picture_line": late.line}
-        self._late.clear()
-        self.abandon()
-
-    def _before_flush(self, *_: Any) -> None:
-        if self._late:
-            self.finish()
+        """Put the pictures still being drawn into the rows that carry them; call before the mail is written
+        (a composer that draws aside: see the module docstring)."""
+        self.boards.finish()
 
     def abandon(self) -> None:
-        """Wait for the pictures still being drawn and forget them (the transaction failed, or they went unused)."""
-        for key, drawn in list(self._pictures.items()):
-            if isinstance(drawn, Drawing):
-                self._pictures[key] = drawn.result()
+        """Wait for the pictures still being drawn and forget them (the transaction failed)."""
+        self.boards.abandon()
 
     def board_answer_picture(self, game: GameRow, state: Any, body: str) -> Picture | None:
         """The picture for a mail whose ``body`` holds the whole text board (a ``BOARD`` answer), beside it."""
@@ -319,8 +221,6 @@ class MailComposer:
             "auto_submitted": auto_submitted,
             "date": self.now.isoformat(),
         }
-        if isinstance(picture, InlinePicture):
-            headers["picture_alt"], headers["picture_line"] = picture.alt, picture.line
         if attachment is not None:
             headers["attachment"] = {"filename": attachment[0], "text": attachment[1]}
         self.note_queued(recipient, purpose, message_id)
@@ -332,16 +232,10 @@ class MailComposer:
                 return existing
         mail = QueuedMail(recipient=recipient, purpose=purpose[:64], message_id=message_id, subject=subject,
                           body=body, game_id=game.id if game is not None else None, version=version,
-                          headers=headers, picture=picture.png if isinstance(picture, InlinePicture) else None,
-                          created=self.now)
+                          headers=headers, created=self.now)
         row = self._written[message_id] = queue_mail(self.session, mail, unseen=True)
-        if isinstance(picture, LatePicture) and isinstance(picture.drawing, LaterDrawing):
-            self._pictures_after_commit().hold(row, picture.drawing, picture.line)
-        elif isinstance(picture, LatePicture):
-            if not self._listening:  # the rows must not be written before they have it (no UPDATE afterwards)
-                event.listen(self.session, "before_flush", self._before_flush)
-                self._listening = True
-            self._late.append((row, picture))
+        if picture is not None:
+            self.boards.attach(row, picture)
         return row
 
     def note_queued(self, recipient: str, purpose: str, message_id: str) -> None:
@@ -361,7 +255,7 @@ class MailComposer:
 
     def to_seat(self, game: GameRow, seat: SeatRow, *, purpose: str, version: int, subject: str, body: str,
                 decision: str | None = None, known_token: str | None = None,
-                reply_to_message: InboundMessage | None = None,
+                reply_to_message: Replied | None = None,
                 auto_submitted: str = AUTO_GENERATED, key: str | None = None,
                 picture: Picture | None = None) -> OutboxRow:
         """Queue a mail to a seat: Reply-To its token address, threaded in the game (or under the player's mail).
@@ -388,7 +282,7 @@ class MailComposer:
             attachment=attachment, caused=key is None)
 
     def to_address(self, address: str, *, purpose: str, subject: str, body: str,
-                   reply_to_message: InboundMessage | None = None, game: GameRow | None = None,
+                   reply_to_message: Replied | None = None, game: GameRow | None = None,
                    version: int = 0, key: str | None = None) -> OutboxRow:
         """Queue a mail to an address that is no seat (no token, so no Reply-To): answers to strangers, alerts
         (threaded in the game's thread), a goodbye to a player who left."""
@@ -459,7 +353,7 @@ class MailComposer:
         return True
 
     def game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any], *, head: str = "",
-                 reply_to_message: InboundMessage | None = None) -> None:
+                 reply_to_message: Replied | None = None) -> None:
         """The last mail of the game to a seat, after ``head``; with the final board's picture (``BOARD ON``)."""
         kind = kind_of(game.kind)
         body = head + kind.game_end(state, seat.name, list(events), game=game.name)
@@ -467,12 +361,6 @@ class MailComposer:
         self.to_seat(game, seat, purpose="game_end", version=kind.shown_move(state),
                      subject=f"[{game.name}] Game over", body=body, reply_to_message=reply_to_message,
                      picture=picture)
-
-    def turn_mail(self, game: GameRow, before: Any, result: SubmitResult, also_prompt: Sequence[str] = (), *,
-                  sender_parts: Sequence[str] = (), reply_to_message: InboundMessage | None = None) -> bool:
-        """After a message changed the game: each seat's mail in its mode (``pbem.moderator.notify.turnmail``)."""
-        return turnmail.turn_mail(self, game, before, result, also_prompt, sender_parts=sender_parts,
-                                  reply_to_message=reply_to_message)
 
 
 def error_body(kind: GameKind, result: SubmitResult, player: str, game: str) -> str:

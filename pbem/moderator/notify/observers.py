@@ -143,11 +143,9 @@ def queue_to_observer(session: Session, game: GameRow, row: ObserverRow, sender:
     }
     if sender.name is not None:
         headers.update({"from": sender.address, "from_name": sender.name})
-    queued = queue_mail(session, QueuedMail(recipient=row.email, purpose=PURPOSE, message_id=message_id,
-                                            subject=subject, body=body, game_id=game.id, version=version,
-                                            headers=headers, created=now))
-    session.flush()
-    return queued
+    return queue_mail(session, QueuedMail(recipient=row.email, purpose=PURPOSE, message_id=message_id,
+                                          subject=subject, body=body, game_id=game.id, version=version,
+                                          headers=headers, created=now))
 
 
 def report_to_observers(session: Session, game: GameRow, state: Any, events: Sequence[Any], sender: Sender,

@@ -1,26 +1,21 @@
-"""Board pictures drawn by a helper process while the move's other work goes on.
+"""Board pictures drawn by a helper process while the move's mail is written.
 
 Why a process: a changed board takes 10-25 ms of a core to draw, most of
-what an order costs before its first mail can go. The daemon's threads share
-one interpreter lock, so a thread would not draw meanwhile; a process does,
-on the machine's other core, while the moderator writes the move's log, its
-snapshot and every seat's text. The outbox rows get the picture just before
-the transaction commits (``MailComposer.finish``), so a mail is never queued
-without the picture it should have, nor sent before it has it.
+what telling a move costs. The daemon's threads share one interpreter lock,
+so a thread would not draw meanwhile; a process does, on the machine's other
+core, while the moderator writes every seat's text. The move's mail is
+written after the move has committed (``pbem.moderator.notify.telling``):
+the composer asks for the picture when the first mail that carries the
+board is written, goes on with the other seats' texts, and waits for the
+answer before it writes the mail (``MailComposer.finish``). So a picture is
+drawn only for a move some reader takes the board of, and the move itself,
+committed before, waits for none.
 
 ``pbem run`` and ``pbem lmtp`` start the helper (:func:`start`) on a machine
 with more than one core; everything else (the command line, tests, a
 one-core machine) draws in its own thread, as before. One helper serves the
-whole daemon. A worker with mail waiting behind its message (:func:`busy`)
-does not wait for the picture at all (:class:`LaterDrawing`): its move
-commits without it and goes on to the next message, and the picture reaches
-the move's mail afterwards (``pbem.moderator.notify.latepictures``). Such pictures
-queue up in the helper, ``LATER_DEPTH`` at most: the next message's picture
-is asked while the last one's is still being drawn, so that the worker, the
-daemon's busiest thread, draws none of them. A worker that would wait for
-its picture and finds the helper with such pictures in hand does not wait
-either: its picture joins them. A worker that finds the helper's hands full
-draws itself.
+whole daemon, one picture at a time: a picture asked while it draws another
+is drawn by the asker.
 
 The helper is a new interpreter (not a fork: the daemon has threads, and a
 fork would copy their locks) that imports only what drawing needs. It first
@@ -36,11 +31,9 @@ helper starts for a later picture, at most once per ``RESTART_AFTER``.
 from __future__ import annotations
 
 import ctypes
-import itertools
 import logging
 import os
 import pickle
-import queue
 import select
 import signal
 import struct
@@ -48,14 +41,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 from typing import Any
 
 from engine.core.seats import Seat
 from pbem.games import KINDS, GameKind, SetupChoices, kind_of
-from pbem.holders import holder_name
 from pbem.mail.picture import MAX_PICTURE_BYTES
 from pbem.render.picture import render_png
 
@@ -66,7 +56,6 @@ ANSWER_WITHIN = 30.0  # seconds: a helper slower than this is taken for hung
 DRAW_HERE_AFTER = 0.05  # seconds a handler waits for the helper's picture before it draws the picture itself
 WARM_WITHIN = 300.0  # seconds: a helper that has not warmed up by then is taken for hung
 RESTART_AFTER = 60.0  # seconds between starting helpers after one failed
-LATER_DEPTH = 3  # pictures no one waits for that the helper may have in hand at once (asked, not yet answered)
 READY = "ready"  # the helper's first word: it has warmed up (until then the daemon draws itself)
 PR_SET_NAME = 15  # prctl(2): set the calling thread's name, the process's own for its main thread
 PROCESS_NAME = "pbem-pictures"  # what ``ps`` and ``top`` call the helper (docs/hosting.md)
@@ -111,78 +100,19 @@ class Drawing:
         return self._drawn
 
 
-class LaterDrawing:
-    """A picture asked of the helper that no one waits for: the helper's collector thread takes the answer
-    as soon as it comes (the helper is free again at once), then waits for the asker to say where it goes.
-
-    Why wait for the asker: the picture belongs in mail that its transaction
-    has not yet committed. ``deliver`` (after the commit) hands it over; ``drop``
-    (a rollback, or no mail wanted it) forgets it. An asker that says neither
-    within ``ANSWER_WITHIN`` is taken to have dropped it. ``holder`` names the
-    rows that wait for it (``pbem.holders``: a process that dies leaves them to
-    be taken back), one name per picture.
-    """
-
-    _serial = itertools.count(1)
-
-    def __init__(self, kind: str, game: str, state: Any, asked_of: subprocess.Popen[bytes] | None) -> None:
-        self.kind, self.game, self.state = kind, game, state
-        self.asked_of = asked_of  # the helper process that has the question (its answer comes from no other)
-        self.holder = f"{holder_name('picture')}:{next(self._serial)}"[:64]
-        self._said = threading.Event()
-        self._done = threading.Event()
-        self._to: Callable[[Drawn], None] | None = None
-
-    def deliver(self, to: Callable[[Drawn], None]) -> None:
-        self._to = to
-        self._said.set()
-
-    def drop(self) -> None:
-        self._said.set()
-
-    def join(self, timeout: float) -> None:
-        self._done.wait(timeout)
-
-    def alive(self) -> bool:
-        """Whether its answer has still to come, or to go where it goes."""
-        return not self._done.is_set()
-
-    def settle(self, drawn: Drawn) -> None:
-        """In the collector thread: the answer, once the asker has said where it goes."""
-        try:
-            if not self._said.wait(ANSWER_WITHIN):
-                log.warning("a picture of game %s was drawn for mail that never said where it goes", self.game)
-            elif self._to is not None:
-                self._to(drawn)
-                log.debug("the picture of game %s reached the mail that waited for it", self.game)
-                _WAKE()
-        except Exception:  # its mail waits out the picture's hold and goes without it
-            log.exception("the picture of game %s could not be given to its mail", self.game)
-        finally:
-            self._done.set()
-
-
 class Helper:
     """The helper process and the pipes to it (see the module docstring)."""
 
     def __init__(self, command: Sequence[str] | None = None) -> None:
         self._command = list(command or [sys.executable, "-c", f"from {__name__} import helper_main; helper_main()",
                                          PROCESS_NAME])  # an argument the code ignores: ``ps aux`` shows it
-        self._lock = threading.Lock()
-        self._busy = False
+        self._lock = threading.Lock()  # held while asking, and while the busy flag or the process change
+        self._busy = False  # a question is out: the helper answers one at a time
         self._process: subprocess.Popen[bytes] | None = None
         self._warm = False  # the helper said it has warmed up (until then, pictures are drawn here)
         self._failed = -RESTART_AFTER  # time.monotonic() of the last failure
         self._warming: threading.Thread | None = None  # waits for the helper's first word
         self._owed: float | None = None  # since when an answer no one waits for is due (see answer)
-        self._collector: threading.Thread | None = None  # takes the answers no one waits for (LaterDrawing)
-        self._later: queue.SimpleQueue[LaterDrawing | None] = queue.SimpleQueue()  # the collector's questions
-        self._in_hand: set[LaterDrawing] = set()  # asked and not yet answered (LATER_DEPTH at most)
-        # ``_busy`` and ``_in_hand`` have a lock of their own, never held for long: the collector frees its
-        # pictures under it, and must never wait for ``_lock``, which ``ask`` holds while it stops a dead
-        # helper, joining the collector (each such stop waited out the join's two seconds).
-        self._hands = threading.Lock()
-        self._asking = threading.Lock()  # a question is written and handed to its reader at once: in order
 
     def start(self) -> None:
         """A new interpreter that imports only what drawing needs (:func:`helper_main`)."""
@@ -221,89 +151,50 @@ class Helper:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=2.0)
-        collector, self._collector = self._collector, None
-        if collector is not None:
-            self._later.put(None)  # after the answers it waits for, written before the helper left
-            if collector is not threading.current_thread():
-                collector.join(timeout=2.0)
         warming, self._warming = self._warming, None
         if warming is not None and warming is not threading.current_thread():
             warming.join(timeout=2.0)  # it reads the end of the helper's output, and returns
         if process.stdout is not None:
             process.stdout.close()
 
-    def ask(self, kind: str, game: str, state: Any, *, later: bool = False) -> Drawing | LaterDrawing | None:
-        """Start drawing; None when the helper is busy or down (the caller draws itself). ``later``: no one
-        will wait for the answer (:class:`LaterDrawing`): it may queue behind others (see the module doc).
-        A picture asked while others no one waits for are in hand is one of them, ``later`` or not."""
+    def ask(self, kind: str, game: str, state: Any) -> Drawing | None:
+        """Start drawing; None when the helper is busy or down (the caller draws itself)."""
         with self._lock:
             if self._owed is not None:
                 self._collect_owed()
-            with self._hands:
-                full = self._busy or len(self._in_hand) >= LATER_DEPTH
-            if full or not self._ready():  # not holding ``_hands``: ``_ready`` may stop a helper, see __init__
+            if self._busy or not self._ready():
                 return None
-            with self._hands:  # only ``ask`` takes, under ``_lock``: there is still room
-                if later or self._in_hand:
-                    drawing: Drawing | LaterDrawing = LaterDrawing(kind, game, state, self._process)
-                else:
-                    drawing = Drawing(self, kind, game, state)
-                self._take(drawing)
-        try:
-            with self._asking:
+            drawing = Drawing(self, kind, game, state)
+            self._busy = True
+            try:
                 assert self._process is not None and self._process.stdin is not None
                 write_message(self._process.stdin.fileno(), (kind, game, state))
-                if isinstance(drawing, LaterDrawing):
-                    self._hand_to_collector(drawing)
-        except Exception as exc:  # a state that does not pickle, a helper gone: draw here
-            self._fail(f"cannot ask the picture helper: {exc}")
-            self._free(drawing)
-            return None
+            except Exception as exc:  # a state that does not pickle, a helper gone: draw here
+                self._busy = False
+                self._fail(f"cannot ask the picture helper: {exc}")
+                return None
         return drawing
 
-    def _hand_to_collector(self, drawing: LaterDrawing) -> None:
-        if self._collector is None:
-            self._later = queue.SimpleQueue()
-            self._collector = threading.Thread(target=self._collect_later, args=(self._later,),
-                                               name="pbem-pictures-later", daemon=True)
-            self._collector.start()
-        self._later.put(drawing)
-
-    def answer(self, drawing: Drawing | LaterDrawing, within: float | None = None) -> Drawn:
-        """The helper's answer to ``drawing`` (it answers in the order asked), or the picture drawn here.
+    def answer(self, drawing: Drawing) -> Drawn:
+        """The helper's answer to ``drawing``, or the picture drawn here.
 
         Why not wait for it however long it takes: on a machine busy to its
         last core the helper, sharing it, may draw slowly; after
-        ``DRAW_HERE_AFTER`` the handler draws the picture itself, and the
+        ``DRAW_HERE_AFTER`` the asker draws the picture itself, and the
         helper's answer, owed, is read and dropped before its next question.
-        ``within`` (a picture no one waits for): a helper that has not begun
-        to answer by then is taken for hung.
         """
         try:
-            process = drawing.asked_of if isinstance(drawing, LaterDrawing) else self._process
-            if process is not self._process:
-                raise _Gone
-            drawn = self._read(process, within)
-        except Exception as exc:
-            if isinstance(exc, _Late) and within is None:
-                with self._lock:
-                    self._owed = time.monotonic()
-            else:
-                if not isinstance(exc, _Gone):  # that helper's failure has been told already
-                    self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
-                self._free(drawing)
+            drawn = self._read(self._process)
+        except _Late:
+            with self._lock:
+                self._owed = time.monotonic()
             return draw_here(drawing.kind, drawing.game, drawing.state)
-        self._free(drawing)
+        except Exception as exc:
+            self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
+            self._free()
+            return draw_here(drawing.kind, drawing.game, drawing.state)
+        self._free()
         return drawn
-
-    def _collect_later(self, asked: queue.SimpleQueue[LaterDrawing | None]) -> None:
-        """The collector thread: each answer no one waits for, in the order asked, till ``None``."""
-        while (drawing := asked.get()) is not None:
-            drawing.settle(self.collect(drawing))
-
-    def collect(self, drawing: LaterDrawing) -> Drawn:
-        """The answer to a picture no one waits for, however long it takes (up to ``ANSWER_WITHIN``)."""
-        return self.answer(drawing, ANSWER_WITHIN)
 
     def _collect_owed(self) -> None:
         """Drop the owed answer once it has come (the helper is free again); a helper that owes one for
@@ -320,17 +211,16 @@ class Helper:
         except Exception as exc:
             self._fail(f"the picture helper failed ({type(exc).__name__}: {exc})")
         self._owed = None
-        with self._hands:
-            self._busy = False
+        self._busy = False
 
     @staticmethod
-    def _read(process: subprocess.Popen[bytes] | None, within: float | None = None) -> Drawn:
-        """``process``'s answer, once it begins to come within ``within`` (``DRAW_HERE_AFTER`` unless said;
-        else :class:`_Late`: nothing of it has been read, so the whole of it can be dropped later)."""
+    def _read(process: subprocess.Popen[bytes] | None) -> Drawn:
+        """``process``'s answer, once it begins to come within ``DRAW_HERE_AFTER`` (else :class:`_Late`:
+        nothing of it has been read, so the whole of it can be dropped later)."""
         if process is None or process.stdout is None:
             raise EOFError("the helper was stopped")
         source = process.stdout.fileno()
-        if not select.select([source], [], [], DRAW_HERE_AFTER if within is None else within)[0]:
+        if not select.select([source], [], [], DRAW_HERE_AFTER)[0]:
             raise _Late
         drawn = read_message(source, time.monotonic() + ANSWER_WITHIN)
         if drawn is not None and not (isinstance(drawn, tuple) and len(drawn) == 2
@@ -356,27 +246,13 @@ class Helper:
         self._failed = time.monotonic()
         self.stop()
 
-    def _take(self, drawing: Drawing | LaterDrawing) -> None:
-        """The question is the helper's. Called holding ``_hands``."""
-        if isinstance(drawing, LaterDrawing):
-            self._in_hand.add(drawing)
-        else:
-            self._busy = True
-
-    def _free(self, drawing: Drawing | LaterDrawing) -> None:
-        with self._hands:
-            if isinstance(drawing, LaterDrawing):
-                self._in_hand.discard(drawing)
-            else:
-                self._busy = False
+    def _free(self) -> None:
+        with self._lock:
+            self._busy = False
 
 
 class _Late(Exception):
     """The helper's answer has not begun to come yet."""
-
-
-class _Gone(Exception):
-    """The helper that was asked has been stopped (a failure, told when it happened)."""
 
 
 def warm_up() -> None:
@@ -439,58 +315,24 @@ def serve(source: int, sink: int) -> None:
 _HELPER: Helper | None = None
 
 
-def _no_one() -> None:
-    """Whom a picture that reached its mail wakes when no daemon's sender listens."""
-
-
-_WAKE: Callable[[], None] = _no_one  # told when a picture reached its mail (the daemon's sender)
-
-
-def start(wake: Callable[[], None] = _no_one) -> None:
-    """Start the daemon's helper, on a machine with more than one core (see the module docstring); ``wake``
-    is told whenever a :class:`LaterDrawing` has given its mail the picture (that mail is due now)."""
-    global _HELPER, _WAKE
-    _WAKE = wake
+def start() -> None:
+    """Start the daemon's helper, on a machine with more than one core (see the module docstring)."""
+    global _HELPER
     if _HELPER is None and (os.cpu_count() or 1) > 1:
         _HELPER = Helper()
         _HELPER.start()
 
 
 def stop() -> None:
-    """Stop the helper, once the pictures no one waited for have reached their mail."""
-    global _HELPER, _WAKE
+    global _HELPER
     helper, _HELPER = _HELPER, None
     if helper is not None:
         helper.stop()
-    _WAKE = _no_one
 
 
-_BUSY: ContextVar[bool] = ContextVar("pbem_drawing_busy", default=False)
-
-
-@contextmanager
-def busy(backlog: bool) -> Iterator[None]:
-    """Within: this thread has mail waiting behind the message it handles (``backlog``), so it does not wait
-    for the helper's picture (:class:`LaterDrawing`).
-
-    Why: waiting, the handler would sit inside its transaction (on SQLite,
-    holding the write lock) while the next message waits; drawing itself, it
-    would keep the machine's other core idle. Without waiting, the helper
-    draws one move's board while the handler goes on to the next message.
-    When mail comes now and then, the handler waits (at most
-    ``DRAW_HERE_AFTER``): its mail goes in one commit, the quickest answer.
-    """
-    token = _BUSY.set(backlog)
-    try:
-        yield
-    finally:
-        _BUSY.reset(token)
-
-
-def ask(kind: str, game: str, state: Any) -> Drawing | LaterDrawing | None:
-    """A picture being drawn by the helper (one no one will wait for when this thread is :func:`busy`); None
-    when there is no helper or it is busy."""
-    return _HELPER.ask(kind, game, state, later=_BUSY.get()) if _HELPER is not None else None
+def ask(kind: str, game: str, state: Any) -> Drawing | None:
+    """A picture being drawn by the helper; None when there is no helper or it is busy (draw it yourself)."""
+    return _HELPER.ask(kind, game, state) if _HELPER is not None else None
 
 
 def helper_main() -> None:

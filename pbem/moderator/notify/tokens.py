@@ -44,6 +44,12 @@ def seat_token(session: Session, seat: SeatRow, moderator_address: str, known: s
     return _TOKENS.put((seat.game_id, id_of(seat)), token)
 
 
+def remember_token(seat: SeatRow, token: str) -> None:
+    """The token a seat's own mail carried, found to be the seat's (its hash): its next mail takes it from here
+    (:func:`seat_token` still checks it) rather than from the outbox; nothing is read."""
+    _TOKENS.put((seat.game_id, id_of(seat)), token.strip().lower())
+
+
 # The seats' tokens this process found or issued last, by game and seat: a move's mail to the other seats
 # needs their tokens, and searching the outbox for them was a query per seat and move. Tried after the token
 # the player's own mail carried, and taken only when its hash is the seat's (a newer token, another database:

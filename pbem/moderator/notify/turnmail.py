@@ -1,4 +1,7 @@
-"""The mail after a player's message changed the game: one mail per seat that is due one, in its mail mode.
+"""The mail after a move: one mail per seat that is due one, in its mail mode.
+
+It is written after the move has committed, by the stage that tells moves
+(``pbem.moderator.notify.telling``), from the :class:`Move` it replays.
 
 Every seat's mode (``pbem.store.mailprefs``) decides when it hears of a
 change: ``EVERY`` at once, ``TURN`` when it must decide, ``ROUND`` when a
@@ -39,8 +42,6 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from pbem.games import GameKind, kind_of
-from pbem.mail import InboundMessage
-from pbem.moderator.apply import SubmitResult
 from pbem.moderator.notify.observers import after_change
 from pbem.moderator.notify.subjects import decisions_of, move_subject
 from pbem.render.text import bullet, finish, note_block
@@ -48,10 +49,26 @@ from pbem.store import GameRow, SeatRow, seats
 from pbem.store.mailprefs import MailMode, MailPrefs, keep_news, prefs_of, take_news
 
 if TYPE_CHECKING:
-    from pbem.moderator.notify.compose import MailComposer
+    from pbem.moderator.notify.compose import MailComposer, Replied
 
 NEWS_TITLE = "SINCE YOUR LAST MAIL"
 NOTE_TITLE = "Note from the moderator"
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move as its mail tells it: the position before it and after it, what its actions did (``events``, in
+    log order), whose orders it was, and who else is asked again (players whose waiting lines it resumed)."""
+
+    player: str
+    before: Any
+    state: Any
+    events: tuple[Any, ...] = ()
+    also_prompt: tuple[str, ...] = ()
+
+    @property
+    def moved(self) -> bool:
+        return bool(self.state.version != self.before.version)
 
 
 @dataclass(frozen=True)
@@ -77,20 +94,20 @@ def prefs(composer: MailComposer, game: GameRow, seat: SeatRow) -> MailPrefs:
     return prefs_of(composer.session, seat, settings.mail_default, settings.board_default)
 
 
-def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: SubmitResult,
-              also_prompt: Sequence[str] = (), *, sender_parts: Sequence[str] = (),
-              reply_to_message: InboundMessage | None = None, source: MoveSource | None = None) -> bool:
-    """Mail every seat that is due a mail after ``result``; whether the sender got one (with ``sender_parts``).
+def turn_mail(composer: MailComposer, game: GameRow, move: Move, *, sender_parts: Sequence[str] = (),
+              reply_to_message: Replied | None = None, source: MoveSource | None = None) -> bool:
+    """Mail every seat that is due a mail after ``move``; whether the sender got one (with ``sender_parts``).
 
     A decider is prompted when what they must decide changed, or when they
-    just played (their options moved on), or is in ``also_prompt``. With a
-    ``source`` the move came by no mail: nobody is the sender (the result
-    is False) and the source's note and private lines are told instead.
+    just played (their options moved on), or is in ``move.also_prompt``.
+    With a ``source`` the move came by no mail: nobody is the sender (the
+    result is False) and the source's note and private lines are told
+    instead.
     """
-    if result.version == result.version_before:
+    if not move.moved:
         return False
-    state, events, kind = result.state, list(result.events), kind_of(game.kind)
-    prompted = {result.player, *also_prompt, *(r.player for r in result.resumed)}
+    before, state, events, kind = move.before, move.state, list(move.events), kind_of(game.kind)
+    prompted = {move.player, *move.also_prompt}
 
     @cache
     def round_ended() -> bool:  # asked only for a ROUND seat: race() may score the whole board
@@ -99,22 +116,22 @@ def turn_mail(composer: MailComposer, game: GameRow, before: Any, result: Submit
     table = {seat.name: seat for seat in seats(composer.session, game)}
     sender_told = False
     with composer.session.no_autoflush:  # every seat's mail goes in one INSERT at the end
-        sender_told = _each_seat(composer, game, before, result, table, prompted, round_ended, sender_parts,
+        sender_told = _each_seat(composer, game, move, table, prompted, round_ended, sender_parts,
                                  reply_to_message, source)
     after_change(composer, game, state, events)
     return sender_told
 
 
-def _each_seat(composer: MailComposer, game: GameRow, before: Any, result: SubmitResult, table: dict[str, SeatRow],
+def _each_seat(composer: MailComposer, game: GameRow, move: Move, table: dict[str, SeatRow],
                prompted: set[str], round_ended: Callable[[], bool], sender_parts: Sequence[str],
-               reply_to_message: InboundMessage | None, source: MoveSource | None) -> bool:
-    state, events, kind = result.state, list(result.events), kind_of(game.kind)
+               reply_to_message: Replied | None, source: MoveSource | None) -> bool:
+    before, state, events, kind = move.before, move.state, list(move.events), kind_of(game.kind)
     sender_told = False
     for player in state.seating:
         seat = table.get(player)
         if seat is None:
             continue
-        sender = source is None and player == result.player
+        sender = source is None and player == move.player
         told = kind.tells(state, events, player)
         note = source.note if source is not None and told else ()
         private = tuple(source.private.get(player, ())) if source is not None else ()
@@ -152,7 +169,7 @@ def _noted(note: Sequence[str], private: Sequence[str]) -> tuple[str, ...]:
 
 def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
               events: Sequence[Any], asks: bool, parts: Sequence[str],
-              reply_to_message: InboundMessage | None = None, *, purpose: str | None = None,
+              reply_to_message: Replied | None = None, *, purpose: str | None = None,
               subject: str | None = None, suffix: str = "", since: datetime | None = None) -> str | None:
     """One mail to one seat: ``parts``, its kept news, the report of ``events``, and the prompt if ``asks``.
 
@@ -178,10 +195,8 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
         (subject, text, decision) = prompt
         body.append(text)
     text = "\n".join(part for part in body if part)
-    if chosen.board:
-        picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0)
-    else:
-        picture = composer.board_answer_picture(game, state, head) if head else None
+    picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if chosen.board else \
+        composer.board_answer_picture(game, state, head) if head else None
     composer.to_seat(game, seat, purpose=purpose or ("prompt" if decision else "report"), version=move,
                      subject=subject, body=text, decision=decision, reply_to_message=reply_to_message,
                      picture=picture)
