@@ -1,4 +1,5 @@
-"""``pbem status``: is a moderator running, what waits in the queues, and whom each game waits for.
+"""What ``pbem status`` reports, read from the database: the moderator's processes, the queues, whom each game
+waits for (the command itself: ``pbem.cli.status``).
 
 Why a command of its own: a moderator runs for months, unattended, and the
 first sign of a dead daemon is otherwise a player asking why nobody answers.

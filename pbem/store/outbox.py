@@ -1,5 +1,9 @@
-"""The outbox: every mail the moderator means to send, written in the same
-transaction as the change that caused it and delivered afterwards.
+"""The outbox: every mail the moderator means to send, delivered after the transaction that wrote it.
+
+A move's mail is written in a transaction of its own, right after the move's
+(``pbem.store.moves``: the move is recorded with it, so a crash between the
+two leaves it to be told later, once); a game master's notice or a reply to
+a mail without orders is written with the change that caused it.
 
 Nothing is sent inside a transaction (ARCHITECTURE): a crash after commit
 leaves the mail queued, and the sender delivers it later. ``message_id`` is

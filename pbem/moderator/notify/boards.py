@@ -107,7 +107,6 @@ class Boards:
             board.settle()
             board.waiting.clear()
 
-
     def _give(self, row: OutboxRow, board: Board, line: int) -> None:
         """``row`` carries ``board``'s picture (none when it could not be drawn), stored with the first."""
         if board.drawn is None:
