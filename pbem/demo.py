@@ -44,7 +44,8 @@ from sqlmodel import col
 
 from pbem.bots.player import BotPlayer, BotPool
 from pbem.config import parse_config
-from pbem.daemon.loop import Daemon, MailFlow
+from pbem.daemon.loop import MailFlow
+from pbem.daemon.service import Daemon
 from pbem.games import DEFAULT_KIND, kind_named
 from pbem.mail.hub import MailHub, mailbox_name
 from pbem.mail.maildir import MaildirInbox

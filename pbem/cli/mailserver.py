@@ -23,7 +23,8 @@ from pbem.cli.roundtrip import round_trip
 from pbem.config import Config, load_config
 from pbem.daemon.lmtp import LmtpHandler, start_lmtp
 from pbem.daemon.logformat import FORMATS, JsonLines, quiet_libraries
-from pbem.daemon.loop import Daemon, MailFlow, deadline_task, default_inbox_factory, poll_once
+from pbem.daemon.loop import MailFlow, deadline_task, default_inbox_factory
+from pbem.daemon.service import Daemon, poll_once
 from pbem.daemon.workers import Appliers, QueueListener, Sender
 from pbem.errors import ConfigError
 from pbem.moderator.notify import pictures

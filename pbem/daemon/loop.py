@@ -1,9 +1,8 @@
-"""The moderator's loop: read the inbox, handle each mail in its own transaction, deliver the outbox.
+"""One pass of the moderator's mail flow: read the inbox, handle each mail in its own transaction, deliver.
 
-``pbem poll --once`` is :func:`poll_once` (for cron: the inbox once, the
-outbox once, exit); ``pbem run`` is :class:`Daemon` (IMAP IDLE, or polling
-when the server has no IDLE, reconnecting with backoff, stopping cleanly on
-SIGTERM/SIGINT). Both use :class:`MailFlow`, which does one pass:
+``pbem poll --once`` and ``pbem run`` (``pbem.daemon.service``: one pass
+and exit, or passes between waits for mail) both use :class:`MailFlow`,
+which does one pass:
 
 1. *Recovery* (first pass after connecting): claims left by a dead process
    of this host are freed; messages still in the inbox at or below the
@@ -31,8 +30,8 @@ SIGTERM/SIGINT). Both use :class:`MailFlow`, which does one pass:
    the one process that holds their lease.
 
 Several processes may share one database: the one holding the inbox's lease
-reads it (``Daemon._read_inbox``); the others handle the queue and send
-(``Daemon._help``) and take the lease over when its holder stops.
+reads it; the others handle the queue and send, and take the lease over when
+its holder stops (``pbem.daemon.service.Daemon``).
 
 The daemon delivers the outbox after every pass and at least every
 ``outbox_interval`` seconds (mail queued by the game master's commands goes
@@ -48,12 +47,10 @@ mail to a player is logged), never a message body.
 from __future__ import annotations
 
 import logging
-import signal
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -64,11 +61,11 @@ from pbem.config import Config
 from pbem.crash import crash_point
 from pbem.daemon.intake import ReceiptStatus, Received, drain, receive
 from pbem.daemon.mailbox import Mailbox
-from pbem.daemon.outages import FIRST_WAIT, MAX_WAIT, Outages, Service, recorder
+from pbem.daemon.outages import Outages, Service, recorder
 from pbem.daemon.sender import DeliveryReport, deliver_due, next_due
 from pbem.daemon.workers import Lease
 from pbem.holders import gone, holder_name
-from pbem.mail import FetchedMessage, MailboxError, MailboxPosition, MaildirInbox, SmtpSender
+from pbem.mail import FetchedMessage, MailboxPosition, MaildirInbox, SmtpSender
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.handler import DatabaseUnavailable
 from pbem.moderator.inbound.outcome import DUPLICATE, Outcome
@@ -160,7 +157,7 @@ class MailFlow:
     def process_inbox(self, inbox: Any, *, recover: bool = True) -> PassReport:
         """One pass (steps 1-3 of the module docstring). Raises ``MailboxError``, ``DatabaseUnavailable``."""
         report = PassReport()
-        mailbox = _mailbox_name(inbox)
+        mailbox = mailbox_name(inbox)
         stored = self._position(mailbox)
         if recover:
             self.reclaim()
@@ -368,7 +365,7 @@ def inbox_identity(config: Config) -> str:
     return "none" if imap is None else f"imap:{imap.username}@{imap.host}:{imap.port}/{imap.mailbox}"
 
 
-def _mailbox_name(inbox: Any) -> str:
+def mailbox_name(inbox: Any) -> str:
     name = getattr(inbox, "mailbox", None)
     if isinstance(name, str) and name:
         return name
@@ -387,227 +384,6 @@ def _leftovers(inbox: Any, last_uid: int) -> list[FetchedMessage]:
 def _first_line(exc: BaseException) -> str:
     text = str(getattr(exc, "orig", None) or exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
-
-
-# --- pbem poll --once ------------------------------------------------------------------------------
-
-
-@dataclass
-class PollReport:
-    inbox: PassReport | None
-    outbox: DeliveryReport
-    problems: list[str] = field(default_factory=list)
-    read_inbox: bool = True  # False: the configuration has no inbox (mail comes by LMTP), only the queue was handled
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems and self.outbox.ok
-
-
-def poll_once(flow: MailFlow) -> PollReport:
-    """The inbox once, the periodic tasks once, the outbox once (``pbem poll --once``).
-
-    An inbox or database that cannot be reached is reported in ``problems``
-    (the outbox is still delivered); nothing is lost either way.
-    """
-    problems: list[str] = []
-    report: PassReport | None = None
-    inbox = None
-    try:
-        if not flow.has_inbox:
-            log.info("no inbox configured: mail comes by LMTP; handling the queue only")
-            flow.reclaim()
-            report = PassReport(outcomes=flow.apply_queue())
-        elif flow.fetch_lease.hold():
-            inbox = flow.open_inbox()
-            report = flow.process_inbox(inbox, recover=True)
-        else:  # a running ``pbem run`` reads the inbox: only help with what is queued
-            log.info("the inbox is read by another process; handling the queue only")
-            flow.reclaim()
-            report = PassReport(outcomes=flow.apply_queue())
-    except (MailboxError, DatabaseUnavailable) as exc:
-        problems.append(str(exc))
-        log.error("inbox not processed: %s", exc)
-    finally:
-        if inbox is not None:
-            inbox.close()
-        flow.fetch_lease.release()
-    problems += flow.run_tasks()
-    flow.tell_left_over()
-    delivery = flow.deliver()
-    flow.task_lease.release()
-    return PollReport(report, delivery, problems, read_inbox=flow.has_inbox)
-
-
-# --- pbem run ------------------------------------------------------------------------------------------
-
-
-class _Interrupted(BaseException):
-    """Raised by the signal handler to leave a blocking wait (IDLE, a backoff sleep) at once.
-
-    A ``BaseException`` (like ``KeyboardInterrupt``), so that no ``except
-    Exception`` on the way takes it for a failure of the message at hand.
-    """
-
-
-class Daemon:
-    """``pbem run``: see the module docstring. ``stop()`` (or SIGTERM/SIGINT) ends :meth:`run` cleanly.
-
-    ``wait_slice`` bounds one wait for mail (so that ``stop()`` from another
-    thread is noticed that soon; signals interrupt a wait at once anyway).
-    """
-
-    def __init__(self, flow: MailFlow, *, outbox_interval: float = 60.0, min_backoff: float = FIRST_WAIT,
-                 max_backoff: float = MAX_WAIT, wait_slice: float | None = None, read_inbox: bool = True) -> None:
-        self.flow = flow
-        flow.outages.first_wait, flow.outages.max_wait = min_backoff, max_backoff  # the waits after a failed try
-        self.read_inbox = read_inbox  # off for ``pbem lmtp``: the mail comes to it
-        self.outbox_interval = outbox_interval
-        self.min_backoff = min_backoff
-        self.max_backoff = max_backoff
-        self.wait_slice = wait_slice
-        self._stop = threading.Event()
-        self._interruptible = False
-        self.passes = 0
-        self.connects = 0
-        self._helping = False
-        self._reclaimed = -RECLAIM_INTERVAL  # time.monotonic() of the last look for a dead process's claims
-
-    # --- stopping ----------------------------------------------------------------------------
-
-    def stop(self) -> None:
-        self._stop.set()
-
-    @property
-    def stopping(self) -> bool:
-        return self._stop.is_set()
-
-    def install_signal_handlers(self) -> None:
-        """SIGTERM and SIGINT stop the daemon: at once while it waits, else after the current message
-        (a second signal stops it at once: an open transaction is rolled back, nothing is lost)."""
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(signum, self._on_signal)
-
-    def _on_signal(self, signum: int, frame: Any) -> None:
-        again = self._stop.is_set()
-        log.info("%s received: stopping%s", signal.Signals(signum).name, " now" if again else "")
-        self._stop.set()
-        if self._interruptible or again:
-            self._interruptible = False
-            raise _Interrupted()
-
-    @contextmanager
-    def _waiting(self) -> Iterator[None]:
-        self._interruptible = True
-        try:
-            if self._stop.is_set():
-                raise _Interrupted()
-            yield
-        finally:
-            self._interruptible = False
-
-    def _sleep(self, seconds: float) -> None:
-        with self._waiting():
-            self._stop.wait(seconds)
-
-    # --- the loop ------------------------------------------------------------------------------
-
-    def run(self) -> None:
-        """Read the inbox while this process holds its lease; else (another process reads it) help with the
-        queue, the periodic tasks and the outbox, and try the lease again now and then."""
-        backoff = self.min_backoff
-        log.info("pbem moderator started%s", "" if self.read_inbox else
-                 " without an inbox (mail comes by LMTP): it handles the queue, the deadlines and the outbox")
-        try:
-            while not self.stopping:
-                try:
-                    if self.read_inbox and self.flow.fetch_lease.hold():
-                        self._read_inbox()
-                    else:
-                        self._help()
-                    backoff = self.min_backoff
-                except _Interrupted:
-                    break
-                except Exception as exc:  # noqa: BLE001  (the daemon carries on)
-                    if self.stopping:
-                        break
-                    wait = backoff
-                    if isinstance(exc, MailboxError | DatabaseUnavailable):  # said once per outage, named
-                        wait = self.flow.outages.down(Service.INBOX if isinstance(exc, MailboxError)
-                                                      else Service.DATABASE, str(exc))
-                    else:  # a bug: say so loudly, but keep the moderator running
-                        log.exception("unexpected error; trying again in %g s", backoff)
-                        backoff = min(self.max_backoff, backoff * 2)
-                    try:
-                        self._sleep(wait)
-                    except _Interrupted:
-                        break
-        finally:
-            self.flow.fetch_lease.release()
-            self.flow.task_lease.release()
-        log.info("pbem moderator stopped")
-
-    def _read_inbox(self) -> None:
-        inbox = self.flow.open_inbox()
-        self.flow.outages.up(Service.INBOX)
-        try:
-            self.connects += 1
-            mode = "IDLE" if getattr(inbox, "uses_idle", False) else "polling"
-            log.info("inbox %s open (%s)", _mailbox_name(inbox), mode)
-            recover = True
-            while not self.stopping:
-                self.flow.process_inbox(inbox, recover=recover)
-                self.flow.outages.up(Service.DATABASE)
-                recover = False
-                self.passes += 1
-                self._chores()
-                if self.stopping or not self.flow.fetch_lease.hold():
-                    return
-                with self._waiting():
-                    inbox.wait_for_mail(self._timeout())
-        finally:
-            _close(inbox)
-
-    def _help(self) -> None:
-        """One round without the inbox: another process reads it (``pbem.daemon.workers``)."""
-        if not self._helping and self.read_inbox:
-            log.info("another process reads the inbox: this one handles the queue, and reads the inbox "
-                     "when that process stops")
-        self._helping = True
-        database_down = self.flow.outages.wait_left(Service.DATABASE)
-        if database_down:  # the workers or the sender found it down: no try before its wait has run
-            self._sleep(database_down)
-            return
-        if time.monotonic() - self._reclaimed >= RECLAIM_INTERVAL:  # not at every look at the queue
-            self.flow.reclaim()
-            self._reclaimed = time.monotonic()
-        if self.flow.apply_inline:
-            self.flow.apply_queue()
-        self._chores()
-        if not self.stopping:
-            with self._waiting():
-                self.flow.queued.wait(min(self._timeout(), HELP_INTERVAL))
-            self.flow.queued.clear()
-
-    def _chores(self) -> None:
-        self.flow.run_tasks(force=False)
-        self.flow.tell_left_over()
-        if self.flow.sending_elsewhere:
-            self.flow.send_soon()
-        elif self.flow.may_deliver():
-            self.flow.deliver()
-
-    def _timeout(self) -> float:
-        timeout = self.flow.seconds_to_next_mail(min(self.outbox_interval, self.flow.task_interval)
-                                                 if self.flow.tasks else self.outbox_interval)
-        return timeout if self.wait_slice is None else min(timeout, self.wait_slice)
-
-
-def _close(inbox: Any) -> None:
-    try:
-        inbox.close()
-    except Exception:  # a connection dropped mid-IDLE: nothing to say goodbye to
-        pass
 
 
 def deadline_task(config: Config, db: Any) -> Task:
