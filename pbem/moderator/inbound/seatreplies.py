@@ -13,9 +13,11 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.games import kind_of
+from pbem.games.results import Query
 from pbem.mail import InboundMessage
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.inbound.binding import Binding
+from pbem.moderator.inbound.corehelp import HelpContext, answer_help
 from pbem.moderator.inbound.history import HISTORY_INLINE_LINES, history_text
 from pbem.moderator.inbound.outcome import Outcome
 from pbem.moderator.notify.compose import MailComposer
@@ -23,6 +25,7 @@ from pbem.moderator.notify.subjects import decision_kind, move_subject, reply_su
 from pbem.render.text import note_block
 from pbem.store import GameRow, SeatRow, load_log
 from pbem.store.inbound import Budget, InboundOutcome
+from pbem.store.mailprefs import prefs_of
 from pbem.store.models import id_of
 
 
@@ -100,13 +103,24 @@ class SeatReplies:
     def answers(self, game: GameRow, seat: SeatRow, result: SubmitResult) -> str:
         """The answers to the message's report requests (STATUS, BOARD, OPTIONS, HISTORY, HELP), together.
 
-        Answered by the game kind (``GameKind.answer_query``) against the state the orders left.
+        Answered by the game kind (``GameKind.answer_query``) against the state the orders left; HELP with the
+        moderator's own commands too (``pbem.moderator.inbound.corehelp``).
         """
         settings = self.compose.settings(game)
         kind = kind_of(game.kind)
         log_entries = load_log(self.session, game) if any(q.kind == "history" for q in result.queries) else None
-        return "\n".join(kind.answer_query(result.state, seat.name, query, log=log_entries, game=game.name,
-                                           open_cash=settings.open_cash) for query in result.queries)
+
+        def answer(query: Query) -> str:
+            def by_game() -> str:
+                return kind.answer_query(result.state, seat.name, query, log=log_entries, game=game.name,
+                                         open_cash=settings.open_cash)
+
+            if query.kind != "help":
+                return by_game()
+            board = prefs_of(self.session, seat, settings.mail_default, settings.board_default).board
+            return answer_help(query.topic, by_game, HelpContext(board, settings))
+
+        return "\n".join(answer(query) for query in result.queries)
 
 
     def reply(self, game: GameRow, seat: SeatRow, result: SubmitResult, parts: list[str]) -> None:
