@@ -26,7 +26,9 @@ never silently ignored):
                  without a seat's token, together) and ``replies_per_domain_per_hour`` (those to one
                  domain): see ``pbem.moderator.inbound.handler`` for who is charged what; ``max_mails_per_hour``
                  and ``max_mails_per_day`` (what the mail provider lets the account send; 0: no limit;
-                 mail beyond waits in the outbox: ``pbem.daemon.sendlimits``)
+                 mail beyond waits in the outbox: ``pbem.daemon.sendlimits``), ``keep_sent_mail_days`` (a sent
+                 mail's text is kept that long, then only who, when and what about; 0: for ever;
+                 ``pbem.store.outbox.forget_sent_texts``)
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
@@ -75,8 +77,10 @@ SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "li
 MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
 DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)  # and every kind's decisions: decision_names()
+DEFAULT_KEEP_SENT_MAIL_DAYS = 30
 LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_sender_per_day",
-              "replies_to_strangers_per_hour", "replies_per_domain_per_hour", "max_mails_per_hour", "max_mails_per_day")
+              "replies_to_strangers_per_hour", "replies_per_domain_per_hour", "max_mails_per_hour", "max_mails_per_day",
+              "keep_sent_mail_days")
 
 
 def accepted_keys() -> dict[str, tuple[str, ...]]:
@@ -147,6 +151,7 @@ class Limits:
     replies_per_domain_per_hour: int = 5
     max_mails_per_hour: int = 0  # what the provider lets an account send; 0: no limit (pbem.daemon.sendlimits)
     max_mails_per_day: int = 0
+    keep_sent_mail_days: int = DEFAULT_KEEP_SENT_MAIL_DAYS  # then a sent mail keeps its envelope only; 0: for ever
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from pbem.cli.roundtrip import round_trip
 from pbem.config import Config, load_config
 from pbem.daemon.lmtp import LmtpHandler, start_lmtp
 from pbem.daemon.logformat import FORMATS, JsonLines, quiet_libraries
-from pbem.daemon.loop import MailFlow, deadline_task, default_inbox_factory
+from pbem.daemon.loop import MailFlow, deadline_task, default_inbox_factory, forgetting_task
 from pbem.daemon.service import Daemon, poll_once
 from pbem.daemon.workers import Appliers, QueueListener, Sender
 from pbem.errors import ConfigError
@@ -72,7 +72,7 @@ def _logging(level: str, log_format: str = "text") -> None:
 def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None) -> MailFlow:
     moderator = options_of(ctx).moderator()
     _warn_if_exposed(config, moderator.db.sqlite_path)
-    tasks = [deadline_task(config, moderator.db)]
+    tasks = [task for task in (deadline_task(config, moderator.db), forgetting_task(config, moderator.db)) if task]
     flow = MailFlow(config, moderator.db, moderator=moderator, tasks=tasks)
     if use_idle is False:
         flow.inbox_factory = default_inbox_factory(config, flow.ssl_context, use_idle=False)

@@ -52,7 +52,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -73,7 +73,7 @@ from pbem.moderator.notify.telling import tell_left_over
 from pbem.moderator.tick import tick
 from pbem.store.inbound import load_position
 from pbem.store.inqueue import reclaim as reclaim_messages
-from pbem.store.outbox import drop_unused_pictures
+from pbem.store.outbox import drop_unused_pictures, forget_sent_texts
 from pbem.store.outbox import reclaim as reclaim_mail
 
 log = logging.getLogger("pbem.daemon")
@@ -384,6 +384,33 @@ def _leftovers(inbox: Any, last_uid: int) -> list[FetchedMessage]:
 def _first_line(exc: BaseException) -> str:
     text = str(getattr(exc, "orig", None) or exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+FORGET_EVERY = 3600.0  # seconds between looks for sent mail whose text is no longer kept
+FORGET_BATCH = 500  # mails per transaction when their texts are dropped
+
+
+def forgetting_task(config: Config, db: Any) -> Task | None:
+    """Sent mail older than ``[limits] keep_sent_mail_days`` loses its text (``pbem.store.outbox.forget_sent_texts``),
+    looked for once an hour, a batch per transaction; None when the texts are kept for ever (0 days)."""
+    days = config.limits.keep_sent_mail_days
+    if days <= 0:
+        return None
+    looked: float | None = None  # time.monotonic() of the last look
+
+    def forget(now: datetime) -> None:
+        nonlocal looked
+        if looked is not None and time.monotonic() - looked < FORGET_EVERY:
+            return
+        looked = time.monotonic()
+        forgotten = FORGET_BATCH
+        while forgotten == FORGET_BATCH:
+            with db.transaction() as session:
+                forgotten = forget_sent_texts(session, now - timedelta(days=days), FORGET_BATCH)
+            if forgotten:
+                log.info("the texts of %d mail(s) sent over %d days ago are no longer kept", forgotten, days)
+
+    return forget
 
 
 def deadline_task(config: Config, db: Any) -> Task:
