@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,10 +25,11 @@ from sqlalchemy.exc import OperationalError
 
 from pbem.cli.gather import gather, report_json, report_lines
 from pbem.config import Config
-from pbem.daemon import Daemon, MailFlow
+from pbem.daemon import Daemon, MailFlow, poll_once
 from pbem.daemon.outages import Outages, Service
 from pbem.daemon.workers import Appliers, Sender
 from pbem.mail import SmtpSender
+from pbem.mail.settings import ImapSettings, Security, maildir_settings
 from pbem.store import Database
 
 WAITS = {"min_backoff": 0.2, "max_backoff": 1.0}  # the waits between tries: 0.2, 0.4, 0.8, 1.0, 1.0 ...
@@ -173,3 +175,19 @@ def test_the_waits_grow_to_their_cap_and_start_again_after_an_outage() -> None:
     assert outages.wait_left(Service.RELAY) == 3.0
     outages.up(Service.RELAY)
     assert outages.wait_left(Service.RELAY) == 0.0 and outages.down(Service.RELAY, "refused") == 1.0
+
+
+def test_a_poll_that_cannot_read_the_inbox_leaves_an_outage_status_names_and_the_next_poll_clears(
+        table: Table, tmp_path: Path) -> None:
+    """Before: ``pbem poll`` (cron) said the error and wrote nothing, so ``pbem status`` showed no outage."""
+    closed = free_port()
+    unreadable = Config(**{**vars(table.config), "imap": ImapSettings(host="127.0.0.1", port=closed, security=Security.NONE,
+                                                                      username="pbem", password="secret",
+                                                                      timeout=2)})
+    report = poll_once(MailFlow(unreadable, table.db, moderator=table.moderator))
+    assert report.problems and not report.ok
+    text = "\n".join(report_lines(gather(table.db, unreadable)))
+    assert "DOWN: the inbox cannot be reached since" in text, text
+    readable = Config(**{**vars(table.config), "maildir": maildir_settings({"path": str(tmp_path / "inbox")})})
+    assert poll_once(MailFlow(readable, table.db, moderator=table.moderator)).inbox is not None
+    assert "DOWN: the inbox" not in "\n".join(report_lines(gather(table.db, readable)))

@@ -50,7 +50,9 @@ def poll_once(flow: MailFlow) -> PollReport:
     """The inbox once, the periodic tasks once, the outbox once (``pbem poll --once``).
 
     An inbox or database that cannot be reached is reported in ``problems``
-    (the outbox is still delivered); nothing is lost either way.
+    (the outbox is still delivered); nothing is lost either way. An inbox that
+    cannot be read is also told to the process's outages, as ``pbem run``
+    tells it, so that ``pbem status`` names it until a poll reads it again.
     """
     problems: list[str] = []
     report: PassReport | None = None
@@ -63,6 +65,7 @@ def poll_once(flow: MailFlow) -> PollReport:
         elif flow.fetch_lease.hold():
             inbox = flow.open_inbox()
             report = flow.process_inbox(inbox, recover=True)
+            flow.outages.up(Service.INBOX)
         else:  # a running ``pbem run`` reads the inbox: only help with what is queued
             log.info("the inbox is read by another process; handling the queue only")
             flow.reclaim()
@@ -70,6 +73,8 @@ def poll_once(flow: MailFlow) -> PollReport:
     except (MailboxError, DatabaseUnavailable) as exc:
         problems.append(str(exc))
         log.error("inbox not processed: %s", exc)
+        if isinstance(exc, MailboxError):  # written for ``pbem status``; said once above, not "trying again"
+            flow.outages.record(Service.INBOX, str(exc))
     finally:
         if inbox is not None:
             inbox.close()
