@@ -27,7 +27,8 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.cli.roundtrip import round_trip
-from pbem.config import load_config
+from pbem.config import load_config, parse_config
+from pbem.mail.hub import MailHub
 
 
 class Delivering(RecordingHandler):
@@ -101,3 +102,18 @@ def test_the_test_mails_keep_their_lines_within_78_columns(tmp_path: Path, dovec
     bodies = [r.message.get_payload(decode=True).decode() for r in relay.handler.received]
     assert len(bodies) == 2 and "the moderator's mail reaches" in " ".join(bodies[1].split())
     assert [line for body in bodies for line in body.splitlines() if len(line) > 78] == []
+
+
+def test_send_test_works_with_a_maildir_inbox(tmp_path: Path) -> None:
+    """Before: ``[maildir]`` (the host's mail server, or ``pbem mailhub``, delivering into a local folder) was refused
+    with "no [imap] section: the moderator cannot read its mail"."""
+    with MailHub(tmp_path / "hub") as hub:
+        config = parse_config({"moderator": {"address": "moderator@demo.pbem"},
+                               "smtp": {"host": "127.0.0.1", "port": hub.port, "security": "none"},
+                               "maildir": {"path": str(hub.ensure_maildir("moderator@demo.pbem"))}}, None, {})
+        trip = round_trip(config, "gm@example.org", wait=20)
+        assert trip.ok, trip.text()
+        text = "\n".join(trip.text())
+        assert "plus-addressing works" in text and "found by polling" in text
+        assert "moved it to the processed folder 'processed'" in text
+        assert hub.wait_delivered(2, 10)  # and the mail to the game master went out

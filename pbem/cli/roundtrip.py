@@ -1,5 +1,8 @@
 """``pbem check --send-test ADDRESS``: a mail sent to the moderator's own plus-address, found in its inbox.
 
+The inbox is the one the moderator reads: IMAP, or a local Maildir
+(``[maildir]``, filled by the host's mail server or ``pbem mailhub``).
+
 Before friends are invited, the game master should see the whole way a
 player's reply travels work once: SMTP takes a mail for
 ``moderator+<token>@host``; the provider delivers it to the moderator's inbox
@@ -22,12 +25,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import format_datetime, formataddr
 
 from pbem.config import Config
 from pbem.daemon.mailbox import Mailbox
 from pbem.errors import ConfigError
-from pbem.mail import MailboxError, SendError, SmtpSender, SmtpSettings, token_address
+from pbem.mail import FetchedMessage, MailboxError, MaildirInbox, SendError, SmtpSender, SmtpSettings, token_address
 from pbem.mail.inbound import parse_message
 from pbem.store.models import utcnow
 
@@ -54,7 +58,9 @@ def round_trip(config: Config, address: str, *, wait: float = WAIT_SECONDS,
     """Send to the moderator's plus-address, find it in the inbox, move it; then mail ``address``."""
     report = RoundTrip()
     try:
-        identity, imap, smtp = config.require_moderator(), config.require_imap(), config.require_smtp()
+        identity, smtp = config.require_moderator(), config.require_smtp()
+        inbox: Mailbox | MaildirInbox = (MaildirInbox(config.maildir) if config.maildir is not None
+                                         else Mailbox(config.require_imap(), ssl_context=ssl_context))
     except ConfigError as exc:
         report.lines.append((False, str(exc)))
         return report
@@ -66,12 +72,11 @@ def round_trip(config: Config, address: str, *, wait: float = WAIT_SECONDS,
                  "it can be deleted.")
     if not _send(smtp, mail, ssl_context, report, f"SMTP took a test mail for {plus}"):
         return report
-    inbox = Mailbox(imap, ssl_context=ssl_context)
     try:
         inbox.connect()
         _find(inbox, message_id, token, identity.address, wait, clock, report)
     except MailboxError as exc:
-        report.lines.append((False, f"IMAP: {exc}"))
+        report.lines.append((False, f"{'Maildir' if isinstance(inbox, MaildirInbox) else 'IMAP'}: {exc}"))
     finally:
         inbox.close()
     if not report.ok:
@@ -86,22 +91,20 @@ def round_trip(config: Config, address: str, *, wait: float = WAIT_SECONDS,
     return report
 
 
-def _find(inbox: Mailbox, message_id: str, token: str, moderator: str, wait: float, clock: Callable[[], float],
-          report: RoundTrip) -> None:
+def _find(inbox: Mailbox | MaildirInbox, message_id: str, token: str, moderator: str, wait: float,
+          clock: Callable[[], float], report: RoundTrip) -> None:
     started = clock()
-    found: list[int] = []
-    while not found and clock() - started < wait:
-        found = inbox.with_message_id(message_id)
-        if not found:
-            inbox.wait_for_mail(min(5.0, max(0.1, wait - (clock() - started))))
-    if not found:
+    fetched = _arrived(inbox, message_id)
+    while fetched is None and clock() - started < wait:
+        inbox.wait_for_mail(min(5.0, max(0.1, wait - (clock() - started))))
+        fetched = _arrived(inbox, message_id)
+    if fetched is None:
         report.lines.append((False, f"the test mail did not arrive in the inbox within {wait:g} s (is plus-"
                                     "addressing on? is pbem run taking mail meanwhile? stop it while checking)"))
         return
     took = clock() - started
     report.lines.append((True, f"it arrived in the inbox after {took:.1f} s "
                                f"({'noticed by IDLE' if inbox.uses_idle else 'found by polling'})"))
-    (fetched,) = inbox.fetch_uids(found[:1])
     seen = parse_message(fetched.raw, moderator_address=moderator).address_token
     if seen is None or seen.lower() != token:
         report.lines.append((False, "plus-addressing: the token did not arrive with it (this provider strips "
@@ -110,6 +113,16 @@ def _find(inbox: Mailbox, message_id: str, token: str, moderator: str, wait: flo
     report.lines.append((True, "plus-addressing works: the reply token arrived intact"))
     inbox.move_to_processed(fetched.uid)
     report.lines.append((True, f"moved it to the processed folder {inbox.settings.processed_folder!r}"))
+
+
+def _arrived(inbox: Mailbox | MaildirInbox, message_id: str) -> FetchedMessage | None:
+    """The test mail, if it is in the inbox: IMAP searches for it; a Maildir (local, read whole) is looked through."""
+    if isinstance(inbox, Mailbox):
+        found = inbox.with_message_id(message_id)
+        return inbox.fetch_uids(found[:1])[0] if found else None
+    headers = BytesHeaderParser()
+    return next((message for message in inbox.fetch_new(None).messages
+                 if (headers.parsebytes(message.raw)["Message-ID"] or "").strip() == message_id), None)
 
 
 def _send(settings: SmtpSettings, mail: EmailMessage, context: ssl.SSLContext | None, report: RoundTrip,
