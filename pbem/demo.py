@@ -36,7 +36,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -105,6 +105,8 @@ class DemoResult:
     players: tuple[tuple[str, str, bool], ...] = ()  # (name, address, human)
     rounds: int = 0  # rounds played
     ending: tuple[str, ...] = ()  # how the game ended, in the game's words
+    delivered_bytes: dict[str, int] = field(default_factory=dict)  # mailbox -> bytes of the copies delivered
+    database_bytes: int = 0  # the database's files on disk at the end (pbem.db and its write-ahead log)
 
 
 @dataclass
@@ -168,6 +170,7 @@ class Demo:
         self._threads: list[threading.Thread] = []
         self._failures: list[str] = []
         self._deliveries: dict[str, int] = {}
+        self._delivered_bytes: dict[str, int] = {}
         self.pool: BotPool | None = None
         self._delivery_lock = threading.Lock()
         self._switch_interval: float | None = None
@@ -187,6 +190,7 @@ class Demo:
     def _on_delivery(self, name: str, path: Path) -> None:
         with self._delivery_lock:
             self._deliveries[name] = self._deliveries.get(name, 0) + 1
+            self._delivered_bytes[name] = self._delivered_bytes.get(name, 0) + path.stat().st_size
         if self.pool is not None:
             self.pool.notify(name)
 
@@ -379,7 +383,9 @@ class Demo:
             log.exception("replay failed")
             matches = False
         with self._delivery_lock:
-            delivered_to = dict(self._deliveries)
+            delivered_to, delivered_bytes = dict(self._deliveries), dict(self._delivered_bytes)
+        database_bytes = sum(path.stat().st_size for path in (self.directory / "pbem.db", self.directory / "pbem.db-wal")
+                             if path.exists())
         return DemoResult(
             directory=self.directory, game=self.options.game, state=state, finished=state.finished,
             scores=self.kind.final_scores(state), elapsed=time.monotonic() - self.started,
@@ -388,7 +394,8 @@ class Demo:
             outbox_failed=outbox.get("failed", 0), inbound=inbound, bot_replies=sum(b.stats.replies for b in self.bots),
             replay_matches=matches, timed_out=timed_out, messages=sum(inbound.values()),
             players=tuple(self.players), rounds=self.kind.race(state).round,
-            ending=tuple(self.kind.end_lines(state)) if state.finished else ())
+            ending=tuple(self.kind.end_lines(state)) if state.finished else (),
+            delivered_bytes=delivered_bytes, database_bytes=database_bytes)
 
     def run(self) -> DemoResult:
         """Set up, play to the end, stop; the result (the directory is kept unless ``keep`` is off)."""
@@ -481,6 +488,7 @@ def summary_lines(result: DemoResult) -> list[str]:
         lines.append(f"The demo stopped after {result.elapsed:.0f} s before the game ended.")
     lines.append(f"Mail: the moderator handled {result.messages} mails with orders and sent {result.outbox_sent}; "
                  f"the hub delivered {result.mails_delivered}.")
+    lines.extend(weight_lines(result))
     if result.replay_matches is not None:
         lines.append("The final state equals the replay of the game's log."
                      if result.replay_matches else "WARNING: the final state differs from the replay of the log!")
@@ -493,6 +501,22 @@ def summary_lines(result: DemoResult) -> list[str]:
     lines.append(f"  e.g. {name}'s mail: mutt -f {seat_mailbox(result.directory, address, human)}/")
     lines.append(f"The game in the database: pbem --config {result.directory / 'pbem.toml'} game show {result.game}")
     return lines
+
+
+def weight_lines(result: DemoResult) -> list[str]:
+    """What the game weighed: each seat's mails and their bytes as delivered, and the database on disk."""
+    lines = ["Each seat received:"] if result.players else []
+    for name, address, _ in result.players:
+        box = mailbox_name(address) or address
+        lines.append(f"  {name:<10} {result.delivered_to.get(box, 0):>5} mails, "
+                     f"{_megabytes(result.delivered_bytes.get(box, 0))}")
+    if result.database_bytes:
+        lines.append(f"The database: {_megabytes(result.database_bytes)} on disk for this game.")
+    return lines
+
+
+def _megabytes(count: int) -> str:
+    return f"{count / 1_000_000:.1f} MB" if count >= 100_000 else f"{count / 1000:.0f} KB"
 
 
 def _ranks_everyone(ending: tuple[str, ...], players: list[str]) -> bool:
@@ -593,7 +617,8 @@ def write_result(result: DemoResult) -> Path:
         "scores": [[player, score] for player, score in result.scores],
         "elapsed": round(result.elapsed, 3), "messages": result.messages, "inbound": result.inbound,
         "bot_replies": result.bot_replies, "mails_delivered": result.mails_delivered,
-        "delivered_to": result.delivered_to, "outbox_sent": result.outbox_sent,
+        "delivered_to": result.delivered_to, "delivered_bytes": result.delivered_bytes,
+        "database_bytes": result.database_bytes, "outbox_sent": result.outbox_sent,
         "outbox_queued": result.outbox_queued, "outbox_failed": result.outbox_failed,
         "replay_matches": result.replay_matches,
         "players": [{"name": n, "address": a, "human": h} for n, a, h in result.players],

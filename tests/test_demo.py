@@ -284,6 +284,23 @@ def test_the_final_scores_are_printed_once(tmp_path: Path) -> None:
     assert "  1. bot2          9" in sentence and "  2. ann           8 (human)" in sentence
 
 
+def test_the_summary_weighs_each_seats_mail_and_the_database(tmp_path: Path) -> None:
+    """Issue 29's figures, printed by every demo: mails and bytes per seat as delivered, the database on disk."""
+    from types import SimpleNamespace
+
+    from pbem.demo import DemoResult
+
+    result = DemoResult(directory=tmp_path, game="demo", state=SimpleNamespace(version=9), finished=True, scores=(),
+                        elapsed=1.0, mails_delivered=5, delivered_to={"ann@demo.pbem": 3, "bot2@demo.pbem": 2},
+                        outbox_sent=5, outbox_queued=0, outbox_failed=0, inbound={}, bot_replies=0,
+                        players=(("ann", "ann@demo.pbem", True), ("bot2", "bot2@demo.pbem", False)),
+                        delivered_bytes={"ann@demo.pbem": 2_750_000, "bot2@demo.pbem": 61_000},
+                        database_bytes=13_700_000)
+    lines = summary_lines(result)
+    assert "  ann            3 mails, 2.8 MB" in lines and "  bot2           2 mails, 61 KB" in lines, lines
+    assert "The database: 13.7 MB on disk for this game." in lines
+
+
 def test_bad_demo_options(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="2 to 6"):
         Demo(DemoOptions(players=7))
