@@ -474,6 +474,9 @@ class GuessKind:
     def board_text(self, state: GuessState, *, game: str) -> str:
         return _mail(self._head(game, state, "BOARD"), *self._standing(state, None), *self._history(state))
 
+    def board_key(self, state: GuessState) -> str:
+        return "\n".join([*self._standing(state, None), *self._history(state)])
+
     def picture(self, state: GuessState, *, game: str) -> Scene:
         """No board: one node telling the round (the seam asks every kind for a picture)."""
         label = "game over" if state.finished else f"round {state.round}"

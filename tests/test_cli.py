@@ -380,6 +380,7 @@ def test_report_for_a_player_who_must_decide_includes_the_prompt(runner: CliRunn
     assert "- bob: invest with the investor card (that is you: see the prompt)" in out
     assert "-- ASIA AND THE PACIFIC" in out
     assert "bob, your decision" in out and "Please answer by Friday 18:00 UTC." in out
+    assert out.index("bob, your decision") < out.index("report for bob")  # the question first, as mailed
     assert "BUY Russia 4" in out
     assert _fits_mail(out)
 

@@ -117,7 +117,8 @@ def test_a_move_is_committed_before_its_mail_is_written_and_the_mail_all_at_once
     assert not matching(applying, r"\b(seat_mail|observers|outbox)\b")
     first_write = next(n for n, s in enumerate(telling) if re.match(r"^(INSERT|UPDATE|DELETE)\b", s))
     assert matching(telling[:first_write], r"FROM seat_mail\b") and matching(telling[:first_write], r"FROM observers\b")
-    assert all(s.startswith(("INSERT INTO pictures", "INSERT INTO outbox", "DELETE FROM moves_to_tell"))
+    assert all(s.startswith(("INSERT INTO pictures", "INSERT INTO outbox", "DELETE FROM moves_to_tell",
+                             "INSERT INTO seat_mail", "UPDATE seat_mail"))  # the board each seat has now seen
                for s in telling[first_write:] if not s.startswith("SELECT moves_to_tell"))  # (the game's next? none)
     assert not matching(telling, r"FROM (games|action_log|game_settings)\b")  # what the move's process has at hand
     assert len(matching(telling, r"^INSERT INTO outbox")) == 3 and table.outbox()[-1].version == 2

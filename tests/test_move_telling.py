@@ -21,6 +21,7 @@ from sqlalchemy import delete
 from sqlmodel import col, select
 
 from pbem.daemon.sender import deliver_due
+from pbem.games import kind_of
 from pbem.holders import holder_name
 from pbem.mail import PermanentSendError, TransientSendError, build_message
 from pbem.moderator.gamemaster import MailContext, set_game, undo
@@ -35,6 +36,7 @@ from pbem.store.outbox import PictureRow
 from tests.test_eme_moderator import EmeTable, table  # noqa: F401  (a fixture: a three-player game)
 
 EMAIL = dict(PLAYERS)
+EME_KIND = kind_of("eight-minute-empire")
 
 
 @pytest.fixture
@@ -108,14 +110,23 @@ def test_a_game_whose_seats_all_chose_board_off_draws_no_picture(imperial: Table
 
 def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     """Every seat takes the board: one drawing per move, the same picture in every seat's mail."""
-    drawn = drawings(monkeypatch)
-    since = len(table.outbox())
     for player, bid in (("ann", 1), ("bob", 2), ("cy", 0)):
         assert table.send(player, f"BID {bid}") == "applied"
+    drawn = drawings(monkeypatch)
+    since = len(table.outbox())
+    place_armies(table)
     mails = table.outbox()[since:]
-    assert len(drawn) == 3
-    revealed = [row for row in mails if row.version == mails[-1].version]
-    assert len(revealed) == 3 and len({row.picture_id for row in revealed}) == 1 and picture_of(table.db, revealed[0])
+    assert len(drawn) == 1
+    assert len(mails) == 3 and len({row.picture_id for row in mails}) == 1 and picture_of(table.db, mails[0])
+
+
+def place_armies(game: EmeTable) -> None:
+    """After the bids: the first player takes a card and places armies, a move every seat sees on the map
+    (a move that changes nothing there brings no board to a seat that has seen it: test_board_unchanged.py)."""
+    state = game.eme()
+    player = next(d.player for d in EME_KIND.rules.pending(state) if not d.answered)
+    order = next(o for o in EME_KIND.legal_orders(state, player) if "PLACE" in o)
+    assert game.send(player, order) == "applied"
 
 
 def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
@@ -293,11 +304,13 @@ def test_a_moves_picture_is_stored_once_and_goes_with_the_last_mail_that_carries
     deliver_due(table.db, Relay(), NOW, moderator=identity)  # the welcomes
     for player, bid in (("ann", 1), ("bob", 2), ("cy", 0)):
         assert table.send(player, f"BID {bid}") == "applied"
+    place_armies(table)
     queued = [row for row in table.outbox() if row.status == "queued"]
     reveal = [row for row in queued if row.version == queued[-1].version]
     (picture,) = [p for p in stored_pictures(table) if p.id == reveal[0].picture_id]
     assert len(reveal) == 3 and {row.picture_id for row in reveal} == {picture.id}
-    assert len(stored_pictures(table)) == len({row.picture_id for row in queued})  # one per move, not per mail
+    carried = {row.picture_id for row in queued} - {None}
+    assert len(stored_pictures(table)) == len(carried)  # one per move, not per mail
     assert picture.alt.startswith("Picture of the board") and picture.png.startswith(b"\x89PNG")
     report = deliver_due(table.db, Relay(pause=len(queued)), NOW, moderator=identity)  # the last one: later
     assert report.sent == len(queued) - 1 and [p.id for p in stored_pictures(table)] == [picture.id]

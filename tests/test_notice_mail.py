@@ -76,7 +76,8 @@ def prompt_of(table: EmeTable, player: str, since: datetime) -> tuple[str, str] 
 
 def assert_one_mail_each(table: EmeTable, rows: dict[str, OutboxRow], players: list[str], purpose: str, board: bool,
                          news: dict[str, list[str]], *, since: datetime = NOW, words: str | dict[str, str] = "") -> None:
-    """Each of ``players`` got one mail: the notice, its kept news, the report by its board, its prompt."""
+    """Each of ``players`` got one mail: its prompt first (issue 29: the question first), the notice, its kept
+    news, the report by its board."""
     kind = kind_name(table)
     for player in players:
         row = rows[EMAIL.get(player, f"{player}@example.org")]
@@ -89,7 +90,7 @@ def assert_one_mail_each(table: EmeTable, rows: dict[str, OutboxRow], players: l
             assert row.headers.get("decision") is None, player
             continue
         decision, prompt = asked
-        assert row.headers["decision"] == decision and row.body.endswith(prompt), player
+        assert row.headers["decision"] == decision and row.body.startswith(prompt), player
         assert row.subject.startswith(f"[{table.name}] Move ") and ": please " in row.subject, row.subject
         assert row.subject.endswith(f" ({words if isinstance(words, str) else words[player]})"), row.subject
     assert all(not lines for player, lines in kept_news(table).items() if player in players)

@@ -295,13 +295,12 @@ def report(
                      help="Deadline shown in the prompt, e.g. 'Friday 2030-05-03 18:00 UTC'."),
     ] = None,
 ) -> None:
-    """Print a player's turn report, and the prompt when that player must decide, as mailed."""
+    """Print a player's turn report, after the prompt when that player must decide, as mailed."""
     moderator = options_of(ctx).moderator()
     current, events, _ = game_history(moderator, name, since)
     game_kind = moderator.kind_of(name)
     player = resolve_player(game_kind, current, name, for_player)
-    typer.echo(game_kind.report(current, player, events, game=name, open_cash=open_cash, board=with_board), nl=False)
     prompt = game_kind.prompt(current, player, game=name, deadline=deadline)
-    if prompt is not None:
-        typer.echo()
-        typer.echo(prompt, nl=False)
+    if prompt is not None:  # the question first, as in the mail (pbem.moderator.notify.turnmail)
+        typer.echo(prompt)
+    typer.echo(game_kind.report(current, player, events, game=name, open_cash=open_cash, board=with_board), nl=False)

@@ -277,6 +277,11 @@ class GameKind(Protocol):
         """The whole board as text (``BOARD``, ``pbem board``)."""
         ...
 
+    def board_key(self, state: Any) -> str:
+        """What the board shows, as text that changes exactly when a piece on it does (no move counter, no
+        title): a seat that has seen this board is not mailed it again (``pbem.moderator.notify.turnmail``)."""
+        ...
+
     def picture(self, state: Any, *, game: str) -> Scene:
         """The whole board as a scene to draw (``pbem board --png``; a picture beside a mail's text).
 

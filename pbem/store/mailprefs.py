@@ -1,4 +1,4 @@
-"""How much mail each seat wants, and the news kept for its next digest.
+"""How much mail each seat wants, the news kept for its next digest, and the board its last mail showed.
 
 A seat's mode (``MAIL EVERY|TURN|ROUND|DAILY``) and board choice (``BOARD
 ON|OFF``) override the game's defaults (``GameSettings.mail_default`` and
@@ -45,6 +45,16 @@ class SeatMailRow(SQLModel, table=True):
     board: bool | None = Field(default=None, sa_column=Column(Boolean, nullable=True))
     news: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))  # [[version, line]...]
     news_since: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+    board_seen: str | None = Field(default=None, sa_column=Column(String(32), nullable=True))  # see BoardSeen
+    board_seen_move: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
+
+
+@dataclass(frozen=True)
+class BoardSeen:
+    """The board a seat's last mail showed: a digest of its text (``pbem.moderator.notify.turnmail``) and the move."""
+
+    digest: str
+    move: int
 
 
 def _row(session: Session, seat: SeatRow) -> SeatMailRow | None:
@@ -120,3 +130,18 @@ def seats_with_news_since(session: Session, game: GameRow, before: datetime) -> 
                                                   col(SeatMailRow.news_since).is_not(None),
                                                   col(SeatMailRow.news_since) <= before)).all()
     return [row.seat_id for row in rows]
+
+
+def board_seen(session: Session, seat: SeatRow) -> BoardSeen | None:
+    """The board the seat's last mail with the board showed, if any mail did."""
+    row = _row(session, seat)
+    if row is None or row.board_seen is None or row.board_seen_move is None:
+        return None
+    return BoardSeen(row.board_seen, row.board_seen_move)
+
+
+def saw_board(session: Session, seat: SeatRow, seen: BoardSeen) -> None:
+    """The mail being written shows the seat this board (written with the mail, in its transaction)."""
+    row = _row_for_update(session, seat)
+    row.board_seen, row.board_seen_move = seen.digest, seen.move
+    session.add(row)

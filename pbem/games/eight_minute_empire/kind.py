@@ -244,6 +244,9 @@ class EightMinuteEmpire:
     def board_text(self, state: State, *, game: str) -> str:
         return finish("\n".join(views.map_lines(self.board, state)) + "\n")
 
+    def board_key(self, state: State) -> str:
+        return "\n".join(views.map_lines(self.board, state))
+
     def picture(self, state: State, *, game: str) -> Scene:
         return picture.picture(self.board, state, game=game)
 

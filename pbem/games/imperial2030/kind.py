@@ -216,6 +216,9 @@ class Imperial2030:
     def board_text(self, state: GameState, *, game: str) -> str:
         return reports.render_board(state, game=game)
 
+    def board_key(self, state: GameState) -> str:
+        return reports.board_key(state)
+
     def picture(self, state: GameState, *, game: str) -> Scene:
         return picture(state, game=game)
 

@@ -60,6 +60,13 @@ def render_board(state: GameState, *, game: str = "", strict: bool = False) -> s
     return render("imperial2030/board.j2", strict=strict, board=view, board_text=_part("board", view))
 
 
+def board_key(state: GameState) -> str:
+    """What the world board shows, without the round and move its banner names: the same text for the same
+    pieces (``GameKind.board_key``)."""
+    drawn = draw_board(state)
+    return "\n".join([*(line for panel in drawn.panels for line in (panel.title, *panel.lines)), *drawn.notes()])
+
+
 def render_rondel(state: GameState, *, strict: bool = False) -> str:
     return render("imperial2030/rondel.j2", strict=strict, rondel_text=_part("rondel", rondel_view(state)))
 

@@ -9,10 +9,23 @@ round ends, ``DAILY`` once a day (the deadline tick sends those). Until then
 the sentences it may read are kept as its news, and its next mail opens with
 them, oldest first: so nothing a seat may see is ever lost between mails.
 
-A seat gets one mail, not a report and then a prompt: the news, the report
-(with the board, or without it for ``BOARD OFF``) and, when it must decide,
-the prompt, in that order (a mail with the board also shows it as a
-picture: ``MailComposer.picture``). The player whose message caused the change gets
+A seat gets one mail, not a report and then a prompt. A mail that asks a
+decision opens with the question (who decides what, by when, the options
+ready to copy), so that a player sees on the first screen what is wanted of
+them; then what happened since the seat's last mail (a note, its kept news),
+then the report (with the board, or without it for ``BOARD OFF``), the board
+last. Only the answer to the sender's own mail (a refusal, answers to its
+questions) comes before the question: it is what they are looking for, and
+it says why they are asked again. A mail with the board also shows it as a
+picture (``MailComposer.picture``), after the report's banner.
+
+A seat with ``BOARD ON`` gets the board when it changed since the last mail
+that showed it to that seat (``pbem.store.mailprefs.board_seen``: a digest
+of ``GameKind.board_key``); else one line says it is unchanged and ``BOARD``
+shows it, and the mail carries no picture. Most moves change no piece on
+the map (a bid, an investment, a tax), and the board and its picture are
+most of a mail's bytes. The game master's notices always show it: they are
+rare, and a replaced player has seen nothing yet. The player whose message caused the change gets
 at most one mail back, threaded under their message, carrying also what the
 inbound flow hands in as ``sender_parts`` (a refusal, answers to questions,
 a note). In ``EVERY`` mode it always comes; in the other modes only when the
@@ -35,6 +48,7 @@ change a non-player may see, whatever the seats' modes.
 """
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -44,14 +58,16 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import GameKind, kind_of
 from pbem.moderator.notify.observers import after_change
 from pbem.moderator.notify.subjects import decisions_of, move_subject
+from pbem.render.env import render
 from pbem.render.text import bullet, finish, note_block
 from pbem.store import GameRow, SeatRow, seats
-from pbem.store.mailprefs import MailMode, MailPrefs, keep_news, prefs_of, take_news
+from pbem.store.mailprefs import BoardSeen, MailMode, MailPrefs, board_seen, keep_news, prefs_of, saw_board, take_news
 
 if TYPE_CHECKING:
     from pbem.moderator.notify.compose import MailComposer, Replied
 
 NEWS_TITLE = "SINCE YOUR LAST MAIL"
+UNCHANGED = "core/board_unchanged.j2"
 NOTE_TITLE = "Note from the moderator"
 
 
@@ -135,29 +151,31 @@ def _each_seat(composer: MailComposer, game: GameRow, move: Move, table: dict[st
         told = kind.tells(state, events, player)
         note = source.note if source is not None and told else ()
         private = tuple(source.private.get(player, ())) if source is not None else ()
-        parts = tuple(sender_parts) if sender else ()
+        reply = tuple(sender_parts) if sender else ()
+        parts: tuple[str, ...] = ()
         keys = _decision_keys(kind, state, player)
         asks = bool(keys) and (keys != _decision_keys(kind, before, player) or player in prompted)
         chosen = prefs(composer, game, seat)
         if state.finished:
             parts += _noted(note, private)
             news = take_news(composer.session, seat)
-            composer.game_end(game, state, seat, events, head="".join([*parts, news_block(news)]),
+            composer.game_end(game, state, seat, events, head="".join([*reply, *parts, news_block(news)]),
                               reply_to_message=reply_to_message if sender else None)
         elif chosen.mode is MailMode.EVERY:
             parts += _noted(note, private)
-            if not (told or asks or parts or sender):
+            if not (told or asks or parts or reply or sender):
                 continue
             seat_mail(composer, game, state, seat, chosen, events if told else (), asks, parts,
-                      reply_to_message if sender else None)
+                      reply_to_message if sender else None, reply=reply)
         else:
             parts += _noted((), private)
             if told:
                 keep_news(composer.session, seat, kind.shown_move(state),
                           [*note, *kind.narrate(state, events, player)], composer.now)
-            if not (asks or parts or (chosen.mode is MailMode.ROUND and round_ended())):
+            if not (asks or parts or reply or (chosen.mode is MailMode.ROUND and round_ended())):
                 continue  # orders that applied and ask nothing more: the next mail's news confirm them
-            seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None)
+            seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None,
+                      reply=reply)
         sender_told = sender_told or sender
     return sender_told
 
@@ -170,8 +188,13 @@ def _noted(note: Sequence[str], private: Sequence[str]) -> tuple[str, ...]:
 def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
               events: Sequence[Any], asks: bool, parts: Sequence[str],
               reply_to_message: Replied | None = None, *, purpose: str | None = None,
-              subject: str | None = None, suffix: str = "", since: datetime | None = None) -> str | None:
-    """One mail to one seat: ``parts``, its kept news, the report of ``events``, and the prompt if ``asks``.
+              subject: str | None = None, suffix: str = "", since: datetime | None = None,
+              reply: Sequence[str] = (), whole_board: bool = False) -> str | None:
+    """One mail to one seat: ``reply``, the prompt if ``asks``, ``parts``, its kept news, the report of ``events``.
+
+    The question comes first, after the answer to the sender's own mail
+    (``reply``) when there is one (the module docstring says why). The board
+    is left out when the seat has seen it unchanged, unless ``whole_board``.
 
     With ``BOARD ON`` the report shows the board, and the mail its picture
     after the report's banner; with ``BOARD OFF`` only a ``BOARD`` answer among
@@ -186,21 +209,34 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     kind = kind_of(game.kind)
     settings = composer.settings(game)
     move = kind.shown_move(state)
-    head = "\n".join(part for part in [*parts, news_block(take_news(composer.session, seat))] if part)
-    body = [head, kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash,
-                              board=chosen.board)]
-    subject, decision = subject or move_subject(game.name, move, kind.status_words(state)), None
+    subject, decision, question = subject or move_subject(game.name, move, kind.status_words(state)), None, ""
     prompt = composer.prompt_parts(game, state, seat, since=since, suffix=suffix) if asks else None
     if prompt is not None:
-        (subject, text, decision) = prompt
-        body.append(text)
-    text = "\n".join(part for part in body if part)
-    picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if chosen.board else \
+        (subject, question, decision) = prompt
+    news = news_block(take_news(composer.session, seat))
+    board, unchanged = chosen.board, ""
+    if board:
+        board, unchanged = _board_again(composer, game, state, seat, whole_board)
+    head = "\n".join(part for part in [*reply, question, *parts, news, unchanged] if part)
+    report = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash, board=board)
+    text = "\n".join(part for part in (head, report) if part)
+    picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if board else \
         composer.board_answer_picture(game, state, head) if head else None
     composer.to_seat(game, seat, purpose=purpose or ("prompt" if decision else "report"), version=move,
                      subject=subject, body=text, decision=decision, reply_to_message=reply_to_message,
                      picture=picture)
     return decision
+
+
+def _board_again(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, whole: bool) -> tuple[bool, str]:
+    """(whether this mail shows the board, else the line that says it is unchanged) for a ``BOARD ON`` seat."""
+    kind = kind_of(game.kind)
+    digest = hashlib.sha256(kind.board_key(state).encode("utf-8")).hexdigest()[:32]
+    seen = board_seen(composer.session, seat)
+    if not whole and seen is not None and seen.digest == digest:
+        return False, render(UNCHANGED, strict=True, move=seen.move)
+    saw_board(composer.session, seat, BoardSeen(digest, kind.shown_move(state)))
+    return True, ""
 
 
 def _decision_keys(kind: GameKind, state: Any, player: str) -> tuple[tuple[str, str | None], ...]:
