@@ -8,7 +8,7 @@ quotes are made of it, text-only clients show it), so a mail with a picture is
     multipart/alternative
       text/plain         the text, byte for byte as a text-only mail has it
       multipart/related
-        text/html        the same text in <pre>, the picture where a reader looks for it
+        text/html        the same text as HTML that reflows (pbem.mail.htmlbody), the picture in it
         image/png        the picture, inline, with a Content-ID the HTML refers to
 
 Clients that show HTML show the page; the others show the text. The page is
@@ -40,6 +40,7 @@ from email.message import EmailMessage
 from urllib.parse import quote
 
 from pbem.mail.errors import OutboundError
+from pbem.mail.htmlbody import FONT, to_html
 from pbem.mail.wire import CACHED_BODIES, Recent
 from pbem.mail.wrap import wrap_text
 
@@ -90,25 +91,32 @@ def picture_line(lines: list[str], start: int) -> int:
 
 
 def html_page(text: str, picture: InlinePicture, cid: str, *, title: str = "") -> str:
-    """The HTML part: ``text`` (already wrapped, as the plain part has it) in ``<pre>``, the picture inside.
+    """The HTML part: ``text`` (already wrapped, as the plain part has it) as reflowing HTML
+    (``pbem.mail.htmlbody``: the ASCII art left out, the picture shows it), the picture inside.
 
-    ``picture.line`` is a line of ``text`` here (see :func:`add_picture`).
+    ``picture.line`` is a line of ``text`` here (see :func:`add_picture`). No colour is set on the page, so
+    that a client's dark mode stays readable; the picture brings its own light background.
     """
     width, height = png_size(picture.png)
     lines = text.split("\n")
     at = picture_line(lines, picture.line)
     before, after = "\n".join(lines[:at]), "\n".join(lines[at:])
-    pre = "<pre style=\"margin:0;font-family:monospace;font-size:13px;line-height:1.25\">{}</pre>"
     image = (f'<p style="margin:10px 0"><img src="cid:{quote(cid, safe="@.-_")}" alt="{html.escape(picture.alt)}" '
              f'width="{width}" height="{height}" style="display:block;max-width:100%;height:auto;border:0"></p>')
-    parts = [pre.format(html.escape(before)) if before.strip() else "", image,
-             pre.format(html.escape(after)) if after.strip() else ""]
+    parts = [_column(to_html(before, picture=True)) if before.strip() else "", image,
+             _column(to_html(after, picture=True)) if after.strip() else ""]
     return ("<!DOCTYPE html>\n"
             "<html><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<meta name=\"color-scheme\" content=\"light dark\">"
             f"<title>{html.escape(title)}</title></head>\n"
-            "<body style=\"margin:0;padding:8px;background:#ffffff;color:#000000\">\n"
+            "<body style=\"margin:0;padding:8px\">\n"
             + "\n".join(part for part in parts if part) + "\n</body></html>\n")
+
+
+def _column(blocks: str) -> str:
+    """Text in a column as wide as reads well (the picture beside it may be wider, up to the screen)."""
+    return f'<div style="max-width:42em;font-family:{FONT};font-size:15px;line-height:1.4">\n{blocks}\n</div>'
 
 
 def add_picture(message: EmailMessage, body: str, picture: InlinePicture, message_id: str, title: str) -> None:

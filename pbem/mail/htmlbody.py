@@ -1,0 +1,240 @@
+"""A mail's text as HTML that reflows on a phone: paragraphs, headings, lists, and boxes for what has columns.
+
+Why: in ``<pre>`` the 78-column text ran off a 412-pixel screen, and a
+table lost its columns where the client wrapped it. Our mail text is written
+by our own templates in a few fixed shapes (``pbem.render.text``), so it can
+be read back into its structure without guessing much:
+
+- a banner: a title between two ``====`` rules, or a title over one;
+- a heading: a line over a ``----`` underline of its length, or a line
+  in capitals alone (Eight-Minute Empire's);
+- a rule: a long ``----`` line alone (the footer's);
+- a bullet: ``- `` after the indent, its wrapped lines indented further;
+- columns: a line with two spaces inside it (the nations table, the row,
+  the options beside what they do): kept line for line in a box of its own
+  that scrolls sideways on a narrow screen, so the columns stay columns;
+- orders to copy: a line indented four or more (the examples of a prompt):
+  kept as typed, in a fixed-width font, wrapped only if longer than the screen;
+- art (the ASCII board, the rondel, the map: lines drawn with ``| + - / \\ ~``,
+  and the wordless lines among them): left out when the mail carries the
+  picture, which shows the same; else a sideways-scrolling box;
+- anything else is prose: a line that filled the column is joined to the
+  next (it was wrapped), a short one or one that ends a sentence ends its
+  line.
+
+The plain-text part stays the mail's text byte for byte; only the HTML
+alternative is made here. Every character of the text is escaped.
+"""
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+RULE_MIN = 10  # a "====" or "----" line at least this long is a rule
+WRAPPED = 55  # a prose line at least this long (indent aside) was wrapped: it goes on in the next line
+ENDS = (".", ":", "!", "?")  # ... unless it ends a sentence: a list of sentences keeps its lines
+ART = re.compile(r"[|+]-|-[|+]|\|\s|\s\||-{4,}|~\s{3,}|\s[/\\]\s")
+BULLET = re.compile(r"^(\s*)- \S")
+COLUMNS = re.compile(r"\S {2,}\S")
+WORD = re.compile(r"[A-Za-z]{3,}")
+CAPS = re.compile(r"^[A-Z][A-Z0-9 ,'&-]{3,}(?: \(.*\))?$")  # "THE ROW (place, cost, card)": a heading
+
+FONT = "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif"
+MONO = "ui-monospace,Menlo,Consolas,'Liberation Mono',monospace"
+STYLE = {
+    "title": "font-size:17px;line-height:1.3;margin:18px 0 2px",
+    "sub": "margin:0 0 10px;opacity:0.75",
+    "heading": "font-size:15px;line-height:1.3;margin:16px 0 4px;letter-spacing:0.03em",
+    "p": "margin:0 0 8px",
+    "ul": "margin:0 0 8px;padding-left:20px",
+    "box": "overflow-x:auto;margin:0 0 8px",
+    "pre": f"margin:0;font-family:{MONO};font-size:13px;line-height:1.3",
+    "orders": f"margin:0 0 8px 12px;font-family:{MONO};font-size:14px;line-height:1.35;white-space:pre-wrap",
+    "hr": "border:0;border-top:1px solid currentColor;opacity:0.3;margin:16px 0 8px",
+    "seen": "margin:0 0 8px;font-style:italic;opacity:0.75",
+}
+
+
+class Kind(Enum):
+    """What one line of the text is (see the module docstring)."""
+
+    BLANK = "blank"
+    ART = "art"
+    BULLET = "bullet"
+    COLUMNS = "columns"
+    ORDERS = "orders"
+    PROSE = "prose"
+
+
+@dataclass(frozen=True)
+class Run:
+    """Lines next to each other of one kind, as they become one HTML block."""
+
+    kind: Kind
+    lines: tuple[str, ...]
+
+
+def to_html(text: str, *, picture: bool) -> str:
+    """``text`` (a mail's wrapped text) as HTML blocks; art left out when the mail shows the picture."""
+    return "\n".join(_blocks(text.split("\n"), picture))
+
+
+def style(name: str) -> str:
+    """The inline style of one kind of block: mail clients keep inline styles, not style sheets."""
+    return STYLE[name]
+
+
+def _blocks(lines: Sequence[str], picture: bool) -> Iterator[str]:
+    index, art_left_out = 0, False
+    while index < len(lines):
+        line = lines[index]
+        after = lines[index + 1] if index + 1 < len(lines) else ""
+        if not line.strip():
+            index += 1
+        elif _rule(line, "="):
+            title, index = _banner(lines, index + 1)
+            yield from _banner_html(title)
+        elif _rule(after, "=") and not _rule(line, "-"):
+            yield from _banner_html([line])
+            index += 2
+        elif _underline(line, after):
+            yield f'<h3 style="{STYLE["heading"]}">{_text(line.strip())}</h3>'
+            index += 2
+        elif CAPS.match(line):
+            yield f'<h3 style="{STYLE["heading"]}">{_text(line.strip())}</h3>'
+            index += 1
+        elif _rule(line, "-") and len(line.strip()) >= 40:
+            yield f'<hr style="{STYLE["hr"]}">'
+            index += 1
+        else:
+            end = index
+            while end < len(lines) and lines[end].strip() and not _starts_block(lines, end):
+                end += 1
+            for run in runs(lines[index:end]):
+                if run.kind is Kind.ART and picture:
+                    if not art_left_out:
+                        yield f'<p style="{STYLE["seen"]}">(The picture shows this.)</p>'
+                    art_left_out = True
+                    continue
+                art_left_out = False
+                yield _run_html(run)
+            index = max(end, index + 1)
+
+
+def _starts_block(lines: Sequence[str], index: int) -> bool:
+    """Whether a banner, heading or rule begins at ``index`` (it ends the paragraph before it)."""
+    line, after = lines[index], lines[index + 1] if index + 1 < len(lines) else ""
+    if _rule(line, "=") or (_rule(after, "=") and line.strip()):
+        return True
+    if _underline(line, after) or CAPS.match(line):
+        return True
+    return _rule(line, "-") and len(line.strip()) >= 40
+
+
+def _banner(lines: Sequence[str], index: int) -> tuple[list[str], int]:
+    """The title lines after a banner's first rule, and the index after its second (or after the title)."""
+    title: list[str] = []
+    while index < len(lines) and lines[index].strip() and not _rule(lines[index], "="):
+        title.append(lines[index])
+        index += 1
+    if index < len(lines) and _rule(lines[index], "="):
+        index += 1
+    return title, index
+
+
+def _banner_html(title: Sequence[str]) -> Iterator[str]:
+    if title:
+        yield f'<h2 style="{STYLE["title"]}">{_text(title[0].strip())}</h2>'
+    if len(title) > 1:
+        yield f'<p style="{STYLE["sub"]}">{"<br>".join(_text(line.strip()) for line in title[1:])}</p>'
+
+
+def runs(lines: Sequence[str]) -> list[Run]:
+    """``lines`` (a paragraph: no blank line, no heading) cut into runs of one kind each."""
+    found: list[Run] = []
+    bullet_indent: int | None = None
+    for line in lines:
+        kind = line_kind(line)
+        indent = len(line) - len(line.lstrip())
+        if found and found[-1].kind is Kind.ART and len(WORD.findall(line)) < 3:
+            kind = Kind.ART  # a piece of the drawing without its lines ("22:"): no words, no prose
+        if kind is Kind.BULLET:
+            bullet_indent = indent
+        elif bullet_indent is not None and kind in (Kind.PROSE, Kind.ORDERS) and indent > bullet_indent:
+            kind = Kind.BULLET  # a bullet's wrapped line
+        else:
+            bullet_indent = None
+        if found and found[-1].kind is kind:
+            found[-1] = Run(kind, (*found[-1].lines, line))
+        else:
+            found.append(Run(kind, (line,)))
+    return found
+
+
+def line_kind(line: str) -> Kind:
+    """The kind of one line (see the module docstring)."""
+    stripped = line.strip()
+    if not stripped:
+        return Kind.BLANK
+    if ART.search(line):
+        return Kind.ART
+    if BULLET.match(line):
+        return Kind.BULLET
+    if COLUMNS.search(stripped):
+        return Kind.COLUMNS
+    if len(line) - len(line.lstrip()) >= 4:
+        return Kind.ORDERS
+    return Kind.PROSE
+
+
+def _run_html(run: Run) -> str:
+    if run.kind in (Kind.ART, Kind.COLUMNS):
+        body = "\n".join(_text(line.rstrip()) for line in _dedent(run.lines))
+        return f'<div style="{STYLE["box"]}"><pre style="{STYLE["pre"]}">{body}</pre></div>'
+    if run.kind is Kind.ORDERS:
+        return f'<pre style="{STYLE["orders"]}">' + "\n".join(_text(line.strip()) for line in run.lines) + "</pre>"
+    if run.kind is Kind.BULLET:
+        items: list[list[str]] = []
+        for line in run.lines:
+            if BULLET.match(line):
+                items.append([line.strip()[2:]])
+            else:
+                items[-1].append(line.strip())
+        return (f'<ul style="{STYLE["ul"]}">'
+                + "".join(f"<li>{_prose(item)}</li>" for item in items) + "</ul>")
+    return f'<p style="{STYLE["p"]}">{_prose([line.strip() for line in run.lines])}</p>'
+
+
+def _prose(parts: Sequence[str]) -> str:
+    """Lines of prose (stripped): a line that filled the column goes on in the next (it was wrapped), a short
+    one ends its line."""
+    out = ""
+    for number, part in enumerate(parts):
+        if number:
+            previous = parts[number - 1]
+            out += " " if len(previous) >= WRAPPED and not previous.endswith(ENDS) else "<br>"
+        out += _text(part)
+    return out
+
+
+def _dedent(lines: Sequence[str]) -> list[str]:
+    indent = min(len(line) - len(line.lstrip()) for line in lines if line.strip())
+    return [line[indent:] for line in lines]
+
+
+def _underline(line: str, after: str) -> bool:
+    """Whether ``after`` underlines ``line`` with dashes: a heading."""
+    under = after.strip()
+    return bool(under) and set(under) == {"-"} and len(under) == len(line.strip()) and not line.startswith(" ")
+
+
+def _rule(line: str, char: str) -> bool:
+    stripped = line.strip()
+    return len(stripped) >= RULE_MIN and set(stripped) == {char}
+
+
+def _text(text: str) -> str:
+    return html.escape(text, quote=True)
