@@ -43,7 +43,7 @@ from engine.core.protocol import JsonObject, Rules
 from engine.core.rng import seeded
 from engine.core.seats import Seat
 from pbem.errors import BadSetup
-from pbem.games.kind import Bot, GameKind, NewGame, Race, SetupChoices
+from pbem.games.kind import Bot, GameKind, KindInfo, NewGame, Race, SetupChoices
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Node, Point, Scene
 from pbem.render.text import finish, join_words, wrap
@@ -279,12 +279,7 @@ def _lines(*texts: str) -> list[str]:
 class GuessKind:
     """The ``GameKind`` of Guess the Number."""
 
-    name = KIND
-    title = TITLE
-    min_players = 2
-    max_players = 4
-    variants: tuple[str, ...] = ()
-    holding_verb = "holds"
+    info = KindInfo(KIND, TITLE, 2, 4, decisions=(DECISION,))  # the tests set the hours they need
 
     def __init__(self) -> None:
         self.rules = GuessRules()
@@ -292,19 +287,12 @@ class GuessKind:
 
     # --- setup and orders ------------------------------------------------------------------------------
 
-    def deadline_hours(self) -> dict[str, float]:
-        return {}  # the tests set the hours they need
-
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        return (DECISION,)
-
     def make_setup(self, choices: SetupChoices) -> GuessSetup:
         """G-1: another kind's options (Imperial's ``deal``) are refused, not ignored."""
         given = sorted([*choices.options, *choices.variants])
         if given:
             raise BadSetup(f"{TITLE} has no options or variants; {', '.join(given)} does not apply")
-        if not self.min_players <= len(choices.players) <= self.max_players:
+        if not self.info.min_players <= len(choices.players) <= self.info.max_players:
             raise BadSetup(f"{TITLE} needs 2 to 4 players, not {len(choices.players)}")
         return GuessSetup(tuple(choices.players), choices.seed)
 

@@ -124,7 +124,7 @@ def test_the_json_export_replays_to_the_stored_state(url: str, kind: str) -> Non
     opened(url, kind)
     data = exported(url)
     assert (data["format"], data["game"], data["kind"], data["status"]) == (FORMAT, "g", kind, "active")
-    assert data["title"] == kind_of(kind).title and data["created"].endswith("+00:00")
+    assert data["title"] == kind_of(kind).info.title and data["created"].endswith("+00:00")
     assert [(a["player"], a["order"]) for a in data["actions"]] == list(OPENINGS[kind])
     assert all(a["applied"].endswith("+00:00") for a in data["actions"])
     assert [s["email"] for s in data["seats"]] == ["ann@example.org", "bob@example.org"]
@@ -218,7 +218,7 @@ def test_the_text_export_is_mail_text(url: str, kind: str) -> None:
     for options in ((), ("--public",)):
         text = pbem(url, "export", "g", "--format", "text", *options)
         assert problems(text) == []  # ASCII, at most 78 columns, no trailing blanks
-        assert text.startswith(f"Game g: {kind_of(kind).title} ({kind}), finished.")
+        assert text.startswith(f"Game g: {kind_of(kind).info.title} ({kind}), finished.")
         assert "move 1  (" in text and "Final scores:\n  1. " in text
 
 

@@ -64,4 +64,4 @@ def test_every_legal_order_of_every_kind_is_an_order_the_game_takes() -> None:
         deciders = [d.player for d in kind.rules.pending(state) if not d.answered]
         for order in (o for o in kind.legal_orders(state, deciders[0]) if "<" not in o):
             outcome = kind.run_message(state, deciders[0], order, {})
-            assert outcome.refusal is None and outcome.applied, (kind.name, order)
+            assert outcome.refusal is None and outcome.applied, (kind.info.name, order)

@@ -409,8 +409,8 @@ def test_g1_the_moderator_refuses_another_kinds_options_and_player_counts(table:
         with pytest.raises(BadSetup, match="2 to 4 players"):
             moderator.create_game("g2", players, kind="guess-test")
     created = moderator.create_game("g2", PLAYERS[:2], seed=1, kind="Guess-Test")
-    assert moderator.kind_of("g2").title == TITLE and created.state.seating == ("ann", "bob")
-    assert moderator.kind_of("g1").name == KIND
+    assert moderator.kind_of("g2").info.title == TITLE and created.state.seating == ("ann", "bob")
+    assert moderator.kind_of("g1").info.name == KIND
 
 
 # --- what the core still gets wrong (each fix is named in its reason) -----------------------------------

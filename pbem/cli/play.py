@@ -85,15 +85,15 @@ def game_new(
     config = load_config(options.config)
     if not config.mail_enabled:  # no [moderator] and [smtp]: a game played through the CLI
         game = options.moderator().create_game(name, players, fixed, seed, variants, start_player,
-                                               kind=game_kind.name, options=own)
+                                               kind=game_kind.info.name, options=own)
         for line in game_kind.new_game_lines(game):
             echo(line)
         return
 
     moderator = options.moderator()
-    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.name,
+    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.info.name,
                                  options=own)
-    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.name)
+    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.info.name)
     for line in game_kind.new_game_lines(game):
         echo(line)
     welcomed = [q.recipient for q in queued if q.purpose == "welcome"]
@@ -122,8 +122,8 @@ def kinds_command() -> None:
     """List the games this moderator can run, with their player counts and variants."""
     width = max(len(name) for name in KINDS)
     for kind in KINDS.values():
-        echo(f"{kind.name:<{width}}  {kind.title}, {kind.min_players}-{kind.max_players} players; "
-             f"variants: {', '.join(kind.variants) or '-'}")
+        echo(f"{kind.info.name:<{width}}  {kind.info.title}, {kind.info.min_players}-{kind.info.max_players} players; "
+             f"variants: {', '.join(kind.info.variants) or '-'}")
 
 
 @app.command("order")

@@ -26,12 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from engine.core.decisions import Pending
 from engine.core.log import LogEntry
 from engine.core.protocol import Rules
 from engine.core.seats import Seat
+from pbem.errors import BadSetup
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
 
@@ -55,6 +57,38 @@ class SetupChoices:
 def option_flag(name: str) -> str:
     """The flag the game master typed for an option: ``start_player`` is ``--start-player``."""
     return "--" + name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    """What a game is, as one value: everything the moderator reads of a kind without a state.
+
+    The CLI lists kinds and checks a new game's seats and variants against it;
+    a new game takes ``deadline_hours`` (hours per decision kind, under the
+    configuration's ``[deadlines]``, which win); what a game master is shown
+    of a game's deadlines is asked of ``decisions`` (a game's stored hours may
+    name other kinds' decisions too). Being data, it costs a game no code.
+    """
+
+    name: str  # stored with every game of this kind: "imperial2030"
+    title: str  # "Imperial 2030", in mails and help
+    min_players: int
+    max_players: int
+    variants: tuple[str, ...] = ()  # the rule variants a game master may choose
+    options: tuple[str, ...] = ()  # the kind's own setup options by name (``SetupChoices.options``)
+    decisions: tuple[str, ...] = ()  # every ``Pending.kind`` the game asks for
+    deadline_hours: Mapping[str, float] = field(default_factory=dict)  # per decision kind, for a new game
+    holding_verb: str = "holds"  # how a seat holds things in this game: "governs"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deadline_hours", MappingProxyType(dict(self.deadline_hours)))
+
+    def refuse_unknown(self, choices: SetupChoices) -> None:
+        """``BadSetup`` for options this kind does not know, naming them and its own as flags."""
+        unknown = sorted(set(choices.options) - set(self.options))
+        if unknown:
+            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
+                           f"{', '.join(map(option_flag, self.options))}")
 
 
 @dataclass(frozen=True)
@@ -124,26 +158,8 @@ class GameKind(Protocol):
     """One game the moderator can run."""
 
     @property
-    def name(self) -> str:
-        """Stored with every game of this kind: "imperial2030"."""
-        ...
-
-    @property
-    def title(self) -> str:
-        """"Imperial 2030", in mails and help."""
-        ...
-
-    @property
-    def min_players(self) -> int:
-        ...
-
-    @property
-    def max_players(self) -> int:
-        ...
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        """The rule variants a game master may choose."""
+    def info(self) -> KindInfo:
+        """What the game is, as data: its name, title, seats, variants, options, decisions, hours."""
         ...
 
     @property
@@ -152,20 +168,6 @@ class GameKind(Protocol):
         ...
 
     # --- setup and orders ----------------------------------------------------------------
-
-    def deadline_hours(self) -> Mapping[str, float]:
-        """Hours per decision kind for a new game, before the configuration's ``[deadlines]`` (which win)."""
-        ...
-
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        """Every kind of decision the game asks for (``Pending.kind``): the deadlines a game of it has.
-
-        A game's stored hours may name other kinds' decisions too (a new game
-        takes every hour the configuration names), so what a game master is
-        shown of its deadlines is asked here.
-        """
-        ...
 
     def make_setup(self, choices: SetupChoices) -> Any:
         """A setup for ``rules.new_game``; ``BadSetup`` naming what is wrong and what is allowed."""
@@ -241,11 +243,6 @@ class GameKind(Protocol):
 
     def turn_line(self, state: Any) -> str:
         """Where the game stands, in a sentence: 'Round 2: Russia's turn (ann), choosing a rondel space.'"""
-        ...
-
-    @property
-    def holding_verb(self) -> str:
-        """How a seat holds things in this game: "governs"."""
         ...
 
     def holdings(self, state: Any, player: str) -> tuple[str, ...]:

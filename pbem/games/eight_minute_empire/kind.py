@@ -34,7 +34,7 @@ from pbem.games.eight_minute_empire.orders import (
     parse,
 )
 from pbem.games.eight_minute_empire.words import banner, order_text
-from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player, option_flag
+from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
 from pbem.render.text import finish
@@ -49,26 +49,12 @@ class EightMinuteEmpire:
         self.board = board or default_board()
         self._rules = EightMinuteRules(self.board)
         self._bot = EightMinuteBot()
-
-    @property
-    def name(self) -> str:
-        return "eight-minute-empire"
-
-    @property
-    def title(self) -> str:
-        return "Eight-Minute Empire"
-
-    @property
-    def min_players(self) -> int:
-        return 2
-
-    @property
-    def max_players(self) -> int:
-        return 5
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        return tuple(v.value for v in Variant)
+        decisions = tuple(kind.value for kind in DecisionKind)
+        self.info = KindInfo(
+            "eight-minute-empire", "Eight-Minute Empire", 2, 5, variants=tuple(v.value for v in Variant),
+            options=OPTIONS, decisions=decisions,
+            # R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)
+            deadline_hours=dict.fromkeys(decisions, 48.0))
 
     @property
     def rules(self) -> EightMinuteRules:
@@ -78,29 +64,14 @@ class EightMinuteEmpire:
     def bot(self) -> EightMinuteBot:
         return self._bot
 
-    @property
-    def holding_verb(self) -> str:
-        return "holds"
-
     # --- setup and orders ----------------------------------------------------------------------------
 
-    def deadline_hours(self) -> dict[str, float]:
-        """R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)."""
-        return dict.fromkeys(self.decisions, 48.0)
-
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        return tuple(kind.value for kind in DecisionKind)
-
     def make_setup(self, choices: SetupChoices) -> Setup:
-        unknown = sorted(set(choices.options) - set(OPTIONS))
-        if unknown:
-            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
-                           f"{', '.join(map(option_flag, OPTIONS))}")
-        strange = sorted(set(choices.variants) - set(self.variants))
+        self.info.refuse_unknown(choices)
+        strange = sorted(set(choices.variants) - set(self.info.variants))
         if strange:
-            raise BadSetup(f"{self.title} has no variant {', '.join(strange)}; its variants: "
-                           f"{', '.join(self.variants)}")
+            raise BadSetup(f"{self.info.title} has no variant {', '.join(strange)}; its variants: "
+                           f"{', '.join(self.info.variants)}")
         chosen = frozenset(Variant(v) for v in choices.variants)
         if Variant.NEUTRAL in chosen and len(choices.players) != 2:
             raise BadSetup("the neutral armies are a two-player variant")
@@ -293,7 +264,7 @@ class EightMinuteEmpire:
 
     def state_json(self, name: str, state: State, viewer: str | None = None) -> dict[str, Any]:
         """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
-        data = views.state_json(self.board, state, name, self.name)
+        data = views.state_json(self.board, state, name, self.info.name)
         data["version"] = self.shown_move(state)  # the log position would count the sealed bids given
         data["pending"] = [{"player": p.player, "kind": p.kind, "options": self.legal_orders(state, p.player),
                             "default": self.default_order(state, p)} for p in self.rules.pending(state)]

@@ -34,7 +34,7 @@ from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.games.imperial2030.picture import picture
 from pbem.games.imperial2030.statejson import state_json
 from pbem.games.imperial2030.views import decision_words, turn_line
-from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, option_flag, resolve_player
+from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
 
@@ -65,36 +65,24 @@ class _Refused:
 class Imperial2030:
     """The ``GameKind`` of Imperial 2030: 2 to 6 players, the variants of ``engine.imperial2030.model.Variant``."""
 
-    name = "imperial2030"
-    title = "Imperial 2030"
-    min_players = 2
-
     def __init__(self, board: Board | None = None) -> None:
         self.board = board or default_board()
-        self.max_players = len(self.board.nation_ids)
-        self.variants = tuple(v.value for v in Variant)
+        # no hours of its own: Imperial's are the configuration's defaults ([deadlines], docs/configuration.md)
+        self.info = KindInfo("imperial2030", "Imperial 2030", 2, len(self.board.nation_ids),
+                             variants=tuple(v.value for v in Variant), options=OPTIONS,
+                             decisions=tuple(kind.value for kind in DecisionKind), holding_verb="governs")
         self.rules = ImperialRules(self.board)
         self.bot = ImperialBot()
 
     # --- setup and orders ----------------------------------------------------------------
 
-    def deadline_hours(self) -> dict[str, float]:
-        return {}  # Imperial's hours are the configuration's defaults ([deadlines], docs/configuration.md)
-
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        return tuple(kind.value for kind in DecisionKind)
-
     def make_setup(self, choices: SetupChoices) -> GameSetup:
         names = tuple(s.name for s in choices.players)
-        unknown = sorted(set(choices.options) - set(OPTIONS))
-        if unknown:
-            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
-                           f"{', '.join(map(option_flag, OPTIONS))}")
+        self.info.refuse_unknown(choices)
         try:
             chosen = frozenset(Variant(v) for v in choices.variants)
         except ValueError as exc:
-            raise BadSetup(f"unknown variant: {exc}; variants: {', '.join(self.variants)}") from None
+            raise BadSetup(f"unknown variant: {exc}; variants: {', '.join(self.info.variants)}") from None
         fixed = self._deal(choices.options.get("deal") or (), names)
         if fixed and Variant.EXPERT in chosen:
             raise BadSetup("the expert variant deals no flag cards: --deal does not apply")
@@ -185,8 +173,6 @@ class Imperial2030:
     def turn_line(self, state: GameState) -> str:
         return turn_line(state)
 
-    holding_verb = "governs"
-
     def holdings(self, state: GameState, player: str) -> tuple[str, ...]:
         return tuple(self.board.name(n) for n in state.governed_by(player))
 
@@ -225,7 +211,7 @@ class Imperial2030:
         return queries.answer(state, player, query, log=log, game=game, open_cash=open_cash, deadline=deadline)
 
     def state_json(self, name: str, state: GameState, viewer: str | None = None) -> dict[str, Any]:
-        return state_json(name, state, self.name)  # no hidden information: every player sees the same
+        return state_json(name, state, self.info.name)  # no hidden information: every player sees the same
 
     def race(self, state: GameState) -> Race:
         board = self.board

@@ -124,7 +124,7 @@ def export_game(db: Database, name: str, *, public: bool = False) -> GameExport:
     sealed_open = any(decision.sealed for decision in rules.pending(replayed.state))
     finished = rules.finished(replayed.state)
     return GameExport(
-        name=stored.name, kind=stored.kind.name, title=stored.kind.title, created=stored.created,
+        name=stored.name, kind=stored.kind.info.name, title=stored.kind.info.title, created=stored.created,
         status=stored.status, public=public, setup=_setup_json(stored, public, finished),
         seats=tuple(ExportedSeat(index, seat, None if public else email)
                     for index, (seat, email) in enumerate(stored.seats, start=1)),

@@ -109,7 +109,7 @@ def game_show(db: Database, name: str) -> GameView:
                        for s in seats)
     return GameView(name, status, settings.paused, state.version, created, kind.turn_line(state), seat_views,
                     tuple(views), waiting, tuple(recent), counts, settings,
-                    kind.holding_verb, own_deadlines(kind.decisions, settings))
+                    kind.info.holding_verb, own_deadlines(kind.info.decisions, settings))
 
 
 def own_deadlines(decisions: tuple[str, ...], settings: GameSettings) -> tuple[tuple[str, float | None], ...]:
