@@ -22,6 +22,7 @@ from engine.eight_minute_empire.rules import EightMinuteRules
 from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
+from pbem.games.basekind import BaseKind
 from pbem.games.eight_minute_empire import picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.help import help_text
@@ -42,27 +43,19 @@ from pbem.render.text import finish
 OPTIONS = ("age_order",)  # --age-order (option_flag): the players youngest first (R8-SETUP-4)
 
 
-class EightMinuteEmpire:
+class EightMinuteEmpire(BaseKind[State, Action, Event]):
     """The ``GameKind`` of Eight-Minute Empire (2 to 5 players, the four-continent map)."""
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board or default_board()
-        self._rules = EightMinuteRules(self.board)
-        self._bot = EightMinuteBot()
+        self.rules = EightMinuteRules(self.board)
+        self.bot = EightMinuteBot()
         decisions = tuple(kind.value for kind in DecisionKind)
         self.info = KindInfo(
             "eight-minute-empire", "Eight-Minute Empire", 2, 5, variants=tuple(v.value for v in Variant),
             options=OPTIONS, decisions=decisions,
             # R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)
             deadline_hours=dict.fromkeys(decisions, 48.0))
-
-    @property
-    def rules(self) -> EightMinuteRules:
-        return self._rules
-
-    @property
-    def bot(self) -> EightMinuteBot:
-        return self._bot
 
     # --- setup and orders ----------------------------------------------------------------------------
 
@@ -128,12 +121,6 @@ class EightMinuteEmpire:
         return MessageOutcome(state, tuple(applied), tuple(entries), refusal, tuple(queries), {}, None, (),
                               tuple(p.detail for p in self.rules.pending(state)), tuple(events), split.ignored)
 
-    def still_waiting(self, state: State, player: str) -> bool:
-        return False
-
-    def is_side_action(self, action: Action) -> bool:
-        return False
-
     def is_sealed_answer(self, action: Action) -> bool:
         return isinstance(action, Bid)  # R8-BID-1
 
@@ -161,9 +148,6 @@ class EightMinuteEmpire:
     def decision_words(self, state: State, decision: Pending) -> str:
         return {"neutral": "place a neutral army", "bid": "bid for the first turn", "take": "take a card from the row",
                 "action": "use your card's action"}.get(decision.kind, decision.kind)
-
-    def subject_name(self, subject: str | None) -> str | None:
-        return subject
 
     def shown_move(self, state: State) -> int:
         return state.bid_opened if state.phase is Phase.BID else state.version  # R8-BID-1: no bid counted

@@ -18,6 +18,7 @@ from engine.imperial2030.model import GameSetup, GameState, Variant
 from engine.imperial2030.rules import ImperialRules
 from engine.imperial2030.scoring import final_scores
 from pbem.errors import BadSetup
+from pbem.games.basekind import BaseKind
 from pbem.games.imperial2030 import queries, reports
 from pbem.games.imperial2030.bot.player import ImperialBot
 from pbem.games.imperial2030.lines import new_game_lines, pending_lines, summary_lines
@@ -62,7 +63,7 @@ class _Refused:
     applied: tuple[AppliedLine, ...]
 
 
-class Imperial2030:
+class Imperial2030(BaseKind[GameState, Action, Event]):
     """The ``GameKind`` of Imperial 2030: 2 to 6 players, the variants of ``engine.imperial2030.model.Variant``."""
 
     def __init__(self, board: Board | None = None) -> None:
@@ -124,9 +125,6 @@ class Imperial2030:
     def is_side_action(self, action: Action) -> bool:
         return isinstance(action, ANYTIME)
 
-    def is_sealed_answer(self, action: Action) -> bool:
-        return False  # every decision of Imperial is open
-
     def queries_only(self, text: str) -> bool:
         lines = split_orders(text).orders
         if not lines:
@@ -148,9 +146,6 @@ class Imperial2030:
 
     # --- words and views -----------------------------------------------------------------
 
-    def tells(self, state: GameState, events: Sequence[Event], player: str) -> bool:
-        return True  # nothing is sealed in Imperial: every seat hears of every move
-
     def narrate(self, state: GameState, events: Iterable[Event], viewer: str | None = None) -> list[str]:
         return narrate(self.board, events, viewer=viewer)
 
@@ -159,9 +154,6 @@ class Imperial2030:
 
     def subject_name(self, subject: str | None) -> str | None:
         return self.board.name(subject) if subject else None
-
-    def shown_move(self, state: GameState) -> int:
-        return state.version  # nothing sealed: every move is public
 
     def status_words(self, state: GameState) -> str:
         if state.finished:
