@@ -298,7 +298,7 @@ class Demo:
         race = self.kind.race(state)
         waiting = ""
         if not state.finished:
-            deciders = sorted({d.player for d in self.kind.rules.pending(state)})
+            deciders = sorted({d.player for d in self.kind.pending(state)})
             waiting = ", ".join(deciders)
         return Progress(race.round, state.version, race.leader, race.score, self.hub.delivered if self.hub else 0,
                         waiting, state.finished, race.goal, race.unit, race.filled)
@@ -378,7 +378,7 @@ class Demo:
         inbound = self._inbound_counts()
         try:
             replayed = self.moderator.verify(self.options.game)
-            matches = self.kind.rules.state_to_json(replayed) == self.kind.rules.state_to_json(state)
+            matches = self.kind.state_to_json(replayed) == self.kind.state_to_json(state)
         except Exception:  # noqa: BLE001 - reported as a mismatch
             log.exception("replay failed")
             matches = False

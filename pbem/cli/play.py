@@ -188,7 +188,7 @@ def state(
             raise BadSetup("--for shows one player's view, --everything the whole state: choose one")
     if as_json:
         if everything:
-            data = game_kind.rules.state_to_json(current)
+            data = game_kind.state_to_json(current)
         else:
             viewer = resolve_player(game_kind, current, name, for_player) if for_player is not None else None
             data = game_kind.state_json(name, current, viewer)
@@ -209,7 +209,7 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[An
     setup's while nothing has been played.
     """
     moderator.state(name)  # unknown game, unreachable database: the moderator's clear errors
-    rules = moderator.kind_of(name).rules
+    kind = moderator.kind_of(name)
     with moderator.db.transaction() as session:
         game = store.find_game(session, name)
         setup = store.game_setup(game)
@@ -221,10 +221,10 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[An
             since -= 1
     if since > len(log):
         raise BadSetup(f"--since {since}: game {name!r} has only {len(log)} moves")
-    state, setup_events = rules.new_game(setup)
+    state, setup_events = kind.new_game(setup)
     events: list[Any] = list(setup_events) if with_setup else []
     for entry in log:
-        state, new = rules.apply(state, entry.player, entry.action)
+        state, new = kind.apply(state, entry.player, entry.action)
         if entry.version >= since:
             events.extend(new)
     return state, events, since
@@ -232,7 +232,7 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[An
 
 def resolve_player(kind: GameKind, state: Any, name: str, text: str) -> str:
     """A player of the game by name, ignoring case."""
-    seating = [seat.name for seat in kind.rules.seats(kind.rules.setup_of(state))]
+    seating = [seat.name for seat in kind.seats(kind.setup_of(state))]
     found = match_player(text, seating)
     if found is None:
         raise UnknownPlayer(f"{text!r} is not a player of game {name!r}; players: {', '.join(seating)}")

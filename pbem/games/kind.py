@@ -154,17 +154,12 @@ class Bot(Protocol):
         ...
 
 
-class GameKind(Protocol):
-    """One game the moderator can run."""
+class GameKind(Rules[Any, Any, Any, Any], Protocol):
+    """One game the moderator can run: its ``Rules`` (the core asks the kind, never its engine) and more."""
 
     @property
     def info(self) -> KindInfo:
         """What the game is, as data: its name, title, seats, variants, options, decisions, hours."""
-        ...
-
-    @property
-    def rules(self) -> Rules[Any, Any, Any, Any]:
-        """The game's engine."""
         ...
 
     # --- setup and orders ----------------------------------------------------------------

@@ -82,14 +82,14 @@ class Moderator:
         """Store a new game from a checked setup (``make_setup``) in the caller's session."""
         game_kind = kind_of(kind)
         try:
-            state, events = game_kind.rules.new_game(setup)
+            state, events = game_kind.new_game(setup)
         except EngineError as exc:
             raise BadSetup(str(exc)) from None
         game = store.create_game(session, name, setup, kind)
         store.save_snapshot(session, game, state)
         if game_kind.info.deadline_hours:  # its own decisions' hours (mail creation puts the config's over them)
             save_settings(session, game, GameSettings(deadline_hours=dict(game_kind.info.deadline_hours)))
-        if game_kind.rules.finished(state):
+        if game_kind.finished(state):
             store.set_status(session, game, GameStatus.FINISHED)
         return game, game_kind.created(name, state, events)
 
