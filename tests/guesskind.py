@@ -412,7 +412,8 @@ class GuessKind(BaseKind[GuessState, Guess, Event]):
         return [] if state.finished or player not in state.seating else list(LEGAL)
 
 
-def _keeps_the_interface(kind: GuessKind, rules: GuessRules, state: GuessState) -> tuple[GameKind, Rules[Any, Any, Any, Any]]:
+def _keeps_the_interface(kind: GuessKind, rules: GuessRules, state: GuessState) \
+        -> tuple[GameKind[GuessState, Guess, Event], Rules[GuessSetup, GuessState, Guess, Event]]:
     """Never called: mypy proves here that the kind, its rules and its state meet the protocols."""
     _: State = state
     return kind, rules

@@ -29,6 +29,8 @@ from datetime import datetime
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from typing_extensions import TypeVar
+
 from engine.core.decisions import Pending
 from engine.core.log import LogEntry
 from engine.core.protocol import Rules
@@ -36,6 +38,13 @@ from engine.core.seats import Seat
 from pbem.errors import BadSetup
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
+
+# A game's state, action and event types: ``GameKind[GameState, Action, Event]`` is Imperial's, and mypy
+# refuses its state where Eight-Minute Empire's is asked. The core holds games as opaque values and writes
+# plain ``GameKind``: the defaults make that ``GameKind[Any, Any, Any]``.
+S = TypeVar("S", default=Any)
+A = TypeVar("A", default=Any)
+E = TypeVar("E", default=Any)
 
 
 @dataclass(frozen=True)
@@ -154,7 +163,7 @@ class Bot(Protocol):
         ...
 
 
-class GameKind(Rules[Any, Any, Any, Any], Protocol):
+class GameKind(Rules[Any, S, A, E], Protocol[S, A, E]):
     """One game the moderator can run: its ``Rules`` (the core asks the kind, never its engine) and more."""
 
     @property
@@ -168,23 +177,23 @@ class GameKind(Rules[Any, Any, Any, Any], Protocol):
         """A setup for ``rules.new_game``; ``BadSetup`` naming what is wrong and what is allowed."""
         ...
 
-    def created(self, name: str, state: Any, events: Sequence[Any]) -> NewGame:
+    def created(self, name: str, state: S, events: Sequence[E]) -> NewGame:
         """The new game as the CLI and the mail flow tell it (a kind may add what its setup dealt)."""
         ...
 
-    def run_message(self, state: Any, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
+    def run_message(self, state: S, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
         """``player``'s message read against ``state``: what stands, what was refused, what waits."""
         ...
 
-    def still_waiting(self, state: Any, player: str) -> bool:
+    def still_waiting(self, state: S, player: str) -> bool:
         """Whether ``player``'s held-back lines still wait in ``state`` (an undo keeps only those)."""
         ...
 
-    def is_side_action(self, action: Any) -> bool:
+    def is_side_action(self, action: A) -> bool:
         """Whether an action may be taken at any time and answers no decision (a donation)."""
         ...
 
-    def is_sealed_answer(self, action: Any) -> bool:
+    def is_sealed_answer(self, action: A) -> bool:
         """Whether an action answers a sealed decision (a bid): it restarts no clock of the round it is in."""
         ...
 
@@ -196,26 +205,26 @@ class GameKind(Rules[Any, Any, Any, Any], Protocol):
         """The lines of a message that are read as orders (quotes, signatures, greetings left out)."""
         ...
 
-    def format_action(self, state: Any, action: Any) -> str:
+    def format_action(self, state: S, action: A) -> str:
         """An action as order text, as a player would write it."""
         ...
 
-    def default_order(self, state: Any, decision: Pending) -> str | None:
+    def default_order(self, state: S, decision: Pending) -> str | None:
         """The passive default of a pending decision as order text; None where the game master decides."""
         ...
 
     # --- words and views -----------------------------------------------------------------
 
-    def tells(self, state: Any, events: Sequence[Any], player: str) -> bool:
+    def tells(self, state: S, events: Sequence[E], player: str) -> bool:
         """Whether ``events`` tell ``player`` anything (no report is mailed to a seat they tell nothing:
         another player's sealed answer must not even be seen to have happened)."""
         ...
 
-    def narrate(self, state: Any, events: Iterable[Any], viewer: str | None = None) -> list[str]:
+    def narrate(self, state: S, events: Iterable[E], viewer: str | None = None) -> list[str]:
         """Events as sentences ``viewer`` may read (None: what every player may read)."""
         ...
 
-    def decision_words(self, state: Any, decision: Pending) -> str:
+    def decision_words(self, state: S, decision: Pending) -> str:
         """What a pending decision asks, in a few words: 'choose a rondel space for Russia'."""
         ...
 
@@ -223,7 +232,7 @@ class GameKind(Rules[Any, Any, Any, Any], Protocol):
         """The name of what a decision is about (``Pending.subject``), as players read it."""
         ...
 
-    def shown_move(self, state: Any) -> int:
+    def shown_move(self, state: S) -> int:
         """The move number players are shown: in subjects and Message-IDs, and what their replies bind to.
 
         Usually the log position (``state.version``). A kind with a sealed
@@ -232,44 +241,44 @@ class GameKind(Rules[Any, Any, Any, Any], Protocol):
         """
         ...
 
-    def status_words(self, state: Any) -> str:
+    def status_words(self, state: S) -> str:
         """Where the game stands, for a mail subject: 'round 2, Russia to play', 'game over'."""
         ...
 
-    def turn_line(self, state: Any) -> str:
+    def turn_line(self, state: S) -> str:
         """Where the game stands, in a sentence: 'Round 2: Russia's turn (ann), choosing a rondel space.'"""
         ...
 
-    def holdings(self, state: Any, player: str) -> tuple[str, ...]:
+    def holdings(self, state: S, player: str) -> tuple[str, ...]:
         """What ``player``'s seat holds, by name (Imperial: the nations they govern)."""
         ...
 
-    def holding_words(self, state: Any, player: str) -> str:
+    def holding_words(self, state: S, player: str) -> str:
         """The same as a phrase for a notice: 'the government of Russia, China'; "" when nothing."""
         ...
 
-    def report(self, state: Any, player: str, events: Iterable[Any], *, game: str, open_cash: bool = False,
+    def report(self, state: S, player: str, events: Iterable[E], *, game: str, open_cash: bool = False,
                board: bool = True) -> str: ...
 
-    def prompt(self, state: Any, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
+    def prompt(self, state: S, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
         """What ``player`` must decide now with every legal option; None when nothing is asked of them."""
         ...
 
-    def welcome(self, state: Any, player: str, *, game: str, reply_to: str | None = None,
+    def welcome(self, state: S, player: str, *, game: str, reply_to: str | None = None,
                 open_cash: bool = False) -> str: ...
 
-    def error(self, state: Any, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
+    def error(self, state: S, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
         """The reply to a refused message: the lines that stood (``applied``), the refused line, what is legal."""
         ...
 
-    def game_end(self, state: Any, player: str | None, events: Iterable[Any], *, game: str) -> str: ...
+    def game_end(self, state: S, player: str | None, events: Iterable[E], *, game: str) -> str: ...
 
-    def board_text(self, state: Any, *, game: str) -> str:
+    def board_text(self, state: S, *, game: str) -> str:
         """The whole board as text (``BOARD``, ``pbem board``)."""
         ...
 
-    def picture(self, state: Any, *, game: str) -> Scene:
+    def picture(self, state: S, *, game: str) -> Scene:
         """The whole board as a scene to draw (``pbem board --png``; a picture beside a mail's text).
 
         A kind tells what stands where (places, links, pieces, colours, from
@@ -279,34 +288,34 @@ class GameKind(Rules[Any, Any, Any, Any], Protocol):
         """
         ...
 
-    def answer_query(self, state: Any, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None, game: str,
+    def answer_query(self, state: S, player: str, query: Query, *, log: Sequence[LogEntry[A]] | None, game: str,
                      open_cash: bool = False, deadline: datetime | str | None = None) -> str: ...
 
-    def state_json(self, name: str, state: Any, viewer: str | None = None) -> dict[str, Any]:
+    def state_json(self, name: str, state: S, viewer: str | None = None) -> dict[str, Any]:
         """The state as JSON (docs/state-json.md); with ``viewer``, only what that player may see."""
         ...
 
-    def race(self, state: Any) -> Race:
+    def race(self, state: S) -> Race:
         """Who leads and how near the end the game is (the demo's progress line)."""
         ...
 
-    def final_scores(self, state: Any) -> tuple[tuple[str, int], ...]:
+    def final_scores(self, state: S) -> tuple[tuple[str, int], ...]:
         """(player, score), best first, once the game is over."""
         ...
 
-    def end_lines(self, state: Any) -> list[str]:
+    def end_lines(self, state: S) -> list[str]:
         """A sentence or two on how the game ended: 'Russia reached 25 power points.'"""
         ...
 
-    def summary_lines(self, name: str, state: Any) -> list[str]:
+    def summary_lines(self, name: str, state: S) -> list[str]:
         """A short summary of the position for ``pbem state``."""
         ...
 
-    def pending_lines(self, state: Any, *, options: bool = True) -> list[str]:
+    def pending_lines(self, state: S, *, options: bool = True) -> list[str]:
         """Who must decide what next, for the CLI; ``options`` lists every legal order with it."""
         ...
 
-    def legal_orders(self, state: Any, player: str) -> list[str]:
+    def legal_orders(self, state: S, player: str) -> list[str]:
         """Every order ``player`` may give now, as text to copy."""
         ...
 

@@ -307,6 +307,6 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
                 f"Youngest first: {', '.join(state.ages)}.", *self.pending_lines(state, options=False)]
 
 
-def _keeps_the_interface(kind: EightMinuteEmpire) -> GameKind:
+def _keeps_the_interface(kind: EightMinuteEmpire) -> GameKind[State, Action, Event]:
     """Never called: mypy proves here that Eight-Minute Empire offers everything ``GameKind`` asks."""
     return kind

@@ -239,6 +239,6 @@ def _own(decision: Pending) -> Decision:
     return own
 
 
-def _keeps_the_interface(kind: Imperial2030) -> GameKind:
+def _keeps_the_interface(kind: Imperial2030) -> GameKind[GameState, Action, Event]:
     """Never called: mypy proves here that Imperial 2030 offers everything ``GameKind`` asks."""
     return kind
