@@ -281,10 +281,8 @@ class GuessKind(BaseKind[GuessState, Guess, Event]):
     def make_setup(self, choices: SetupChoices) -> GuessSetup:
         """G-1: another kind's options (Imperial's ``deal``) are refused, not ignored."""
         given = sorted([*choices.options, *choices.variants])
-        if given:
+        if given:  # the player count is the core's to check, by ``info``
             raise BadSetup(f"{TITLE} has no options or variants; {', '.join(given)} does not apply")
-        if not self.info.min_players <= len(choices.players) <= self.info.max_players:
-            raise BadSetup(f"{TITLE} needs 2 to 4 players, not {len(choices.players)}")
         return GuessSetup(tuple(choices.players), choices.seed)
 
     def read_order(self, state: GuessState, line: MessageLine) -> Guess | Query:
@@ -393,10 +391,8 @@ class GuessKind(BaseKind[GuessState, Guess, Event]):
 
     def state_json(self, name: str, state: GuessState, viewer: str | None = None) -> dict[str, Any]:
         """G-8: the open round's guesses are left out; a ``viewer`` gets their own as ``your_guess``."""
-        return {"game": name, "kind": KIND, "version": self.shown_move(state), "finished": state.finished,
-                "round": min(state.round, ROUNDS), "points": dict(zip(state.seating, state.points, strict=True)),
-                "pending": [{"player": p.player, "kind": DECISION, "options": list(LEGAL), "default": f"GUESS {DEFAULT}"}
-                            for p in self.pending(state)],
+        return {**super().state_json(name, state, viewer), "round": min(state.round, ROUNDS),
+                "points": dict(zip(state.seating, state.points, strict=True)),
                 "rounds": [{"round": r.round, "target": r.target, "guesses": dict(r.guesses),
                             "scorers": list(r.scorers)} for r in state.history],
                 **({"your_guess": state.guess_of(viewer)} if viewer is not None else {})}

@@ -109,10 +109,6 @@ class BaseKind(ABC, Generic[S, A, E]):
         """The answer to a report request (``Query``) found in a message."""
 
     @abstractmethod
-    def state_json(self, name: str, state: S, viewer: str | None = None) -> dict[str, Any]:
-        """The state as JSON (docs/state-json.md); with ``viewer``, only what that player may see."""
-
-    @abstractmethod
     def race(self, state: S) -> Race:
         """Who leads and how near the end the game is (the demo's progress line)."""
 
@@ -293,6 +289,18 @@ class BaseKind(ABC, Generic[S, A, E]):
             if options:
                 lines += [f"    {order}" for order in self.legal_orders(state, decision.player)]
         return lines or ["The game is over."]
+
+    def state_json(self, name: str, state: S, viewer: str | None = None) -> dict[str, Any]:
+        """The keys every game's state JSON has (docs/state-json.md); a game adds its own to these.
+
+        ``pending`` lists what ``pending`` does, so a sealed round's decisions
+        are all there, answered or not; ``version`` is the move shown.
+        """
+        return {"game": name, "kind": self.info.name, "version": self.shown_move(state),
+                "finished": self.finished(state),
+                "pending": [{"player": decision.player, "kind": decision.kind,
+                             "options": self.legal_orders(state, decision.player),
+                             "default": self.default_order(state, decision)} for decision in self.pending(state)]}
 
     def new_game_lines(self, created: NewGame) -> list[str]:
         """The game, its seats and who decides first."""

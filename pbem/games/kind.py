@@ -3,12 +3,23 @@
 The moderator core (store, mail flow, deadlines, game-master commands, CLI,
 demo) holds a game's setup, states, actions, events and decisions as opaque
 values and does everything with them through a ``GameKind``, found in the
-registry (``pbem.games.kind_of``) by the kind name stored with each game. A
-kind is written against this protocol and ``engine.core.Rules``; it never
-imports the moderator core.
+registry (``pbem.games.kind_of``) by the kind name stored with each game. It
+never reaches past the kind into the game's engine (no ``kind.rules``: the
+layering test checks it). A kind imports no part of the moderator core.
 
-The contract, beyond ``engine.core.Rules`` (purity, sealed decisions, hidden
-information):
+What a game is made of, and what its author writes (docs/new-game.md):
+
+- ``engine.core.Rules`` of the game's own types (``S``, ``A``, ``E``): the
+  pure engine, with its contract (purity, sealed decisions, hidden
+  information, exact JSON round trips).
+- A kind, ``GameKind[S, A, E]``: a ``Rules`` itself (``BaseKind`` passes the
+  methods on to the engine), its metadata as one ``KindInfo``, the order
+  language and the views. Subclass ``pbem.games.basekind.BaseKind``: it
+  gives every member that has a sensible default one, and ``REQUIRED``
+  names the few a game must write.
+- A ``Bot`` that plays it by mail.
+
+The contract, beyond ``engine.core.Rules``:
 
 - Every text a method returns is mail text: pure ASCII, no line wider than 78
   columns (``pbem.render``).
@@ -17,6 +28,11 @@ information):
   what that player may see: no hidden information, and no other player's
   sealed answer — nor whether it was given — before the sealed round is
   complete. ``narrate`` tells events every player may read.
+- A game with sealed decisions says so three times: ``tells`` is False for
+  a seat that another's sealed answer tells nothing (no report is mailed),
+  ``shown_move`` stays where the round opened (no move number counts the
+  answers), and ``is_sealed_answer`` marks the answers (they restart no
+  clock). The defaults are those of a game with nothing sealed.
 - ``run_message`` never raises for a player's mistake: a refused line is a
   ``Refusal`` naming the line, the reason and what is legal now, and the
   lines before it stand.
@@ -164,7 +180,13 @@ class Bot(Protocol):
 
 
 class GameKind(Rules[Any, S, A, E], Protocol[S, A, E]):
-    """One game the moderator can run: its ``Rules`` (the core asks the kind, never its engine) and more."""
+    """One game the moderator can run, generic over its state ``S``, action ``A`` and event ``E``.
+
+    It is the game's ``Rules`` as the core sees them (the core asks the kind,
+    never its engine) and everything else the moderator needs: metadata
+    (``info``), setup, the order language, words and views, and a bot. The
+    module docstring holds the contract; ``BaseKind`` the defaults.
+    """
 
     @property
     def info(self) -> KindInfo:
