@@ -5,7 +5,8 @@ most of it has one sensible answer for most games (nothing is sealed, no
 seat holds anything, the move shown is the log position), and the engine's
 part is the game's ``Rules`` as it is. A kind that subclasses ``BaseKind``
 states its ``info``, ``rules`` and ``bot`` and writes the members marked
-abstract here (``REQUIRED``); every other member has a default below, which
+abstract here and ``read_order`` (or its own ``run_message``): ``REQUIRED``
+names them all. Every other member has a default below, which
 a game overrides where its rules differ (Eight-Minute Empire's sealed bid
 overrides ``tells``, ``shown_move`` and ``is_sealed_answer``).
 
