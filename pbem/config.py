@@ -93,7 +93,7 @@ def decision_names() -> tuple[str, ...]:
     """The decisions of the registered game kinds beyond Imperial's defaults: keys ``[deadlines]`` accepts."""
     names: dict[str, None] = {}
     for kind in KINDS.values():
-        names.update(dict.fromkeys(k for k in kind.deadline_hours() if k not in DEFAULT_DEADLINE_HOURS))
+        names.update(dict.fromkeys(k for k in kind.info.deadline_hours if k not in DEFAULT_DEADLINE_HOURS))
     return tuple(names)
 
 

@@ -150,9 +150,9 @@ class Demo:
                  progress: Callable[[Progress], None] | None = None) -> None:
         self.kind = kind_named(options.kind)
         total = max(options.players, len(options.humans))
-        if not self.kind.min_players <= total <= self.kind.max_players:
-            raise ValueError(f"{self.kind.title} needs {self.kind.min_players} to {self.kind.max_players} players, "
-                             f"not {total}")
+        info = self.kind.info
+        if not info.min_players <= total <= info.max_players:
+            raise ValueError(f"{info.title} needs {info.min_players} to {info.max_players} players, not {total}")
         if not GAME_NAME.match(options.game):
             raise ValueError(f"bad game name {options.game!r}")
         self.options = options
@@ -197,7 +197,7 @@ class Demo:
     def _config_data(self) -> dict[str, Any]:
         assert self.hub is not None
         return {
-            "moderator": {"address": MODERATOR, "name": f"{self.kind.title} demo moderator"},
+            "moderator": {"address": MODERATOR, "name": f"{self.kind.info.title} demo moderator"},
             "database": {"url": self.database_url},
             "maildir": {"path": str(self.maildir_of(MODERATOR)), "poll_interval": self.options.poll_interval,
                         "fsync": False},
@@ -232,8 +232,8 @@ class Demo:
     def _create_game(self) -> None:
         """The game and its welcome mails (each seat's token in the Reply-To), as ``pbem game new`` with mail."""
         setup = self.moderator.make_setup(self.options.game, [(n, a) for n, a, _ in self.players], (),
-                                          self.options.seed, self.options.variants, kind=self.kind.name)
-        create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.name,
+                                          self.options.seed, self.options.variants, kind=self.kind.info.name)
+        create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.info.name,
                               mail=self.options.mail)
 
     # --- running --------------------------------------------------------------------------------
@@ -298,7 +298,7 @@ class Demo:
         race = self.kind.race(state)
         waiting = ""
         if not state.finished:
-            deciders = sorted({d.player for d in self.kind.rules.pending(state)})
+            deciders = sorted({d.player for d in self.kind.pending(state)})
             waiting = ", ".join(deciders)
         return Progress(race.round, state.version, race.leader, race.score, self.hub.delivered if self.hub else 0,
                         waiting, state.finished, race.goal, race.unit, race.filled)
@@ -378,7 +378,7 @@ class Demo:
         inbound = self._inbound_counts()
         try:
             replayed = self.moderator.verify(self.options.game)
-            matches = self.kind.rules.state_to_json(replayed) == self.kind.rules.state_to_json(state)
+            matches = self.kind.state_to_json(replayed) == self.kind.state_to_json(state)
         except Exception:  # noqa: BLE001 - reported as a mismatch
             log.exception("replay failed")
             matches = False

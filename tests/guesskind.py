@@ -39,13 +39,13 @@ from typing import Any
 from engine.core.decisions import Pending
 from engine.core.errors import GameFinished, IllegalAction, NotYourDecision
 from engine.core.log import LogEntry
-from engine.core.protocol import JsonObject, Rules
+from engine.core.protocol import JsonObject, Rules, State
 from engine.core.rng import seeded
 from engine.core.seats import Seat
 from pbem.errors import BadSetup
-from pbem.games.kind import Bot, GameKind, NewGame, Race, SetupChoices
-from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
-from pbem.render.scene import Node, Point, Scene
+from pbem.games.basekind import BaseKind
+from pbem.games.kind import Bot, GameKind, KindInfo, Race, SetupChoices
+from pbem.games.results import AppliedLine, MessageLine, Query, Refusal
 from pbem.render.text import finish, join_words, wrap
 
 KIND = "guess-test"
@@ -261,7 +261,7 @@ class GuessBot:
         return next((order for order in LEGAL if order not in avoid), None)
 
 
-# --- the moderator's part: order language, words, views --------------------------------------------------
+# --- the moderator's part: order language, words, views (on ``BaseKind``'s defaults) ------------------------
 
 _GUESS = re.compile(r"^guess\s*:?\s*(\S+)$", re.IGNORECASE)
 
@@ -271,119 +271,49 @@ def _mail(*paragraphs: str) -> str:
     return finish("\n\n".join(p if p.startswith(" ") or "\n" in p else wrap(p) for p in paragraphs if p))
 
 
-def _lines(*texts: str) -> list[str]:
-    """Lines for the CLI, each sentence wrapped to 78 columns like mail (continuations indented)."""
-    return [line for text in texts for line in wrap(text, indent=2, first=0).splitlines()]
+class GuessKind(BaseKind[GuessState, Guess, Event]):
+    """The ``GameKind`` of Guess the Number: only what ``BaseKind`` cannot know."""
 
-
-class GuessKind:
-    """The ``GameKind`` of Guess the Number."""
-
-    name = KIND
-    title = TITLE
-    min_players = 2
-    max_players = 4
-    variants: tuple[str, ...] = ()
-    holding_verb = "holds"
-
-    def __init__(self) -> None:
-        self.rules = GuessRules()
-        self.bot: Bot = GuessBot()
-
-    # --- setup and orders ------------------------------------------------------------------------------
-
-    def deadline_hours(self) -> dict[str, float]:
-        return {}  # the tests set the hours they need
-
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        return (DECISION,)
+    info = KindInfo(KIND, TITLE, 2, 4, decisions=(DECISION,))  # the tests set the hours they need
+    rules = GuessRules()
+    bot: Bot = GuessBot()
 
     def make_setup(self, choices: SetupChoices) -> GuessSetup:
         """G-1: another kind's options (Imperial's ``deal``) are refused, not ignored."""
         given = sorted([*choices.options, *choices.variants])
-        if given:
+        if given:  # the player count is the core's to check, by ``info``
             raise BadSetup(f"{TITLE} has no options or variants; {', '.join(given)} does not apply")
-        if not self.min_players <= len(choices.players) <= self.max_players:
-            raise BadSetup(f"{TITLE} needs 2 to 4 players, not {len(choices.players)}")
         return GuessSetup(tuple(choices.players), choices.seed)
 
-    def created(self, name: str, state: GuessState, events: Sequence[Any]) -> NewGame:
-        return NewGame(name, state, tuple(events), tuple(self.narrate(state, events)), self.rules.pending(state))
-
-    def run_message(self, state: GuessState, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
-        applied: list[AppliedLine] = []
-        entries: list[LogEntry[Any]] = []
-        queries: list[Query] = []
-        events: list[Any] = []
-        refusal: Refusal | None = None
-        lines = self.order_lines(text)
-        for index, line in enumerate(lines):
-            if line.text.upper() == "STATUS":
-                queries.append(Query(line.number, line.text, "status"))
-                continue
-            try:
-                action = self._read(line.text)
-                new, done = self.rules.apply(state, player, action)
-            except IllegalAction as exc:
-                refusal = Refusal(exc.reason, line.number, line.text, LEGAL if not state.finished else (),
-                                  not_applied=tuple((rest.number, rest.text) for rest in lines[index + 1:]))
-                break
-            entries.append(LogEntry(player, action, state.version))
-            applied.append(AppliedLine(line.number, line.text, (action,), tuple(done),
-                                       tuple(self.narrate(new, done, viewer=player))))
-            events.extend(done)
-            state = new
-        if refusal is None and not applied and not queries:
-            refusal = Refusal("Your message holds no order.", legal=LEGAL)
-        return MessageOutcome(state, tuple(applied), tuple(entries), refusal, tuple(queries), {}, None, (),
-                              self.rules.pending(state), tuple(events))
-
-    def _read(self, text: str) -> Guess:
-        found = _GUESS.match(text)
+    def read_order(self, state: GuessState, line: MessageLine) -> Guess | Query:
+        found = _GUESS.match(line.text)
+        if line.text.upper() == "STATUS":
+            return Query(line.number, line.text, "status")
         if found is None:
-            raise IllegalAction(f"Unknown order {text!r}: write GUESS and a number from {LOW} to {HIGH}, "
+            raise IllegalAction(f"Unknown order {line.text!r}: write GUESS and a number from {LOW} to {HIGH}, "
                                 "or STATUS.", LEGAL)
         if not found.group(1).isdigit():
             raise IllegalAction(f"Write the number of a guess in digits, not {found.group(1)!r}.", LEGAL)
         return Guess(int(found.group(1)))
 
-    def still_waiting(self, state: GuessState, player: str) -> bool:
-        return False  # no line of a message ever waits for another player
-
-    def is_side_action(self, action: Any) -> bool:
-        return False
-
-    def is_sealed_answer(self, action: Any) -> bool:
-        return isinstance(action, Guess)
-
     def queries_only(self, text: str) -> bool:
         lines = self.order_lines(text)
         return bool(lines) and all(line.text.upper() == "STATUS" for line in lines)
-
-    def order_lines(self, text: str) -> tuple[MessageLine, ...]:
-        """Every non-blank line up to a signature (``--``), quotes (``>``) left out."""
-        found = []
-        for number, raw in enumerate(text.replace("\r\n", "\n").split("\n"), start=1):
-            if raw.rstrip() == "--":
-                break
-            if raw.strip() and not raw.lstrip().startswith(">"):
-                found.append(MessageLine(number, " ".join(raw.split())))
-        return tuple(found)
 
     def format_action(self, state: GuessState, action: Guess) -> str:
         return f"GUESS {action.number}"
 
     def default_order(self, state: GuessState, decision: Pending) -> str | None:
-        return f"GUESS {DEFAULT}" if decision.kind == DECISION else None  # G-7
+        return f"GUESS {DEFAULT}"  # G-7
 
-    # --- words and views (G-8) --------------------------------------------------------------------------
+    def is_sealed_answer(self, action: Guess) -> bool:
+        return True  # G-3: every guess
 
-    def tells(self, state: GuessState, events: Sequence[Any], player: str) -> bool:
+    def tells(self, state: GuessState, events: Sequence[Event], player: str) -> bool:
         """Another player's sealed guess tells this seat nothing: no report at all (G-3)."""
         return any(not isinstance(e, GuessSealed) or e.player == player for e in events)
 
-    def narrate(self, state: GuessState, events: Iterable[Any], viewer: str | None = None) -> list[str]:
+    def narrate(self, state: GuessState, events: Iterable[Event], viewer: str | None = None) -> list[str]:
         told = []
         for event in events:
             if isinstance(event, GuessSealed) and event.player == viewer:
@@ -396,32 +326,16 @@ class GuessKind:
                 told.append("The game is over. Final points: " + ", ".join(f"{p} {n}" for p, n in event.scores) + ".")
         return told
 
-    def decision_words(self, state: GuessState, decision: Pending) -> str:
-        return f"send your sealed guess for round {state.round}"
-
-    def subject_name(self, subject: str | None) -> str | None:
-        return subject
-
     def shown_move(self, state: GuessState) -> int:
         """G-3: the move the open round began at, so no move number counts the guesses given."""
         return state.opened
 
-    def status_words(self, state: GuessState) -> str:
-        return "game over" if state.finished else f"round {state.round} of {ROUNDS}, sealed guesses"
-
     def turn_line(self, state: GuessState) -> str:
-        if state.finished:
-            return "The game is over."
-        return f"Round {state.round} of {ROUNDS}: waiting for every player's sealed guess."
+        return "The game is over." if state.finished else \
+            f"Round {state.round} of {ROUNDS}: waiting for every player's sealed guess."
 
-    def holdings(self, state: GuessState, player: str) -> tuple[str, ...]:
-        return ()
-
-    def holding_words(self, state: GuessState, player: str) -> str:
-        return ""
-
-    def _head(self, game: str, state: GuessState, what: str) -> str:
-        return f"{BANNER} - {game} - move {self.shown_move(state)} - {what}"
+    def _mail(self, game: str, state: GuessState, what: str, *paragraphs: str) -> str:
+        return _mail(f"{BANNER} - {game} - move {self.shown_move(state)} - {what}", *paragraphs)
 
     def _standing(self, state: GuessState, player: str | None) -> list[str]:
         lines = [self.turn_line(state), "Points: " + ", ".join(f"{p} {n}" for p, n in ranked(state)) + "."]
@@ -431,79 +345,60 @@ class GuessKind:
                          f"Your guess this round: {own}. You may change it until every guess is in.")
         return lines
 
-    def report(self, state: GuessState, player: str, events: Iterable[Any], *, game: str, open_cash: bool = False,
+    def report(self, state: GuessState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
                board: bool = True) -> str:
         told = self.narrate(state, events, viewer=player) or ["Nothing you may see has happened."]
-        return _mail(self._head(game, state, f"REPORT for {player}"), *told, *self._standing(state, player))
+        return self._mail(game, state, f"REPORT for {player}", *told, *self._standing(state, player))
 
     def prompt(self, state: GuessState, player: str, *, game: str,
                deadline: datetime | str | None = None) -> str | None:
-        if state.finished or player not in state.seating:
+        if not self.legal_orders(state, player):
             return None
-        due = f" by {deadline:%Y-%m-%d %H:%M} UTC" if isinstance(deadline, datetime) else (
-            f" by {deadline}" if deadline else "")
-        return _mail(self._head(game, state, f"YOUR SEALED GUESS, {player}"),
-                     f"Round {state.round} of {ROUNDS}: reply{due} with one line, GUESS and a whole number "
-                     f"from {LOW} to {HIGH}. Nobody sees your guess, or that you sent one, before every guess "
-                     "is in; you may change it until then.",
-                     f"Without an answer by the deadline, the game takes GUESS {DEFAULT} for you.")
+        due = f" by {deadline:%Y-%m-%d %H:%M} UTC" if isinstance(deadline, datetime) else f" by {deadline}" * bool(deadline)
+        return self._mail(game, state, f"YOUR SEALED GUESS, {player}",
+                          f"Round {state.round} of {ROUNDS}: reply{due} with one line, GUESS and a whole number "
+                          f"from {LOW} to {HIGH}. Nobody sees your guess, or that you sent one, before every guess "
+                          "is in; you may change it until then.",
+                          f"Without an answer by the deadline, the game takes GUESS {DEFAULT} for you.")
 
     def welcome(self, state: GuessState, player: str, *, game: str, reply_to: str | None = None,
                 open_cash: bool = False) -> str:
-        reply = f"Reply to this mail (it goes to {reply_to}) to play." if reply_to else ""
-        return _mail(self._head(game, state, f"WELCOME, {player}"),
-                     f"Players: {', '.join(state.seating)}. In each of {ROUNDS} rounds the game hides a number "
-                     f"from {LOW} to {HIGH}; everyone sends a sealed guess, and the closest guess scores a point.",
-                     reply)
+        return self._mail(game, state, f"WELCOME, {player}", f"Players: {', '.join(state.seating)}. In each of "
+                          f"{ROUNDS} rounds the game hides a number from {LOW} to {HIGH}; everyone sends a sealed "
+                          "guess, and the closest guess scores a point.",
+                          f"Reply to this mail (it goes to {reply_to}) to play." * bool(reply_to))
 
     def error(self, state: GuessState, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
-        stood = ("Applied before the refusal: " + "; ".join(f"line {a.line_number}: {a.line}" for a in applied)
-                 if applied else "")
+        stood = "; ".join(f"line {a.line_number}: {a.line}" for a in applied)
         where = f"line {refusal.line_number}: {refusal.line}" if refusal.line_number is not None else "your message"
-        rest = ("Not applied: " + "; ".join(f"line {n}: {t}" for n, t in refusal.not_applied)
-                if refusal.not_applied else "")
-        legal = f"Legal now: GUESS {LOW} to GUESS {HIGH}, or STATUS." if refusal.legal else ""
-        return _mail(self._head(game, state, f"REFUSED, {player}"), stood, f"REFUSED {where}", refusal.reason,
-                     rest, legal)
+        rest = "; ".join(f"line {n}: {t}" for n, t in refusal.not_applied)
+        return self._mail(game, state, f"REFUSED, {player}", f"Applied before the refusal: {stood}" * bool(stood),
+                          f"REFUSED {where}", refusal.reason, f"Not applied: {rest}" * bool(rest),
+                          f"Legal now: GUESS {LOW} to GUESS {HIGH}, or STATUS." * bool(refusal.legal))
 
-    def game_end(self, state: GuessState, player: str | None, events: Iterable[Any], *, game: str) -> str:
-        return _mail(self._head(game, state, "THE GAME IS OVER"), *self.narrate(state, events, viewer=player),
-                     *self.end_lines(state))
+    def game_end(self, state: GuessState, player: str | None, events: Iterable[Event], *, game: str) -> str:
+        return self._mail(game, state, "THE GAME IS OVER", *self.narrate(state, events, viewer=player),
+                          *self.end_lines(state))
 
     def board_text(self, state: GuessState, *, game: str) -> str:
-        return _mail(self._head(game, state, "BOARD"), *self._standing(state, None), *self._history(state))
+        return self._mail(game, state, "BOARD", *self._standing(state, None), *self.narrate(state, state.history))
 
     def board_key(self, state: GuessState) -> str:
-        return "\n".join([*self._standing(state, None), *self._history(state)])
+        return "\n".join([*self._standing(state, None), *self.narrate(state, state.history)])
 
-    def picture(self, state: GuessState, *, game: str) -> Scene:
-        """No board: one node telling the round (the seam asks every kind for a picture)."""
-        label = "game over" if state.finished else f"round {state.round}"
-        return Scene(f"{game}: {TITLE}", (320, 200), (Node("round", label, (Point(160, 110),)),))
-
-    def _history(self, state: GuessState) -> list[str]:
-        return self.narrate(state, state.history)
-
-    def answer_query(self, state: GuessState, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None,
+    def answer_query(self, state: GuessState, player: str, query: Query, *, log: Sequence[LogEntry[Guess]] | None,
                      game: str, open_cash: bool = False, deadline: datetime | str | None = None) -> str:
-        return _mail(self._head(game, state, f"STATUS for {player}"), *self._standing(state, player),
-                     *self._history(state))
+        return self._mail(game, state, f"STATUS for {player}", *self._standing(state, player),
+                          *self.narrate(state, state.history))
 
     def state_json(self, name: str, state: GuessState, viewer: str | None = None) -> dict[str, Any]:
         """G-8: the open round's guesses are left out; a ``viewer`` gets their own as ``your_guess``."""
-        data: dict[str, Any] = {
-            "game": name, "kind": KIND, "version": self.shown_move(state), "finished": state.finished,
-            "round": min(state.round, ROUNDS),
-            "pending": [{"player": p, "kind": DECISION, "options": list(LEGAL), "default": f"GUESS {DEFAULT}"}
-                        for p in (() if state.finished else state.seating)],
-            "points": dict(zip(state.seating, state.points, strict=True)),
-            "rounds": [{"round": r.round, "target": r.target, "guesses": dict(r.guesses), "scorers": list(r.scorers)}
-                       for r in state.history],
-        }
-        if viewer is not None:
-            data["your_guess"] = state.guess_of(viewer)
-        return data
+        return {**super().state_json(name, state, viewer), "round": min(state.round, ROUNDS),
+                "points": dict(zip(state.seating, state.points, strict=True)),
+                "rounds": [{"round": r.round, "target": r.target, "guesses": dict(r.guesses),
+                            "scorers": list(r.scorers)} for r in state.history],
+                **({"your_guess": state.guess_of(viewer)} if viewer is not None else {})}
 
     def race(self, state: GuessState) -> Race:
         leader, score = ranked(state)[0]
@@ -512,32 +407,12 @@ class GuessKind:
     def final_scores(self, state: GuessState) -> tuple[tuple[str, int], ...]:
         return ranked(state) if state.finished else ()
 
-    def end_lines(self, state: GuessState) -> list[str]:
-        best = ranked(state)[0][1]
-        leaders = [p for p, n in ranked(state) if n == best]
-        return _lines(f"{join_words(leaders)} guessed best, with {best} point{'s' if best != 1 else ''}.")
-
-    def summary_lines(self, name: str, state: GuessState) -> list[str]:
-        return _lines(f"Game {name}: {TITLE}, move {self.shown_move(state)}.", *self._standing(state, None))
-
-    def pending_lines(self, state: GuessState, *, options: bool = True) -> list[str]:
-        if state.finished:
-            return []
-        orders = f"Orders: GUESS {LOW} to GUESS {HIGH}; default GUESS {DEFAULT}." if options else ""
-        return _lines(f"Waiting for every player's sealed guess: {join_words(state.seating)}.", orders)
-
     def legal_orders(self, state: GuessState, player: str) -> list[str]:
         return [] if state.finished or player not in state.seating else list(LEGAL)
 
-    def new_game_lines(self, created: NewGame) -> list[str]:
-        seating = created.state.seating
-        return _lines(f"Game {created.name}: {TITLE}, {len(seating)} players: {', '.join(seating)}.",
-                      f"Round 1 of {ROUNDS}: every player sends GUESS n (n from {LOW} to {HIGH}).")
 
-
-def _keeps_the_interface(kind: GuessKind, rules: GuessRules, state: GuessState) -> tuple[GameKind, Rules[Any, Any, Any, Any]]:
+def _keeps_the_interface(kind: GuessKind, rules: GuessRules, state: GuessState) \
+        -> tuple[GameKind[GuessState, Guess, Event], Rules[GuessSetup, GuessState, Guess, Event]]:
     """Never called: mypy proves here that the kind, its rules and its state meet the protocols."""
-    from engine.core.protocol import State
-
     _: State = state
     return kind, rules

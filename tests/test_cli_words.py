@@ -64,7 +64,7 @@ def test_pbem_help_names_every_game_it_runs_and_where_they_are_listed() -> None:
 
     text = " ".join(runner.invoke(app, ["--help"], env={"COLUMNS": "100"}).output.split())
     assert "today" not in text and "pbem kinds" in text
-    assert [name for name in BUILT_IN if KINDS[name].title not in text] == []
+    assert [name for name in BUILT_IN if KINDS[name].info.title not in text] == []
 
 
 def test_game_help_lists_set_among_its_commands_in_the_order_of_use() -> None:

@@ -189,8 +189,8 @@ def test_a_new_game_takes_its_own_kinds_decisions_from_the_configuration_and_no_
     deadline.rondel=5` would then be taken), nor its bid hours in an Imperial game."""
     kind = KINDS[kind_name]
     config = load_config(write(tmp_path, "[deadlines]\nbid = 24\nrondel = 12\n"), {})
-    hours = config.deadlines.for_kind(kind.deadline_hours(), kind.decisions)
-    assert set(hours) == set(kind.decisions)  # every decision has its hours, and no other game's decision
+    hours = config.deadlines.for_kind(kind.info.deadline_hours, kind.info.decisions)
+    assert set(hours) == set(kind.info.decisions)  # every decision has its hours, and no other game's decision
     expected = {"imperial2030": ("rondel", 12.0), "eight-minute-empire": ("bid", 24.0)}[kind_name]
     assert hours[expected[0]] == expected[1]
 

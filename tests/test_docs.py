@@ -96,7 +96,7 @@ def game_set_examples() -> list[tuple[str, str, tuple[str, ...]]]:
     for page in ("README.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md")))):
         for line in (ROOT / page).read_text(encoding="utf-8").splitlines():
             for match in re.finditer(r"pbem game set \S+((?: [a-z_.]+=[^\s`]+)+)", line):
-                named = tuple(kind for kind in BUILT_IN if KINDS[kind].title in line)
+                named = tuple(kind for kind in BUILT_IN if KINDS[kind].info.title in line)
                 found.append((page, match.group(1).strip(), named or tuple(BUILT_IN)))
     return found
 

@@ -79,7 +79,7 @@ def played_to_the_end(url: str, kind: str, name: str = "g") -> None:
     try:
         with db.transaction() as session:
             game = store.find_game(session, name)
-            rules = kind_of(kind).rules
+            rules = kind_of(kind)
             state, _ = rules.new_game(store.game_setup(game))
             rng, entries = random.Random(7), []
             while not rules.finished(state):
@@ -108,7 +108,7 @@ def stored_state(url: str, name: str = "g") -> Any:
 
 def replayed(data: dict[str, Any]) -> Any:
     """The state an export leads to, built from its setup and actions by the kind's rules alone."""
-    rules = kind_of(data["kind"]).rules
+    rules = kind_of(data["kind"])
     state, _ = rules.new_game(rules.setup_from_json(data["setup"]))
     for entry in data["actions"]:
         assert entry["version"] == rules.version(state) and entry["move"] == entry["version"] + 1
@@ -124,11 +124,11 @@ def test_the_json_export_replays_to_the_stored_state(url: str, kind: str) -> Non
     opened(url, kind)
     data = exported(url)
     assert (data["format"], data["game"], data["kind"], data["status"]) == (FORMAT, "g", kind, "active")
-    assert data["title"] == kind_of(kind).title and data["created"].endswith("+00:00")
+    assert data["title"] == kind_of(kind).info.title and data["created"].endswith("+00:00")
     assert [(a["player"], a["order"]) for a in data["actions"]] == list(OPENINGS[kind])
     assert all(a["applied"].endswith("+00:00") for a in data["actions"])
     assert [s["email"] for s in data["seats"]] == ["ann@example.org", "bob@example.org"]
-    rules = kind_of(kind).rules
+    rules = kind_of(kind)
     assert rules.state_to_json(replayed(data)) == rules.state_to_json(stored_state(url))
     assert data["replay_matches"] is True and data["finished"] is False and data["final_scores"] is None
 
@@ -218,7 +218,7 @@ def test_the_text_export_is_mail_text(url: str, kind: str) -> None:
     for options in ((), ("--public",)):
         text = pbem(url, "export", "g", "--format", "text", *options)
         assert problems(text) == []  # ASCII, at most 78 columns, no trailing blanks
-        assert text.startswith(f"Game g: {kind_of(kind).title} ({kind}), finished.")
+        assert text.startswith(f"Game g: {kind_of(kind).info.title} ({kind}), finished.")
         assert "move 1  (" in text and "Final scores:\n  1. " in text
 
 

@@ -8,6 +8,7 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.games import KINDS, UnknownKind, kind_named
+from pbem.games.basekind import REQUIRED, BaseKind
 
 runner = CliRunner()
 
@@ -64,4 +65,11 @@ def test_every_legal_order_of_every_kind_is_an_order_the_game_takes() -> None:
         deciders = [d.player for d in kind.rules.pending(state) if not d.answered]
         for order in (o for o in kind.legal_orders(state, deciders[0]) if "<" not in o):
             outcome = kind.run_message(state, deciders[0], order, {})
-            assert outcome.refusal is None and outcome.applied, (kind.name, order)
+            assert outcome.refusal is None and outcome.applied, (kind.info.name, order)
+
+
+def test_a_game_writes_at_most_twenty_members_of_its_kind() -> None:
+    """Issue 28: everything else has a default in ``BaseKind``; every built-in kind is written on it."""
+    assert len(REQUIRED) <= 20, REQUIRED
+    assert set(REQUIRED) >= set(BaseKind.__abstractmethods__)
+    assert all(isinstance(KINDS[name], BaseKind) for name in KINDS)

@@ -352,7 +352,7 @@ def test_g4_a_guess_may_be_changed_until_all_are_in_and_the_last_counts(table: G
     assert told.recipient == EMAIL["ann"] and "You changed your guess to 8." in told.body
     state = table.guess_state()
     assert state.version == 3 and state.guess_of("ann") == 8 and table.moderator.state_json(table.name)["version"] == 0
-    assert [p.answered for p in table.moderator.kind_of(table.name).rules.pending(state)] == [True, False, False]
+    assert [p.answered for p in table.moderator.kind_of(table.name).pending(state)] == [True, False, False]
     table.send("bob", "GUESS 1")
     table.send("bob", "GUESS 3")
     table.send("cy", "GUESS 5")
@@ -387,7 +387,7 @@ def test_g7_the_deadline_defaults_and_reminds_only_the_players_who_have_not_gues
 
     first = tick(table.db, T0 + timedelta(hours=11), moderator_address=MODERATOR)
     assert [(item.player, item.detail) for item in first.defaults] == [("bob", "GUESS 5")]
-    assert [p.answered for p in table.moderator.kind_of(table.name).rules.pending(table.guess_state())] == [
+    assert [p.answered for p in table.moderator.kind_of(table.name).pending(table.guess_state())] == [
         True, True, False]
     second = tick(table.db, T0 + timedelta(hours=22), moderator_address=MODERATOR)
     assert [item.player for item in second.defaults] == ["cy"]
@@ -409,8 +409,8 @@ def test_g1_the_moderator_refuses_another_kinds_options_and_player_counts(table:
         with pytest.raises(BadSetup, match="2 to 4 players"):
             moderator.create_game("g2", players, kind="guess-test")
     created = moderator.create_game("g2", PLAYERS[:2], seed=1, kind="Guess-Test")
-    assert moderator.kind_of("g2").title == TITLE and created.state.seating == ("ann", "bob")
-    assert moderator.kind_of("g1").name == KIND
+    assert moderator.kind_of("g2").info.title == TITLE and created.state.seating == ("ann", "bob")
+    assert moderator.kind_of("g1").info.name == KIND
 
 
 # --- what the core still gets wrong (each fix is named in its reason) -----------------------------------

@@ -104,6 +104,16 @@ def test_no_game_imports_another() -> None:
     assert offenders == []
 
 
+def test_the_core_asks_the_kind_never_its_engine() -> None:
+    """Outside a game's own modules and ``BaseKind`` (which passes the ``Rules`` methods on), nothing reads
+    ``.rules``: the core calls ``kind.pending(state)``, never ``kind.rules.pending(state)``."""
+    offenders = [f"{path.relative_to(ROOT)}:{node.lineno}" for path in sorted((ROOT / "pbem").rglob("*.py"))
+                 if file_game(str(path.relative_to(ROOT))) is None and path.name != "basekind.py"
+                 for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                 if isinstance(node, ast.Attribute) and node.attr == "rules"]
+    assert offenders == []
+
+
 # --- layers, hidden imports, circles ------------------------------------------------------------------------
 
 PROJECT = ("pbem", "engine", "templates", "maps")  # the top-level packages of this project

@@ -162,7 +162,7 @@ def test_games_stored_before_kinds_become_imperial2030_and_play_on(db_url: str) 
     try:
         moderator = Moderator(reopened)
         assert [(g.name, g.kind) for g in list_games_of(reopened)] == [("old", "imperial2030")]
-        assert moderator.kind_of("old").name == "imperial2030" and moderator.state_json("old")["kind"] == "imperial2030"
+        assert moderator.kind_of("old").info.name == "imperial2030" and moderator.state_json("old")["kind"] == "imperial2030"
         state = moderator.state("old")
         assert state.version == 1  # the move stored before replays
         decider = pending(state)[0].player

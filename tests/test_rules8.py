@@ -408,7 +408,7 @@ def test_r8_var_3_goods_tokens_are_not_offered_and_a_game_master_asking_is_told_
     from pbem.games import SetupChoices, kind_named
 
     kind = kind_named("eight-minute-empire")
-    assert kind.variants == ("neutral", "long")
+    assert kind.info.variants == ("neutral", "long")
     with pytest.raises(BadSetup, match="has no variant tokens; its variants: neutral, long"):
         kind.make_setup(SetupChoices(tuple(Seat(n) for n in NAMES[:3]), 1, ("tokens",)))
 

@@ -120,8 +120,8 @@ def options_of(ctx: typer.Context) -> Options:
 def parse_variant(kind: GameKind, text: str) -> str:
     """A rule variant of ``kind`` by name; a bad one is refused repeating it, with the names that exist."""
     name = text.strip().lower()
-    if name not in kind.variants:
-        raise BadSetup(f"--variant {text!r} is no variant; the variants are " + ", ".join(kind.variants))
+    if name not in kind.info.variants:
+        raise BadSetup(f"--variant {text!r} is no variant; the variants are " + ", ".join(kind.info.variants))
     return name
 
 

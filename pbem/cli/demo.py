@@ -150,11 +150,11 @@ def demo_command(
     if strategy not in strategies:
         raise BadSetup(f"--strategy must be one of {', '.join(strategies)}, not {strategy!r}")
     names = tuple(n.strip() for text in humans or () for n in text.split(",") if n.strip())
-    if len(names) > game_kind.max_players:
-        raise BadSetup(f"at most {game_kind.max_players} seats")
+    if len(names) > game_kind.info.max_players:
+        raise BadSetup(f"at most {game_kind.info.max_players} seats")
     variants = tuple(parse_variant(game_kind, v) for v in variant or ())
     options = DemoOptions(players=max(players, len(names)), seed=seed, humans=names, directory=directory,
-                          strategy=strategy, port=port, timeout=timeout, kind=game_kind.name, variants=variants,
+                          strategy=strategy, port=port, timeout=timeout, kind=game_kind.info.name, variants=variants,
                           mail=mail.value)
     try:
         result = main_text(options, sys.stdout)

@@ -238,14 +238,14 @@ def _game(db: Any, game_id: int, name: str, paused: bool) -> GameStatusView:
                 return GameStatusView(name, "?", 0, paused, error="deleted while status was read")
             kind = kind_of(game.kind)
             state = store.load_state(session, game)
-            version = int(kind.rules.version(state))
+            version = int(kind.version(state))
             if paused:
                 return GameStatusView(name, game.kind, version, True)
             settings = load_settings(session, game)
             since = utc(decision_since(session, game, state))
             dues = {(d.player, d.kind): d.due for d in game_deadlines(session, game, state, settings)}
             waiting = tuple(WaitingOn(d.player, d.kind, kind.decision_words(state, d), since, dues.get((d.player, d.kind)))
-                            for d in kind.rules.pending(state)
+                            for d in kind.pending(state)
                             if not d.answered)  # a sealed answer is in: the game waits for the others
             return GameStatusView(name, game.kind, version, False, waiting)
     except (PbemError, EngineError, LookupError) as exc:

@@ -85,15 +85,15 @@ def game_new(
     config = load_config(options.config)
     if not config.mail_enabled:  # no [moderator] and [smtp]: a game played through the CLI
         game = options.moderator().create_game(name, players, fixed, seed, variants, start_player,
-                                               kind=game_kind.name, options=own)
+                                               kind=game_kind.info.name, options=own)
         for line in game_kind.new_game_lines(game):
             echo(line)
         return
 
     moderator = options.moderator()
-    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.name,
+    setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.info.name,
                                  options=own)
-    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.name)
+    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.info.name)
     for line in game_kind.new_game_lines(game):
         echo(line)
     welcomed = [q.recipient for q in queued if q.purpose == "welcome"]
@@ -122,8 +122,8 @@ def kinds_command() -> None:
     """List the games this moderator can run, with their player counts and variants."""
     width = max(len(name) for name in KINDS)
     for kind in KINDS.values():
-        echo(f"{kind.name:<{width}}  {kind.title}, {kind.min_players}-{kind.max_players} players; "
-             f"variants: {', '.join(kind.variants) or '-'}")
+        echo(f"{kind.info.name:<{width}}  {kind.info.title}, {kind.info.min_players}-{kind.info.max_players} players; "
+             f"variants: {', '.join(kind.info.variants) or '-'}")
 
 
 @app.command("order")
@@ -188,7 +188,7 @@ def state(
             raise BadSetup("--for shows one player's view, --everything the whole state: choose one")
     if as_json:
         if everything:
-            data = game_kind.rules.state_to_json(current)
+            data = game_kind.state_to_json(current)
         else:
             viewer = resolve_player(game_kind, current, name, for_player) if for_player is not None else None
             data = game_kind.state_json(name, current, viewer)
@@ -209,7 +209,7 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[An
     setup's while nothing has been played.
     """
     moderator.state(name)  # unknown game, unreachable database: the moderator's clear errors
-    rules = moderator.kind_of(name).rules
+    kind = moderator.kind_of(name)
     with moderator.db.transaction() as session:
         game = store.find_game(session, name)
         setup = store.game_setup(game)
@@ -221,10 +221,10 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[An
             since -= 1
     if since > len(log):
         raise BadSetup(f"--since {since}: game {name!r} has only {len(log)} moves")
-    state, setup_events = rules.new_game(setup)
+    state, setup_events = kind.new_game(setup)
     events: list[Any] = list(setup_events) if with_setup else []
     for entry in log:
-        state, new = rules.apply(state, entry.player, entry.action)
+        state, new = kind.apply(state, entry.player, entry.action)
         if entry.version >= since:
             events.extend(new)
     return state, events, since
@@ -232,7 +232,7 @@ def game_history(moderator: Moderator, name: str, since: int | None) -> tuple[An
 
 def resolve_player(kind: GameKind, state: Any, name: str, text: str) -> str:
     """A player of the game by name, ignoring case."""
-    seating = [seat.name for seat in kind.rules.seats(kind.rules.setup_of(state))]
+    seating = [seat.name for seat in kind.seats(kind.setup_of(state))]
     found = match_player(text, seating)
     if found is None:
         raise UnknownPlayer(f"{text!r} is not a player of game {name!r}; players: {', '.join(seating)}")

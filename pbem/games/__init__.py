@@ -57,7 +57,7 @@ class _Registry(Mapping[str, GameKind]):
         return len(self._load())
 
     def add(self, kind: GameKind) -> None:
-        self._load()[kind.name] = kind
+        self._load()[kind.info.name] = kind
 
     def remove(self, name: str) -> None:
         self._load().pop(name, None)
@@ -79,7 +79,7 @@ def kind_named(name: str) -> GameKind:
     """The kind called ``name`` as a person types it (case and hyphens ignored); ``UnknownKind`` otherwise."""
     key = name.strip().lower().replace("-", "").replace("_", "")
     for kind in KINDS.values():
-        if kind.name.replace("-", "").replace("_", "") == key:
+        if kind.info.name.replace("-", "").replace("_", "") == key:
             return kind
     raise UnknownKind(f"no game of kind {name!r}; the kinds are: " + ", ".join(KINDS))
 
@@ -91,4 +91,4 @@ def registered(kind: GameKind) -> Iterator[GameKind]:
     try:
         yield kind
     finally:
-        KINDS.remove(kind.name)
+        KINDS.remove(kind.info.name)

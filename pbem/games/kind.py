@@ -3,12 +3,23 @@
 The moderator core (store, mail flow, deadlines, game-master commands, CLI,
 demo) holds a game's setup, states, actions, events and decisions as opaque
 values and does everything with them through a ``GameKind``, found in the
-registry (``pbem.games.kind_of``) by the kind name stored with each game. A
-kind is written against this protocol and ``engine.core.Rules``; it never
-imports the moderator core.
+registry (``pbem.games.kind_of``) by the kind name stored with each game. It
+never reaches past the kind into the game's engine (no ``kind.rules``: the
+layering test checks it). A kind imports no part of the moderator core.
 
-The contract, beyond ``engine.core.Rules`` (purity, sealed decisions, hidden
-information):
+What a game is made of, and what its author writes (docs/new-game.md):
+
+- ``engine.core.Rules`` of the game's own types (``S``, ``A``, ``E``): the
+  pure engine, with its contract (purity, sealed decisions, hidden
+  information, exact JSON round trips).
+- A kind, ``GameKind[S, A, E]``: a ``Rules`` itself (``BaseKind`` passes the
+  methods on to the engine), its metadata as one ``KindInfo``, the order
+  language and the views. Subclass ``pbem.games.basekind.BaseKind``: it
+  gives every member that has a sensible default one, and ``REQUIRED``
+  names the few a game must write.
+- A ``Bot`` that plays it by mail.
+
+The contract, beyond ``engine.core.Rules``:
 
 - Every text a method returns is mail text: pure ASCII, no line wider than 78
   columns (``pbem.render``).
@@ -17,6 +28,11 @@ information):
   what that player may see: no hidden information, and no other player's
   sealed answer — nor whether it was given — before the sealed round is
   complete. ``narrate`` tells events every player may read.
+- A game with sealed decisions says so three times: ``tells`` is False for
+  a seat that another's sealed answer tells nothing (no report is mailed),
+  ``shown_move`` stays where the round opened (no move number counts the
+  answers), and ``is_sealed_answer`` marks the answers (they restart no
+  clock). The defaults are those of a game with nothing sealed.
 - ``run_message`` never raises for a player's mistake: a refused line is a
   ``Refusal`` naming the line, the reason and what is legal now, and the
   lines before it stand.
@@ -26,14 +42,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any, Protocol
+
+from typing_extensions import TypeVar
 
 from engine.core.decisions import Pending
 from engine.core.log import LogEntry
 from engine.core.protocol import Rules
 from engine.core.seats import Seat
+from pbem.errors import BadSetup
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
+
+# A game's state, action and event types: ``GameKind[GameState, Action, Event]`` is Imperial's, and mypy
+# refuses its state where Eight-Minute Empire's is asked. The core holds games as opaque values and writes
+# plain ``GameKind``: the defaults make that ``GameKind[Any, Any, Any]``.
+S = TypeVar("S", default=Any)
+A = TypeVar("A", default=Any)
+E = TypeVar("E", default=Any)
 
 
 @dataclass(frozen=True)
@@ -55,6 +82,38 @@ class SetupChoices:
 def option_flag(name: str) -> str:
     """The flag the game master typed for an option: ``start_player`` is ``--start-player``."""
     return "--" + name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class KindInfo:
+    """What a game is, as one value: everything the moderator reads of a kind without a state.
+
+    The CLI lists kinds and checks a new game's seats and variants against it;
+    a new game takes ``deadline_hours`` (hours per decision kind, under the
+    configuration's ``[deadlines]``, which win); what a game master is shown
+    of a game's deadlines is asked of ``decisions`` (a game's stored hours may
+    name other kinds' decisions too). Being data, it costs a game no code.
+    """
+
+    name: str  # stored with every game of this kind: "imperial2030"
+    title: str  # "Imperial 2030", in mails and help
+    min_players: int
+    max_players: int
+    variants: tuple[str, ...] = ()  # the rule variants a game master may choose
+    options: tuple[str, ...] = ()  # the kind's own setup options by name (``SetupChoices.options``)
+    decisions: tuple[str, ...] = ()  # every ``Pending.kind`` the game asks for
+    deadline_hours: Mapping[str, float] = field(default_factory=dict)  # per decision kind, for a new game
+    holding_verb: str = "holds"  # how a seat holds things in this game: "governs"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deadline_hours", MappingProxyType(dict(self.deadline_hours)))
+
+    def refuse_unknown(self, choices: SetupChoices) -> None:
+        """``BadSetup`` for options this kind does not know, naming them and its own as flags."""
+        unknown = sorted(set(choices.options) - set(self.options))
+        if unknown:
+            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
+                           f"{', '.join(map(option_flag, self.options))}")
 
 
 @dataclass(frozen=True)
@@ -120,74 +179,43 @@ class Bot(Protocol):
         ...
 
 
-class GameKind(Protocol):
-    """One game the moderator can run."""
+class GameKind(Rules[Any, S, A, E], Protocol[S, A, E]):
+    """One game the moderator can run, generic over its state ``S``, action ``A`` and event ``E``.
+
+    It is the game's ``Rules`` as the core sees them (the core asks the kind,
+    never its engine) and everything else the moderator needs: metadata
+    (``info``), setup, the order language, words and views, and a bot. The
+    module docstring holds the contract; ``BaseKind`` the defaults.
+    """
 
     @property
-    def name(self) -> str:
-        """Stored with every game of this kind: "imperial2030"."""
-        ...
-
-    @property
-    def title(self) -> str:
-        """"Imperial 2030", in mails and help."""
-        ...
-
-    @property
-    def min_players(self) -> int:
-        ...
-
-    @property
-    def max_players(self) -> int:
-        ...
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        """The rule variants a game master may choose."""
-        ...
-
-    @property
-    def rules(self) -> Rules[Any, Any, Any, Any]:
-        """The game's engine."""
+    def info(self) -> KindInfo:
+        """What the game is, as data: its name, title, seats, variants, options, decisions, hours."""
         ...
 
     # --- setup and orders ----------------------------------------------------------------
-
-    def deadline_hours(self) -> Mapping[str, float]:
-        """Hours per decision kind for a new game, before the configuration's ``[deadlines]`` (which win)."""
-        ...
-
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        """Every kind of decision the game asks for (``Pending.kind``): the deadlines a game of it has.
-
-        A game's stored hours may name other kinds' decisions too (a new game
-        takes every hour the configuration names), so what a game master is
-        shown of its deadlines is asked here.
-        """
-        ...
 
     def make_setup(self, choices: SetupChoices) -> Any:
         """A setup for ``rules.new_game``; ``BadSetup`` naming what is wrong and what is allowed."""
         ...
 
-    def created(self, name: str, state: Any, events: Sequence[Any]) -> NewGame:
+    def created(self, name: str, state: S, events: Sequence[E]) -> NewGame:
         """The new game as the CLI and the mail flow tell it (a kind may add what its setup dealt)."""
         ...
 
-    def run_message(self, state: Any, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
+    def run_message(self, state: S, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
         """``player``'s message read against ``state``: what stands, what was refused, what waits."""
         ...
 
-    def still_waiting(self, state: Any, player: str) -> bool:
+    def still_waiting(self, state: S, player: str) -> bool:
         """Whether ``player``'s held-back lines still wait in ``state`` (an undo keeps only those)."""
         ...
 
-    def is_side_action(self, action: Any) -> bool:
+    def is_side_action(self, action: A) -> bool:
         """Whether an action may be taken at any time and answers no decision (a donation)."""
         ...
 
-    def is_sealed_answer(self, action: Any) -> bool:
+    def is_sealed_answer(self, action: A) -> bool:
         """Whether an action answers a sealed decision (a bid): it restarts no clock of the round it is in."""
         ...
 
@@ -199,26 +227,26 @@ class GameKind(Protocol):
         """The lines of a message that are read as orders (quotes, signatures, greetings left out)."""
         ...
 
-    def format_action(self, state: Any, action: Any) -> str:
+    def format_action(self, state: S, action: A) -> str:
         """An action as order text, as a player would write it."""
         ...
 
-    def default_order(self, state: Any, decision: Pending) -> str | None:
+    def default_order(self, state: S, decision: Pending) -> str | None:
         """The passive default of a pending decision as order text; None where the game master decides."""
         ...
 
     # --- words and views -----------------------------------------------------------------
 
-    def tells(self, state: Any, events: Sequence[Any], player: str) -> bool:
+    def tells(self, state: S, events: Sequence[E], player: str) -> bool:
         """Whether ``events`` tell ``player`` anything (no report is mailed to a seat they tell nothing:
         another player's sealed answer must not even be seen to have happened)."""
         ...
 
-    def narrate(self, state: Any, events: Iterable[Any], viewer: str | None = None) -> list[str]:
+    def narrate(self, state: S, events: Iterable[E], viewer: str | None = None) -> list[str]:
         """Events as sentences ``viewer`` may read (None: what every player may read)."""
         ...
 
-    def decision_words(self, state: Any, decision: Pending) -> str:
+    def decision_words(self, state: S, decision: Pending) -> str:
         """What a pending decision asks, in a few words: 'choose a rondel space for Russia'."""
         ...
 
@@ -226,7 +254,7 @@ class GameKind(Protocol):
         """The name of what a decision is about (``Pending.subject``), as players read it."""
         ...
 
-    def shown_move(self, state: Any) -> int:
+    def shown_move(self, state: S) -> int:
         """The move number players are shown: in subjects and Message-IDs, and what their replies bind to.
 
         Usually the log position (``state.version``). A kind with a sealed
@@ -235,54 +263,49 @@ class GameKind(Protocol):
         """
         ...
 
-    def status_words(self, state: Any) -> str:
+    def status_words(self, state: S) -> str:
         """Where the game stands, for a mail subject: 'round 2, Russia to play', 'game over'."""
         ...
 
-    def turn_line(self, state: Any) -> str:
+    def turn_line(self, state: S) -> str:
         """Where the game stands, in a sentence: 'Round 2: Russia's turn (ann), choosing a rondel space.'"""
         ...
 
-    @property
-    def holding_verb(self) -> str:
-        """How a seat holds things in this game: "governs"."""
-        ...
-
-    def holdings(self, state: Any, player: str) -> tuple[str, ...]:
+    def holdings(self, state: S, player: str) -> tuple[str, ...]:
         """What ``player``'s seat holds, by name (Imperial: the nations they govern)."""
         ...
 
-    def holding_words(self, state: Any, player: str) -> str:
+    def holding_words(self, state: S, player: str) -> str:
         """The same as a phrase for a notice: 'the government of Russia, China'; "" when nothing."""
         ...
 
-    def report(self, state: Any, player: str, events: Iterable[Any], *, game: str, open_cash: bool = False,
+    def report(self, state: S, player: str, events: Iterable[E], *, game: str, open_cash: bool = False,
                board: bool = True) -> str: ...
 
-    def prompt(self, state: Any, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
+    def prompt(self, state: S, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
         """What ``player`` must decide now with every legal option; None when nothing is asked of them."""
         ...
 
-    def welcome(self, state: Any, player: str, *, game: str, reply_to: str | None = None,
+    def welcome(self, state: S, player: str, *, game: str, reply_to: str | None = None,
                 open_cash: bool = False) -> str: ...
 
-    def error(self, state: Any, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
+    def error(self, state: S, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
         """The reply to a refused message: the lines that stood (``applied``), the refused line, what is legal."""
         ...
 
-    def game_end(self, state: Any, player: str | None, events: Iterable[Any], *, game: str) -> str: ...
+    def game_end(self, state: S, player: str | None, events: Iterable[E], *, game: str) -> str: ...
 
-    def board_text(self, state: Any, *, game: str) -> str:
+    def board_text(self, state: S, *, game: str) -> str:
         """The whole board as text (``BOARD``, ``pbem board``)."""
         ...
 
-    def board_key(self, state: Any) -> str:
+    def board_key(self, state: S) -> str:
         """What the board shows, as text that changes exactly when a piece on it does (no move counter, no
         title): a seat that has seen this board is not mailed it again (``pbem.moderator.notify.turnmail``)."""
         ...
 
-    def picture(self, state: Any, *, game: str) -> Scene:
+    def picture(self, state: S, *, game: str) -> Scene:
         """The whole board as a scene to draw (``pbem board --png``; a picture beside a mail's text).
 
         A kind tells what stands where (places, links, pieces, colours, from
@@ -292,34 +315,34 @@ class GameKind(Protocol):
         """
         ...
 
-    def answer_query(self, state: Any, player: str, query: Query, *, log: Sequence[LogEntry[Any]] | None, game: str,
+    def answer_query(self, state: S, player: str, query: Query, *, log: Sequence[LogEntry[A]] | None, game: str,
                      open_cash: bool = False, deadline: datetime | str | None = None) -> str: ...
 
-    def state_json(self, name: str, state: Any, viewer: str | None = None) -> dict[str, Any]:
+    def state_json(self, name: str, state: S, viewer: str | None = None) -> dict[str, Any]:
         """The state as JSON (docs/state-json.md); with ``viewer``, only what that player may see."""
         ...
 
-    def race(self, state: Any) -> Race:
+    def race(self, state: S) -> Race:
         """Who leads and how near the end the game is (the demo's progress line)."""
         ...
 
-    def final_scores(self, state: Any) -> tuple[tuple[str, int], ...]:
+    def final_scores(self, state: S) -> tuple[tuple[str, int], ...]:
         """(player, score), best first, once the game is over."""
         ...
 
-    def end_lines(self, state: Any) -> list[str]:
+    def end_lines(self, state: S) -> list[str]:
         """A sentence or two on how the game ended: 'Russia reached 25 power points.'"""
         ...
 
-    def summary_lines(self, name: str, state: Any) -> list[str]:
+    def summary_lines(self, name: str, state: S) -> list[str]:
         """A short summary of the position for ``pbem state``."""
         ...
 
-    def pending_lines(self, state: Any, *, options: bool = True) -> list[str]:
+    def pending_lines(self, state: S, *, options: bool = True) -> list[str]:
         """Who must decide what next, for the CLI; ``options`` lists every legal order with it."""
         ...
 
-    def legal_orders(self, state: Any, player: str) -> list[str]:
+    def legal_orders(self, state: S, player: str) -> list[str]:
         """Every order ``player`` may give now, as text to copy."""
         ...
 

@@ -81,22 +81,21 @@ def submit_in(session: Session, game: GameRow, player_text: str, text: str, stat
     """
     name = game.name
     game_kind = kind_of(game.kind)
-    rules = game_kind.rules
     if state is None:
         state = store.load_state(session, game)
-    seating = tuple(seat.name for seat in rules.seats(rules.setup_of(state)))
+    seating = tuple(seat.name for seat in game_kind.seats(game_kind.setup_of(state)))
     player = resolve_player(player_text, seating, f"game {name!r}", UnknownPlayer)
     waiting = waiting_store.load_waiting(session, game)
-    before = rules.version(state)
+    before = game_kind.version(state)
     outcome = game_kind.run_message(state, player, text, waiting)
-    after = rules.version(outcome.state)
+    after = game_kind.version(outcome.state)
     if [e.version for e in outcome.entries] != list(range(before, after)):
         raise StoreError(f"the order layer applied {len(outcome.entries)} actions but the state moved "
                          f"from version {before} to {after}")
     if outcome.entries:
         store.append_actions(session, game, outcome.entries)
         store.save_snapshot(session, game, outcome.state)
-        if rules.finished(outcome.state):
+        if game_kind.finished(outcome.state):
             store.set_status(session, game, GameStatus.FINISHED)
     if outcome.waiting != waiting:
         waiting_store.save_waiting(session, game, outcome.waiting, after)

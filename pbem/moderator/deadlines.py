@@ -33,7 +33,6 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from engine.core.decisions import Pending
-from engine.core.protocol import Rules
 from pbem.errors import StoreError
 from pbem.games import DEFAULT_KIND, GameKind, UnknownKind, kind_of
 from pbem.store.absence import vacations_of
@@ -77,23 +76,23 @@ utc = as_utc  # the name the game master's modules import
 
 
 def deadlines(state: Any, settings: GameSettings, since: datetime,
-              rules: Rules[Any, Any, Any, Any] | None = None,
+              kind: GameKind | None = None,
               vacations: Mapping[str, datetime] | None = None) -> list[Deadline]:
     """The deadline of every pending decision whose kind has one (pure: no clock, no database).
 
     ``since`` is when the decisions became pending (:func:`decision_since`).
     ``settings.paused`` is not looked at here: a paused game has deadlines, it
-    just does not act on them (:func:`tick` skips it). ``rules`` are the
-    game's (by default those of the default kind). ``vacations`` (player ->
+    just does not act on them (:func:`tick` skips it). ``kind`` is the
+    game's (by default the default kind). ``vacations`` (player ->
     back on): with ``settings.vacation == "stretch"`` a player's decision is
     due no sooner than its usual hours after they are back.
     """
-    rules = rules or kind_of(DEFAULT_KIND).rules
-    if rules.finished(state):
+    kind = kind or kind_of(DEFAULT_KIND)
+    if kind.finished(state):
         return []
     start = utc(since)
     result = []
-    for decision in rules.pending(state):
+    for decision in kind.pending(state):
         if decision.answered:  # a sealed answer is in: nothing to remind of, no default to take
             continue
         hours = settings.hours_for(decision.kind)
@@ -176,7 +175,7 @@ def _side_action(kind: GameKind, data: Mapping[str, Any] | None, *, sealed_too: 
     passing over it only makes the start earlier, which is safe for a look ahead).
     """
     try:
-        action = kind.rules.action_from_json(dict(data or {}))
+        action = kind.action_from_json(dict(data or {}))
         return kind.is_side_action(action) or (sealed_too and kind.is_sealed_answer(action))
     except Exception:  # noqa: BLE001 - an unreadable row is no side action; replay reports it elsewhere
         return False
@@ -186,7 +185,7 @@ def game_deadlines(session: Session, game: GameRow, state: Any,
                    settings: GameSettings | None = None) -> list[Deadline]:
     """:func:`deadlines` of a stored game at its current clock."""
     return deadlines(state, settings or load_settings(session, game), decision_since(session, game, state),
-                     kind_of_game(game).rules, vacations_of(session, game))
+                     kind_of_game(game), vacations_of(session, game))
 
 
 def first_due(settings: GameSettings, since: datetime) -> datetime | None:

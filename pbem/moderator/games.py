@@ -74,7 +74,7 @@ class Moderator:
         """
         setup = self.make_setup(name, players, deal, seed, variants, start_player, kind=kind, options=options)
         with self._transaction() as session:
-            _, created = self.create_game_in(session, name, setup, kind=kind_named(kind).name)
+            _, created = self.create_game_in(session, name, setup, kind=kind_named(kind).info.name)
         return created
 
     def create_game_in(self, session: Session, name: str, setup: Any, *,
@@ -82,14 +82,14 @@ class Moderator:
         """Store a new game from a checked setup (``make_setup``) in the caller's session."""
         game_kind = kind_of(kind)
         try:
-            state, events = game_kind.rules.new_game(setup)
+            state, events = game_kind.new_game(setup)
         except EngineError as exc:
             raise BadSetup(str(exc)) from None
         game = store.create_game(session, name, setup, kind)
         store.save_snapshot(session, game, state)
-        if game_kind.deadline_hours():  # its own decisions' hours (mail creation puts the config's over them)
-            save_settings(session, game, GameSettings(deadline_hours=dict(game_kind.deadline_hours())))
-        if game_kind.rules.finished(state):
+        if game_kind.info.deadline_hours:  # its own decisions' hours (mail creation puts the config's over them)
+            save_settings(session, game, GameSettings(deadline_hours=dict(game_kind.info.deadline_hours)))
+        if game_kind.finished(state):
             store.set_status(session, game, GameStatus.FINISHED)
         return game, game_kind.created(name, state, events)
 
@@ -111,9 +111,9 @@ class Moderator:
             raise BadSetup(f"bad game name {name!r}: use letters, digits, '.', '_' or '-' (at most 64, "
                            "starting with a letter or digit)")
         seats = _seats(players)
-        if not game_kind.min_players <= len(seats) <= game_kind.max_players:
-            raise BadSetup(f"{game_kind.title} needs {game_kind.min_players} to {game_kind.max_players} players, "
-                           f"not {len(seats)}")
+        info = game_kind.info
+        if not info.min_players <= len(seats) <= info.max_players:
+            raise BadSetup(f"{info.title} needs {info.min_players} to {info.max_players} players, not {len(seats)}")
         if seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
         if not 0 <= seed < 2**63:

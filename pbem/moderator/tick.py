@@ -245,7 +245,7 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
     state = store.load_state(session, game)
     since = decision_since(session, game, state)  # a sealed round counts from where it opened
     moments: list[datetime | None] = [digest, *away.values()]  # a vacation's end moves its player's deadlines
-    for deadline in deadlines(state, settings, since, kind_of_game(game).rules, away):
+    for deadline in deadlines(state, settings, since, kind_of_game(game), away):
         if deadline.player in away and settings.vacation == "bot" and _in_turn(deadline):
             why = f"{deadline.player} is away until {until_stamp(away[deadline.player])}"
             played, outcome = stand_in(session, game, state, deadline, settings, mail, now, why=why)

@@ -53,9 +53,9 @@ Anything = Any  # a game's own setup, action or state: opaque here
 
 
 def rules_of(game: GameRow) -> Rules[Any, Any, Any, Any]:
-    """The rules of the game's kind; ``StoreError`` when this moderator does not know the kind."""
+    """The game's kind, as the rules the store needs of it; ``StoreError`` when this moderator does not know it."""
     try:
-        return kind_of(game.kind).rules
+        return kind_of(game.kind)
     except UnknownKind as exc:
         raise StoreError(f"game {game.name!r}: {exc}") from None
 
@@ -67,7 +67,7 @@ def create_game(session: Session, name: str, setup: Anything, kind: str = DEFAUL
     """Insert a game and its seats; ``GameExists`` if the name is taken (also by a concurrent writer)."""
     if session.exec(select(GameRow.id).where(col(GameRow.name) == name)).first() is not None:
         raise GameExists(f"a game named {name!r} exists already")
-    rules = kind_of(kind).rules
+    rules = kind_of(kind)
     game = GameRow(name=name, kind=kind, setup=rules.setup_to_json(setup))
     session.add(game)
     try:

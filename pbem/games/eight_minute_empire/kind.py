@@ -22,6 +22,7 @@ from engine.eight_minute_empire.rules import EightMinuteRules
 from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
+from pbem.games.basekind import BaseKind
 from pbem.games.eight_minute_empire import picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.help import help_text
@@ -34,7 +35,7 @@ from pbem.games.eight_minute_empire.orders import (
     parse,
 )
 from pbem.games.eight_minute_empire.words import banner, order_text
-from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player, option_flag
+from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
 from pbem.render.text import finish
@@ -42,65 +43,28 @@ from pbem.render.text import finish
 OPTIONS = ("age_order",)  # --age-order (option_flag): the players youngest first (R8-SETUP-4)
 
 
-class EightMinuteEmpire:
+class EightMinuteEmpire(BaseKind[State, Action, Event]):
     """The ``GameKind`` of Eight-Minute Empire (2 to 5 players, the four-continent map)."""
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board or default_board()
-        self._rules = EightMinuteRules(self.board)
-        self._bot = EightMinuteBot()
-
-    @property
-    def name(self) -> str:
-        return "eight-minute-empire"
-
-    @property
-    def title(self) -> str:
-        return "Eight-Minute Empire"
-
-    @property
-    def min_players(self) -> int:
-        return 2
-
-    @property
-    def max_players(self) -> int:
-        return 5
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        return tuple(v.value for v in Variant)
-
-    @property
-    def rules(self) -> EightMinuteRules:
-        return self._rules
-
-    @property
-    def bot(self) -> EightMinuteBot:
-        return self._bot
-
-    @property
-    def holding_verb(self) -> str:
-        return "holds"
+        self.rules = EightMinuteRules(self.board)
+        self.bot = EightMinuteBot()
+        decisions = tuple(kind.value for kind in DecisionKind)
+        self.info = KindInfo(
+            "eight-minute-empire", "Eight-Minute Empire", 2, 5, variants=tuple(v.value for v in Variant),
+            options=OPTIONS, decisions=decisions,
+            # R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)
+            deadline_hours=dict.fromkeys(decisions, 48.0))
 
     # --- setup and orders ----------------------------------------------------------------------------
 
-    def deadline_hours(self) -> dict[str, float]:
-        """R8-BID-3, R8-TURN-4: two days for the bid, a card and its action (the game master may change them)."""
-        return dict.fromkeys(self.decisions, 48.0)
-
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        return tuple(kind.value for kind in DecisionKind)
-
     def make_setup(self, choices: SetupChoices) -> Setup:
-        unknown = sorted(set(choices.options) - set(OPTIONS))
-        if unknown:
-            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
-                           f"{', '.join(map(option_flag, OPTIONS))}")
-        strange = sorted(set(choices.variants) - set(self.variants))
+        self.info.refuse_unknown(choices)
+        strange = sorted(set(choices.variants) - set(self.info.variants))
         if strange:
-            raise BadSetup(f"{self.title} has no variant {', '.join(strange)}; its variants: "
-                           f"{', '.join(self.variants)}")
+            raise BadSetup(f"{self.info.title} has no variant {', '.join(strange)}; its variants: "
+                           f"{', '.join(self.info.variants)}")
         chosen = frozenset(Variant(v) for v in choices.variants)
         if Variant.NEUTRAL in chosen and len(choices.players) != 2:
             raise BadSetup("the neutral armies are a two-player variant")
@@ -157,12 +121,6 @@ class EightMinuteEmpire:
         return MessageOutcome(state, tuple(applied), tuple(entries), refusal, tuple(queries), {}, None, (),
                               tuple(p.detail for p in self.rules.pending(state)), tuple(events), split.ignored)
 
-    def still_waiting(self, state: State, player: str) -> bool:
-        return False
-
-    def is_side_action(self, action: Action) -> bool:
-        return False
-
     def is_sealed_answer(self, action: Action) -> bool:
         return isinstance(action, Bid)  # R8-BID-1
 
@@ -190,9 +148,6 @@ class EightMinuteEmpire:
     def decision_words(self, state: State, decision: Pending) -> str:
         return {"neutral": "place a neutral army", "bid": "bid for the first turn", "take": "take a card from the row",
                 "action": "use your card's action"}.get(decision.kind, decision.kind)
-
-    def subject_name(self, subject: str | None) -> str | None:
-        return subject
 
     def shown_move(self, state: State) -> int:
         return state.bid_opened if state.phase is Phase.BID else state.version  # R8-BID-1: no bid counted
@@ -296,7 +251,7 @@ class EightMinuteEmpire:
 
     def state_json(self, name: str, state: State, viewer: str | None = None) -> dict[str, Any]:
         """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
-        data = views.state_json(self.board, state, name, self.name)
+        data = views.state_json(self.board, state, name, self.info.name)
         data["version"] = self.shown_move(state)  # the log position would count the sealed bids given
         data["pending"] = [{"player": p.player, "kind": p.kind, "options": self.legal_orders(state, p.player),
                             "default": self.default_order(state, p)} for p in self.rules.pending(state)]
@@ -355,6 +310,6 @@ class EightMinuteEmpire:
                 f"Youngest first: {', '.join(state.ages)}.", *self.pending_lines(state, options=False)]
 
 
-def _keeps_the_interface(kind: EightMinuteEmpire) -> GameKind:
+def _keeps_the_interface(kind: EightMinuteEmpire) -> GameKind[State, Action, Event]:
     """Never called: mypy proves here that Eight-Minute Empire offers everything ``GameKind`` asks."""
     return kind

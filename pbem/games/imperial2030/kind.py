@@ -18,6 +18,7 @@ from engine.imperial2030.model import GameSetup, GameState, Variant
 from engine.imperial2030.rules import ImperialRules
 from engine.imperial2030.scoring import final_scores
 from pbem.errors import BadSetup
+from pbem.games.basekind import BaseKind
 from pbem.games.imperial2030 import queries, reports
 from pbem.games.imperial2030.bot.player import ImperialBot
 from pbem.games.imperial2030.lines import new_game_lines, pending_lines, summary_lines
@@ -34,7 +35,7 @@ from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.games.imperial2030.picture import picture
 from pbem.games.imperial2030.statejson import state_json
 from pbem.games.imperial2030.views import decision_words, turn_line
-from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, option_flag, resolve_player
+from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
 
@@ -62,39 +63,27 @@ class _Refused:
     applied: tuple[AppliedLine, ...]
 
 
-class Imperial2030:
+class Imperial2030(BaseKind[GameState, Action, Event]):
     """The ``GameKind`` of Imperial 2030: 2 to 6 players, the variants of ``engine.imperial2030.model.Variant``."""
-
-    name = "imperial2030"
-    title = "Imperial 2030"
-    min_players = 2
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board or default_board()
-        self.max_players = len(self.board.nation_ids)
-        self.variants = tuple(v.value for v in Variant)
+        # no hours of its own: Imperial's are the configuration's defaults ([deadlines], docs/configuration.md)
+        self.info = KindInfo("imperial2030", "Imperial 2030", 2, len(self.board.nation_ids),
+                             variants=tuple(v.value for v in Variant), options=OPTIONS,
+                             decisions=tuple(kind.value for kind in DecisionKind), holding_verb="governs")
         self.rules = ImperialRules(self.board)
         self.bot = ImperialBot()
 
     # --- setup and orders ----------------------------------------------------------------
 
-    def deadline_hours(self) -> dict[str, float]:
-        return {}  # Imperial's hours are the configuration's defaults ([deadlines], docs/configuration.md)
-
-    @property
-    def decisions(self) -> tuple[str, ...]:
-        return tuple(kind.value for kind in DecisionKind)
-
     def make_setup(self, choices: SetupChoices) -> GameSetup:
         names = tuple(s.name for s in choices.players)
-        unknown = sorted(set(choices.options) - set(OPTIONS))
-        if unknown:
-            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
-                           f"{', '.join(map(option_flag, OPTIONS))}")
+        self.info.refuse_unknown(choices)
         try:
             chosen = frozenset(Variant(v) for v in choices.variants)
         except ValueError as exc:
-            raise BadSetup(f"unknown variant: {exc}; variants: {', '.join(self.variants)}") from None
+            raise BadSetup(f"unknown variant: {exc}; variants: {', '.join(self.info.variants)}") from None
         fixed = self._deal(choices.options.get("deal") or (), names)
         if fixed and Variant.EXPERT in chosen:
             raise BadSetup("the expert variant deals no flag cards: --deal does not apply")
@@ -136,9 +125,6 @@ class Imperial2030:
     def is_side_action(self, action: Action) -> bool:
         return isinstance(action, ANYTIME)
 
-    def is_sealed_answer(self, action: Action) -> bool:
-        return False  # every decision of Imperial is open
-
     def queries_only(self, text: str) -> bool:
         lines = split_orders(text).orders
         if not lines:
@@ -160,9 +146,6 @@ class Imperial2030:
 
     # --- words and views -----------------------------------------------------------------
 
-    def tells(self, state: GameState, events: Sequence[Event], player: str) -> bool:
-        return True  # nothing is sealed in Imperial: every seat hears of every move
-
     def narrate(self, state: GameState, events: Iterable[Event], viewer: str | None = None) -> list[str]:
         return narrate(self.board, events, viewer=viewer)
 
@@ -171,9 +154,6 @@ class Imperial2030:
 
     def subject_name(self, subject: str | None) -> str | None:
         return self.board.name(subject) if subject else None
-
-    def shown_move(self, state: GameState) -> int:
-        return state.version  # nothing sealed: every move is public
 
     def status_words(self, state: GameState) -> str:
         if state.finished:
@@ -184,8 +164,6 @@ class Imperial2030:
 
     def turn_line(self, state: GameState) -> str:
         return turn_line(state)
-
-    holding_verb = "governs"
 
     def holdings(self, state: GameState, player: str) -> tuple[str, ...]:
         return tuple(self.board.name(n) for n in state.governed_by(player))
@@ -228,7 +206,7 @@ class Imperial2030:
         return queries.answer(state, player, query, log=log, game=game, open_cash=open_cash, deadline=deadline)
 
     def state_json(self, name: str, state: GameState, viewer: str | None = None) -> dict[str, Any]:
-        return state_json(name, state, self.name)  # no hidden information: every player sees the same
+        return state_json(name, state, self.info.name)  # no hidden information: every player sees the same
 
     def race(self, state: GameState) -> Race:
         board = self.board
@@ -264,6 +242,6 @@ def _own(decision: Pending) -> Decision:
     return own
 
 
-def _keeps_the_interface(kind: Imperial2030) -> GameKind:
+def _keeps_the_interface(kind: Imperial2030) -> GameKind[GameState, Action, Event]:
     """Never called: mypy proves here that Imperial 2030 offers everything ``GameKind`` asks."""
     return kind

@@ -170,8 +170,8 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
             raise NothingToUndo(f"game {name!r} has no moves to undo")
         last = log_entries[-1]
         try:
-            state = replay(kind.rules, store.game_setup(game), log_entries[:-1])
-            _, events = kind.rules.apply(state, last.player, last.action)
+            state = replay(kind, store.game_setup(game), log_entries[:-1])
+            _, events = kind.apply(state, last.player, last.action)
         except EngineError as exc:
             raise StoreError(f"game {name!r}: the log does not replay: {exc}") from None
         session.execute(delete(ActionRow).where(col(ActionRow.game_id) == game.id,
@@ -257,9 +257,9 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
                 raise BadSetup(f"{new_email} is the address of {other.name}; each player needs an own address")
         if new_name == old_name and new_email == old_email:
             raise BadSetup(f"{old_name} <{old_email}> already holds that seat: nothing to change")
-        rules = kind_of(game.kind).rules
-        setup = rules.renamed(store.game_setup(game), old_name, new_name, new_email)
-        game.setup = rules.setup_to_json(setup)
+        kind = kind_of(game.kind)
+        setup = kind.renamed(store.game_setup(game), old_name, new_name, new_email)
+        game.setup = kind.setup_to_json(setup)
         session.add(game)
         seat.name, seat.email = new_name, new_email
         session.add(seat)
@@ -381,7 +381,7 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
         settings = _restart_clock(session, game, dc_replace(settings, paused=False), moment)
         state = store.load_state(session, game)
         dues = tuple(game_deadlines(session, game, state, settings))
-        sealed = any(p.sealed for p in kind.rules.pending(state))
+        sealed = any(p.sealed for p in kind.pending(state))
         composer = mail.composer(session, moment, _stamp(moment))
         shown = kind.shown_move(state)
         for seat in _seats(session, game) if composer is not None else ():
@@ -411,10 +411,10 @@ def _last_message_events(kind: GameKind, setup: Any, entries: Sequence[LogEntry[
     start = len(entries)
     while start > 0 and entries[start - 1].player == entries[-1].player:
         start -= 1
-    state, setup_events = kind.rules.new_game(setup)
+    state, setup_events = kind.new_game(setup)
     events: list[Any] = list(setup_events) if not entries else []
     for entry in entries:
-        state, new = kind.rules.apply(state, entry.player, entry.action)
+        state, new = kind.apply(state, entry.player, entry.action)
         if entry.version >= start:
             events.extend(new)
     return state, events

@@ -201,7 +201,7 @@ def _restart_clock(session: Session, game: GameRow, settings: GameSettings, mome
 
 def _deciders(game: GameRow, state: Any) -> list[str]:
     seen: list[str] = []
-    for decision in kind_of(game.kind).rules.pending(state):
+    for decision in kind_of(game.kind).pending(state):
         if decision.player not in seen and not decision.answered:  # a sealed answer given: nothing to ask
             seen.append(decision.player)
     return seen

@@ -118,13 +118,13 @@ def export_game(db: Database, name: str, *, public: bool = False) -> GameExport:
     """The history of game ``name``; ``public`` for publishing (see the module docstring)."""
     stored = _read(db, name)
     replayed = _replay(stored)
-    rules = stored.kind.rules
+    kind = stored.kind
     # open while the game waits for a sealed decision; "shown_move below the log length" would say
     # that somebody has answered already
-    sealed_open = any(decision.sealed for decision in rules.pending(replayed.state))
-    finished = rules.finished(replayed.state)
+    sealed_open = any(decision.sealed for decision in kind.pending(replayed.state))
+    finished = kind.finished(replayed.state)
     return GameExport(
-        name=stored.name, kind=stored.kind.name, title=stored.kind.title, created=stored.created,
+        name=stored.name, kind=stored.kind.info.name, title=stored.kind.info.title, created=stored.created,
         status=stored.status, public=public, setup=_setup_json(stored, public, finished),
         seats=tuple(ExportedSeat(index, seat, None if public else email)
                     for index, (seat, email) in enumerate(stored.seats, start=1)),
@@ -132,7 +132,7 @@ def export_game(db: Database, name: str, *, public: bool = False) -> GameExport:
         actions=_shown_actions(stored.kind, replayed, public and sealed_open),
         sealed_round_open=sealed_open, finished=finished,
         final_scores=tuple(stored.kind.final_scores(replayed.state)) if finished else None,
-        replay_matches=rules.state_to_json(replayed.state) == rules.state_to_json(stored.state),
+        replay_matches=kind.state_to_json(replayed.state) == kind.state_to_json(stored.state),
     )
 
 
@@ -163,17 +163,17 @@ def _replay(stored: _Stored) -> _Replayed:
     a damaged log, which the game master must hear of rather than get a
     history that stops short.
     """
-    kind, rules = stored.kind, stored.kind.rules
-    first, setup_events = rules.new_game(stored.setup)
+    kind = stored.kind
+    first, setup_events = kind.new_game(stored.setup)
     state, actions = first, []
     for entry in stored.log:
         try:
-            after, events = rules.apply(state, entry.player, entry.action)
+            after, events = kind.apply(state, entry.player, entry.action)
         except EngineError as exc:
             raise StoreError(f"game {stored.name!r}: move {entry.version + 1} of the log does not replay: "
                              f"{exc}") from None
         actions.append(ExportedAction(
-            entry.version, entry.player, rules.action_to_json(entry.action), kind.format_action(state, entry.action),
+            entry.version, entry.player, kind.action_to_json(entry.action), kind.format_action(state, entry.action),
             stored.applied[entry.version], tuple(kind.narrate(after, events, None))))
         state = after
     return _Replayed(first, tuple(setup_events), tuple(actions), state)
@@ -194,15 +194,15 @@ def _setup_json(stored: _Stored, public: bool, finished: bool) -> dict[str, Any]
     to themself at no address), so the core needs no knowledge of the
     setup's JSON.
     """
-    rules = stored.kind.rules
+    kind = stored.kind
     if not public:
-        return rules.setup_to_json(stored.setup)
+        return kind.setup_to_json(stored.setup)
     if not finished:
         return None  # its seed tells the hidden deal of the rest of the game
     setup = stored.setup
-    for seat in rules.seats(setup):
-        setup = rules.renamed(setup, seat.name, seat.name, "")
-    return rules.setup_to_json(setup)
+    for seat in kind.seats(setup):
+        setup = kind.renamed(setup, seat.name, seat.name, "")
+    return kind.setup_to_json(setup)
 
 
 # --- writing it out --------------------------------------------------------------------------------

@@ -29,8 +29,8 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
         composer = MailComposer(session, identity, now)
         first = seats(session, game)[0]
         game_kind = kind_of(game.kind)
-        settings = GameSettings(deadline_hours=config.deadlines.for_kind(game_kind.deadline_hours(),
-                                                                         game_kind.decisions),
+        settings = GameSettings(deadline_hours=config.deadlines.for_kind(game_kind.info.deadline_hours,
+                                                                         game_kind.info.decisions),
                                 reminder_hours=tuple(config.deadlines.reminder_hours),
                                 thread_root=composer.welcome_id(game, first.email), mail_default=mail)
         save_settings(session, game, settings)

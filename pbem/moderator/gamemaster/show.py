@@ -92,14 +92,14 @@ def game_show(db: Database, name: str) -> GameView:
                             .order_by(col(ActionRow.version).desc()).limit(RECENT_ACTIONS)).all()
         recent = []
         for row in rows:
-            action = kind.rules.action_from_json(row.action)
+            action = kind.action_from_json(row.action)
             recent.append(LoggedAction(row.version, row.player, kind.format_action(state, action), utc(row.applied)))
         counts = dict(session.exec(select(OutboxRow.status, func.count(col(OutboxRow.id)))
                                    .where(col(OutboxRow.game_id) == game.id).group_by(col(OutboxRow.status))).all())
         status, created = game.status, utc(game.created)
-    dues = {(d.player, d.kind): d for d in deadlines(state, settings, since, kind.rules)}
+    dues = {(d.player, d.kind): d for d in deadlines(state, settings, since, kind)}
     views = []
-    for decision in kind.rules.pending(state):
+    for decision in kind.pending(state):
         d = dues.get((decision.player, decision.kind))
         views.append(PendingView(
             decision.player, kind.subject_name(decision.subject), decision.kind,
@@ -109,7 +109,7 @@ def game_show(db: Database, name: str) -> GameView:
                        for s in seats)
     return GameView(name, status, settings.paused, state.version, created, kind.turn_line(state), seat_views,
                     tuple(views), waiting, tuple(recent), counts, settings,
-                    kind.holding_verb, own_deadlines(kind.decisions, settings))
+                    kind.info.holding_verb, own_deadlines(kind.info.decisions, settings))
 
 
 def own_deadlines(decisions: tuple[str, ...], settings: GameSettings) -> tuple[tuple[str, float | None], ...]:

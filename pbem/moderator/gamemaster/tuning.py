@@ -65,7 +65,7 @@ def set_game(db: Database, name: str, pairs: Sequence[str]) -> SettingsChange:
 
 def _decisions(kind_name: str, settings: GameSettings) -> tuple[str, ...]:
     """The decision names this game's deadlines may name: its kind's, and those it already has hours for."""
-    known = dict.fromkeys(kind_of(kind_name).deadline_hours())
+    known = dict.fromkeys(kind_of(kind_name).info.deadline_hours)
     known.update(dict.fromkeys(k for k in settings.deadline_hours if k != FALLBACK_DECISION))
     return tuple(known)
 

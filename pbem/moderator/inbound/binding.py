@@ -85,7 +85,7 @@ def judge(kind: GameKind, setup: Any, log: list[LogEntry[Any]], now: Any, player
         return Binding(move, Verdict.CURRENT)
     if move > current or move > len(log):  # the game master took moves back since
         return Binding(move, Verdict.STALE)
-    asked = _first_decision_key(kind, replay(kind.rules, setup, log[:move]), player)
+    asked = _first_decision_key(kind, replay(kind, setup, log[:move]), player)
     if asked is None or asked != _first_decision_key(kind, now, player):
         return Binding(move, Verdict.STALE)
     if any(entry.player == player and not kind.is_side_action(entry.action) for entry in log[move:]):
@@ -96,5 +96,5 @@ def judge(kind: GameKind, setup: Any, log: list[LogEntry[Any]], now: Any, player
 def _first_decision_key(kind: GameKind, state: Any, player: str) -> tuple[str, str | None] | None:
     if state.finished:
         return None
-    decisions = [d for d in kind.rules.pending(state) if d.player == player]
+    decisions = [d for d in kind.pending(state) if d.player == player]
     return (decisions[0].kind, decisions[0].subject) if decisions else None

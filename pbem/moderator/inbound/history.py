@@ -24,13 +24,12 @@ HISTORY_INLINE_LINES = 120  # a longer history goes as a text file attached to t
 def history_text(session: Session, game: GameRow, viewer: str, state: Any, since: int = 0) -> str:
     """Every move from move ``since`` on, numbered as the mails number them, with what the reader was told."""
     kind = kind_of(game.kind)
-    rules = kind.rules
-    current, _ = rules.new_game(game_setup(game))
+    current, _ = kind.new_game(game_setup(game))
     shown = kind.shown_move(state)
     lines = [f"{TITLE} from move {since}" if since else f"{TITLE} of the whole game"]
     sealed: list[str] = []
     for entry in load_log(session, game):
-        current, events = rules.apply(current, entry.player, entry.action)
+        current, events = kind.apply(current, entry.player, entry.action)
         if not kind.tells(current, events, viewer):
             continue
         sentences = kind.narrate(current, events, viewer)

@@ -67,7 +67,7 @@ class SeatReplies:
                       "If they still fit, send them again in reply to this mail."]
         prompt = kind.prompt(now, seat.name, game=game.name)
         if prompt is None:
-            waiting = ", ".join(sorted({d.player for d in kind.rules.pending(now)})) or "nobody"
+            waiting = ", ".join(sorted({d.player for d in kind.pending(now)})) or "nobody"
             paragraphs.append(f"You have nothing to decide now; the game waits for {waiting}.")
         if self._allowed(self._seat_budget(seat), "stale"):
             self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=shown,

@@ -73,7 +73,7 @@ class Boards:
         """The board of ``state`` for a mail whose part that shows it begins at ``line``; drawn (or asked of the
         helper) the first time a mail of this composer carries it."""
         kind = kind_of(game.kind)
-        key = (id_of(game), kind.rules.version(state))
+        key = (id_of(game), kind.version(state))
         board = self._boards.get(key)
         if board is None:
             board = self._boards[key] = Board(*key)

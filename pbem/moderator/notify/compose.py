@@ -215,7 +215,7 @@ class MailComposer:
             "reply_to": reply_to,
             "in_reply_to": threading.in_reply_to,
             "references": list(threading.references),
-            "list_id": list_id_for(game.name, domain=self.moderator.domain, name=kind_of(game.kind).title)
+            "list_id": list_id_for(game.name, domain=self.moderator.domain, name=kind_of(game.kind).info.title)
             if game is not None else None,
             "decision": decision,
             "auto_submitted": auto_submitted,
@@ -314,7 +314,7 @@ class MailComposer:
                             open_cash=settings.open_cash)
         self._queue(
             recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
-            subject=f"[{game.name}] Welcome to {kind.title}, {seat.name}", body=body, game=game,
+            subject=f"[{game.name}] Welcome to {kind.info.title}, {seat.name}", body=body, game=game,
             version=kind.shown_move(state), reply_to=token_address(self.moderator.address, token),
             threading=self._welcome_threading(game, seat.email), decision=None, auto_submitted=AUTO_GENERATED)
         self.prompt(game, state, seat)

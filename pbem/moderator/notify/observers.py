@@ -87,7 +87,7 @@ def public_report(kind: GameKind, state: Any, events: Sequence[Any], game: str) 
     """What an observer reads after ``events``: what everyone may see, never a seat's secret."""
     if state.finished:
         return finish(kind.game_end(state, VIEWER, events, game=game).rstrip("\n") + "\n\n" + _footer(game) + "\n")
-    lines = [f"{game}: {kind.title}, public report after move {kind.shown_move(state)}", ""]
+    lines = [f"{game}: {kind.info.title}, public report after move {kind.shown_move(state)}", ""]
     told = kind.narrate(state, events, VIEWER) if events else []
     if told:
         lines += ["WHAT HAPPENED", *(bullet(t) for t in told), ""]
@@ -105,7 +105,7 @@ def _footer(game: str) -> str:
 
 
 def welcome_text(kind: GameKind, state: Any, game: str) -> str:
-    intro = wrap(f"The game master has added you as an observer of game {game}, a game of {kind.title} by "
+    intro = wrap(f"The game master has added you as an observer of game {game}, a game of {kind.info.title} by "
                  "email. You will get a public report after each move: what every player may see, never a "
                  "player's secrets. Observers do not play: mail with orders is not read.")
     return finish(intro + "\n") + "\n" + public_report(kind, state, (), game)
@@ -138,7 +138,7 @@ def queue_to_observer(session: Session, game: GameRow, row: ObserverRow, sender:
     headers: dict[str, Any] = {
         "reply_to": token_address(sender.address, token), "to_name": "",
         "in_reply_to": threading.in_reply_to, "references": list(threading.references),
-        "list_id": list_id_for(game.name, domain=sender.domain, name=kind_of(game.kind).title),
+        "list_id": list_id_for(game.name, domain=sender.domain, name=kind_of(game.kind).info.title),
         "auto_submitted": "auto-replied" if replying else "auto-generated", "date": now.isoformat(),
     }
     if sender.name is not None:

@@ -261,8 +261,8 @@ def warm_up() -> None:
     for name in KINDS:
         try:
             kind = KINDS[name]
-            players = tuple(Seat(f"p{n}") for n in range(kind.max_players))
-            state, _ = kind.rules.new_game(kind.make_setup(SetupChoices(players, seed=1)))
+            players = tuple(Seat(f"p{n}") for n in range(kind.info.max_players))
+            state, _ = kind.new_game(kind.make_setup(SetupChoices(players, seed=1)))
             draw_here(name, "warm-up", state)
         except Exception:  # a kind that cannot be warmed up is drawn cold, that is all
             log.exception("the picture helper could not warm up for %s", name)

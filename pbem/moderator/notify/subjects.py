@@ -54,7 +54,7 @@ def decisions_of(kind: GameKind, state: Any, player: str) -> tuple[Pending, ...]
     """
     if state.finished:
         return ()
-    return tuple(d for d in kind.rules.pending(state) if d.player == player and not d.answered)
+    return tuple(d for d in kind.pending(state) if d.player == player and not d.answered)
 
 
 def decision_kind(kind: GameKind, state: Any, player: str) -> str | None:

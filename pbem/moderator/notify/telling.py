@@ -108,7 +108,7 @@ def record_move(session: Session, game: GameRow, before: Any, result: SubmitResu
     reply (a mailed move); ``note`` and ``private`` what a move no one mailed adds (``turnmail.MoveSource``);
     ``settings`` the game's settings as the caller read them. Returns what the caller passes to
     :func:`tell_moves` after its commit."""
-    rules = kind_of(game.kind).rules
+    kind = kind_of(game.kind)
     replied: dict[str, Any] | None = None
     if reply is not None:
         replied = {"message_id": reply.message_id, "references": list(reply.references)}
@@ -116,7 +116,7 @@ def record_move(session: Session, game: GameRow, before: Any, result: SubmitResu
             replied["attachment"] = {"filename": attachment[0], "text": attachment[1]}
     row = MoveToTellRow(
         game_id=id_of(game), version_before=result.version_before, version_after=result.version,
-        state_before=rules.state_to_json(before), cause=cause, source=source, player=result.player,
+        state_before=kind.state_to_json(before), cause=cause, source=source, player=result.player,
         parts=list(parts), reply=replied, also_prompt=[part.player for part in result.resumed], note=list(note),
         private={player: list(lines) for player, lines in (private or {}).items() if lines}, created=now)
     add_move(session, row, holder, now)
@@ -248,7 +248,7 @@ def _free_for(row: MoveToTellRow, holder: str, now: datetime) -> bool:
 def _replayed(session: Session, game: GameRow, row: MoveToTellRow) -> Move | None:
     """The move of ``row``: the position before it, and its logged actions applied to it again; None when the
     log no longer holds them (the game master took the move back before it was told)."""
-    rules = kind_of(game.kind).rules
+    kind = kind_of(game.kind)
     count = row.version_after - row.version_before
     entries = load_log(session, game, since=row.version_before)[:count]
     if [entry.version for entry in entries] != list(range(row.version_before, row.version_after)):
@@ -256,16 +256,16 @@ def _replayed(session: Session, game: GameRow, row: MoveToTellRow) -> Move | Non
                     row.version_before, row.version_after)
         return None
     try:
-        before = rules.state_from_json(row.state_before)
-        usable = rules.version(before) == row.version_before and \
-            rules.setup_to_json(rules.setup_of(before)) == game.setup
+        before = kind.state_from_json(row.state_before)
+        usable = kind.version(before) == row.version_before and \
+            kind.setup_to_json(kind.setup_of(before)) == game.setup
     except (EngineError, KeyError, TypeError, ValueError):
         usable = False
     if not usable:  # a seat renamed meanwhile (pbem replace): the log, as it reads now, is the truth
-        before = replay(rules, game_setup(game), load_log(session, game)[:row.version_before])
+        before = replay(kind, game_setup(game), load_log(session, game)[:row.version_before])
     state, events = before, []
     for entry in entries:
-        state, done = rules.apply(state, entry.player, entry.action)
+        state, done = kind.apply(state, entry.player, entry.action)
         events.extend(done)
     return Move(row.player, before, state, tuple(events), tuple(row.also_prompt))
 
