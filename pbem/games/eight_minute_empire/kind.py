@@ -7,6 +7,7 @@ bid is in (``shown_move``), so nothing tells whether another has bid.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -33,13 +34,39 @@ from pbem.games.eight_minute_empire.orders import (
     looks_like_order,
     parse,
 )
-from pbem.games.eight_minute_empire.words import banner, order_text
+from pbem.games.eight_minute_empire.words import order_text
 from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
+from pbem.render.env import render
 from pbem.render.scene import Scene
 from pbem.render.text import finish
 
-OPTIONS = ("age_order",)  # --age-order (option_flag): the players youngest first (R8-SETUP-4)
+OPTIONS = ("age_order",)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorView:
+    """A refusal as its sender reads it: the lines that stand, the refused line and why, what is legal now."""
+
+    game: str
+    player: str
+    applied: tuple[tuple[int, str], ...]  # line number, line
+    line_number: int | None
+    line: str | None
+    reason: str  # the parser's or the engine's reason, already a sentence (see the report)
+    legal: tuple[str, ...]  # orders, ready to copy
+    not_applied: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One line of HISTORY: a move's order, a bid round's revealed bids, or the bid still open (move None)."""
+
+    move: int | None
+    player: str | None = None
+    order: str | None = None  # the order as written in the order language
+    bids: tuple[tuple[str, int], ...] = ()
+    own_bid: int | None = None  # --age-order (option_flag): the players youngest first (R8-SETUP-4)
 
 
 class EightMinuteEmpire:
@@ -227,16 +254,9 @@ class EightMinuteEmpire:
 
     def error(self, state: State, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
-        parts = [banner(game, f"{player}, an order was refused"), ""]
-        if applied:
-            parts += ["APPLIED (these stand)", *(f"  line {a.line_number}: {a.line}" for a in applied), ""]
-        where = f"line {refusal.line_number}: {refusal.line}" if refusal.line_number is not None else "your message"
-        parts += ["REFUSED", "-------", where, refusal.reason]
-        if refusal.legal:
-            parts += ["", "Legal now:", *(f"    {order}" for order in refusal.legal)]
-        if refusal.not_applied:
-            parts += ["", "Not applied:", *(f"  line {n}: {t}" for n, t in refusal.not_applied)]
-        return finish("\n".join(parts) + "\n")
+        view = ErrorView(game, player, tuple((a.line_number, a.line) for a in applied), refusal.line_number,
+                         refusal.line, refusal.reason, tuple(refusal.legal), tuple(refusal.not_applied))
+        return render("eight_minute_empire/error.j2", error=view)
 
     def game_end(self, state: State, player: str | None, events: Iterable[Event], *, game: str) -> str:
         return views.game_end(self.board, state, player, events, game)
@@ -254,12 +274,14 @@ class EightMinuteEmpire:
         if query.kind == "board":
             return self.board_text(state, game=game)
         if query.kind == "options":
-            return finish("OPTIONS\n" + "\n".join(f"    {o}" for o in self._option_lines(state, player)) + "\n")
+            return render("eight_minute_empire/options.j2", options=tuple(self._option_lines(state, player)))
         if query.kind == "history":
-            return finish("HISTORY\n" + "\n".join(self._history(state, player, log or (), query.count or 10)) + "\n")
+            return render("eight_minute_empire/history.j2",
+                          history=self._history(state, player, log or (), query.count or 10))
         return views.report(self.board, state, player, (), game, False)
 
-    def _history(self, state: State, player: str, log: Sequence[LogEntry[Any]], count: int) -> list[str]:
+    def _history(self, state: State, player: str, log: Sequence[LogEntry[Any]],
+                 count: int) -> tuple[HistoryLine, ...]:
         """The last ``count`` moves as the reader may see them (R8-BID-1).
 
         A bid round is one line: while open, only the reader's own bid and no
@@ -272,7 +294,7 @@ class EightMinuteEmpire:
         open_bids: list[LogEntry[Any]] = []
         while state.phase is Phase.BID and entries and isinstance(entries[-1].action, Bid):
             open_bids.insert(0, entries.pop())
-        lines: list[str] = []
+        lines: list[HistoryLine] = []
         start = 0
         while start < len(entries):
             end = start + 1
@@ -280,16 +302,16 @@ class EightMinuteEmpire:
                 while end < len(entries) and isinstance(entries[end].action, Bid):
                     end += 1
                 final = {entry.player: entry.action.coins for entry in entries[start:end]}
-                shown = ", ".join(f"{p} {final[p]}" for p in state.seating if p in final)
-                lines.append(f"  move {entries[end - 1].version + 1}: the bids revealed: {shown}")
+                shown = tuple((p, final[p]) for p in state.seating if p in final)
+                lines.append(HistoryLine(entries[end - 1].version + 1, bids=shown))
             else:
                 entry = entries[start]
-                lines.append(f"  move {entry.version + 1}: {entry.player}: {order_text(entry.action)}")
+                lines.append(HistoryLine(entry.version + 1, entry.player, order_text(entry.action)))
             start = end
         if state.phase is Phase.BID:
             own = [entry.action.coins for entry in open_bids if entry.player == player]
-            lines.append("  now: the bid is open" + (f"; your sealed bid: {own[-1]}" if own else ""))
-        return lines[-count:] or ["  nothing yet"]
+            lines.append(HistoryLine(None, own_bid=own[-1] if own else None))
+        return tuple(lines[-count:])
 
     def state_json(self, name: str, state: State, viewer: str | None = None) -> dict[str, Any]:
         """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
