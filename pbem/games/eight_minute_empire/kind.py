@@ -23,7 +23,7 @@ from engine.eight_minute_empire.rules import EightMinuteRules
 from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
-from pbem.games.eight_minute_empire import picture, prompts, views, welcome
+from pbem.games.eight_minute_empire import phrases, picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.help import help_text
 from pbem.games.eight_minute_empire.orders import (
@@ -180,7 +180,7 @@ class EightMinuteEmpire:
                                        implicit=True))
             events.extend(done)
         if refusal is None and not applied and not queries:
-            refusal = Refusal("The message holds no orders.", legal=tuple(self._option_lines(state, player)))
+            refusal = Refusal(phrases.refusal("no_orders"), legal=tuple(self._option_lines(state, player)))
         return MessageOutcome(state, tuple(applied), tuple(entries), refusal, tuple(queries), {}, None, (),
                               tuple(p.detail for p in self.rules.pending(state)), tuple(events), split.ignored)
 
