@@ -34,12 +34,12 @@ from pbem.games.eight_minute_empire.orders import (
     looks_like_order,
     parse,
 )
+from pbem.games.eight_minute_empire.viewmodels import render_part, say, status_view
 from pbem.games.eight_minute_empire.words import order_text
 from pbem.games.kind import GameKind, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.env import render
 from pbem.render.scene import Scene
-from pbem.render.text import finish
 
 OPTIONS = ("age_order",)
 
@@ -56,6 +56,25 @@ class ErrorView:
     reason: str  # the parser's or the engine's reason, already a sentence (see the report)
     legal: tuple[str, ...]  # orders, ready to copy
     not_applied: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A decision not yet answered, for the game master: whose, of what kind, and the options (when shown)."""
+
+    player: str
+    kind: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NewGameView:
+    """What the game master is told of a game just created."""
+
+    name: str
+    seats: tuple[tuple[str, str], ...]  # player, colour
+    seed: int
+    ages: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +234,7 @@ class EightMinuteEmpire:
         return views.narrate(self.board, state, events, viewer)
 
     def decision_words(self, state: State, decision: Pending) -> str:
-        return {"neutral": "place a neutral army", "bid": "bid for the first turn", "take": "take a card from the row",
-                "action": "use your card's action"}.get(decision.kind, decision.kind)
+        return say("_words", "decision", decision.kind)
 
     def subject_name(self, subject: str | None) -> str | None:
         return subject
@@ -225,11 +243,7 @@ class EightMinuteEmpire:
         return state.bid_opened if state.phase is Phase.BID else state.version  # R8-BID-1: no bid counted
 
     def status_words(self, state: State) -> str:
-        if state.finished:
-            return "game over"
-        if state.phase is Phase.BID:
-            return "the bid is open"
-        return f"{state.current} to play"
+        return say("_words", "game_state", state.finished, state.phase is Phase.BID, state.current)
 
     def turn_line(self, state: State) -> str:
         return views.status_line(state)
@@ -238,7 +252,7 @@ class EightMinuteEmpire:
         return (colour_of(state, player),)
 
     def holding_words(self, state: State, player: str) -> str:
-        return f"the {colour_of(state, player)} armies"
+        return say("_words", "holding", colour_of(state, player))
 
     def report(self, state: State, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
                board: bool = True) -> str:
@@ -262,7 +276,7 @@ class EightMinuteEmpire:
         return views.game_end(self.board, state, player, events, game)
 
     def board_text(self, state: State, *, game: str) -> str:
-        return finish("\n".join(views.map_lines(self.board, state)) + "\n")
+        return render("eight_minute_empire/board.j2", map_text=views.map_text(self.board, state))
 
     def picture(self, state: State, *, game: str) -> Scene:
         return picture.picture(self.board, state, game=game)
@@ -340,18 +354,16 @@ class EightMinuteEmpire:
         return views.score_lines(self.board, state)
 
     def summary_lines(self, name: str, state: State) -> list[str]:
-        return [f"Game {name}: move {state.version}. {views.status_line(state)}",
+        return [say("_words", "summary_head", name, state.version, status_view(state, None)),
                 *views.player_lines(self.board, state)]
 
     def pending_lines(self, state: State, *, options: bool = True) -> list[str]:
-        lines = []
-        for decision in self.rules.pending(state):
-            if decision.answered:
-                continue
-            lines.append(f"Waiting for {decision.player} ({decision.kind})" + ("; options:" if options else "."))
-            if options:
-                lines += [f"    {o}" for o in self._option_lines(state, decision.player)]
-        return lines or ["The game is over."]
+        return self._pending_text(state, options).split("\n")
+
+    def _pending_text(self, state: State, options: bool) -> str:
+        waiting = tuple(Waiting(d.player, d.kind, tuple(self._option_lines(state, d.player)) if options else ())
+                        for d in self.rules.pending(state) if not d.answered)
+        return render_part("pending", waiting=waiting, show_options=options)
 
     def legal_orders(self, state: State, player: str) -> list[str]:
         """Orders only, each a whole reply (the state JSON's options, the bots): the bid's are examples of its
@@ -368,10 +380,9 @@ class EightMinuteEmpire:
 
     def new_game_lines(self, created: NewGame) -> list[str]:
         state = created.state
-        return [f"Game {created.name} created: Eight-Minute Empire, {len(state.seating)} players, "
-                f"seed {state.setup.seed}.",
-                "Seats: " + ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating),
-                f"Youngest first: {', '.join(state.ages)}.", *self.pending_lines(state, options=False)]
+        view = NewGameView(created.name, tuple((p, colour_of(state, p)) for p in state.seating), state.setup.seed,
+                           state.ages)
+        return render_part("new_game", game=view, pending_text=self._pending_text(state, False)).split("\n")
 
 
 def _keeps_the_interface(kind: EightMinuteEmpire) -> GameKind:
