@@ -20,6 +20,7 @@ import pytest
 
 from engine.core.seats import Seat
 from engine.eight_minute_empire.model import State
+from pbem.errors import BadSetup
 from pbem.games import kind_named
 from pbem.games.eight_minute_empire.help import topics
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
@@ -169,3 +170,20 @@ def test_every_mail_of_a_seeded_game_is_unchanged(name: str, players: int, seed:
         first = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b), min(len(got), len(want)))
         pytest.fail(f"{path.name} differs from line {first + 1}: got {got[first:first + 3]!r}, "
                     f"want {want[first:first + 3]!r}")
+
+
+SETUP_REFUSALS = (  # as the f-strings wrote them before they moved into _refusals.j2
+    ((), {"foo": 1, "bar": 2}, "Eight-Minute Empire has no option --bar, --foo; its options: --age-order"),
+    (("x", "y"), {}, "Eight-Minute Empire has no variant x, y; its variants: neutral, long"),
+    (("neutral",), {}, "the neutral armies are a two-player variant"),
+    ((), {"age_order": ("ann",)}, "--age-order must name every player once, youngest first: ann, bob, cy"),
+)
+
+
+@pytest.mark.parametrize(("variants", "options", "reason"), SETUP_REFUSALS)
+def test_a_refused_setup_tells_the_game_master_the_same_words(variants: tuple[str, ...], options: dict[str, object],
+                                                               reason: str) -> None:
+    seats = tuple(Seat(n) for n in NAMES[:3])
+    with pytest.raises(BadSetup) as refused:
+        KIND.make_setup(SetupChoices(seats, 1, variants, options))
+    assert str(refused.value) == reason

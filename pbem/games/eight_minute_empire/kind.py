@@ -141,22 +141,20 @@ class EightMinuteEmpire:
     def make_setup(self, choices: SetupChoices) -> Setup:
         unknown = sorted(set(choices.options) - set(OPTIONS))
         if unknown:
-            raise BadSetup(f"{self.title} has no option {', '.join(map(option_flag, unknown))}; its options: "
-                           f"{', '.join(map(option_flag, OPTIONS))}")
+            raise BadSetup(phrases.refusal("no_option", self.title, tuple(map(option_flag, unknown)),
+                                           tuple(map(option_flag, OPTIONS))))
         strange = sorted(set(choices.variants) - set(self.variants))
         if strange:
-            raise BadSetup(f"{self.title} has no variant {', '.join(strange)}; its variants: "
-                           f"{', '.join(self.variants)}")
+            raise BadSetup(phrases.refusal("no_variant", self.title, tuple(strange), self.variants))
         chosen = frozenset(Variant(v) for v in choices.variants)
         if Variant.NEUTRAL in chosen and len(choices.players) != 2:
-            raise BadSetup("the neutral armies are a two-player variant")
+            raise BadSetup(phrases.refusal("neutral_for_two"))
         names = tuple(seat.name for seat in choices.players)
         ages = tuple(choices.options.get("age_order", ()))
         if ages:
             resolved = tuple(match_player(a, names) for a in ages)
             if None in resolved or sorted(r for r in resolved if r) != sorted(names):
-                raise BadSetup(f"{option_flag('age_order')} must name every player once, youngest first: "
-                               f"{', '.join(names)}")
+                raise BadSetup(phrases.refusal("age_order", option_flag("age_order"), names))
             ages = tuple(r for r in resolved if r)
         return Setup(choices.players, choices.seed, ages, chosen)
 
