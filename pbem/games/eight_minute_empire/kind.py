@@ -7,6 +7,7 @@ bid is in (``shown_move``), so nothing tells whether another has bid.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +24,7 @@ from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
 from pbem.games.basekind import BaseKind
-from pbem.games.eight_minute_empire import picture, prompts, views, welcome
+from pbem.games.eight_minute_empire import phrases, picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.help import help_text
 from pbem.games.eight_minute_empire.orders import (
@@ -34,13 +35,58 @@ from pbem.games.eight_minute_empire.orders import (
     looks_like_order,
     parse,
 )
-from pbem.games.eight_minute_empire.words import banner, order_text
+from pbem.games.eight_minute_empire.viewmodels import render_part, say, status_view
+from pbem.games.eight_minute_empire.words import order_text
 from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
+from pbem.render.env import render
 from pbem.render.scene import Scene
-from pbem.render.text import finish
 
-OPTIONS = ("age_order",)  # --age-order (option_flag): the players youngest first (R8-SETUP-4)
+OPTIONS = ("age_order",)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorView:
+    """A refusal as its sender reads it: the lines that stand, the refused line and why, what is legal now."""
+
+    game: str
+    player: str
+    applied: tuple[tuple[int, str], ...]  # line number, line
+    line_number: int | None
+    line: str | None
+    reason: str  # the parser's or the engine's reason, already a sentence (see the report)
+    legal: tuple[str, ...]  # orders, ready to copy
+    not_applied: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """A decision not yet answered, for the game master: whose, of what kind, and the options (when shown)."""
+
+    player: str
+    kind: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class NewGameView:
+    """What the game master is told of a game just created."""
+
+    name: str
+    seats: tuple[tuple[str, str], ...]  # player, colour
+    seed: int
+    ages: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One line of HISTORY: a move's order, a bid round's revealed bids, or the bid still open (move None)."""
+
+    move: int | None
+    player: str | None = None
+    order: str | None = None  # the order as written in the order language
+    bids: tuple[tuple[str, int], ...] = ()
+    own_bid: int | None = None  # --age-order (option_flag): the players youngest first (R8-SETUP-4)
 
 
 class EightMinuteEmpire(BaseKind[State, Action, Event]):
@@ -63,18 +109,16 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         self.info.refuse_unknown(choices)
         strange = sorted(set(choices.variants) - set(self.info.variants))
         if strange:
-            raise BadSetup(f"{self.info.title} has no variant {', '.join(strange)}; its variants: "
-                           f"{', '.join(self.info.variants)}")
+            raise BadSetup(phrases.refusal("no_variant", self.info.title, tuple(strange), self.info.variants))
         chosen = frozenset(Variant(v) for v in choices.variants)
         if Variant.NEUTRAL in chosen and len(choices.players) != 2:
-            raise BadSetup("the neutral armies are a two-player variant")
+            raise BadSetup(phrases.refusal("neutral_for_two"))
         names = tuple(seat.name for seat in choices.players)
         ages = tuple(choices.options.get("age_order", ()))
         if ages:
             resolved = tuple(match_player(a, names) for a in ages)
             if None in resolved or sorted(r for r in resolved if r) != sorted(names):
-                raise BadSetup(f"{option_flag('age_order')} must name every player once, youngest first: "
-                               f"{', '.join(names)}")
+                raise BadSetup(phrases.refusal("age_order", option_flag("age_order"), names))
             ages = tuple(r for r in resolved if r)
         return Setup(choices.players, choices.seed, ages, chosen)
 
@@ -117,7 +161,7 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
                                        implicit=True))
             events.extend(done)
         if refusal is None and not applied and not queries:
-            refusal = Refusal("The message holds no orders.", legal=tuple(self._option_lines(state, player)))
+            refusal = Refusal(phrases.refusal("no_orders"), legal=tuple(self._option_lines(state, player)))
         return MessageOutcome(state, tuple(applied), tuple(entries), refusal, tuple(queries), {}, None, (),
                               tuple(p.detail for p in self.rules.pending(state)), tuple(events), split.ignored)
 
@@ -146,18 +190,13 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         return views.narrate(self.board, state, events, viewer)
 
     def decision_words(self, state: State, decision: Pending) -> str:
-        return {"neutral": "place a neutral army", "bid": "bid for the first turn", "take": "take a card from the row",
-                "action": "use your card's action"}.get(decision.kind, decision.kind)
+        return say("_words", "decision", decision.kind)
 
     def shown_move(self, state: State) -> int:
         return state.bid_opened if state.phase is Phase.BID else state.version  # R8-BID-1: no bid counted
 
     def status_words(self, state: State) -> str:
-        if state.finished:
-            return "game over"
-        if state.phase is Phase.BID:
-            return "the bid is open"
-        return f"{state.current} to play"
+        return say("_words", "game_state", state.finished, state.phase is Phase.BID, state.current)
 
     def turn_line(self, state: State) -> str:
         return views.status_line(state)
@@ -166,7 +205,7 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         return (colour_of(state, player),)
 
     def holding_words(self, state: State, player: str) -> str:
-        return f"the {colour_of(state, player)} armies"
+        return say("_words", "holding", colour_of(state, player))
 
     def report(self, state: State, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
                board: bool = True) -> str:
@@ -182,22 +221,15 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
 
     def error(self, state: State, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
-        parts = [banner(game, f"{player}, an order was refused"), ""]
-        if applied:
-            parts += ["APPLIED (these stand)", *(f"  line {a.line_number}: {a.line}" for a in applied), ""]
-        where = f"line {refusal.line_number}: {refusal.line}" if refusal.line_number is not None else "your message"
-        parts += ["REFUSED", "-------", where, refusal.reason]
-        if refusal.legal:
-            parts += ["", "Legal now:", *(f"    {order}" for order in refusal.legal)]
-        if refusal.not_applied:
-            parts += ["", "Not applied:", *(f"  line {n}: {t}" for n, t in refusal.not_applied)]
-        return finish("\n".join(parts) + "\n")
+        view = ErrorView(game, player, tuple((a.line_number, a.line) for a in applied), refusal.line_number,
+                         refusal.line, refusal.reason, tuple(refusal.legal), tuple(refusal.not_applied))
+        return render("eight_minute_empire/error.j2", error=view)
 
     def game_end(self, state: State, player: str | None, events: Iterable[Event], *, game: str) -> str:
         return views.game_end(self.board, state, player, events, game)
 
     def board_text(self, state: State, *, game: str) -> str:
-        return finish("\n".join(views.map_lines(self.board, state)) + "\n")
+        return render("eight_minute_empire/board.j2", map_text=views.map_text(self.board, state))
 
     def board_key(self, state: State) -> str:
         return "\n".join(views.map_lines(self.board, state))
@@ -212,12 +244,14 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         if query.kind == "board":
             return self.board_text(state, game=game)
         if query.kind == "options":
-            return finish("OPTIONS\n" + "\n".join(f"    {o}" for o in self._option_lines(state, player)) + "\n")
+            return render("eight_minute_empire/options.j2", options=tuple(self._option_lines(state, player)))
         if query.kind == "history":
-            return finish("HISTORY\n" + "\n".join(self._history(state, player, log or (), query.count or 10)) + "\n")
+            return render("eight_minute_empire/history.j2",
+                          history=self._history(state, player, log or (), query.count or 10))
         return views.report(self.board, state, player, (), game, False)
 
-    def _history(self, state: State, player: str, log: Sequence[LogEntry[Any]], count: int) -> list[str]:
+    def _history(self, state: State, player: str, log: Sequence[LogEntry[Any]],
+                 count: int) -> tuple[HistoryLine, ...]:
         """The last ``count`` moves as the reader may see them (R8-BID-1).
 
         A bid round is one line: while open, only the reader's own bid and no
@@ -230,7 +264,7 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         open_bids: list[LogEntry[Any]] = []
         while state.phase is Phase.BID and entries and isinstance(entries[-1].action, Bid):
             open_bids.insert(0, entries.pop())
-        lines: list[str] = []
+        lines: list[HistoryLine] = []
         start = 0
         while start < len(entries):
             end = start + 1
@@ -238,16 +272,16 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
                 while end < len(entries) and isinstance(entries[end].action, Bid):
                     end += 1
                 final = {entry.player: entry.action.coins for entry in entries[start:end]}
-                shown = ", ".join(f"{p} {final[p]}" for p in state.seating if p in final)
-                lines.append(f"  move {entries[end - 1].version + 1}: the bids revealed: {shown}")
+                shown = tuple((p, final[p]) for p in state.seating if p in final)
+                lines.append(HistoryLine(entries[end - 1].version + 1, bids=shown))
             else:
                 entry = entries[start]
-                lines.append(f"  move {entry.version + 1}: {entry.player}: {order_text(entry.action)}")
+                lines.append(HistoryLine(entry.version + 1, entry.player, order_text(entry.action)))
             start = end
         if state.phase is Phase.BID:
             own = [entry.action.coins for entry in open_bids if entry.player == player]
-            lines.append("  now: the bid is open" + (f"; your sealed bid: {own[-1]}" if own else ""))
-        return lines[-count:] or ["  nothing yet"]
+            lines.append(HistoryLine(None, own_bid=own[-1] if own else None))
+        return tuple(lines[-count:])
 
     def state_json(self, name: str, state: State, viewer: str | None = None) -> dict[str, Any]:
         """The state JSON of docs/state-json.md; bids only once revealed (``your_bid`` for the viewer's own)."""
@@ -276,18 +310,16 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         return views.score_lines(self.board, state)
 
     def summary_lines(self, name: str, state: State) -> list[str]:
-        return [f"Game {name}: move {state.version}. {views.status_line(state)}",
+        return [say("_words", "summary_head", name, state.version, status_view(state, None)),
                 *views.player_lines(self.board, state)]
 
     def pending_lines(self, state: State, *, options: bool = True) -> list[str]:
-        lines = []
-        for decision in self.rules.pending(state):
-            if decision.answered:
-                continue
-            lines.append(f"Waiting for {decision.player} ({decision.kind})" + ("; options:" if options else "."))
-            if options:
-                lines += [f"    {o}" for o in self._option_lines(state, decision.player)]
-        return lines or ["The game is over."]
+        return self._pending_text(state, options).split("\n")
+
+    def _pending_text(self, state: State, options: bool) -> str:
+        waiting = tuple(Waiting(d.player, d.kind, tuple(self._option_lines(state, d.player)) if options else ())
+                        for d in self.rules.pending(state) if not d.answered)
+        return render_part("pending", waiting=waiting, show_options=options)
 
     def legal_orders(self, state: State, player: str) -> list[str]:
         """Orders only, each a whole reply (the state JSON's options, the bots): the bid's are examples of its
@@ -304,10 +336,9 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
 
     def new_game_lines(self, created: NewGame) -> list[str]:
         state = created.state
-        return [f"Game {created.name} created: Eight-Minute Empire, {len(state.seating)} players, "
-                f"seed {state.setup.seed}.",
-                "Seats: " + ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating),
-                f"Youngest first: {', '.join(state.ages)}.", *self.pending_lines(state, options=False)]
+        view = NewGameView(created.name, tuple((p, colour_of(state, p)) for p in state.seating), state.setup.seed,
+                           state.ages)
+        return render_part("new_game", game=view, pending_text=self._pending_text(state, False)).split("\n")
 
 
 def _keeps_the_interface(kind: EightMinuteEmpire) -> GameKind[State, Action, Event]:

@@ -9,7 +9,8 @@ in natural word order (``PLACE 2 armies in 12``, ``DESTROY 13 red``, see
 (``TAKE card 37``). What could be read two ways, or is misspelt, is refused
 with what to write instead, never guessed: a guess would spend a turn on an
 order the player did not give. A message is read line by line; the first
-refused line stops it and the lines before it stand.
+refused line stops it and the lines before it stand. The reasons given are
+worded in ``templates/eight_minute_empire/_refusals.j2``.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from dataclasses import dataclass
 from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.model import NEUTRAL, State
 from pbem.games.eight_minute_empire import phrases
-from pbem.games.eight_minute_empire.phrases import OrderError
+from pbem.games.eight_minute_empire.phrases import OrderError, refusal
 from pbem.games.eight_minute_empire.vocabulary import (
     QUERIES,
     close_to_keyword,
@@ -36,7 +37,6 @@ from pbem.games.kind import match_player
 __all__ = ["COLOURS", "OrderError", "QueryOrder", "colour_of", "is_query", "looks_like_order", "parse"]
 
 COLOURS = ("red", "blue", "green", "yellow", "purple")
-ORDER_FORMS = "BID 3, TAKE 2, PLACE 12, MOVE 12-13, CITY 12, DESTROY red 12, DONE or HELP"
 _FRAGMENT = re.compile(r"^(?:r|region\s*)?\d{1,2}\s*(?:$|[-,>x\u2013\u2192]|to\b|and\b)", re.IGNORECASE)
 
 
@@ -89,17 +89,8 @@ def _unknown(text: str) -> str:
     word = text.split()[0] if text.split() else text
     if _FRAGMENT.match(text.strip()):
         line = text.strip()
-        example = f"MOVE {line}" if re.search(r"-|>|\bto\b", line) else f"PLACE {line}"
-        return (f"{line!r} has no order word: start it with one, e.g. {example}. The items of one order are "
-                "separated by ',' (a ';' starts a new order).")
-    near = suggestions(word)
-    if near:
-        return f"{word!r} is no order of Eight-Minute Empire; did you mean {_either(near)}?"
-    return f"{word!r} is no order of Eight-Minute Empire. The orders: {ORDER_FORMS}."
-
-
-def _either(words: tuple[str, ...]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        return refusal("no_order_word", line, bool(re.search(r"-|>|\bto\b", line)))
+    return refusal("no_such_order", word, suggestions(word))
 
 
 def _two_orders(written: str, rest: str) -> str | None:
@@ -113,8 +104,7 @@ def _two_orders(written: str, rest: str) -> str | None:
         item, found = parts[index].strip(), read_keyword(parts[index])
         if found is not None and found[0] != "neutral":
             before = "".join(parts[:index - 1]).strip()
-            return (f"{item!r} is another order: give each order on its own line or after a ';', e.g. "
-                    f"{written} {before}; {item}")
+            return refusal("another_order", item, written, before)
     return None
 
 
@@ -126,7 +116,7 @@ def _query(keyword: str, rest: str) -> QueryOrder:
         words = rest.split()
         count = number(words[0])
         if count is None or len(words) > 2 or (len(words) == 2 and words[1].lower() not in ("moves", "events")):
-            raise OrderError("HISTORY takes a number of moves, e.g. HISTORY 5.")
+            raise OrderError(refusal("history_count"))
         return QueryOrder("history", count=count)
     return QueryOrder(keyword)
 
@@ -143,8 +133,7 @@ def _bid(state: State, rest: str) -> Action:
     word = match.group(1).lower() if match else ""
     coins = 0 if word in ("nothing", "none", "nil") else number(word)
     if coins is None:
-        given = f"{rest.strip()!r} is no number of coins: " if rest.strip() else ""
-        raise OrderError(f"{given}BID takes a number of coins, e.g. BID 3, BID 3 coins or BID three.")
+        raise OrderError(refusal("bid_number", rest.strip()))
     return Bid(coins)
 
 
@@ -162,8 +151,7 @@ def _take(state: State, rest: str) -> Action:
     for pattern, read in ((_BY_PLACE, number), (_BY_ORDINAL, _place_word)):
         if (match := pattern.match(text)) and (place := read(match.group(1))) is not None:
             return Take(_checked_place(state, place))
-    raise OrderError(f"TAKE takes the place of a card in the row, 1 to {len(state.row)}, e.g. TAKE 2, or a card's "
-                     "number, e.g. TAKE #37 or TAKE card 37.")
+    raise OrderError(refusal("take_what", len(state.row)))
 
 
 def _place_word(word: str) -> int | None:
@@ -175,26 +163,18 @@ def _checked_place(state: State, place: int) -> int:
     """A place as written; a number beyond the row that is a card there is refused with both readings."""
     if place > len(state.row) and place in state.row:
         at = state.row.index(place) + 1
-        raise OrderError(f"The row has places 1 to {len(state.row)}: for card #{place} (at place {at}) write "
-                         f"TAKE {at} or TAKE card {place}.")
+        raise OrderError(refusal("place_beyond_row", len(state.row), place, at))
     return place
 
 
 def _place_of_card(state: State, card: int, *, explicit: bool) -> int:
     """The place of card ``card`` in the row; refused when it is not there, or when "card 3" could be place 3."""
     if card not in state.row:
-        also = f" For the card at place {card} write TAKE {card}." if card <= len(state.row) else ""
-        raise OrderError(f"Card #{card} is not in the row; the row holds {_row_words(state)}.{also}")
+        raise OrderError(refusal("card_not_in_row", card, state.row))
     place = state.row.index(card) + 1
     if not explicit and card <= len(state.row) and place != card:
-        raise OrderError(f"'card {card}' could be card #{card} (at place {place}) or the card at place {card} "
-                         f"(#{state.row[card - 1]}): write TAKE {place} for card #{card}, or TAKE {card} for "
-                         f"the card at place {card}.")
+        raise OrderError(refusal("card_or_place", card, place, state.row[card - 1]))
     return place
-
-
-def _row_words(state: State) -> str:
-    return ", ".join(f"#{card} (place {place})" for place, card in enumerate(state.row, start=1)) or "no cards"
 
 
 def _place(state: State, rest: str) -> Action:
@@ -231,7 +211,7 @@ def _neutral(state: State, rest: str) -> Action:
 
 def _one_region(text: str, example: str) -> int:
     if not text.strip():
-        raise OrderError(f"Say where, e.g. {example}.")
+        raise OrderError(refusal("say_where", example))
     return phrases.region(text)
 
 
@@ -259,11 +239,10 @@ def _player(state: State, text: str) -> str:
     colours = {colour_of(state, p): p for p in state.seating}
     if text.lower() in colours:
         return colours[text.lower()]
-    named = ", ".join(f"{p} ({colour_of(state, p)})" for p in state.seating)
     words = [*state.seating, *colours, NEUTRAL]
     near = difflib.get_close_matches(text.lower(), [w.lower() for w in words], n=1, cutoff=0.6)
-    hint = f" Did you mean {near[0]}?" if near else ""
-    raise OrderError(f"{text!r} names no player; players: {named}.{hint}")
+    raise OrderError(refusal("no_player", text, tuple((p, colour_of(state, p)) for p in state.seating),
+                             near[0] if near else None))
 
 
 READERS: dict[str, Callable[[State, str], Action]] = {

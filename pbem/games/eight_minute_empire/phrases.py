@@ -7,7 +7,8 @@ region, a count, the word "army", a preposition, another word) and the
 string of their kinds is matched against the few shapes an item may have.
 That keeps every accepted form listed in one place, and anything else is
 refused: a number that could be a count or a region (``PLACE 2 12``) is
-never guessed.
+never guessed. The reasons given are in
+``templates/eight_minute_empire/_refusals.j2`` (``refusal``).
 """
 from __future__ import annotations
 
@@ -15,10 +16,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pbem.games.eight_minute_empire.viewmodels import say
 from pbem.games.eight_minute_empire.vocabulary import number
 
 REGIONS = range(1, 26)  # the four-continent map's regions (R8-PIECE-2)
-REGION_FORMS = "12, r12 or region 12"
 
 
 class OrderError(ValueError):
@@ -28,6 +29,11 @@ class OrderError(ValueError):
         super().__init__(reason)
         self.reason = reason
         self.legal = legal
+
+
+def refusal(reason: str, *facts: str | int | tuple[object, ...] | None) -> str:
+    """Why a line is refused, in the player's words: the macro ``reason`` of ``_refusals.j2`` told ``facts``."""
+    return say("_refusals", reason, *facts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +63,7 @@ def items(text: str, example: str) -> list[str]:
     """The items of a list: separated by ``,`` (or "and", "&"); at least one."""
     found = [item for item in _ITEMS.split(text.strip()) if item.strip()]
     if not found:
-        raise OrderError(f"Say where, e.g. {example}.")
+        raise OrderError(refusal("say_where", example))
     return found
 
 
@@ -102,10 +108,10 @@ def region(text: str | Token) -> int:
     found = [text] if isinstance(text, Token) else tokens(text)
     if len(found) != 1 or found[0].kind not in "NR" or found[0].text in ("a", "an"):
         shown = text.text if isinstance(text, Token) else text.strip()
-        raise OrderError(f"{shown!r} is no region: regions are the map's numbers 1 to 25, written {REGION_FORMS}.")
+        raise OrderError(refusal("no_region", shown))
     value = found[0].value
     if value not in REGIONS:
-        raise OrderError(f"{value} is no region: regions are 1 to 25.")
+        raise OrderError(refusal("off_the_map", value))
     return value
 
 
@@ -113,9 +119,9 @@ def count(parts: dict[str, list[Token]], item: str) -> int:
     """The number of armies an item names ("2 armies", "x2"), 1 if none; never both, never 0."""
     given = [parts[name][0].value for name in ("n", "c") if name in parts]
     if len(given) > 1:
-        raise OrderError(f"{item!r}: give the number of armies once, e.g. 12 x2 or 2 armies in 12.")
+        raise OrderError(refusal("count_twice", item))
     if given and given[0] < 1:
-        raise OrderError(f"{item!r}: the number of armies is 1 or more.")
+        raise OrderError(refusal("count_zero", item))
     return given[0] if given else 1
 
 
@@ -132,14 +138,12 @@ def place_item(item: str) -> tuple[int, int]:
     """(region, armies) of one item of PLACE."""
     parts = shape(PLACE_FORMS, tokens(item))
     if parts is None:
-        raise OrderError(f"{item!r}: write a region and, for several armies, x and their number: PLACE 12 x2, "
-                         "PLACE 2 armies in 12, or PLACE 12, 5 for one army in each.")
+        raise OrderError(refusal("place_form", item))
     if "rs" in parts:
         regions = {region(t) for t in parts["rs"]}
         if len(regions) > 1:
             numbers = " ".join(t.text for t in parts["rs"])
-            raise OrderError(f"{numbers!r} could be a number of armies or several regions: write PLACE 12 x2 for "
-                             "two armies in 12, or PLACE 12, 5 for one army in each (a ',' between regions).")
+            raise OrderError(refusal("count_or_regions", numbers))
         return regions.pop(), len(parts["rs"])
     return region(parts["r"][0]), count(parts, item)
 
@@ -152,18 +156,17 @@ def path(item: str) -> tuple[tuple[int, ...], ...]:
     counts = [c for c in (_army_count(match.group("n"), item), match.group("x") or match.group("y"),
                           TIMES_WORDS.get((match.group("t") or "").lower())) if c is not None]
     if len(counts) > 1:
-        raise OrderError(f"{item!r}: give the number of armies once, e.g. MOVE 12-13 x2 or MOVE 2 armies 12-13.")
+        raise OrderError(refusal("move_count_twice", item))
     times = int(counts[0]) if counts else 1
     parts = _STEP.split(body) if _STEP.search(body) else body.split()
     for part in parts:
         if len(tokens(part)) > 1:
-            raise OrderError(f"{part!r} is not one region: for several armies on one path write MOVE 12-13 x2 or "
-                             "MOVE 2 armies 12-13; separate paths with ',' (MOVE 12-13, 12-9).")
+            raise OrderError(refusal("not_one_region", part))
     regions = tuple(region(part) for part in parts if part)
     if len(regions) < 2:
-        raise OrderError(f"{item!r}: a move goes from one region to the next, e.g. MOVE 12-13 or MOVE 12-13-14.")
+        raise OrderError(refusal("move_too_short", item))
     if times < 1:
-        raise OrderError(f"{item!r}: the number of armies is 1 or more.")
+        raise OrderError(refusal("count_zero", item))
     return (regions,) * times
 
 
@@ -172,7 +175,7 @@ def _army_count(word: str | None, item: str) -> int | None:
         return None
     value = 1 if word.lower() in ("a", "an") else number(word)
     if value is None:
-        raise OrderError(f"{item!r}: {word!r} is no number of armies; e.g. MOVE 2 armies 12-13.")
+        raise OrderError(refusal("army_count_word", item, word))
     return value
 
 
@@ -187,9 +190,7 @@ def target(item: str) -> tuple[str, int, int]:
     """(whose army as written, region, how many) of one item of DESTROY."""
     parts = shape(DESTROY_FORMS, tokens(item))
     if parts is None:
-        raise OrderError(f"{item!r}: name whose army and where, e.g. DESTROY red 13, DESTROY 13 red or "
-                         "DESTROY ann 13 x2.")
+        raise OrderError(refusal("destroy_form", item))
     if "n" in parts and "a" not in parts and parts["n"][0].text not in ("a", "an"):
-        raise OrderError(f"{item!r}: is {parts['n'][0].text} a number of armies or a region? Write "
-                         "DESTROY red 13 x2 for two armies, or DESTROY red 2, red 13.")
+        raise OrderError(refusal("count_or_region", item, parts["n"][0].text))
     return " ".join(t.text for t in parts["w"]), region(parts["r"][0]), count(parts, item)

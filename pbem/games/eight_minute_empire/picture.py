@@ -7,7 +7,8 @@ regions, continents and links come from the map data
 ``maps/eight-minute-empire-board.txt``: continents A and B side by side above
 C and D, as the sea lines between them run. Beside continent D, where the
 art leaves room, the row of cards a player takes from, each with its place's
-cost; each player's coins are in the legend.
+cost; each player's coins are in the legend. The words drawn are in
+``templates/eight_minute_empire/_picture.j2``.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from engine.eight_minute_empire.board import Board
 from engine.eight_minute_empire.model import NEUTRAL, State, Variant
 from engine.eight_minute_empire.scoring import continent_owners, region_owners
 from pbem.games.eight_minute_empire.orders import colour_of
-from pbem.games.eight_minute_empire.views import REGIONS_TABLE, map_art, status_line
+from pbem.games.eight_minute_empire.viewmodels import say, status_view
+from pbem.games.eight_minute_empire.views import REGIONS_TABLE, map_art
 from pbem.games.eight_minute_empire.words import card_words
 from pbem.render.scene import (
     INK,
@@ -37,7 +39,6 @@ from pbem.render.scene import (
     fit,
     pale,
 )
-from pbem.render.text import plural
 
 SIZE = (1100, 760)
 NODE = (120, 44)
@@ -47,9 +48,6 @@ NEUTRAL_COLOUR = colour("grey")
 CONTINENT = re.compile(r"Continent (\w+)")
 ROW_BOX = (576, 566, 1088, 686)  # below continent D, right of region 22: only a sea line passes, above it
 CARD_GAP = 4
-KEY = ("R3: three red armies, Rc: a red city (Rc2: two), N2: two neutral armies; a region shaded and outlined "
-       "in a colour is that player's.",
-       "Lines: solid by land, dashed by sea (a move over land and water).")
 
 
 def picture(board: Board, state: State, *, game: str) -> Scene:
@@ -60,13 +58,14 @@ def picture(board: Board, state: State, *, game: str) -> Scene:
     for region in board.regions:
         owner = owners.get(region)
         shade = colour(colour_of(state, owner)) if owner else None
-        label = f"{region} (start)" if region == board.start else str(region)
+        label = say("_picture", "region", region, region == board.start)
         nodes.append(Node(str(region), label, layout.places[str(region)], pale(shade) if shade else LAND,
                           shade or INK, _tokens(state, region), thick=shade is not None))
     continents = continent_owners(board, owners)
     captions = tuple(Caption(_caption(c.text, continents, state), c.at) for c in layout.captions)
-    return Scene(f"{game}: Eight-Minute Empire. {status_line(state)}", SIZE, tuple(nodes), _links(board),
-                 captions, _legend(state), KEY, NODE, LABEL_SIZE, (_row(board, state),))
+    key = (say("_picture", "key_pieces"), say("_picture", "key_lines"))
+    return Scene(say("_picture", "title", game, status_view(state, None)), SIZE, tuple(nodes), _links(board),
+                 captions, _legend(state), key, NODE, LABEL_SIZE, (_row(board, state),))
 
 
 def _row(board: Board, state: State) -> Panel:
@@ -77,11 +76,10 @@ def _row(board: Board, state: State) -> Panel:
     for index, card in enumerate(state.row):
         left = 6 + index * (width + gap)
         good, _, does = card_words(board.cards[card]).partition(": ")
-        cells.append(Cell((left, 19, left + width, 38), (f"{index + 1}: cost {board.row_costs[index]}",)))
+        cells.append(Cell((left, 19, left + width, 38), (say("_picture", "place", index + 1, board.row_costs[index]),)))
         cells.append(Cell((left, 38, left + width, ROW_BOX[3] - ROW_BOX[1] - 4), (good, does), outline=INK,
                           fill=LAND, wrap=True))
-    title = f"The row: take a card, pay its cost ({plural(len(state.deck), 'card')} left in the deck)"
-    return Panel(title, ROW_BOX, tuple(cells))
+    return Panel(say("_picture", "row_title", len(state.deck)), ROW_BOX, tuple(cells))
 
 def _tokens(state: State, region: int) -> tuple[Token, ...]:
     """Each colour's armies (R3) and cities (Rc, Rc2) in seating order, then the neutral armies (N2)."""
@@ -115,13 +113,13 @@ def _caption(title: str, continents: dict[str, str], state: State) -> str:
     if found is None:
         return title
     owner = continents.get(found.group(1))
-    return found.group(0) + (f": {owner} ({colour_of(state, owner)})" if owner else "")
+    return say("_picture", "caption", found.group(0), owner, colour_of(state, owner) if owner else None)
 
 
 def _legend(state: State) -> tuple[LegendEntry, ...]:
     """Each player's colour, then the neutral armies' grey in the variant that has them."""
-    entries = [LegendEntry(colour(colour_of(state, p)), f"{p} ({colour_of(state, p)}), {plural(state.coins[p], 'coin')}")
+    entries = [LegendEntry(colour(colour_of(state, p)), say("_picture", "player", p, colour_of(state, p), state.coins[p]))
                for p in state.seating]
     if state.neutral_armies() or Variant.NEUTRAL in state.setup.variants:
-        entries.append(LegendEntry(NEUTRAL_COLOUR, "neutral armies"))
+        entries.append(LegendEntry(NEUTRAL_COLOUR, say("_picture", "neutral")))
     return tuple(entries)

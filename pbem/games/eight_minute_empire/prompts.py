@@ -1,5 +1,7 @@
 """Eight-Minute Empire's prompts: the bid, the neutral armies, a turn, and a card's action step by step.
 
+The words are in ``templates/eight_minute_empire/prompt.j2``; this module
+finds the options and hands the template an ``AskView`` of what is asked.
 Every prompt ends in "Your options:" with lines ready to copy, one line one
 whole reply. For a turn these are a card and a sensible use of it together
 (``TAKE 3; MOVE 12-13, 12-9``), found by the engine's greedy helper
@@ -10,14 +12,17 @@ before the example bids (a bid is any whole number up to all one's coins).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 from engine.eight_minute_empire.actions import Action
 from engine.eight_minute_empire.board import ActionKind, Board
 from engine.eight_minute_empire.choices import StepChoice, step_choices
 from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, State
 from engine.eight_minute_empire.suggest import good_use, use_of_take
 from pbem.games.eight_minute_empire.orders import colour_of
-from pbem.games.eight_minute_empire.words import action_text, banner, card_words, order_text, row_lines
-from pbem.render.text import finish, plural, wrap
+from pbem.games.eight_minute_empire.viewmodels import CardView, Use, card_view, left_of, say
+from pbem.games.eight_minute_empire.words import order_text, row_text
+from pbem.render.env import render
 
 NEUTRAL_SPOTS = (1, 5, 9, 13, 17, 21, 25)  # examples spread over the map; any region is legal (R8-VAR-2)
 MAX_MOVES_LISTED = 12
@@ -45,7 +50,7 @@ def option_lines(board: Board, state: State, player: str) -> list[str]:
     the bidder's coins (R8-BID-1), so its range comes first, ending in ':', and the bids listed are examples."""
     found = options(board, state, player)
     if state.phase is Phase.BID:
-        return [f"BID 0 to {state.coins[player]} (any whole number of coins), for example:", *found]
+        return [say("_words", "bid_range", state.coins[player]), *found]
     return found
 
 
@@ -78,80 +83,93 @@ def _single_lines(choice: StepChoice, player: str) -> list[str]:
     return moves[:MAX_MOVES_LISTED]
 
 
-def step_lines(board: Board, state: State, player: str) -> list[str]:
-    """What the card in play can still do, one action per paragraph, with every legal target now."""
-    lines = []
-    for choice in step_choices(board, state, player):
-        lines += _step_paragraph(state, choice, player)
-    return lines or ["  Nothing of the card can be used now: send DONE."]
+@dataclass(frozen=True, slots=True)
+class TargetView:
+    """An army DESTROY may remove: whose (the reader's own, neutral, or another's with their colour) and where."""
+
+    owner: str
+    colour: str
+    yours: bool
+    neutral: bool
+    region: int
 
 
-def _step_paragraph(state: State, choice: StepChoice, player: str) -> list[str]:
-    if choice.kind is ActionKind.PLACE:
-        where = ", ".join(f"{r}" for r in choice.regions)
-        return [wrap(f"PLACE up to {plural(min(choice.left, choice.supply), 'army', 'armies')} "
-                     f"({choice.supply} left in your supply) in: {where}.", 4, 2)]
-    if choice.kind is ActionKind.CITY:
-        where = ", ".join(str(r) for r in choice.regions) or "nowhere (you have no army on the map)"
-        return [wrap(f"CITY: one city ({choice.supply} left) where you have an army: {where}.", 4, 2)]
-    if choice.kind is ActionKind.DESTROY:
-        armies = ", ".join(f"{_whose(state, owner, player)} in {r}" for owner, r in choice.targets) or "none"
-        return [wrap(f"DESTROY up to {plural(choice.left, 'army', 'armies')}, of any player: {armies}.", 4, 2)]
-    how = "over land and across sea lines" if choice.kind is ActionKind.WATER else "over land"
-    lines = [wrap(f"MOVE up to {plural(choice.left, 'step')} {how}, shared among your armies. Where an "
-                  "army can get:", 4, 2)]
-    for reach in choice.reach:
-        rings = [", ".join(str(r) for r, n in reach.regions if n == steps) for steps in range(1, choice.left + 1)]
-        goals = "; ".join(f"{plural(steps, 'step')}: {ring}" for steps, ring in enumerate(rings, start=1) if ring)
-        lines.append(wrap(f"from {reach.start} ({plural(reach.armies, 'army', 'armies')}): {goals}", 8, 6))
-    return lines
+@dataclass(frozen=True, slots=True)
+class ReachView:
+    """Where the armies in ``start`` can get: the regions at each number of steps (rings with no region left out)."""
+
+    start: int
+    armies: int
+    rings: tuple[tuple[int, tuple[int, ...]], ...]
 
 
-def _whose(state: State, owner: str, player: str) -> str:
-    if owner == NEUTRAL:
-        return "neutral"
-    return "yours" if owner == player else f"{owner} ({colour_of(state, owner)})"
+@dataclass(frozen=True, slots=True)
+class StepView:
+    """One action of the card in play and its legal targets now."""
+
+    kind: ActionKind
+    most: int  # armies to place or destroy, steps to move
+    supply: int
+    regions: tuple[int, ...]
+    targets: tuple[TargetView, ...]
+    reach: tuple[ReachView, ...]
 
 
-def _ask(board: Board, state: State, player: str) -> list[str] | None:
-    """The paragraph that says what is asked, or None when nothing is asked of ``player``."""
-    if state.phase is Phase.OVER:
+@dataclass(frozen=True, slots=True)
+class AskView:
+    """What the prompt asks: the bid, a neutral army, a card from the row, or the steps of the card in play."""
+
+    phase: Phase
+    coins: int
+    ages: tuple[str, ...]
+    neutral_placed: int
+    neutral_armies: int
+    card: CardView | None = None
+    one_of: bool = False  # a card of two actions, one to be chosen
+    left: tuple[Use, ...] | None = None  # what is left of the card, None while none of it is used
+    steps: tuple[StepView, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PromptView:
+    game: str
+    player: str
+    ask: AskView
+    deadline: str | None
+    options: tuple[str, ...]  # whole replies, ready to copy (the bid's range first)
+
+
+def _step_view(state: State, choice: StepChoice, player: str) -> StepView:
+    most = min(choice.left, choice.supply) if choice.kind is ActionKind.PLACE else choice.left
+    targets = tuple(TargetView(owner, "" if owner == NEUTRAL else colour_of(state, owner), owner == player,
+                               owner == NEUTRAL, r) for owner, r in choice.targets)
+    reach = tuple(ReachView(r.start, r.armies, tuple(
+        (steps, ring) for steps in range(1, choice.left + 1)
+        if (ring := tuple(region for region, n in r.regions if n == steps)))) for r in choice.reach)
+    return StepView(choice.kind, most, choice.supply, choice.regions, targets, reach)
+
+
+def _ask(board: Board, state: State, player: str) -> AskView | None:
+    """What is asked of ``player``, or None when nothing is."""
+    if state.phase is Phase.OVER or (state.phase is Phase.BID and player in state.bids):
         return None
-    if state.phase is Phase.BID:
-        if player in state.bids:
-            return None
-        return [wrap(f"Bid coins for the first turn: BID and a number from 0 to {state.coins[player]} (all your "
-                     "coins). The highest bid pays it and takes the first turn; among equal highest bids the "
-                     f"youngest wins ({', '.join(state.ages)}, youngest first). Nobody sees your bid, or "
-                     "whether you have bid, before every bid is in; until then you may change it.")]
-    if player != state.current:
+    if state.phase is not Phase.BID and player != state.current:
         return None
-    if state.phase is Phase.NEUTRAL:
-        return [wrap(f"Place a neutral army in any region, 1 to 25 (two-player variant; {state.neutral_armies()} of "
-                     f"{NEUTRAL_ARMIES} placed): NEUTRAL and the region.")]
-    if state.phase is Phase.TAKE:
-        return [wrap(f"Take a card from the row and pay its place's cost (you have "
-                     f"{plural(state.coins[player], 'coin')}); then use its action in the same reply, or in a "
-                     "later one before the deadline. Each line below is a whole reply: a card and one way to use "
-                     "it; change the use as you like (HELP PLACE, HELP MOVE ...).")]
+    ask = AskView(state.phase, state.coins[player], state.ages, state.neutral_armies(), NEUTRAL_ARMIES)
+    if state.phase is not Phase.ACTION:
+        return ask
     assert state.in_play is not None
     card = board.cards[state.in_play.card]
-    one = " (one of its actions)" if card.join == "/" and state.in_play.chosen is None else ""
     fresh = state.in_play.left == tuple(a.amount for a in card.actions)
-    left = "" if fresh else f"; left of it: {action_text(board, state.in_play)}"
-    return [wrap(f"Use your card {card_words(card)}{one}{left}. "
-                 "Write the steps in the order they should happen, then DONE (the end of your reply ends it "
-                 "too)."), "", "WHAT YOU CAN DO NOW", *step_lines(board, state, player)]
+    return replace(ask, card=card_view(card), one_of=card.join == "/" and state.in_play.chosen is None,
+                   left=None if fresh else left_of(board, state.in_play),
+                   steps=tuple(_step_view(state, c, player) for c in step_choices(board, state, player)))
 
 
 def prompt(board: Board, state: State, player: str, game: str, deadline: str | None) -> str | None:
     ask = _ask(board, state, player)
     if ask is None:
         return None
-    parts = [banner(game, f"{player}, your move"), "", *ask]
-    if deadline:
-        parts += ["", f"Please answer by {deadline}."]
-    if state.phase is Phase.TAKE:
-        parts += ["", *row_lines(board, state)]
-    parts += ["", "Your options:", *(f"    {line}" for line in option_lines(board, state, player))]
-    return finish("\n".join(parts) + "\n")
+    view = PromptView(game, player, ask, deadline, tuple(option_lines(board, state, player)))
+    return render("eight_minute_empire/prompt.j2", prompt=view,
+                  row_text=row_text(board, state) if state.phase is Phase.TAKE else "")

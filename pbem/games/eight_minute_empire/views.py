@@ -1,106 +1,57 @@
-"""Eight-Minute Empire's mails as text: reports, prompts, the map, the end of the game with its arithmetic.
+"""Eight-Minute Empire's mails: reports, the map, the end of the game, laid out by ``templates/eight_minute_empire``.
 
-Plain ASCII, no line wider than 78 columns (``pbem.render.text.finish``). A
+Plain ASCII, no line wider than 78 columns (``pbem.render.env.render``). A
 reader sees their own sealed bid and nobody else's, nor whether another has
-bid, until all bids are revealed (R8-BID-1).
+bid, until all bids are revealed (R8-BID-1): ``viewmodels.told`` leaves out
+what the reader may not read. The words are all in the templates; this
+module gathers the facts into typed views (``viewmodels``) and draws the
+map's grid of cells from the art in ``maps/``, which is pure layout.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from engine.eight_minute_empire.board import WILD, Board
-from engine.eight_minute_empire.events import (
-    ArmiesPlaced,
-    ArmyDestroyed,
-    ArmyMoved,
-    BidGiven,
-    BidsRevealed,
-    CardTaken,
-    CityBuilt,
-    Event,
-    GameEnded,
-    SeriesGameEnded,
-    TurnEnded,
-)
-from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, Score, State, Variant
-from engine.eight_minute_empire.scoring import continent_owners, final_scores, region_owners, symbols_of
+from engine.eight_minute_empire.events import Event
+from engine.eight_minute_empire.model import NEUTRAL, Score, State
+from engine.eight_minute_empire.scoring import continent_owners, final_scores, region_owners
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
-from pbem.games.eight_minute_empire.words import banner, card_words, row_lines
+from pbem.games.eight_minute_empire.viewmodels import (
+    MapView,
+    PlayerView,
+    StatusView,
+    Told,
+    goods_held,
+    render_part,
+    say,
+    status_view,
+    told,
+)
+from pbem.games.eight_minute_empire.words import row_text
 from pbem.render.art import Art, check_art, fill_panel, load_art
+from pbem.render.env import render
 from pbem.render.samestate import same_objects
-from pbem.render.text import bullet, finish, join_words, plural, wrap
-
-
-def _who(player: str, viewer: str | None) -> str:
-    """A player as the reader is told of them: 'You' to themselves (every sentence starts with its actor)."""
-    return "You" if player == viewer else player
 
 
 def narrate(board: Board, state: State, events: Iterable[Event], viewer: str | None) -> list[str]:
     """Sentences ``viewer`` may read (a sealed bid only to its bidder, R8-BID-1), addressed to them."""
-    return [line for event in events if (line := _sentence(board, event, viewer))]
+    return [say("_narration", "sentence", t) for t in told(board, events, viewer)]
 
 
-def _sentence(board: Board, event: Event, viewer: str | None) -> str | None:
-    match event:
-        case BidGiven(player, coins):
-            return (f"Your bid of {coins} is recorded; you may change it until all bids are in."
-                    if player == viewer else None)
-        case BidsRevealed(bids, first, paid):
-            shown = ", ".join(f"{'you' if p == viewer else p} {n}" for p, n in bids)
-            pays = f"pay{'' if first == viewer else 's'} {paid} and " if paid else ""
-            takes = "take" if first == viewer else "takes"
-            return f"All bids are in: {shown}. {_who(first, viewer)} {pays}{takes} the first turn."
-        case CardTaken(player, card, place, cost):
-            return (f"{_who(player, viewer)} took {card_words(board.cards[card])} from place {place} for "
-                    f"{plural(cost, 'coin')}.")
-        case ArmiesPlaced(player, region, count) if player == NEUTRAL:
-            return f"A neutral army was placed in {region}."
-        case ArmiesPlaced(player, region, count):
-            return f"{_who(player, viewer)} placed {plural(count, 'army', 'armies')} in {region}."
-        case ArmyMoved(player, path):
-            return f"{_who(player, viewer)} moved an army {'-'.join(str(r) for r in path)}."
-        case CityBuilt(player, region):
-            return f"{_who(player, viewer)} built a city in {region}."
-        case ArmyDestroyed(by, owner, region):
-            whose = ("your own armies" if by == viewer else "their own armies") if by == owner else (
-                "your armies" if owner == viewer else f"the armies of {owner}")
-            return f"{_who(by, viewer)} destroyed one of {whose} in {region}."
-        case TurnEnded(_, _, following) if following is not None:
-            return "It is your turn." if following == viewer else f"It is {following}'s turn."
-        case SeriesGameEnded(number, points, carried):
-            return (f"Game {number} of the series is over: " + ", ".join(f"{p} {n}" for p, n in points)
-                    + ". The series so far: " + ", ".join(f"{p} {n}" for p, n in carried)
-                    + f". Game {number + 1} begins afresh with a new bid.")
-        case GameEnded(winners):
-            return (f"The game is over: {join_words(winners)} "
-                    + ("wins." if len(winners) == 1 else "share the victory."))
-    return None
-
-
-def goods_tally(board: Board, cards: tuple[int, ...]) -> str:
-    counts = symbols_of(board, cards)
-    return ", ".join(f"{good} {n}" for good, n in sorted(counts.items())) or "none"
+def player_views(board: Board, state: State, viewer: str | None = None) -> tuple[PlayerView, ...]:
+    scores = _scores_now(board, state)
+    return tuple(PlayerView(p, colour_of(state, p), p == viewer, p == state.current, state.coins[p],
+                            len(state.hands[p]), state.armies_of(p), state.cities_of(p),
+                            goods_held(board, state.hands[p]), scores[p]) for p in state.seating)
 
 
 def player_lines(board: Board, state: State, viewer: str | None = None) -> list[str]:
     """Each player's coins, cards, pieces, goods and points if the game ended now (all public, R8-PIECE-3)."""
-    scores = _scores_now(board, state)
-    lines = ["PLAYERS (seating order; * on turn; points if the game ended now)"]
-    for player in state.seating:
-        you = ", you" if player == viewer else ""
-        turn = "* " if player == state.current else "  "
-        now = scores[player]
-        lines.append(wrap(f"{player} ({colour_of(state, player)}{you}): {plural(state.coins[player], 'coin')}, "
-                          f"{plural(len(state.hands[player]), 'card')}; on the map "
-                          f"{plural(state.armies_of(player), 'army', 'armies')}, "
-                          f"{plural(state.cities_of(player), 'city', 'cities')}", 6, turn))
-        lines.append(wrap(f"goods: {goods_tally(board, state.hands[player])}; points now: {now.regions} + "
-                          f"{now.continents} + {now.goods} = {now.total}", 6, 6))
-    return lines
+    return render_part("_players", players=player_views(board, state, viewer)).split("\n")
 
 
 @same_objects  # the same for every seat's report of a move: worked out once
@@ -139,76 +90,59 @@ def region_tokens(state: State, region: int) -> list[str]:
     return tokens
 
 
-@same_objects  # every seat's report of a move shows the same map
-def map_lines(board: Board, state: State) -> tuple[str, ...]:
-    """The four continents drawn with their land links, each region's pieces in place, then who controls what."""
+def map_view(board: Board, state: State) -> MapView:
     art = map_art()
     codes = art.codes_of(REGIONS_TABLE)
     contents = {codes[str(r)]: region_tokens(state, r) for r in board.regions}
-    lines = ["THE MAP (R3: red's 3 armies, Rc: a red city, N: neutral; - | / \\ land, ~ sea)"]
+    panels = []
     for panel in art.panels:
         filled = fill_panel(panel, contents)
-        lines += ["", f"  {filled.title}", *filled.lines]
-        lines += [f"  ({code[1:].lstrip('0')}: {text})" for code, text in filled.notes]
+        panels.append(replace(filled, notes=tuple((code[1:].lstrip("0"), text) for code, text in filled.notes)))
     owners = region_owners(state, board)
     continents = continent_owners(board, owners)
-    held = ", ".join(f"{r} {owners[r]}" for r in sorted(owners)) or "none"
-    lines += ["", wrap(f"Regions controlled: {held}.", 2), wrap("Continents controlled: "
-              + (", ".join(f"{c} {p}" for c, p in sorted(continents.items())) or "none") + ".", 2)]
-    return tuple(lines)
+    return MapView(tuple(panels), tuple(sorted(owners.items())), tuple(sorted(continents.items())))
+
+
+@same_objects  # every seat's report of a move shows the same map
+def map_text(board: Board, state: State) -> str:
+    """The four continents drawn with their land links, each region's pieces in place, then who controls what."""
+    return render_part("_map", map=map_view(board, state))
+
+
+def map_lines(board: Board, state: State) -> tuple[str, ...]:
+    return tuple(map_text(board, state).split("\n"))
 
 
 def status_line(state: State, viewer: str | None = None) -> str:
-    series = f" (game {state.game_number} of the series)" if Variant.LONG in state.setup.variants else ""
-    return _status(state, viewer) + series
+    return say("_words", "status", status_view(state, viewer))
 
 
-def _status(state: State, viewer: str | None) -> str:
-    you = state.current is not None and state.current == viewer
-    if state.phase is Phase.NEUTRAL:
-        return (f"{'You place' if you else f'{state.current} places'} a neutral army "
-                f"({state.neutral_armies()} of {NEUTRAL_ARMIES} placed).")
-    if state.phase is Phase.BID:
-        return "The bid for the first turn is open: every player bids once, sealed."
-    if state.phase is Phase.OVER:
-        return "The game is over."
-    if state.phase is Phase.TAKE:
-        return "You take a card." if you else f"{state.current} takes a card."
-    return "You use your card's action." if you else f"{state.current} uses the card's action."
+@dataclass(frozen=True, slots=True)
+class ReportView:
+    """One player's report: what happened that they may read, where the game stands, their own sealed bid."""
+
+    game: str
+    player: str
+    told: tuple[Told, ...]
+    status: StatusView
+    own_bid: int | None
 
 
 def report(board: Board, state: State, player: str, events: Iterable[Event], game: str, with_map: bool) -> str:
-    parts = [banner(game, f"report for {player}"), ""]
-    told = narrate(board, state, events, player)
-    if told:
-        parts += ["WHAT HAPPENED", *(bullet(t) for t in told), ""]
-    parts += [wrap(status_line(state, player))]
-    if state.phase is Phase.BID:
-        own = state.bids.get(player)
-        parts.append(wrap(f"Your bid: {own} (you may change it)." if own is not None else "You have not bid yet."))
-    parts += ["", *row_lines(board, state), "", *player_lines(board, state, player)]
-    if with_map:
-        parts += ["", *map_lines(board, state)]
-    return finish("\n".join(parts) + "\n")
+    view = ReportView(game, player, told(board, events, player), status_view(state, player), state.bids.get(player))
+    return render("eight_minute_empire/report.j2", report=view, row_text=row_text(board, state),
+                  players_text=render_part("_players", players=player_views(board, state, player)),
+                  map_text=map_text(board, state) if with_map else "")
 
 
 def score_lines(board: Board, state: State) -> list[str]:
     """The final scores in a line each (the demo's ending; the mail has the whole sheet)."""
-    lines = ["FINAL SCORES (regions + continents + goods; ties: coins, armies, regions)"]
-    for rank, score in enumerate(state.scores, start=1):
-        wilds = f"; wild cards counted as {join_words(score.wilds)}" if score.wilds else ""
-        series = f"; the series: {state.carried[score.player]}" if state.carried else ""
-        lines.append(f"  {rank}. {score.player}: {score.regions} + {score.continents} + {score.goods} = "
-                     f"{plural(score.total, 'point')} ({plural(score.coins, 'coin')}, "
-                     f"{plural(score.armies, 'army', 'armies')}){wilds}{series}")
-    return lines
+    return render_part("_scores", scores=state.scores, carried=dict(state.carried)).split("\n")
 
 
 def game_end(board: Board, state: State, player: str | None, events: Iterable[Event], game: str) -> str:
-    told = narrate(board, state, events, player)
-    parts = [banner(game, "the game is over"), "", *(bullet(t) for t in told), "", *score_sheet(board, state),
-             "", *map_lines(board, state)]
-    return finish("\n".join(parts) + "\n")
+    return render("eight_minute_empire/game_end.j2", game=game, told=told(board, events, player),
+                  sheet_text="\n".join(score_sheet(board, state)), map_text=map_text(board, state))
 
 
 def _wild_cards(board: Board, cards: tuple[int, ...], wilds: tuple[str, ...]) -> dict[str, str]:

@@ -1,30 +1,26 @@
-"""The small pieces of Eight-Minute Empire's text that every mail shares: a card, an order, the row, a banner."""
+"""The small pieces of Eight-Minute Empire's text that every mail shares: a card, the row, an order.
+
+A card's words and the row are laid out by ``templates/eight_minute_empire``
+(``_words.j2``, ``_row.j2``). An order stays in Python (``order_text``): it
+is the order language itself, the canonical form the parser reads back and
+the bots copy from the options, not prose a player reads.
+"""
 from __future__ import annotations
 
 from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Move, Place, PlaceNeutral, Take
-from engine.eight_minute_empire.board import ActionKind, Board, Card
+from engine.eight_minute_empire.board import Board, Card
 from engine.eight_minute_empire.model import CardInPlay, State
-from pbem.render.text import plural
-
-TITLE = "EIGHT-MINUTE EMPIRE"
-VERB = {ActionKind.PLACE: "place", ActionKind.MOVE: "move", ActionKind.WATER: "move over land and water",
-        ActionKind.CITY: "city", ActionKind.DESTROY: "destroy"}
+from pbem.games.eight_minute_empire.viewmodels import card_view, left_of, render_part, row_view, say
 
 
 def card_words(card: Card) -> str:
     """'#13 carrot: move over land and water 3'; '... destroy 1 and place 1'; '... city or destroy 1'."""
-    parts = [VERB[a.kind] + ("" if a.kind is ActionKind.CITY else f" {a.amount}") for a in card.actions]
-    good = card.good + (" x2" if card.symbols == 2 else "")
-    return f"#{card.id} {good}: " + {"/": " or ", "+": " and "}.get(card.join, "").join(parts)
+    return say("_words", "card", card_view(card))
 
 
 def action_text(board: Board, in_play: CardInPlay) -> str:
     """What is left of the card in play: 'place 2 and move 3'; 'nothing'."""
-    card = board.cards[in_play.card]
-    left = [f"{VERB[a.kind]}" + ("" if a.kind is ActionKind.CITY else f" {n}")
-            for index, (a, n) in enumerate(zip(card.actions, in_play.left, strict=True))
-            if n > 0 and in_play.chosen in (None, index)]
-    return {"/": " or ", "+": " and "}.get(card.join, "").join(left) or "nothing"
+    return say("_words", "left", left_of(board, in_play), board.cards[in_play.card].join)
 
 
 def order_text(action: Action) -> str:
@@ -47,13 +43,10 @@ def order_text(action: Action) -> str:
     return "DONE"
 
 
-def banner(game: str, what: str) -> str:
-    return f"{TITLE} - {game} - {what}\n" + "=" * min(78, len(TITLE) + len(game) + len(what) + 6)
+def row_text(board: Board, state: State) -> str:
+    """THE ROW: each place's cost and card, and the cards left in the deck."""
+    return render_part("_row", row=row_view(board, state))
 
 
 def row_lines(board: Board, state: State) -> list[str]:
-    lines = ["THE ROW (place, cost, card)"]
-    for place, card_id in enumerate(state.row, start=1):
-        lines.append(f"  {place}  cost {board.row_costs[place - 1]}  {card_words(board.cards[card_id])}")
-    lines.append(f"  ({plural(len(state.deck), 'card')} left in the deck)")
-    return lines
+    return row_text(board, state).split("\n")
