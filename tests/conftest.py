@@ -1,4 +1,10 @@
-"""What every test shares: logging set up by a CLI call must not outlive the call.
+"""What every test shares: the fixture modules, and logging set up by a CLI call must not outlive the call.
+
+The fixtures of the modules named in ``pytest_plugins`` are there for every
+test to take by name, none imported: databases (``db_url``, ``postgres_url``),
+the loopback certificate (``tls_files``), the SMTP relay (``smtpd``,
+``smtpd_tls``) and Dovecot (``dovecot``, ``dovecot_tls``, ``dovecot_oauth2``).
+Their classes and functions are imported from those modules as from any other.
 
 Commands such as `pbem poll` configure logging onto the CliRunner's stderr,
 which is closed when the call returns; a later log record from a server thread
@@ -12,6 +18,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from pbem.store import Database
+from tests.emetable import EmeTable
+from tests.mailflowkit import config_for
+
+pytest_plugins = ["tests.dbfixtures", "tests.loopback", "tests.smtpservers", "tests.mailservers"]
+
 
 @pytest.fixture(autouse=True)
 def root_logging_restored() -> Iterator[None]:
@@ -20,3 +32,12 @@ def root_logging_restored() -> Iterator[None]:
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+
+
+@pytest.fixture
+def table(db_url: str) -> Iterator[EmeTable]:
+    """A three-player game of Eight-Minute Empire, on each database."""
+    t = EmeTable(Database(db_url), config_for())
+    t.create()
+    yield t
+    t.db.dispose()

@@ -1,4 +1,4 @@
-"""The SMTP relay of the tests: aiosmtpd on loopback (see ``tests/mailservers.py``, which imports all of it).
+"""The SMTP relay of the tests: aiosmtpd on loopback (Dovecot is in ``tests/mailservers.py``).
 
 ``smtpd`` / ``smtpd_tls``: aiosmtpd's ``Controller`` on free loopback ports,
 collecting what it receives; replies can be forced per stage (``451``,
@@ -18,9 +18,9 @@ from email.parser import BytesParser
 from typing import Any
 
 import pytest
-from loopback import TlsFiles, free_port
 
 from pbem.mail.settings import Security, SmtpSettings
+from tests.loopback import TlsFiles, free_port
 
 # SMTP --------------------------------------------------------------------------------------
 

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 
 from engine.eight_minute_empire.randomplay import random_move
 from pbem.games import kind_of
@@ -16,8 +15,8 @@ from pbem.moderator.gamemaster import set_game
 from pbem.moderator.tick import tick
 from pbem.store import Database, find_game, load_state
 from pbem.store.absence import vacations_of
+from tests.emetable import EMAIL, EmeTable
 from tests.mailflowkit import NOW, config_for
-from tests.test_eme_moderator import EMAIL, EmeTable
 
 KIND = kind_of("eight-minute-empire")
 MODERATOR = "pbem@games.test"
@@ -26,7 +25,7 @@ NOTE = "the stand-in (the moderator's bot) played for bob"
 
 
 @pytest.fixture
-def table(db_url: str) -> Iterator[EmeTable]:  # noqa: F811
+def table(db_url: str) -> Iterator[EmeTable]:
     t = EmeTable(Database(db_url), config_for())
     t.create()
     set_game(t.db, t.name, ["absent=bot", "absent_limit=3"])

@@ -18,7 +18,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from helpers import position, standard_game, turn_of
 from PIL import Image
 from typer.testing import CliRunner
 
@@ -29,8 +28,8 @@ from engine.imperial2030.model import GameState
 from engine.imperial2030.randomplay import random_move
 from pbem.cli import app
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
-from pbem.games.imperial2030.kind import Imperial2030
 from pbem.games.eight_minute_empire.words import card_words
+from pbem.games.imperial2030.kind import Imperial2030
 from pbem.render.art import parse_art
 from pbem.render.links import STROKES, Obstacles, _answer
 from pbem.render.measure import RULER, font, measure, spaced
@@ -53,6 +52,7 @@ from pbem.render.scene import (
     nearest,
     pale,
 )
+from tests.helpers import position, standard_game, turn_of
 
 MAX_BYTES = 150_000
 EME = EightMinuteEmpire()

@@ -14,7 +14,6 @@ import random
 from functools import cache
 
 import pytest
-from helpers import standard_game
 from PIL import Image, ImageChops, ImageDraw
 
 from engine.imperial2030.game import apply
@@ -23,6 +22,7 @@ from pbem.games.imperial2030.kind import Imperial2030
 from pbem.render import encode, links, measure, panels, places, png, routes
 from pbem.render.remembered import Remembered
 from pbem.render.scene import LEGEND_BAND, MARGIN, TITLE_BAND, Point, Scene, nearest
+from tests.helpers import standard_game
 
 IMPERIAL = Imperial2030()
 

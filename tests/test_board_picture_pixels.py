@@ -27,8 +27,6 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers, when run as a script
 
-from helpers import position, standard_game  # noqa: E402
-
 from engine.core.seats import Seat  # noqa: E402
 from engine.eight_minute_empire import game as eme  # noqa: E402
 from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
@@ -41,6 +39,7 @@ from pbem.games.imperial2030.kind import Imperial2030  # noqa: E402
 from pbem.render import png, routes  # noqa: E402
 from pbem.render.picture import render_png  # noqa: E402
 from pbem.render.scene import Scene  # noqa: E402
+from tests.helpers import position, standard_game  # noqa: E402
 
 EME = EightMinuteEmpire()
 IMPERIAL = Imperial2030()

@@ -10,14 +10,13 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
-from mailflowkit import NOW, Table, config_for
-
 from pbem.bots.player import BotPlayer
 from pbem.daemon.sender import outgoing_mail
 from pbem.mail import build_message
 from pbem.moderator import gamemaster
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
+from tests.mailflowkit import NOW, Table, config_for
 
 ANN = "ann@example.org"
 

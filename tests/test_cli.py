@@ -415,7 +415,7 @@ def test_report_errors_exit_2(runner: CliRunner, url: str) -> None:
 
 # --- the maneuver ---------------------------------------------------------------------------------
 
-from test_orders import SUEZ_MOVE, SUEZ_OPENING  # noqa: E402  (the same opening, through the CLI)
+from tests.test_orders import SUEZ_MOVE, SUEZ_OPENING  # noqa: E402  (the same opening, through the CLI)
 
 
 def suez_demo(runner: CliRunner, url: str) -> None:

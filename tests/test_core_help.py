@@ -6,11 +6,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from mailflowkit import NOW, Table, config_for
 
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
-from tests.test_eme_moderator import EmeTable
+from tests.emetable import EmeTable
+from tests.mailflowkit import NOW, Table, config_for
 
 Ask = Callable[[str], str]  # a query-only mail from a seat that is not deciding: the body of the moderator's answer
 

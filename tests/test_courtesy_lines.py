@@ -9,12 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mailflowkit import NOW, Table, config_for
 
 from pbem.games.imperial2030.orders import MessageLine, apply_message, split_orders
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
 from tests.helpers import turn_of
+from tests.mailflowkit import NOW, Table, config_for
 from tests.test_orders import three_players
 
 

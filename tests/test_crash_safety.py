@@ -52,9 +52,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import postgres_url  # noqa: F401  (fixture)
-from mailflowkit import PLAYERS, Table, config_for, mailbox_config_text, raw_mail, wait_until
-from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
 from sqlalchemy import func
 from sqlmodel import select
 
@@ -73,6 +70,9 @@ from pbem.store.games import game_setup
 from pbem.store.inbound import InboundRow
 from pbem.store.moves import MoveToTellRow
 from pbem.store.outbox import OutboxRow
+from tests.mailflowkit import PLAYERS, Table, config_for, mailbox_config_text, raw_mail, wait_until
+from tests.mailservers import DovecotAccount
+from tests.smtpservers import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[1]
 EMAILS = dict(PLAYERS)
@@ -346,7 +346,7 @@ class Rig:
 
 
 @pytest.fixture
-def rig(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[Rig]:  # noqa: F811
+def rig(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[Rig]:
     r = Rig(tmp_path, dovecot, smtpd, f"sqlite:///{tmp_path / 'pbem.db'}")
     yield r
     r.db.dispose()
@@ -354,7 +354,7 @@ def rig(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[
 
 @pytest.fixture
 def pg_rig(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer,  # noqa: F811
-           postgres_url: str) -> Iterator[Rig]:  # noqa: F811
+           postgres_url: str) -> Iterator[Rig]:
     r = Rig(tmp_path, dovecot, smtpd, postgres_url)
     yield r
     r.db.dispose()

@@ -11,9 +11,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixture)
 from sqlalchemy import event, update
-from test_deadlines import GM, MODERATOR, mails, run, since, two_player_game
 
 from pbem import store
 from pbem.moderator import Moderator, gamemaster
@@ -25,13 +23,14 @@ from pbem.store import Database, GameRow
 from pbem.store.absence import set_vacation
 from pbem.store.alarm import NEVER, PAUSED
 from pbem.store.mailprefs import MailMode, set_prefs
+from tests.emetable import EmeTable
 from tests.mailflowkit import NOW, PLAYERS
-from tests.test_eme_moderator import EmeTable, table  # noqa: F401  (a fixture: a three-player game)
+from tests.test_deadlines import GM, MODERATOR, mails, run, since, two_player_game
 from tests.test_mail_modes import cy_keeps_daily_news
 
 
 @pytest.fixture
-def mod(db_url: str) -> Iterator[Moderator]:  # noqa: F811
+def mod(db_url: str) -> Iterator[Moderator]:
     moderator = Moderator(Database(db_url))
     yield moderator
     moderator.db.dispose()
@@ -298,7 +297,7 @@ def test_the_cli_tick_looks_at_every_game(mod: Moderator) -> None:
 # --- the daily digest ------------------------------------------------------------------------------------------
 
 
-def test_a_daily_digest_goes_out_when_its_alarm_rings(table: EmeTable) -> None:  # noqa: F811
+def test_a_daily_digest_goes_out_when_its_alarm_rings(table: EmeTable) -> None:
     """cy (MAIL DAILY) keeps news; the alarm is a day after the first of them, and the digest goes then."""
     before = cy_keeps_daily_news(table)
     tick(table.db, NOW + timedelta(hours=1), moderator_address=MODERATOR)

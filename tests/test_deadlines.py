@@ -10,12 +10,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixture)
-from helpers import standard_game
 from sqlalchemy import update
-from test_moderator import PLAYERS, suez_game
-from test_orders import SUEZ_MOVE
-from test_rules_decisions import force_question, investment_question
 
 from engine.imperial2030 import rules as imperial_rules
 from engine.imperial2030.actions import Done, Fight, ForceStop, Pass, Passage, Produce
@@ -36,6 +31,10 @@ from pbem.store.settings import (
     load_settings,
     save_settings,
 )
+from tests.helpers import standard_game
+from tests.test_moderator import PLAYERS, suez_game
+from tests.test_orders import SUEZ_MOVE
+from tests.test_rules_decisions import force_question, investment_question
 
 GM = "gm@example.org"
 MODERATOR = "pbem@games.example"
@@ -124,9 +123,8 @@ def test_no_deadline_for_a_kind_without_hours_a_finished_game_or_a_naive_clock()
 
 
 def test_real_positions_for_the_out_of_turn_questions() -> None:
-    from test_orders import suez_position
-
     from pbem.games.imperial2030.orders import apply_message
+    from tests.test_orders import suez_position
 
     canal = apply_message(suez_position(), "ann", SUEZ_MOVE, end_maneuver=True).state
     (d,) = deadlines(canal, GameSettings(), T0)
@@ -159,7 +157,7 @@ def test_the_clock_starts_at_creation_then_at_the_last_answer_not_at_a_donation(
 # --- reminders --------------------------------------------------------------------------------------------------
 
 
-def test_a_reminder_is_queued_once_even_when_the_tick_runs_twice(db_url: str) -> None:  # noqa: F811
+def test_a_reminder_is_queued_once_even_when_the_tick_runs_twice(db_url: str) -> None:
     mod = Moderator(Database(db_url))
     try:
         two_player_game(mod)
@@ -201,7 +199,7 @@ def test_only_the_latest_due_reminder_is_sent(mod: Moderator) -> None:
 # --- passive defaults ---------------------------------------------------------------------------------------------
 
 
-def test_an_unanswered_investment_passes_and_the_game_moves_on(db_url: str) -> None:  # noqa: F811
+def test_an_unanswered_investment_passes_and_the_game_moves_on(db_url: str) -> None:
     mod = Moderator(Database(db_url))
     try:
         two_player_game(mod)

@@ -14,14 +14,15 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from mailflowkit import NOW, PLAYERS, Table, raw_mail
-from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
-from test_mailflow_e2e import mail_config
 
 from engine.eight_minute_empire.model import State
 from pbem.daemon import MailFlow, poll_once
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.store import Database
+from tests.mailflowkit import NOW, PLAYERS, Table, raw_mail
+from tests.mailservers import DovecotAccount
+from tests.smtpservers import SmtpServer
+from tests.test_mailflow_e2e import mail_config
 
 KIND = "eight-minute-empire"
 EMAILS = dict(PLAYERS)
@@ -70,7 +71,7 @@ class Bidding:
 
 
 @pytest.fixture
-def bidding(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[Bidding]:  # noqa: F811
+def bidding(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[Bidding]:
     table = Table(Database(f"sqlite:///{tmp_path / 'eme.db'}"), mail_config(dovecot, smtpd))
     setup = table.moderator.make_setup(table.name, PLAYERS, seed=5, kind=KIND)
     create_game_with_mail(table.moderator, table.config, table.name, setup, NOW, kind=KIND)

@@ -2,11 +2,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from engine.eight_minute_empire.model import Phase, State
@@ -15,43 +13,8 @@ from pbem import store
 from pbem.cli import app
 from pbem.demo import DemoOptions, main_text
 from pbem.moderator import Moderator
-from pbem.moderator.gamemaster.newgame import create_game_with_mail
-from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
-from pbem.store.outbox import OutboxRow
-from tests.mailflowkit import NOW, PLAYERS, Table, config_for
-
-KIND = "eight-minute-empire"
-EMAIL = dict(PLAYERS)
-
-
-class EmeTable(Table):
-    uid = 0
-
-    def create(self, players: int = 3, now=NOW) -> None:  # type: ignore[no-untyped-def]
-        setup = self.moderator.make_setup(self.name, PLAYERS[:players], seed=5, kind=KIND)
-        create_game_with_mail(self.moderator, self.config, self.name, setup, now, kind=KIND)
-
-    def send(self, player: str, body: str) -> str:
-        self.uid += 1
-        return process_message(self.db, self.config, self.mail_from(player, body), "INBOX", 1, self.uid, NOW,
-                               moderator=self.moderator).outcome
-
-    def eme(self) -> State:
-        state = self.state()
-        assert isinstance(state, State)
-        return state
-
-    def to(self, player: str, since: int = 0) -> list[OutboxRow]:
-        return [row for row in self.outbox()[since:] if row.recipient == EMAIL[player]]
-
-
-@pytest.fixture
-def table(db_url: str) -> Iterator[EmeTable]:  # noqa: F811
-    t = EmeTable(Database(db_url), config_for())
-    t.create()
-    yield t
-    t.db.dispose()
+from tests.emetable import EMAIL, KIND, EmeTable
 
 
 def test_r8_bid_1_no_mail_before_the_reveal_holds_another_players_bid(table: EmeTable) -> None:
@@ -117,7 +80,7 @@ def test_r8_turn_3_a_snapshot_of_the_older_format_is_passed_over_for_the_replay(
     assert table.eme().row == (*replayed.row, replayed.deck[0]) and table.eme().deck == replayed.deck[1:]
 
 
-def test_game_show_lists_the_deadlines_of_the_games_own_decisions(table: EmeTable, db_url: str) -> None:  # noqa: F811
+def test_game_show_lists_the_deadlines_of_the_games_own_decisions(table: EmeTable, db_url: str) -> None:
     """A game made with mail holds every hour the configuration names, Imperial's defaults too: game show lists
     only the decisions an Eight-Minute Empire game asks for."""
     shown = CliRunner().invoke(app, ["--database", db_url, "game", "show", table.name])

@@ -6,11 +6,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixture)
 from sqlalchemy import update
 from sqlmodel import select
-from test_moderator import PLAYERS, suez_game
-from test_orders import SUEZ_MOVE
 from typer.testing import CliRunner
 
 from engine.imperial2030.decisions import DecisionKind, pending
@@ -32,6 +29,8 @@ from pbem.store.models import ActionRow, GameRow, SnapshotRow
 from pbem.store.outbox import OutboxRow, mail_for_game
 from pbem.store.settings import load_settings
 from pbem.store.tokens import issue_token, seat_for_token
+from tests.test_moderator import PLAYERS, suez_game
+from tests.test_orders import SUEZ_MOVE
 
 MAIL = MailContext.make(moderator_address="pbem@games.example", game_master="gm@example.org")
 
@@ -139,7 +138,7 @@ def test_force_answers_a_question_and_waiting_lines_resume(mod: Moderator) -> No
 # --- undo -------------------------------------------------------------------------------------------------------
 
 
-def test_undo_restores_the_previous_state_exactly_and_tells_everyone(db_url: str) -> None:  # noqa: F811
+def test_undo_restores_the_previous_state_exactly_and_tells_everyone(db_url: str) -> None:
     mod = Moderator(Database(db_url))
     try:
         two_player_game(mod)
@@ -218,7 +217,7 @@ def test_undo_keeps_waiting_lines_older_than_the_undone_move(mod: Moderator) -> 
 # --- replace ----------------------------------------------------------------------------------------------------
 
 
-def test_replace_renames_everywhere_and_the_new_player_can_order(db_url: str) -> None:  # noqa: F811
+def test_replace_renames_everywhere_and_the_new_player_can_order(db_url: str) -> None:
     mod = Moderator(Database(db_url))
     try:
         suez_game(mod)

@@ -5,15 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 
 from pbem.store import Database
+from tests.emetable import EMAIL, EmeTable
 from tests.mailflowkit import config_for
-from tests.test_eme_moderator import EMAIL, EmeTable
 
 
 @pytest.fixture
-def table(db_url: str) -> Iterator[EmeTable]:  # noqa: F811
+def table(db_url: str) -> Iterator[EmeTable]:
     t = EmeTable(Database(db_url), config_for())
     t.create()
     yield t

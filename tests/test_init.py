@@ -12,7 +12,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from mailservers import SMTP_PASSWORD, SMTP_USER, DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -21,6 +20,8 @@ from pbem.errors import ConfigError
 from pbem.initfile import toml_string
 from pbem.mail.providers import GENERIC, PRESETS, guess_provider, preset
 from pbem.mail.settings import Security
+from tests.mailservers import DovecotAccount
+from tests.smtpservers import SMTP_PASSWORD, SMTP_USER, SmtpServer
 
 SECRET = "Very-Secret-Pass-42"
 ENV = {"PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}
@@ -287,7 +288,7 @@ def test_presets_are_consistent() -> None:
 
 def test_generic_preset_passes_check_against_the_test_servers(runner: CliRunner, tmp_path: Path,
                                                               dovecot: DovecotAccount,  # noqa: F811
-                                                              smtpd: SmtpServer) -> None:  # noqa: F811
+                                                              smtpd: SmtpServer) -> None:
     path = tmp_path / "pbem.toml"
     result = init(runner, "--provider", "generic", "--address", "pbem@games.test", "--output", str(path),
                   "--database", f"sqlite:///{tmp_path / 'pbem.db'}",

@@ -14,20 +14,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixture)
-from guesskind import (
-    KIND,
-    LEGAL,
-    TITLE,
-    Guess,
-    GuessKind,
-    GuessSealed,
-    GuessSetup,
-    GuessState,
-    RoundResolved,
-    target,
-)
-from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for
 from sqlalchemy import update
 from sqlmodel import col
 
@@ -49,6 +35,8 @@ from pbem.store import Database, find_game, load_state, replay_game
 from pbem.store.models import ActionRow, GameRow
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import load_settings, save_settings
+from tests.guesskind import KIND, LEGAL, TITLE, Guess, GuessKind, GuessSealed, GuessSetup, GuessState, RoundResolved, target
+from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for
 
 EMAIL = dict(PLAYERS)
 SEATS = [*PLAYERS, ("dee", "dee@example.org"), ("eve", "eve@example.org")]
@@ -110,7 +98,7 @@ def kind() -> Iterator[GuessKind]:
 
 
 @pytest.fixture
-def table(db_url: str, kind: GuessKind) -> Iterator[GuessTable]:  # noqa: F811
+def table(db_url: str, kind: GuessKind) -> Iterator[GuessTable]:
     t = make_table(db_url)
     yield t
     t.db.dispose()
@@ -481,7 +469,7 @@ def test_core_a_pause_notice_does_not_count_sealed_guesses_g3(table: GuessTable)
     assert len(notices) == 3 and all(row.subject == "[g1] Move 0: game paused" for row in notices)
 
 
-def test_core_a_resume_notice_does_not_tell_who_has_guessed_g3(db_url: str, kind: GuessKind) -> None:  # noqa: F811
+def test_core_a_resume_notice_does_not_tell_who_has_guessed_g3(db_url: str, kind: GuessKind) -> None:
     def resume_note_to_bob(table: GuessTable) -> str:
         table.settings(deadline_hours={"guess": 10.0})
         context = gamemaster.MailContext.from_config(table.config)

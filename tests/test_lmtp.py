@@ -23,8 +23,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import Table, config_for, wait_until
-from mailservers import SmtpServer, free_port, smtpd  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -35,6 +33,9 @@ from pbem.daemon.workers import Appliers
 from pbem.moderator.inbound.handler import DatabaseUnavailable
 from pbem.store import Database
 from pbem.store.inqueue import counts
+from tests.loopback import free_port
+from tests.mailflowkit import Table, config_for, wait_until
+from tests.smtpservers import SmtpServer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -74,14 +75,14 @@ class Rig:
 
 
 @pytest.fixture
-def rig(tmp_path: Path, smtpd: SmtpServer) -> Iterator[Rig]:  # noqa: F811
+def rig(tmp_path: Path, smtpd: SmtpServer) -> Iterator[Rig]:
     r = Rig(tmp_path, smtpd)
     r.start()
     yield r
     r.stop()
 
 
-def test_an_order_over_lmtp_is_applied_and_answered(rig: Rig, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_an_order_over_lmtp_is_applied_and_answered(rig: Rig, smtpd: SmtpServer) -> None:
     t = rig.table
     player, order = t.an_order()
     rig.flow.deliver()  # the welcome mails
@@ -128,7 +129,7 @@ def test_a_failed_transaction_answers_451_and_the_redelivery_is_applied_once(
 
 
 @pytest.mark.slow
-def test_pbem_lmtp_runs_until_terminated(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_pbem_lmtp_runs_until_terminated(tmp_path: Path, smtpd: SmtpServer) -> None:
     """The command as an MTA's transport: welcome mails out, an order in over LMTP, its answers out."""
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     config = tmp_path / "pbem.toml"
@@ -170,7 +171,7 @@ def _delivered(port: int, raw: bytes, to: str) -> bool:
         client.quit()
 
 
-def test_pbem_lmtp_logs_no_reply_token_and_no_connection_chatter(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_pbem_lmtp_logs_no_reply_token_and_no_connection_chatter(tmp_path: Path, smtpd: SmtpServer) -> None:
     """The real ``pbem lmtp`` at its most talkative (``--log-level DEBUG``, JSON lines): aiosmtpd's own log
     (``mail.log``) wrote every LMTP command, ``RCPT TO:<pbem+TOKEN@...>`` included, and the connection's
     comings and goings; docs/running.md promises no token in the log."""
@@ -205,7 +206,7 @@ def test_pbem_lmtp_logs_no_reply_token_and_no_connection_chatter(tmp_path: Path,
     assert [line for line in lines if '"logger": "mail.' in line] == []  # aiosmtpd's chatter
 
 
-def test_a_second_pbem_lmtp_on_a_busy_port_says_so_in_one_line(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_a_second_pbem_lmtp_on_a_busy_port_says_so_in_one_line(tmp_path: Path, smtpd: SmtpServer) -> None:
     """Another process (a first ``pbem lmtp``) listens on the port: one line saying so, no traceback."""
     config = tmp_path / "pbem.toml"
     config.write_text(f'[moderator]\naddress = "pbem@games.test"\n\n[database]\nurl = "sqlite:///{tmp_path / "b.db"}"\n'

@@ -18,8 +18,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from mailflowkit import Table, wait_until
-from mailservers import SmtpServer, smtpd  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -27,12 +25,14 @@ from pbem.config import load_config
 from pbem.daemon.intake import Received, receive
 from pbem.store import Database
 from pbem.store.inqueue import counts
+from tests.mailflowkit import Table, wait_until
+from tests.smtpservers import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def lmtp_only(tmp_path: Path, smtpd: SmtpServer) -> Iterator[tuple[Table, Path]]:  # noqa: F811
+def lmtp_only(tmp_path: Path, smtpd: SmtpServer) -> Iterator[tuple[Table, Path]]:
     """A game, and a configuration with [moderator], [database] and [smtp]: no [imap], no [maildir]."""
     url = f"sqlite:///{tmp_path / 'lmtp-only.db'}"
     path = tmp_path / "pbem.toml"
@@ -59,7 +59,7 @@ def test_check_passes_a_configuration_without_an_inbox(lmtp_only: tuple[Table, P
 
 
 def test_poll_without_an_inbox_handles_the_queue_and_sends(lmtp_only: tuple[Table, Path],
-                                                           smtpd: SmtpServer) -> None:  # noqa: F811
+                                                           smtpd: SmtpServer) -> None:
     """The cron fallback: what ``pbem lmtp`` queued is handled and answered by ``pbem poll``."""
     table, path = lmtp_only
     player, order = table.an_order()
@@ -75,7 +75,7 @@ def test_poll_without_an_inbox_handles_the_queue_and_sends(lmtp_only: tuple[Tabl
 
 
 def test_run_without_an_inbox_handles_what_lmtp_queued(lmtp_only: tuple[Table, Path],
-                                                       smtpd: SmtpServer) -> None:  # noqa: F811
+                                                       smtpd: SmtpServer) -> None:
     """``pbem lmtp`` plus ``pbem run``: the run process handles the queue, the deadlines and the outbox."""
     table, path = lmtp_only
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""}

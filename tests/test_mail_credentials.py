@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from mailservers import secret_command
 
 from pbem.errors import ConfigError
 from pbem.mail import ImapSettings, MailConfigError, SmtpSettings, imap_settings, smtp_settings
@@ -25,6 +24,7 @@ from pbem.mail.credentials import (
     run_password_command,
     xoauth2_string,
 )
+from tests.mailservers import secret_command
 
 LEAK = "Printed-Not-Shown-31"  # something a failing command prints: it must never appear in a message
 

@@ -7,17 +7,6 @@ import time
 from pathlib import Path
 
 import pytest
-from mailservers import (  # noqa: F401
-    DovecotAccount,
-    dovecot,
-    dovecot_oauth2,
-    dovecot_oauth2_server,
-    dovecot_server,
-    dovecot_tls,
-    dovecot_tls_server,
-    secret_command,
-    tls_files,
-)
 
 from pbem.mail import (
     AuthMethod,
@@ -28,6 +17,7 @@ from pbem.mail import (
     Security,
     parse_message,
 )
+from tests.mailservers import DovecotAccount, secret_command
 
 
 def mail(number: int) -> bytes:
@@ -212,7 +202,7 @@ def test_wrong_password_is_a_login_error_without_the_password(dovecot: DovecotAc
 
 
 def test_unreachable_server_is_a_mailbox_error(dovecot: DovecotAccount) -> None:
-    from mailservers import free_port
+    from tests.loopback import free_port
 
     port = free_port()
     with pytest.raises(MailboxError, match=rf"cannot connect to the IMAP server 127.0.0.1:{port} \(none\): connection refused"):

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 
 from engine.eight_minute_empire.randomplay import random_move
 from pbem import store
@@ -20,8 +19,8 @@ from pbem.moderator.gamemaster import set_game
 from pbem.moderator.tick import tick
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
+from tests.emetable import EmeTable
 from tests.mailflowkit import NOW, PLAYERS, config_for
-from tests.test_eme_moderator import EmeTable
 
 EMAIL = dict(PLAYERS)
 KIND = kind_of("eight-minute-empire")
@@ -29,7 +28,7 @@ SECTIONS = ("SINCE YOUR LAST MAIL", "WHAT HAPPENED")
 
 
 @pytest.fixture
-def table(db_url: str) -> Iterator[EmeTable]:  # noqa: F811
+def table(db_url: str) -> Iterator[EmeTable]:
     t = EmeTable(Database(db_url), config_for())
     t.create()
     yield t

@@ -25,8 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, mail_of, picture_of, raw_mail
-from mailservers import SmtpServer, smtpd  # noqa: F401  (fixtures)
 from PIL import Image, ImageChops, ImageStat
 from sqlmodel import col, select
 
@@ -44,6 +42,8 @@ from pbem.moderator.notify.compose import MailComposer
 from pbem.store import Database, find_game, load_state, seats
 from pbem.store.mailprefs import set_prefs
 from pbem.store.outbox import OutboxRow, OutboxStatus, Picture, PictureRow
+from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, mail_of, picture_of, raw_mail
+from tests.smtpservers import SmtpServer
 
 KINDS = ("imperial2030", "eight-minute-empire")
 EMAIL = dict(PLAYERS)
@@ -304,7 +304,7 @@ def test_two_mails_that_say_the_same_have_the_same_headers(game: Game) -> None:
 
 
 def test_the_mail_arrives_over_smtp_with_the_picture_and_a_resend_is_the_same(
-        game: Game, smtpd: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        game: Game, smtpd: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> None:
     game.play()
     with game.db.transaction() as session:  # only the mail with a picture is due: the others are sent already
         for row in session.exec(select(OutboxRow)).all():

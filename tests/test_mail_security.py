@@ -8,13 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
 
 from pbem.daemon.sender import outgoing_mail
 from pbem.mail import build_message, parse_message
 from pbem.mail.inbound import LOOP_HEADER
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
+from tests.mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
 
 _uids = iter(range(1, 100_000))
 

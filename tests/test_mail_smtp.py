@@ -12,18 +12,6 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from mailservers import (  # noqa: F401  (fixtures)
-    SMTP_PASSWORD,
-    SMTP_TOKEN,
-    SMTP_USER,
-    RecordingHandler,
-    SmtpServer,
-    free_port,
-    secret_command,
-    smtpd,
-    smtpd_tls,
-    tls_files,
-)
 
 from pbem.mail import (
     DECISION_HEADER,
@@ -42,6 +30,9 @@ from pbem.mail import (
     token_address,
 )
 from pbem.mail.wire import to_wire
+from tests.loopback import free_port
+from tests.mailservers import secret_command
+from tests.smtpservers import SMTP_PASSWORD, SMTP_TOKEN, SMTP_USER, RecordingHandler, SmtpServer
 
 MODERATOR = "pbem@games.example"
 

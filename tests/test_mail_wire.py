@@ -23,10 +23,10 @@ from email.utils import getaddresses
 from typing import Any
 
 import pytest
-from mailservers import SmtpServer, smtpd  # noqa: F401  (fixtures)
 
 from pbem.mail import InlinePicture, OutgoingMail, SmtpSender, build_message, message_id_for, outbound, picture, wire, wire_mail
 from pbem.mail.wire import body_bytes, flatten, to_wire
+from tests.smtpservers import SmtpServer
 
 WORDS = ["From", "move", "Wien", "army", "fleet", "Österreich", "Zürich", "日本", "ßtraße", "=?utf-8?q?x?=", "a.b",
          "\"quoted\"", "(paren)", "<angle>", "semi;colon", "comma,", "émoji😀", "x" * 90, ".", "From", "--"]
@@ -198,7 +198,7 @@ def test_the_caches_stay_small_and_give_what_they_would_make() -> None:
     assert body_bytes(long) == long.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\r\n").encode()
 
 
-def test_sent_over_smtp_the_relay_gets_what_send_message_would_give(smtpd: SmtpServer) -> None:  # noqa: F811
+def test_sent_over_smtp_the_relay_gets_what_send_message_would_give(smtpd: SmtpServer) -> None:
     """Dot-stuffing included: lines starting with a dot arrive as they were written."""
     mails = MAILS[:60]
     with SmtpSender(smtpd.settings()) as sender:
@@ -222,7 +222,7 @@ def dotted(**changes: Any) -> OutgoingMail:
     return OutgoingMail(**values)
 
 
-def test_a_body_of_dots_arrives_intact(smtpd: SmtpServer) -> None:  # noqa: F811
+def test_a_body_of_dots_arrives_intact(smtpd: SmtpServer) -> None:
     with SmtpSender(smtpd.settings()) as sender:
         sender.send_wire(wire_mail(dotted()))
     [received] = smtpd.received

@@ -14,19 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import Table, mailbox_config_text, wait_until
-from mailservers import (  # noqa: F401  (fixtures)
-    SMTP_TOKEN,
-    SMTP_USER,
-    DovecotAccount,
-    SmtpServer,
-    dovecot,
-    dovecot_oauth2,
-    dovecot_oauth2_server,
-    dovecot_server,
-    secret_command,
-    smtpd,
-)
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -39,12 +26,15 @@ from pbem.mail import MailboxError
 from pbem.moderator.inbound.handler import DatabaseUnavailable
 from pbem.store import Database
 from pbem.store.inqueue import counts, failed_messages, retry_failed
+from tests.mailflowkit import Table, mailbox_config_text, wait_until
+from tests.mailservers import DovecotAccount, secret_command
+from tests.smtpservers import SMTP_TOKEN, SMTP_USER, SmtpServer
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-def setup(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[tuple[Table, Path]]:  # noqa: F811
+def setup(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[tuple[Table, Path]]:
     url = f"sqlite:///{tmp_path / 'daemon.db'}"
     path = tmp_path / "pbem.toml"
     path.write_text(mailbox_config_text(dovecot, smtpd, url))
@@ -66,7 +56,7 @@ def run_in_thread(daemon: Daemon) -> threading.Thread:
 @pytest.mark.parametrize("idle", [True, False], ids=["idle", "polling"])
 @pytest.mark.slow
 def test_the_daemon_answers_mail_as_it_arrives(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
-                                               smtpd: SmtpServer, idle: bool) -> None:  # noqa: F811
+                                               smtpd: SmtpServer, idle: bool) -> None:
     table, _ = setup
     flow = MailFlow(table.config, table.db, moderator=table.moderator,
                     inbox_factory=lambda: Mailbox(table.config.require_imap(), use_idle=None if idle else False))
@@ -91,7 +81,7 @@ def test_the_daemon_answers_mail_as_it_arrives(setup: tuple[Table, Path], doveco
 
 
 def test_the_daemon_reconnects_with_backoff(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
-                                            smtpd: SmtpServer) -> None:  # noqa: F811
+                                            smtpd: SmtpServer) -> None:
     table, _ = setup
     attempts: list[float] = []
 
@@ -168,7 +158,7 @@ def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Pat
 
 
 def test_poll_once_and_game_new_from_the_cli(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
-                                             smtpd: SmtpServer) -> None:  # noqa: F811
+                                             smtpd: SmtpServer) -> None:
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     path = tmp_path / "pbem.toml"
     path.write_text(mailbox_config_text(dovecot, smtpd, url))
@@ -190,7 +180,7 @@ def test_poll_once_and_game_new_from_the_cli(tmp_path: Path, dovecot: DovecotAcc
     assert result.exit_code == 2 and "no configuration file" in result.stderr
 
 
-def test_check_says_what_works(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_check_says_what_works(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:
     path = tmp_path / "pbem.toml"
     path.write_text(mailbox_config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}"))
     result = CliRunner().invoke(app, ["--config", str(path), "check"])
@@ -203,7 +193,7 @@ def test_check_says_what_works(tmp_path: Path, dovecot: DovecotAccount, smtpd: S
 
 
 def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
-                                                          smtpd: SmtpServer) -> None:  # noqa: F811
+                                                          smtpd: SmtpServer) -> None:
     path = tmp_path / "pbem.toml"
     path.write_text(mailbox_config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}", password="Wrong-Secret-123"))
     smtpd_port = smtpd.port
@@ -216,7 +206,7 @@ def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, doveco
     assert "Wrong-Secret-123" not in result.output
 
 
-def maildir_config_text(directory: Path, smtp: SmtpServer) -> str:  # noqa: F811
+def maildir_config_text(directory: Path, smtp: SmtpServer) -> str:
     """A moderator whose inbox is the Maildir ``directory/Maildir`` (not made here), sending through ``smtp``."""
     database, maildir = directory / "m.db", directory / "Maildir"
     return (f'[moderator]\naddress = "pbem@games.test"\n\n[database]\nurl = "sqlite:///{database}"\n\n'
@@ -224,7 +214,7 @@ def maildir_config_text(directory: Path, smtp: SmtpServer) -> str:  # noqa: F811
             f'[smtp]\nhost = "{smtp.host}"\nport = {smtp.port}\nsecurity = "none"\ntimeout = 10\n')
 
 
-def test_check_of_a_maildir_creates_nothing_and_names_the_maildir(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_check_of_a_maildir_creates_nothing_and_names_the_maildir(tmp_path: Path, smtpd: SmtpServer) -> None:
     """``pbem check`` "changes nothing": it made the Maildir with its folders and UID index (as the calling
     user, who may not be the moderator's), and called a Maildir "IMAP"."""
     path = tmp_path / "pbem.toml"
@@ -250,7 +240,7 @@ def test_check_of_a_maildir_creates_nothing_and_names_the_maildir(tmp_path: Path
         (tmp_path / "Maildir").chmod(0o700)
 
 
-def test_poll_quiet_prints_nothing_when_it_sent_mail(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_poll_quiet_prints_nothing_when_it_sent_mail(tmp_path: Path, smtpd: SmtpServer) -> None:
     """Cron mails whatever a command prints: ``poll --quiet`` printed "outbox: 2 sent" at every send."""
     path = tmp_path / "pbem.toml"
     path.write_text(maildir_config_text(tmp_path, smtpd))
@@ -270,7 +260,7 @@ def xoauth2_config(account: DovecotAccount, smtp: SmtpServer, db: str, imap_comm
 
 
 def test_check_logs_in_by_xoauth2_with_tokens_from_helpers(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
-                                                            smtpd: SmtpServer) -> None:  # noqa: F811
+                                                            smtpd: SmtpServer) -> None:
     imap_token = dovecot_oauth2.access_token()
     imap_helper, smtp_helper = secret_command(tmp_path, imap_token, "imap"), secret_command(tmp_path, SMTP_TOKEN)
     path = tmp_path / "pbem.toml"
@@ -287,7 +277,7 @@ def test_check_logs_in_by_xoauth2_with_tokens_from_helpers(tmp_path: Path, dovec
 
 
 def test_check_says_which_helper_failed_without_its_output(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
-                                                           smtpd: SmtpServer) -> None:  # noqa: F811
+                                                           smtpd: SmtpServer) -> None:
     path = tmp_path / "pbem.toml"
     path.write_text(xoauth2_config(dovecot_oauth2, smtpd, f"sqlite:///{tmp_path / 'c.db'}",
                                    "echo Leaked-Token-1; exit 1", "echo Stale-Token-2"))
@@ -311,7 +301,7 @@ def pbem(config: Path, *args: str, env: dict[str, str] | None = None, **kwargs: 
 
 @pytest.mark.slow
 def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
-                                      smtpd: SmtpServer) -> None:  # noqa: F811
+                                      smtpd: SmtpServer) -> None:
     table, path = setup
     process = pbem(path, "run", "--log-level", "INFO")
     try:
@@ -333,7 +323,7 @@ def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: Doveco
 
 
 def test_run_at_debug_logs_no_reply_token(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
-                                          smtpd: SmtpServer) -> None:  # noqa: F811
+                                          smtpd: SmtpServer) -> None:
     """imapclient's protocol log (every command, every fetched mail) and aiosmtpd's are held at warnings:
     ``pbem run --log-level DEBUG`` reads an order addressed to a token and logs no token."""
     table, path = setup
@@ -356,7 +346,7 @@ def test_run_at_debug_logs_no_reply_token(setup: tuple[Table, Path], dovecot: Do
 
 @pytest.mark.slow
 def test_a_crash_after_the_commit_before_the_move_applies_nothing_twice(
-        setup: tuple[Table, Path], dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
+        setup: tuple[Table, Path], dovecot: DovecotAccount, smtpd: SmtpServer) -> None:
     table, path = setup
     uid = dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
     process = pbem(path, "poll", "--once", env={ENV: "after_commit_before_move"})
@@ -375,7 +365,7 @@ def test_a_crash_after_the_commit_before_the_move_applies_nothing_twice(
 
 
 @pytest.mark.slow
-def test_a_crash_mid_send_delivers_at_least_once(setup: tuple[Table, Path], smtpd: SmtpServer) -> None:  # noqa: F811
+def test_a_crash_mid_send_delivers_at_least_once(setup: tuple[Table, Path], smtpd: SmtpServer) -> None:
     table, path = setup
     process = pbem(path, "poll", "--once", env={ENV: "mid_send:2"})
     _, stderr = process.communicate(timeout=30)

@@ -15,17 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
-from mailservers import (  # noqa: F401  (fixtures)
-    DovecotAccount,
-    RecordingHandler,
-    SmtpServer,
-    _controller,
-    dovecot,
-    dovecot_server,
-    free_port,
-    smtpd,
-)
 from sqlmodel import select
 
 from engine.imperial2030.decisions import pending
@@ -36,6 +25,10 @@ from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database, find_game, replay_game
 from pbem.store.inbound import MailboxStateRow
 from pbem.store.outbox import OutboxRow
+from tests.loopback import free_port
+from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
+from tests.mailservers import DovecotAccount
+from tests.smtpservers import RecordingHandler, SmtpServer, _controller
 
 EMAILS = dict(PLAYERS)
 PLAYER_OF = {email: player for player, email in PLAYERS}
@@ -49,7 +42,7 @@ def mail_config(account: DovecotAccount, smtp: SmtpServer, **sections: dict[str,
 
 
 @pytest.fixture
-def table(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[Table]:  # noqa: F811
+def table(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[Table]:
     t = Table(Database(f"sqlite:///{tmp_path / 'e2e.db'}"), mail_config(dovecot, smtpd))
     yield t
     t.db.dispose()
@@ -99,7 +92,7 @@ def text_of(message: EmailMessage) -> str:
 
 @pytest.mark.slow
 def test_the_first_rounds_played_entirely_by_mail(table: Table, dovecot: DovecotAccount,  # noqa: F811
-                                                  smtpd: SmtpServer) -> None:  # noqa: F811
+                                                  smtpd: SmtpServer) -> None:
     t = table
     t.create(players=2)
     flow = flow_of(t)
@@ -153,7 +146,7 @@ def test_the_first_rounds_played_entirely_by_mail(table: Table, dovecot: Dovecot
     assert all(r.status == "sent" for r in t.outbox())
 
 
-def test_every_kind_of_mail_in_one_inbox(table: Table, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_every_kind_of_mail_in_one_inbox(table: Table, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:
     t = table
     t.create(players=2)
     flow = flow_of(t)
@@ -196,7 +189,7 @@ def test_every_kind_of_mail_in_one_inbox(table: Table, dovecot: DovecotAccount, 
 
 
 @pytest.mark.slow
-def test_smtp_down_for_an_hour_loses_nothing(tmp_path: Path, dovecot: DovecotAccount) -> None:  # noqa: F811
+def test_smtp_down_for_an_hour_loses_nothing(tmp_path: Path, dovecot: DovecotAccount) -> None:
     handler = RecordingHandler()
     port = free_port()
     relay = SmtpServer("127.0.0.1", port, handler)
@@ -239,7 +232,7 @@ def test_smtp_down_for_an_hour_loses_nothing(tmp_path: Path, dovecot: DovecotAcc
 
 
 def test_a_permanent_refusal_marks_the_mail_failed(table: Table, dovecot: DovecotAccount,  # noqa: F811
-                                                   smtpd: SmtpServer) -> None:  # noqa: F811
+                                                   smtpd: SmtpServer) -> None:
     table.create(players=2)
     smtpd.reply("RCPT", "550 5.1.1 no such user")
     report = poll_once(flow_of(table))
@@ -250,7 +243,7 @@ def test_a_permanent_refusal_marks_the_mail_failed(table: Table, dovecot: Doveco
 
 @pytest.mark.slow
 def test_mail_recorded_but_not_moved_is_moved_and_not_applied_again(table: Table, dovecot: DovecotAccount,  # noqa: F811
-                                                                  smtpd: SmtpServer) -> None:  # noqa: F811
+                                                                  smtpd: SmtpServer) -> None:
     """What a crash between the commit and the move leaves: the message recorded, still in the inbox."""
     t = table
     t.create(players=2)
@@ -274,7 +267,7 @@ def test_mail_recorded_but_not_moved_is_moved_and_not_applied_again(table: Table
 
 def test_a_new_uidvalidity_rereads_the_inbox_and_skips_what_was_handled(table: Table,  # noqa: F811
                                                                        dovecot: DovecotAccount,  # noqa: F811
-                                                                       smtpd: SmtpServer) -> None:  # noqa: F811
+                                                                       smtpd: SmtpServer) -> None:
     t = table
     t.create(players=2)
     flow = flow_of(t)
@@ -300,7 +293,7 @@ def test_a_new_uidvalidity_rereads_the_inbox_and_skips_what_was_handled(table: T
 
 @pytest.mark.slow
 def test_orders_of_two_games_in_one_inbox(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
-                                          smtpd: SmtpServer) -> None:  # noqa: F811
+                                          smtpd: SmtpServer) -> None:
     t = Table(Database(f"sqlite:///{tmp_path / 'two.db'}"), mail_config(dovecot, smtpd))
     t.create(players=2)
     other = Table(t.db, t.config, name="g2")

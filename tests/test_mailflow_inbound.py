@@ -11,8 +11,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixtures)
-from mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
 from sqlmodel import select
 
 from pbem.daemon.sender import outgoing_mail
@@ -24,6 +22,7 @@ from pbem.store import Database, find_game
 from pbem.store.inbound import load_position
 from pbem.store.settings import load_settings, save_settings
 from pbem.store.tokens import SeatTokenRow
+from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
 
 
 @pytest.fixture
@@ -360,7 +359,7 @@ def test_the_token_stays_the_same_across_mails(table: Table) -> None:
 
 
 @pytest.mark.slow
-def test_the_flow_on_both_databases(db_url: str) -> None:  # noqa: F811
+def test_the_flow_on_both_databases(db_url: str) -> None:
     t = Table(Database(db_url), config_for())
     t.create(players=3)
     raw = t.mail_from("ann", "RONDEL investor\n", message_id="<" + "x" * 400 + "@long.example>")
@@ -373,9 +372,8 @@ def test_the_flow_on_both_databases(db_url: str) -> None:  # noqa: F811
 
 
 def test_the_game_end_goes_to_every_seat_instead_of_the_report(tmp_path: Path) -> None:
-    from test_render import finished
-
     from pbem.moderator.notify.turnmail import Move, turn_mail
+    from tests.test_render import finished
 
     state, events = finished()
     before = copy.deepcopy(state)

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from sqlalchemy import create_engine, inspect, text
 from sqlmodel import SQLModel, col, select
 
@@ -34,7 +33,7 @@ def schema_diff(db: Database) -> list:
 
 
 @pytest.mark.slow
-def test_migrated_schema_equals_the_models(db_url: str) -> None:  # noqa: F811
+def test_migrated_schema_equals_the_models(db_url: str) -> None:
     db = Database(db_url)
     try:
         assert set(SQLModel.metadata.tables) == EXPECTED_TABLES
@@ -45,7 +44,7 @@ def test_migrated_schema_equals_the_models(db_url: str) -> None:  # noqa: F811
         db.dispose()
 
 
-def test_opening_again_is_a_no_op_and_keeps_data(db_url: str) -> None:  # noqa: F811
+def test_opening_again_is_a_no_op_and_keeps_data(db_url: str) -> None:
     db = Database(db_url)
     with db.transaction() as session:
         session.add(GameRow(name="kept", setup={}))
@@ -113,7 +112,7 @@ def test_the_migrations_ship_inside_the_package() -> None:
     assert "alembic" in pyproject and "script.py.mako" in pyproject
 
 
-def test_postgres_migrates_under_a_lock_from_two_openers(postgres_url: str) -> None:  # noqa: F811
+def test_postgres_migrates_under_a_lock_from_two_openers(postgres_url: str) -> None:
     """Two processes opening a fresh PostgreSQL database at once: one migrates, the other waits and finds it done."""
     import threading
 
@@ -144,7 +143,7 @@ def test_every_table_is_created_by_a_revision(name: str) -> None:
     assert any(f'"{name}"' in source for source in sources)
 
 
-def test_games_stored_before_kinds_become_imperial2030_and_play_on(db_url: str) -> None:  # noqa: F811
+def test_games_stored_before_kinds_become_imperial2030_and_play_on(db_url: str) -> None:
     """Revision 0003 adds games.kind: a database at 0002 with a game in it opens, migrates, and the game
     is an Imperial 2030 game that takes orders as before (SQLite and PostgreSQL)."""
     from pbem.moderator import Moderator
@@ -177,7 +176,7 @@ def list_games_of(db: Database) -> list:  # type: ignore[type-arg]
         return list_games(session)
 
 
-def test_pictures_queued_before_0012_move_into_pictures_and_still_go_with_their_mail(db_url: str) -> None:  # noqa: F811
+def test_pictures_queued_before_0012_move_into_pictures_and_still_go_with_their_mail(db_url: str) -> None:
     """Revision 0012 stores a board's picture once: the pictures that queued mails carried themselves move into
     ``pictures`` (one per game, version and picture, with the mail's alt text), the mails refer to them, and
     the sender builds the same mail as before; downgrading puts each picture back into its mail."""

@@ -11,7 +11,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixture)
 
 from engine.imperial2030.actions import BuyBond, ChooseSpace, Donate
 from engine.imperial2030.decisions import DecisionKind, pending
@@ -256,7 +255,7 @@ def test_game_list(mod: Moderator) -> None:
 # --- two writers at once ------------------------------------------------------------------------
 
 
-def test_concurrent_messages_are_all_applied_once(db_url: str) -> None:  # noqa: F811
+def test_concurrent_messages_are_all_applied_once(db_url: str) -> None:
     """Two players donating at the same time, each through its own connection: the loser of a race
     reads the new position and applies again; nothing is lost, nothing applied twice."""
     Moderator(Database(db_url)).create_game("race", PLAYERS[:2], deal=[("russia", "ann")], seed=1)
@@ -358,7 +357,7 @@ def test_narration_of_a_new_game(mod: Moderator) -> None:
 
 # --- the maneuver: waiting lines ---------------------------------------------------------------
 
-from test_orders import SUEZ_DEAL, SUEZ_MOVE, SUEZ_OPENING  # noqa: E402  (the same opening, through the moderator)
+from tests.test_orders import SUEZ_DEAL, SUEZ_MOVE, SUEZ_OPENING  # noqa: E402  (the same opening, through the moderator)
 
 
 def suez_game(mod: Moderator, name: str = "suez") -> None:
@@ -491,7 +490,7 @@ def test_standing_answers_are_used_without_waiting(mod: Moderator) -> None:
     assert result.applied[-1].implicit and result.state.turn.nation == "russia"  # type: ignore[union-attr]
 
 
-def test_waiting_lines_are_stored_on_every_database(db_url: str) -> None:  # noqa: F811
+def test_waiting_lines_are_stored_on_every_database(db_url: str) -> None:
     mod = Moderator(Database(db_url))
     try:
         suez_game(mod)

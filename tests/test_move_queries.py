@@ -14,13 +14,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from mailflowkit import NOW, Table, config_for
 from sqlalchemy import event
 
 from pbem.moderator.inbound.handler import process_message
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.tokens import _TOKENS
 from pbem.store import Database, find_game, seats
+from tests.mailflowkit import NOW, Table, config_for
 
 
 @pytest.fixture

@@ -15,8 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import db_url, postgres_url, sqlite_url  # noqa: F401  (fixtures)
-from mailflowkit import NOW, PLAYERS, Table, config_for, mail_of, picture_of
 from sqlalchemy import delete
 from sqlmodel import col, select
 
@@ -32,13 +30,15 @@ from pbem.store.mailprefs import set_prefs
 from pbem.store.models import ActionRow, as_utc
 from pbem.store.moves import CLAIM, MoveToTellRow
 from pbem.store.outbox import PictureRow
-from tests.test_eme_moderator import EmeTable, table  # noqa: F401  (a fixture: a three-player game)
+from tests.dbfixtures import sqlite_url
+from tests.emetable import EmeTable
+from tests.mailflowkit import NOW, PLAYERS, Table, config_for, mail_of, picture_of
 
 EMAIL = dict(PLAYERS)
 
 
 @pytest.fixture
-def imperial(db_url: str) -> Iterator[Table]:  # noqa: F811
+def imperial(db_url: str) -> Iterator[Table]:
     t = Table(Database(db_url), config_for())
     t.create(players=3)
     yield t
@@ -69,12 +69,12 @@ def drawings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return drawn
 
 
-def moves_to_tell(table: Table) -> list[MoveToTellRow]:  # noqa: F811
+def moves_to_tell(table: Table) -> list[MoveToTellRow]:
     with table.db.transaction() as session:
         return list(session.exec(select(MoveToTellRow).order_by(col(MoveToTellRow.id))).all())
 
 
-def game_id(table: Table) -> int:  # noqa: F811
+def game_id(table: Table) -> int:
     with table.db.transaction() as session:
         found = find_game(session, table.name).id
     assert found is not None
@@ -106,7 +106,7 @@ def test_a_game_whose_seats_all_chose_board_off_draws_no_picture(imperial: Table
     assert not any(row.picture_id for row in imperial.outbox())
 
 
-def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every seat takes the board: one drawing per move, the same picture in every seat's mail."""
     drawn = drawings(monkeypatch)
     since = len(table.outbox())
@@ -118,7 +118,7 @@ def test_a_moves_board_is_drawn_once_whoever_takes_it(table: EmeTable, monkeypat
     assert len(revealed) == 3 and len({row.picture_id for row in revealed}) == 1 and picture_of(table.db, revealed[0])
 
 
-def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
     """``BOARD`` from a seat with ``BOARD OFF``, nothing else: the reply is written in the message's own
     transaction (it belongs to no move), with the board's picture beside the answer."""
     with table.db.transaction() as session:
@@ -133,7 +133,7 @@ def test_a_board_answer_without_a_move_carries_the_picture(table: EmeTable, monk
 # --- after the commit --------------------------------------------------------------------------------------
 
 
-def test_a_moves_mail_is_written_after_its_commit_and_its_record_goes_with_it(table: EmeTable) -> None:  # noqa: F811
+def test_a_moves_mail_is_written_after_its_commit_and_its_record_goes_with_it(table: EmeTable) -> None:
     since = len(table.outbox())
     assert table.send("ann", "BID 1") == "applied"
     assert moves_to_tell(table) == []
@@ -179,7 +179,7 @@ def test_moves_are_told_in_the_order_they_were_applied(table: EmeTable, referenc
     assert ours == theirs
 
 
-def test_a_move_another_process_is_telling_is_left_to_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_a_move_another_process_is_telling_is_left_to_it(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
     """On SQLite the move's own process tells it (a second teller would fail at its first write); on
     PostgreSQL the move is locked while it is told, and a second teller waits for it or tells it itself."""
     untold(monkeypatch)
@@ -238,7 +238,7 @@ def test_the_position_before_is_replayed_when_its_record_cannot_be_read(table: E
         [(r.recipient, r.body) for r in reference.outbox() if r.purpose != "welcome"]
 
 
-def test_a_forced_move_is_mailed_before_force_returns(table: EmeTable) -> None:  # noqa: F811
+def test_a_forced_move_is_mailed_before_force_returns(table: EmeTable) -> None:
     from pbem.moderator.gamemaster import force
 
     forced = force(table.db, table.name, "ann", "BID 1", mail=MailContext.from_config(table.config), now=NOW)
@@ -246,7 +246,7 @@ def test_a_forced_move_is_mailed_before_force_returns(table: EmeTable) -> None: 
     assert "The game master gave these orders for ann" in table.outbox()[-1].body
 
 
-def test_board_off_by_game_setting_draws_nothing_either(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_board_off_by_game_setting_draws_nothing_either(table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
     set_game(table.db, table.name, ["board=off"])
     drawn = drawings(monkeypatch)
     assert table.send("ann", "BID 1") == "applied"
@@ -281,12 +281,12 @@ class Relay:
         self.taken.append(mail)
 
 
-def stored_pictures(table: Table) -> list[PictureRow]:  # noqa: F811
+def stored_pictures(table: Table) -> list[PictureRow]:
     with table.db.transaction() as session:
         return list(session.exec(select(PictureRow)).all())
 
 
-def test_a_moves_picture_is_stored_once_and_goes_with_the_last_mail_that_carries_it(table: EmeTable) -> None:  # noqa: F811
+def test_a_moves_picture_is_stored_once_and_goes_with_the_last_mail_that_carries_it(table: EmeTable) -> None:
     """Three seats take the board of the reveal: one stored picture (not three copies of it); it stays while any
     mail that carries it waits, and goes when the last of them is sent or refused for good."""
     identity = table.config.require_moderator()
@@ -308,7 +308,7 @@ def test_a_moves_picture_is_stored_once_and_goes_with_the_last_mail_that_carries
 
 
 def test_a_long_history_asked_with_orders_rides_on_the_senders_mail_about_the_move(
-        table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+        table: EmeTable, monkeypatch: pytest.MonkeyPatch) -> None:
     """The move's record keeps what only the sender's one mail carries, its attachment too: the mail written
     after the commit (here by a later pass) is the reply, threaded under the player's mail, with the file."""
     monkeypatch.setattr(seatreplies, "HISTORY_INLINE_LINES", 1)  # every history is long

@@ -15,7 +15,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from dbfixtures import db_url, sqlite_url  # noqa: F401  (fixture)
 
 from pbem import store
 from pbem.games import kind_of
@@ -24,8 +23,9 @@ from pbem.moderator.deadlines import decision_since
 from pbem.moderator.notify.subjects import decision_deadline, decisions_of
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import load_settings
+from tests.dbfixtures import sqlite_url
+from tests.emetable import EmeTable
 from tests.mailflowkit import PLAYERS
-from tests.test_eme_moderator import EmeTable
 from tests.test_source_mail import BOARD, EME, IMPERIAL, MAIL, MODES, kept_news, kind_name, mail, new_table
 
 EMAIL = dict(PLAYERS)
@@ -189,7 +189,7 @@ def test_board_off_keeps_the_board_out_of_every_notice(tmp_path: Path, kind: str
     assert notices and all(BOARD[kind] not in row.body and row.picture_id is None for row in notices)
 
 
-def test_every_notice_on_both_databases(db_url: str) -> None:  # noqa: F811
+def test_every_notice_on_both_databases(db_url: str) -> None:
     """Resume, undo, replace and resend in a row, each one mail per seat with its prompt (MAIL TURN, BOARD OFF)."""
     table = played(EME, db_url, "turn", False)
     try:

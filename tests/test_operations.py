@@ -17,9 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixture)
-from mailflowkit import Table
-from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from pbem import store
@@ -36,6 +33,9 @@ from pbem.store.leases import LeaseRow
 from pbem.store.moves import MoveToTellRow
 from pbem.store.outbox import OutboxRow, OutboxStatus
 from pbem.store.pgbackup import pg_dump_line, pg_restore_line
+from tests.mailflowkit import Table
+from tests.mailservers import DovecotAccount
+from tests.smtpservers import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org")]
@@ -305,7 +305,7 @@ def test_status_of_a_running_moderator(game: tuple[str, Moderator], tmp_path: Pa
     assert cli(url, "status", "--no-games", "--json").stdout.count('"games": null') == 1
 
 
-def test_status_on_sqlite_and_postgresql(db_url: str) -> None:  # noqa: F811
+def test_status_on_sqlite_and_postgresql(db_url: str) -> None:
     moderator = Moderator(Database(db_url))
     try:
         moderator.create_game("g1", PLAYERS, deal=[("russia", "ann")], seed=1)
@@ -408,8 +408,8 @@ def test_json_lines_carry_the_exception(capsys: pytest.CaptureFixture[str]) -> N
 
 
 @pytest.mark.slow
-def test_poll_logs_json_lines(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
-    from mailflowkit import mailbox_config_text
+def test_poll_logs_json_lines(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:
+    from tests.mailflowkit import mailbox_config_text
 
     url = f"sqlite:///{tmp_path / 'json.db'}"
     path = tmp_path / "pbem.toml"

@@ -18,9 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixture)
-from mailflowkit import Table, config_for, wait_until
-from mailservers import RecordingHandler, SmtpServer, _controller, free_port, smtpd  # noqa: F401  (fixtures)
 from sqlalchemy.exc import OperationalError
 
 from pbem.cli.gather import gather, report_json, report_lines
@@ -31,6 +28,9 @@ from pbem.daemon.workers import Appliers, Sender
 from pbem.mail import SmtpSender
 from pbem.mail.settings import ImapSettings, Security, maildir_settings
 from pbem.store import Database
+from tests.loopback import free_port
+from tests.mailflowkit import Table, config_for, wait_until
+from tests.smtpservers import RecordingHandler, _controller
 
 WAITS = {"min_backoff": 0.2, "max_backoff": 1.0}  # the waits between tries: 0.2, 0.4, 0.8, 1.0, 1.0 ...
 
@@ -81,7 +81,7 @@ def relay_port() -> int:
 
 
 @pytest.fixture
-def table(db_url: str, relay_port: int) -> Iterator[Table]:  # noqa: F811
+def table(db_url: str, relay_port: int) -> Iterator[Table]:
     """A game on SQLite, and on PostgreSQL, whose relay is not listening yet."""
     config = config_for(smtp={"host": "127.0.0.1", "port": relay_port, "security": "none", "timeout": 5})
     t = Table(Database(db_url), config)

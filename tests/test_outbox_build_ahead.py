@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import config_for
-from mailservers import RecordingHandler, running_relay
 from sqlmodel import select
 
 from pbem.daemon import sender as outbox_sender
@@ -27,6 +25,8 @@ from pbem.mail import SmtpSender, TransientSendError, WireMail
 from pbem.mail.settings import SmtpSettings
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, OutboxStatus, QueuedMail, queue_mail
+from tests.mailflowkit import config_for
+from tests.smtpservers import RecordingHandler, running_relay
 
 NOW = datetime(2030, 6, 3, 12, 0, tzinfo=UTC)
 FROM = config_for().moderator

@@ -13,10 +13,7 @@ from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
-from mailflowkit import config_for, wait_until
-from mailservers import free_port
 from sqlmodel import select
-from test_mail_smtp import CountingHandler
 
 from pbem.config import Limits
 from pbem.daemon import MailFlow, workers
@@ -26,6 +23,9 @@ from pbem.daemon.workers import Sender
 from pbem.mail import SmtpSender
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
+from tests.loopback import free_port
+from tests.mailflowkit import config_for, wait_until
+from tests.test_mail_smtp import CountingHandler
 
 
 class Relay:

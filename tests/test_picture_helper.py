@@ -18,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import sqlite_url
-from helpers import standard_game
 from sqlalchemy import event
 
 from engine.imperial2030.mapfile import default_board, load_board
@@ -28,8 +26,10 @@ from pbem.holders import holder_name
 from pbem.moderator.notify import pictures, turnmail
 from pbem.moderator.notify.telling import tell_moves
 from pbem.store import Database, find_game
+from tests.dbfixtures import sqlite_url
+from tests.emetable import KIND, EmeTable
+from tests.helpers import standard_game
 from tests.mailflowkit import config_for, mail_of, picture_of, wait_until
-from tests.test_eme_moderator import KIND, EmeTable
 
 
 @pytest.fixture

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import fresh_postgres_url, postgres_url  # noqa: F401  (fixture)
 from sqlalchemy import create_engine, inspect, text
 from sqlmodel import select
 from typer.testing import CliRunner
@@ -31,6 +30,7 @@ from pbem.store.leases import LeaseRow
 from pbem.store.outbox import OutboxRow
 from pbem.store.pgbackup import pg_restore_line
 from pbem.store.schema import head_revisions
+from tests.dbfixtures import fresh_postgres_url
 
 PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org")]
 INBOX_LEASE = "fetch:imap:pbem@mail.example:993/INBOX"
@@ -44,7 +44,7 @@ def cli(url: str, *args: str) -> Any:
 
 
 @pytest.fixture
-def game(postgres_url: str) -> Iterator[tuple[str, Moderator]]:  # noqa: F811
+def game(postgres_url: str) -> Iterator[tuple[str, Moderator]]:
     """A two-player game in progress on PostgreSQL: ann has moved, bob must invest."""
     moderator = Moderator(Database(postgres_url))
     moderator.create_game("g1", PLAYERS, deal=[("russia", "ann")], seed=1)

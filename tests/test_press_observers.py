@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from typer.testing import CliRunner
 
 from pbem import store
@@ -30,8 +29,8 @@ from pbem.moderator.notify.observers import Sender
 from pbem.store import Database
 from pbem.store.observers import find_observer
 from pbem.store.outbox import OutboxRow
+from tests.emetable import EmeTable
 from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
-from tests.test_eme_moderator import EmeTable
 
 EMAIL = dict(PLAYERS)
 OLGA = "olga@watch.example"
@@ -66,7 +65,7 @@ class PressTable(EmeTable):
 
 
 @pytest.fixture
-def table(db_url: str) -> Iterator[PressTable]:  # noqa: F811
+def table(db_url: str) -> Iterator[PressTable]:
     t = PressTable(Database(db_url), config_for())
     t.create()
     yield t
@@ -268,7 +267,7 @@ def test_observers_hear_of_moves_the_game_master_forces(table: PressTable) -> No
     assert "All bids are in" in report.body and report.headers["reply_to"] == table.watched()[0].headers["reply_to"]
 
 
-def test_an_imperial_observer_gets_the_public_report(db_url: str) -> None:  # noqa: F811
+def test_an_imperial_observer_gets_the_public_report(db_url: str) -> None:
     """Imperial 2030 has no report for a reader without a seat: the core writes it (narrated for nobody)."""
     t = Table(Database(db_url), config_for())
     t.create(players=3)

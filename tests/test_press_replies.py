@@ -13,7 +13,6 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 
 from pbem.moderator.gamemaster import set_game
 from pbem.moderator.inbound.handler import process_message
@@ -26,7 +25,7 @@ QUOTED = "\n\nOn Mon, 3 Jun 2030 at 12:00, moderator <pbem@games.test> wrote:\n>
 
 
 @pytest.fixture
-def table(db_url: str) -> Iterator[PressTable]:  # noqa: F811
+def table(db_url: str) -> Iterator[PressTable]:
     t = PressTable(Database(db_url), config_for())
     t.create()
     yield t

@@ -49,16 +49,7 @@ from pbem.games.imperial2030.reports import (
 from pbem.render import problems
 from pbem.render.art import ArtError, check_art, fill_panel, parse_art
 from pbem.render.text import asciify, finish, pair, wrap
-from tests.helpers import (
-    BOARD,
-    NAMES,
-    new,
-    play,
-    standard_game,
-    swiss_bank,
-    turn_of,
-    with_bonds,
-)
+from tests.helpers import BOARD, NAMES, new, play, standard_game, swiss_bank, turn_of, with_bonds
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 REGENERATE = os.environ.get("PBEM_REGEN_GOLDEN") == "1"

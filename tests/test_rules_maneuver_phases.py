@@ -10,15 +10,7 @@ from __future__ import annotations
 from engine.imperial2030.actions import ArmyMove, Attack, FleetMove
 from engine.imperial2030.events import Battle
 from engine.imperial2030.model import UnitKind
-from tests.helpers import (
-    maneuver_turn,
-    one,
-    options,
-    play,
-    refused,
-    standard_game,
-    with_units,
-)
+from tests.helpers import maneuver_turn, one, options, play, refused, standard_game, with_units
 
 ARMY, FLEET = UnitKind.ARMY, UnitKind.FLEET
 

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dbfixtures import db_url  # noqa: F401  (fixture)
 from sqlalchemy import create_engine, inspect, text
 from typer.testing import CliRunner
 
@@ -62,7 +61,7 @@ def revision_of(url: str) -> list[str]:
 
 
 @pytest.fixture
-def newer(db_url: str, tmp_path: Path) -> str:  # noqa: F811
+def newer(db_url: str, tmp_path: Path) -> str:
     """A database with a game in it, then migrated by a newer pbem (SQLite and PostgreSQL)."""
     moderator = Moderator(Database(db_url))
     moderator.create_game("g1", PLAYERS, deal=[("russia", "ann")], seed=1)
@@ -155,7 +154,7 @@ def test_a_revision_that_is_no_number_is_named_as_it_is(tmp_path: Path) -> None:
         Database(url)
 
 
-def test_a_rollback_restores_the_backup_taken_before_the_upgrade(db_url: str, tmp_path: Path) -> None:  # noqa: F811
+def test_a_rollback_restores_the_backup_taken_before_the_upgrade(db_url: str, tmp_path: Path) -> None:
     """docs/running.md, "Upgrading": back up, upgrade (the newer pbem migrates), and to go back, this pbem
     restores the backup taken before, over the database the newer one migrated (SQLite and PostgreSQL)."""
     if db_url.startswith("postgresql") and shutil.which("pg_restore") is None:

@@ -14,16 +14,6 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from mailservers import (  # noqa: F401  (fixtures)
-    SMTP_TOKEN,
-    SMTP_USER,
-    DovecotAccount,
-    SmtpServer,
-    dovecot_oauth2,
-    dovecot_oauth2_server,
-    secret_command,
-    smtpd,
-)
 from sqlalchemy import text
 from typer.testing import CliRunner
 
@@ -32,6 +22,8 @@ from pbem.mail.hub import MailHub
 from pbem.mail.maildir import MaildirInbox
 from pbem.private import exposure_warnings
 from pbem.store import Database
+from tests.mailservers import DovecotAccount, secret_command
+from tests.smtpservers import SMTP_TOKEN, SMTP_USER, SmtpServer
 
 
 @pytest.fixture(autouse=True)
@@ -108,7 +100,7 @@ def test_pbem_poll_warns_at_start_when_the_database_is_readable_by_others(tmp_pa
 
 
 def test_tokens_from_helpers_are_neither_stored_nor_logged(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
-                                                           smtpd: SmtpServer) -> None:  # noqa: F811
+                                                           smtpd: SmtpServer) -> None:
     """A whole ``pbem poll`` with both logins by XOAUTH2, logging at DEBUG: the tokens the helpers print are in
     no output and in no file pbem wrote (database, journal), and only the helpers' own stores hold them."""
     imap_token = dovecot_oauth2.access_token()

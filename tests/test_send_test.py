@@ -14,21 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mailflowkit import mailbox_config_text
-from mailservers import (  # noqa: F401  (fixtures)
-    DovecotAccount,
-    RecordingHandler,
-    SmtpServer,
-    dovecot,
-    dovecot_server,
-    running_relay,
-)
 from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.cli.roundtrip import round_trip
 from pbem.config import load_config, parse_config
 from pbem.mail.hub import MailHub
+from tests.mailflowkit import mailbox_config_text
+from tests.mailservers import DovecotAccount
+from tests.smtpservers import RecordingHandler, SmtpServer, running_relay
 
 
 class Delivering(RecordingHandler):
@@ -52,7 +46,7 @@ class Delivering(RecordingHandler):
 
 
 @pytest.fixture
-def relay(dovecot: DovecotAccount) -> Iterator[SmtpServer]:  # noqa: F811
+def relay(dovecot: DovecotAccount) -> Iterator[SmtpServer]:
     with running_relay(Delivering(dovecot)) as server:
         yield server
 
@@ -79,7 +73,7 @@ def test_send_test_passes_when_the_whole_round_trip_works(tmp_path: Path, doveco
 
 
 def test_a_provider_that_strips_the_plus_fails_the_round_trip(tmp_path: Path,
-                                                              dovecot: DovecotAccount) -> None:  # noqa: F811
+                                                              dovecot: DovecotAccount) -> None:
     with running_relay(Delivering(dovecot, strip_plus=True)) as server:
         trip = round_trip(load_config(config_file(tmp_path, dovecot, server), {}), "gm@example.org", wait=20)
     assert not trip.ok
@@ -88,7 +82,7 @@ def test_a_provider_that_strips_the_plus_fails_the_round_trip(tmp_path: Path,
 
 
 @pytest.mark.slow
-def test_mail_that_never_arrives_fails_after_the_wait(tmp_path: Path, dovecot: DovecotAccount) -> None:  # noqa: F811
+def test_mail_that_never_arrives_fails_after_the_wait(tmp_path: Path, dovecot: DovecotAccount) -> None:
     with running_relay(RecordingHandler()) as server:  # a relay that delivers nothing to the moderator
         trip = round_trip(load_config(config_file(tmp_path, dovecot, server), {}), "gm@example.org", wait=1.5)
     assert not trip.ok and any("did not arrive in the inbox within 1.5 s" in line for line in trip.text())

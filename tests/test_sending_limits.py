@@ -9,8 +9,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from mailflowkit import config_for
-from mailservers import SmtpServer, smtpd  # noqa: F401  (fixtures)
 from sqlmodel import select
 
 from pbem.config import Limits
@@ -19,6 +17,8 @@ from pbem.daemon.sendlimits import waiting_reason
 from pbem.mail import SmtpSender
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
+from tests.mailflowkit import config_for
+from tests.smtpservers import SmtpServer
 
 NOW = datetime(2030, 6, 3, 12, 0, tzinfo=UTC)
 FROM = config_for().moderator
@@ -43,7 +43,7 @@ def statuses(db: Database) -> dict[str, int]:
 
 
 def test_a_hundred_mails_with_ten_an_hour_ten_go_ninety_wait_none_lost(tmp_path: Path,
-                                                                      smtpd: SmtpServer) -> None:  # noqa: F811
+                                                                      smtpd: SmtpServer) -> None:
     db = queued_db(tmp_path, 100)
     limits = Limits(max_mails_per_hour=10)
     report = deliver_due(db, SmtpSender(smtpd.settings()), NOW, moderator=FROM, limits=limits)
@@ -62,7 +62,7 @@ def test_a_hundred_mails_with_ten_an_hour_ten_go_ninety_wait_none_lost(tmp_path:
     db.dispose()
 
 
-def test_the_day_limit_holds_too(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_the_day_limit_holds_too(tmp_path: Path, smtpd: SmtpServer) -> None:
     db = queued_db(tmp_path, 30)
     limits = Limits(max_mails_per_hour=10, max_mails_per_day=15)
     deliver_due(db, SmtpSender(smtpd.settings()), NOW, moderator=FROM, limits=limits)
@@ -73,7 +73,7 @@ def test_the_day_limit_holds_too(tmp_path: Path, smtpd: SmtpServer) -> None:  # 
 
 
 def test_a_too_many_answer_holds_every_sender_and_costs_no_attempt(tmp_path: Path,
-                                                                   smtpd: SmtpServer) -> None:  # noqa: F811
+                                                                   smtpd: SmtpServer) -> None:
     db = queued_db(tmp_path, 5)
     smtpd.reply("DATA", "452 4.5.3 Too many messages sent today, try again later")
     report = deliver_due(db, SmtpSender(smtpd.settings()), NOW, moderator=FROM)
@@ -90,7 +90,7 @@ def test_a_too_many_answer_holds_every_sender_and_costs_no_attempt(tmp_path: Pat
     db.dispose()
 
 
-def test_a_421_that_speaks_of_a_rate_is_a_limit_too(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_a_421_that_speaks_of_a_rate_is_a_limit_too(tmp_path: Path, smtpd: SmtpServer) -> None:
     db = queued_db(tmp_path, 2)
     smtpd.reply("RCPT", "421 4.7.0 Rate limit exceeded for this account")
     report = deliver_due(db, SmtpSender(smtpd.settings()), NOW, moderator=FROM)
@@ -98,7 +98,7 @@ def test_a_421_that_speaks_of_a_rate_is_a_limit_too(tmp_path: Path, smtpd: SmtpS
     db.dispose()
 
 
-def test_an_ordinary_temporary_failure_is_retried_as_before(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_an_ordinary_temporary_failure_is_retried_as_before(tmp_path: Path, smtpd: SmtpServer) -> None:
     db = queued_db(tmp_path, 1)
     smtpd.reply("DATA", "451 4.3.0 Local error in processing")
     report = deliver_due(db, SmtpSender(smtpd.settings()), NOW, moderator=FROM)
@@ -109,7 +109,7 @@ def test_an_ordinary_temporary_failure_is_retried_as_before(tmp_path: Path, smtp
     db.dispose()
 
 
-def test_pbem_status_says_why_mail_waits(tmp_path: Path, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_pbem_status_says_why_mail_waits(tmp_path: Path, smtpd: SmtpServer) -> None:
     from pbem.cli.gather import gather
 
     db = queued_db(tmp_path, 12)

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from smtpservers import RecordingHandler, SmtpServer, running_relay
-from test_mail_smtp import REFUSALS, prompt, refusal_is_sorted
 
 from pbem.mail import SendError, SmtpSender
+from tests.smtpservers import RecordingHandler, SmtpServer, running_relay
+from tests.test_mail_smtp import REFUSALS, prompt, refusal_is_sorted
 
 
 class PipeliningRelay(RecordingHandler):

@@ -22,9 +22,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from dbfixtures import fresh_postgres_url, sqlite_url
-from test_moderator import suez_game
-from test_orders import SUEZ_MOVE
 
 from pbem import store
 from pbem.games import kind_of
@@ -35,8 +32,11 @@ from pbem.moderator.tick import tick
 from pbem.store import Database
 from pbem.store.mailprefs import take_news
 from pbem.store.outbox import OutboxRow, mail_for_game
+from tests.dbfixtures import fresh_postgres_url, sqlite_url
+from tests.emetable import EmeTable
 from tests.mailflowkit import MODERATOR, PLAYERS, Table, config_for
-from tests.test_eme_moderator import EmeTable
+from tests.test_moderator import suez_game
+from tests.test_orders import SUEZ_MOVE
 
 IMPERIAL, EME = "imperial2030", "eight-minute-empire"
 PLAYER_OF = {address: name for name, address in PLAYERS}

@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mailflowkit import NOW, Table, config_for
 
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
+from tests.mailflowkit import NOW, Table, config_for
 
 _uids = iter(range(1, 100_000))
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
 from sqlmodel import select
 
 from engine.imperial2030.actions import ChooseSpace, Donate, Pass
@@ -263,7 +262,7 @@ def test_unreachable_postgres_does_not_print_the_password() -> None:
     assert "127.0.0.1" in str(info.value)
 
 
-def test_postgres_fixture_is_a_real_server(postgres_url: str) -> None:  # noqa: F811
+def test_postgres_fixture_is_a_real_server(postgres_url: str) -> None:
     """The PostgreSQL leg runs against the server, in a database of its own."""
     db = Database(postgres_url)
     assert db.url.get_backend_name() == "postgresql"

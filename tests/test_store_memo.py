@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import re
 
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures of the table fixture)
 from sqlalchemy import event
 
 from pbem import store
 from pbem.store import Database
 from pbem.store.mailprefs import MailMode, keep_news, prefs_of, set_prefs, take_news
 from pbem.store.tokens import issue_token, seat_for_token
+from tests.emetable import EmeTable
 from tests.mailflowkit import NOW
-from tests.test_eme_moderator import EmeTable, table  # noqa: F401  (a fixture: a three-player game)
 
 
 def statements(db: Database) -> list[str]:
@@ -27,7 +26,7 @@ def statements(db: Database) -> list[str]:
     return seen
 
 
-def test_a_moves_mail_reads_the_seats_mail_choices_and_tokens_once(table: EmeTable) -> None:  # noqa: F811
+def test_a_moves_mail_reads_the_seats_mail_choices_and_tokens_once(table: EmeTable) -> None:
     seen = statements(table.db)
     assert table.send("ann", "BID 1") == "applied"
     reads = [s for s in seen if s.startswith("SELECT")]
@@ -35,7 +34,7 @@ def test_a_moves_mail_reads_the_seats_mail_choices_and_tokens_once(table: EmeTab
     assert len([s for s in reads if " FROM seat_tokens JOIN seats " in s]) == 1
 
 
-def test_choices_made_in_the_transaction_are_the_ones_read_after(table: EmeTable) -> None:  # noqa: F811
+def test_choices_made_in_the_transaction_are_the_ones_read_after(table: EmeTable) -> None:
     with table.db.transaction() as session:
         seat = store.seats(session, store.find_game(session, table.name))[0]
         assert prefs_of(session, seat, "every", True).mode is MailMode.EVERY  # read (no row yet): remembered
@@ -46,7 +45,7 @@ def test_choices_made_in_the_transaction_are_the_ones_read_after(table: EmeTable
         assert take_news(session, seat) == ["Ann bid."] and take_news(session, seat) == []
 
 
-def test_a_rolled_back_savepoint_takes_its_rows_out_of_the_memo(table: EmeTable) -> None:  # noqa: F811
+def test_a_rolled_back_savepoint_takes_its_rows_out_of_the_memo(table: EmeTable) -> None:
     with table.db.transaction() as session:
         seat = store.seats(session, store.find_game(session, table.name))[1]
         assert prefs_of(session, seat, "every", True).board is True
@@ -57,7 +56,7 @@ def test_a_rolled_back_savepoint_takes_its_rows_out_of_the_memo(table: EmeTable)
         assert prefs_of(session, seat, "every", True).board is True
 
 
-def test_a_token_issued_in_the_transaction_is_the_one_found(table: EmeTable) -> None:  # noqa: F811
+def test_a_token_issued_in_the_transaction_is_the_one_found(table: EmeTable) -> None:
     with table.db.transaction() as session:
         seat = store.seats(session, store.find_game(session, table.name))[2]
         first = issue_token(session, seat)
@@ -65,7 +64,7 @@ def test_a_token_issued_in_the_transaction_is_the_one_found(table: EmeTable) -> 
         assert seat_for_token(session, second) == seat and seat_for_token(session, first) is None
 
 
-def test_a_seats_token_is_found_past_the_first_page_of_its_mail(table: EmeTable) -> None:  # noqa: F811
+def test_a_seats_token_is_found_past_the_first_page_of_its_mail(table: EmeTable) -> None:
     """The token search reads the newest two mails first, then pages of 50: a token further back is found."""
     from pbem.mail import token_address
     from pbem.moderator.notify.tokens import FIRST_PAGE, TOKEN_SEARCH_DEPTH, tokens_in_outbox

@@ -17,14 +17,7 @@ from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import Query, QueryKind
 from pbem.games.imperial2030.queries import answer
 from pbem.games.imperial2030.reports import render_report
-from tests.helpers import (
-    maneuver_turn,
-    play,
-    play_all,
-    position,
-    standard_game,
-    with_units,
-)
+from tests.helpers import maneuver_turn, play, play_all, position, standard_game, with_units
 
 
 def cli(tmp_path: Path, *args: str):  # type: ignore[no-untyped-def]

@@ -15,9 +15,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from dbfixtures import db_url, postgres_url  # noqa: F401  (fixtures)
-from mailflowkit import PLAYERS, Table, config_for, raw_mail, wait_until
-from mailservers import DovecotAccount, SmtpServer, dovecot, dovecot_server, smtpd  # noqa: F401  (fixtures)
 
 from engine.imperial2030.decisions import pending
 from pbem.daemon import Daemon, MailFlow
@@ -29,6 +26,9 @@ from pbem.store import Database, find_game, load_log
 from pbem.store.inqueue import QueuedMessageRow, claim_next, enqueue, finish
 from pbem.store.leases import take_lease
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
+from tests.mailflowkit import PLAYERS, Table, config_for, raw_mail, wait_until
+from tests.mailservers import DovecotAccount
+from tests.smtpservers import SmtpServer
 
 EMAILS = dict(PLAYERS)
 GAMES = 4
@@ -84,7 +84,7 @@ class Worker:
 
 @pytest.mark.slow
 def test_two_workers_on_postgresql_apply_every_order_once_and_send_every_mail_once(
-        postgres_url: str, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:  # noqa: F811
+        postgres_url: str, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:
     db = Database(postgres_url)
     config = mail_config(dovecot, smtpd)
     tables = [Table(db, config, name=f"w{i}") for i in range(GAMES)]
@@ -159,7 +159,7 @@ def test_one_games_mail_is_claimed_in_arrival_order(db_url: str, returning: bool
 
 
 @pytest.mark.slow
-def test_racing_senders_send_each_mail_once(db_url: str, smtpd: SmtpServer) -> None:  # noqa: F811
+def test_racing_senders_send_each_mail_once(db_url: str, smtpd: SmtpServer) -> None:
     db = Database(db_url)
     with db.transaction() as session:
         for n in range(60):
@@ -190,7 +190,7 @@ def test_racing_senders_send_each_mail_once(db_url: str, smtpd: SmtpServer) -> N
     db.dispose()
 
 
-def test_a_lease_has_one_holder_until_it_runs_out(db_url: str) -> None:  # noqa: F811
+def test_a_lease_has_one_holder_until_it_runs_out(db_url: str) -> None:
     db = Database(db_url)
     with db.transaction() as session:
         assert take_lease(session, "deadline-tick", "one", NOW, 60)

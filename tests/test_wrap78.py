@@ -11,7 +11,6 @@ from email import message_from_bytes
 from pathlib import Path
 
 import pytest
-from mailflowkit import NOW, Table, config_for, raw_mail
 
 from pbem.daemon.sender import outgoing_mail
 from pbem.mail import build_message
@@ -19,6 +18,7 @@ from pbem.mail.wrap import wrap_text
 from pbem.moderator import gamemaster
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
+from tests.mailflowkit import NOW, Table, config_for, raw_mail
 
 WIDTH = 78
 
