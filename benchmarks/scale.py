@@ -97,8 +97,7 @@ from typing import Any, NoReturn
 BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
-import mail  # noqa: E402  (benchmarks/mail.py: it also puts the project and tests/ on the path)
-from dbfixtures import ADMIN_URL, fresh_postgres_url  # noqa: E402
+import mail  # noqa: E402  (benchmarks/mail.py: it also puts the project on the path)
 from mail import (  # noqa: E402
     EMAILS,
     PLAYER_COUNT,
@@ -113,7 +112,10 @@ from mail import (  # noqa: E402
     wait_until,
     without_board,
 )
-from mailservers import DovecotServer, free_port  # noqa: E402
+
+from tests.dbfixtures import ADMIN_URL, fresh_postgres_url  # noqa: E402
+from tests.loopback import free_port  # noqa: E402
+from tests.mailservers import DovecotServer  # noqa: E402
 
 FULL = {"games": 20, "steps": 4, "orders": 30}
 QUICK = {"games": 10, "steps": 3, "orders": 15}

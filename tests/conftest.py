@@ -18,10 +18,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from pbem.store import Database
-from tests.emetable import EmeTable
-from tests.mailflowkit import config_for
-
 pytest_plugins = ["tests.dbfixtures", "tests.loopback", "tests.smtpservers", "tests.mailservers"]
 
 
@@ -33,11 +29,3 @@ def root_logging_restored() -> Iterator[None]:
     root.handlers[:] = handlers
     root.setLevel(level)
 
-
-@pytest.fixture
-def table(db_url: str) -> Iterator[EmeTable]:
-    """A three-player game of Eight-Minute Empire, on each database."""
-    t = EmeTable(Database(db_url), config_for())
-    t.create()
-    yield t
-    t.db.dispose()

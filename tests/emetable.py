@@ -1,6 +1,6 @@
 """A three-player game of Eight-Minute Empire on the moderator, with mail: the table of the EME mail-flow tests.
 
-The ``table`` fixture that sets one up is in tests/moderator/conftest.py.
+The ``table`` fixture that sets one up is in tests/moderator/conftest.py (and tests/store/test_store_memo.py).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Shared helpers for the rules test suite (tests/test_rules_*.py, our "DATC").
+"""Shared helpers for the rules test suite (tests/engine/imperial2030/test_rules_*.py, our "DATC").
 
 A rules test reads like the rule it checks:
 
