@@ -295,7 +295,7 @@ class Moderator:
         if self.imap is not None:
             try:
                 self.imap.logout()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
             self.imap = None
         running, self.processes = self.processes, []
@@ -432,7 +432,7 @@ def idle_notify_delay(server: DovecotServer, samples: int = 5) -> list[float]:
         for client in (watcher, writer):
             try:
                 client.logout()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
     return delays
 

@@ -468,7 +468,8 @@ def test_order_deny_refuses_the_waiting_line(runner: CliRunner, url: str) -> Non
     assert "Waiting for ann (maneuver for Europe); options:" in out
     result = run(runner, url, "order", "demo", "--as", "ann", "fleet med to north atlantic")
     assert result.exit_code == 0, result.output
-    assert "line 1: fleet med to north atlantic\n  Europe moved a fleet from Mediterranean Sea to North Atlantic." in result.stdout
+    assert ("line 1: fleet med to north atlantic\n"
+            "  Europe moved a fleet from Mediterranean Sea to North Atlantic.") in result.stdout
     assert "end of message: DONE" in result.stdout
 
 

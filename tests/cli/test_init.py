@@ -287,7 +287,7 @@ def test_presets_are_consistent() -> None:
 
 
 def test_generic_preset_passes_check_against_the_test_servers(runner: CliRunner, tmp_path: Path,
-                                                              dovecot: DovecotAccount,  # noqa: F811
+                                                              dovecot: DovecotAccount,
                                                               smtpd: SmtpServer) -> None:
     path = tmp_path / "pbem.toml"
     result = init(runner, "--provider", "generic", "--address", "pbem@games.test", "--output", str(path),

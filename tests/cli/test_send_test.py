@@ -57,7 +57,7 @@ def config_file(tmp_path: Path, account: DovecotAccount, smtp: SmtpServer) -> Pa
     return path
 
 
-def test_send_test_passes_when_the_whole_round_trip_works(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+def test_send_test_passes_when_the_whole_round_trip_works(tmp_path: Path, dovecot: DovecotAccount,
                                                           relay: SmtpServer) -> None:
     path = config_file(tmp_path, dovecot, relay)
     result = CliRunner().invoke(app, ["--config", str(path), "check", "--send-test", "gm@example.org",
@@ -88,7 +88,7 @@ def test_mail_that_never_arrives_fails_after_the_wait(tmp_path: Path, dovecot: D
     assert not trip.ok and any("did not arrive in the inbox within 1.5 s" in line for line in trip.text())
 
 
-def test_the_test_mails_keep_their_lines_within_78_columns(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+def test_the_test_mails_keep_their_lines_within_78_columns(tmp_path: Path, dovecot: DovecotAccount,
                                                            relay: SmtpServer) -> None:
     """The game master reads the mail to ADDRESS in their own client: mail lines of at most 78 columns."""
     trip = round_trip(load_config(config_file(tmp_path, dovecot, relay), {}), "gm@example.org", wait=20)

@@ -353,7 +353,7 @@ def rig(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[
 
 
 @pytest.fixture
-def pg_rig(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer,  # noqa: F811
+def pg_rig(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer,
            postgres_url: str) -> Iterator[Rig]:
     r = Rig(tmp_path, dovecot, smtpd, postgres_url)
     yield r

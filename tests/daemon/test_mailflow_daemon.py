@@ -55,7 +55,7 @@ def run_in_thread(daemon: Daemon) -> threading.Thread:
 
 @pytest.mark.parametrize("idle", [True, False], ids=["idle", "polling"])
 @pytest.mark.slow
-def test_the_daemon_answers_mail_as_it_arrives(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+def test_the_daemon_answers_mail_as_it_arrives(setup: tuple[Table, Path], dovecot: DovecotAccount,
                                                smtpd: SmtpServer, idle: bool) -> None:
     table, _ = setup
     flow = MailFlow(table.config, table.db, moderator=table.moderator,
@@ -80,7 +80,7 @@ def test_the_daemon_answers_mail_as_it_arrives(setup: tuple[Table, Path], doveco
     assert daemon.connects == 1
 
 
-def test_the_daemon_reconnects_with_backoff(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+def test_the_daemon_reconnects_with_backoff(setup: tuple[Table, Path], dovecot: DovecotAccount,
                                             smtpd: SmtpServer) -> None:
     table, _ = setup
     attempts: list[float] = []
@@ -104,8 +104,8 @@ def test_the_daemon_reconnects_with_backoff(setup: tuple[Table, Path], dovecot: 
     assert attempts[2] - attempts[1] >= attempts[1] - attempts[0] > 0.05  # the waits grow
 
 
-def test_a_database_outage_leaves_the_mail_in_the_inbox(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
-                                                        smtpd: SmtpServer,  # noqa: F811
+def test_a_database_outage_leaves_the_mail_in_the_inbox(setup: tuple[Table, Path], dovecot: DovecotAccount,
+                                                        smtpd: SmtpServer,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     table, _ = setup
     uid = dovecot.append(table.mail_from("ann", "RONDEL investor\n"))
@@ -123,8 +123,8 @@ def test_a_database_outage_leaves_the_mail_in_the_inbox(setup: tuple[Table, Path
     assert dovecot.uids("INBOX") == [] and table.log_length() == 1
 
 
-def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
-                                                         smtpd: SmtpServer,  # noqa: F811
+def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Path], dovecot: DovecotAccount,
+                                                         smtpd: SmtpServer,
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          caplog: pytest.LogCaptureFixture) -> None:
     table, _ = setup
@@ -157,7 +157,7 @@ def test_a_message_that_breaks_the_handling_is_set_aside(setup: tuple[Table, Pat
 # --- the CLI -------------------------------------------------------------------------------------------
 
 
-def test_poll_once_and_game_new_from_the_cli(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+def test_poll_once_and_game_new_from_the_cli(tmp_path: Path, dovecot: DovecotAccount,
                                              smtpd: SmtpServer) -> None:
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     path = tmp_path / "pbem.toml"
@@ -192,7 +192,7 @@ def test_check_says_what_works(tmp_path: Path, dovecot: DovecotAccount, smtpd: S
     assert dovecot.password not in result.stdout
 
 
-def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+def test_check_fails_plainly_without_showing_the_password(tmp_path: Path, dovecot: DovecotAccount,
                                                           smtpd: SmtpServer) -> None:
     path = tmp_path / "pbem.toml"
     path.write_text(mailbox_config_text(dovecot, smtpd, f"sqlite:///{tmp_path / 'c.db'}", password="Wrong-Secret-123"))
@@ -259,7 +259,7 @@ def xoauth2_config(account: DovecotAccount, smtp: SmtpServer, db: str, imap_comm
                                           f'password_command = "{smtp_command}"')
 
 
-def test_check_logs_in_by_xoauth2_with_tokens_from_helpers(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
+def test_check_logs_in_by_xoauth2_with_tokens_from_helpers(tmp_path: Path, dovecot_oauth2: DovecotAccount,
                                                             smtpd: SmtpServer) -> None:
     imap_token = dovecot_oauth2.access_token()
     imap_helper, smtp_helper = secret_command(tmp_path, imap_token, "imap"), secret_command(tmp_path, SMTP_TOKEN)
@@ -276,7 +276,7 @@ def test_check_logs_in_by_xoauth2_with_tokens_from_helpers(tmp_path: Path, dovec
     assert smtpd.handler.xoauth2_logins == ["ok"]
 
 
-def test_check_says_which_helper_failed_without_its_output(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
+def test_check_says_which_helper_failed_without_its_output(tmp_path: Path, dovecot_oauth2: DovecotAccount,
                                                            smtpd: SmtpServer) -> None:
     path = tmp_path / "pbem.toml"
     path.write_text(xoauth2_config(dovecot_oauth2, smtpd, f"sqlite:///{tmp_path / 'c.db'}",
@@ -300,7 +300,7 @@ def pbem(config: Path, *args: str, env: dict[str, str] | None = None, **kwargs: 
 
 
 @pytest.mark.slow
-def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: DovecotAccount,
                                       smtpd: SmtpServer) -> None:
     table, path = setup
     process = pbem(path, "run", "--log-level", "INFO")
@@ -322,7 +322,7 @@ def test_run_stops_cleanly_on_sigterm(setup: tuple[Table, Path], dovecot: Doveco
     assert dovecot.password not in stderr and "Traceback" not in stderr
 
 
-def test_run_at_debug_logs_no_reply_token(setup: tuple[Table, Path], dovecot: DovecotAccount,  # noqa: F811
+def test_run_at_debug_logs_no_reply_token(setup: tuple[Table, Path], dovecot: DovecotAccount,
                                           smtpd: SmtpServer) -> None:
     """imapclient's protocol log (every command, every fetched mail) and aiosmtpd's are held at warnings:
     ``pbem run --log-level DEBUG`` reads an order addressed to a token and logs no token."""

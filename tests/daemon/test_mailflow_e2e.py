@@ -91,7 +91,7 @@ def text_of(message: EmailMessage) -> str:
 
 
 @pytest.mark.slow
-def test_the_first_rounds_played_entirely_by_mail(table: Table, dovecot: DovecotAccount,  # noqa: F811
+def test_the_first_rounds_played_entirely_by_mail(table: Table, dovecot: DovecotAccount,
                                                   smtpd: SmtpServer) -> None:
     t = table
     t.create(players=2)
@@ -231,7 +231,7 @@ def test_smtp_down_for_an_hour_loses_nothing(tmp_path: Path, dovecot: DovecotAcc
         controller.stop()
 
 
-def test_a_permanent_refusal_marks_the_mail_failed(table: Table, dovecot: DovecotAccount,  # noqa: F811
+def test_a_permanent_refusal_marks_the_mail_failed(table: Table, dovecot: DovecotAccount,
                                                    smtpd: SmtpServer) -> None:
     table.create(players=2)
     smtpd.reply("RCPT", "550 5.1.1 no such user")
@@ -242,7 +242,7 @@ def test_a_permanent_refusal_marks_the_mail_failed(table: Table, dovecot: Doveco
 
 
 @pytest.mark.slow
-def test_mail_recorded_but_not_moved_is_moved_and_not_applied_again(table: Table, dovecot: DovecotAccount,  # noqa: F811
+def test_mail_recorded_but_not_moved_is_moved_and_not_applied_again(table: Table, dovecot: DovecotAccount,
                                                                   smtpd: SmtpServer) -> None:
     """What a crash between the commit and the move leaves: the message recorded, still in the inbox."""
     t = table
@@ -265,8 +265,8 @@ def test_mail_recorded_but_not_moved_is_moved_and_not_applied_again(table: Table
     assert len(dovecot.uids("processed")) == 2 and later > uid
 
 
-def test_a_new_uidvalidity_rereads_the_inbox_and_skips_what_was_handled(table: Table,  # noqa: F811
-                                                                       dovecot: DovecotAccount,  # noqa: F811
+def test_a_new_uidvalidity_rereads_the_inbox_and_skips_what_was_handled(table: Table,
+                                                                       dovecot: DovecotAccount,
                                                                        smtpd: SmtpServer) -> None:
     t = table
     t.create(players=2)
@@ -292,7 +292,7 @@ def test_a_new_uidvalidity_rereads_the_inbox_and_skips_what_was_handled(table: T
 
 
 @pytest.mark.slow
-def test_orders_of_two_games_in_one_inbox(tmp_path: Path, dovecot: DovecotAccount,  # noqa: F811
+def test_orders_of_two_games_in_one_inbox(tmp_path: Path, dovecot: DovecotAccount,
                                           smtpd: SmtpServer) -> None:
     t = Table(Database(f"sqlite:///{tmp_path / 'two.db'}"), mail_config(dovecot, smtpd))
     t.create(players=2)

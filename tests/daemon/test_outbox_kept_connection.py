@@ -158,7 +158,7 @@ def test_the_sender_thread_keeps_its_connection_between_runs_then_lets_it_go(
         wait_until(lambda: len(relay.received()) == 4, 20.0)
         assert relay.handler.ehlos == 1  # one connection for both runs
         assert relay.received() == first + second
-        wait_until(lambda: thread._smtp is not None and thread._smtp.idle_for() is None, 20.0)  # noqa: SLF001
+        wait_until(lambda: thread._smtp is not None and thread._smtp.idle_for() is None, 20.0)
         third = queue(db, 4, 1, now)
         thread.wake()
         wait_until(lambda: len(relay.received()) == 5, 20.0)
@@ -166,7 +166,7 @@ def test_the_sender_thread_keeps_its_connection_between_runs_then_lets_it_go(
     finally:
         thread.stop()
         db.dispose()
-    assert thread._smtp is not None and thread._smtp.idle_for() is None  # noqa: SLF001  (QUIT when stopped)
+    assert thread._smtp is not None and thread._smtp.idle_for() is None  # QUIT when stopped
 
 
 def test_kept_open_a_relay_gone_since_the_last_run_is_unavailable_and_charges_nothing(tmp_path: Path,

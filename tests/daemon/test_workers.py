@@ -128,7 +128,7 @@ def queued(key: str, route: str) -> QueuedMessageRow:
 
 @pytest.mark.parametrize("returning", [True, False], ids=["UPDATE RETURNING", "UPDATE then SELECT"])
 @pytest.mark.slow
-def test_one_games_mail_is_claimed_in_arrival_order(db_url: str, returning: bool,  # noqa: F811
+def test_one_games_mail_is_claimed_in_arrival_order(db_url: str, returning: bool,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """The claim is the same where the database cannot return the row it updated (SQLite before 3.35)."""
     db = Database(db_url)
@@ -172,7 +172,7 @@ def test_racing_senders_send_each_mail_once(db_url: str, smtpd: SmtpServer) -> N
         try:
             deliver_due(db, SmtpSender(smtpd.settings()), NOW + timedelta(seconds=1), batch=5,
                         moderator=config.moderator)
-        except BaseException as exc:  # noqa: BLE001  (reported below)
+        except BaseException as exc:  # reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=send) for _ in range(4)]

@@ -258,7 +258,7 @@ def test_a_message_stops_at_its_refused_line_and_the_lines_before_stand(kind: Gu
     (3, (("cy", 2), ("bob", 1), ("ann", 0))),
 ])
 @pytest.mark.slow
-def test_g1_g5_g6_a_whole_game_is_played_by_mail(db_url: str, kind: GuessKind, players: int,  # noqa: F811
+def test_g1_g5_g6_a_whole_game_is_played_by_mail(db_url: str, kind: GuessKind, players: int,
                                                   final: tuple[tuple[str, int], ...]) -> None:
     """Three rounds by mail: points as G-5 says (targets 9, 7, 9), the end told to all, the log replays."""
     table = make_table(db_url, players=players)
@@ -487,7 +487,7 @@ def test_core_a_resume_notice_does_not_tell_who_has_guessed_g3(db_url: str, kind
 
 
 @pytest.mark.slow
-def test_core_the_configured_default_deadline_reaches_another_kinds_decisions(db_url: str,  # noqa: F811
+def test_core_the_configured_default_deadline_reaches_another_kinds_decisions(db_url: str,
                                                                                kind: GuessKind) -> None:
     """[deadlines] default is the fallback of every decision, also of a kind that declares no hours."""
     table = make_table(db_url, config_for(deadlines={"default": 10}))

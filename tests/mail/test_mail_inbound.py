@@ -208,7 +208,8 @@ Message-ID: <bounce-2@mx.example.org>""", "Sorry.\n"), dict(
     ), id="no-sender"),
     pytest.param(raw(PLAIN.replace("From: Ann Example <Ann@Example.ORG>",
                                    "From: =?utf-8?q?J=C3=B6rg_M=C3=BCller?= <joerg@example.de>")
-                     .replace("Subject: Re: [demo] Your turn", "Subject: =?iso-8859-1?q?Re=3A_Zug_f=FCr_?= =?utf-8?b?w5ZzdGVycmVpY2g=?=")),
+                     .replace("Subject: Re: [demo] Your turn",
+                              "Subject: =?iso-8859-1?q?Re=3A_Zug_f=FCr_?= =?utf-8?b?w5ZzdGVycmVpY2g=?=")),
          dict(sender="joerg@example.de", sender_name="Jörg Müller", subject="Re: Zug für Österreich"),
          id="rfc2047-headers"),
     pytest.param(raw(PLAIN.replace("Subject: Re: [demo] Your turn", "Subject: =?x-unknown-cs?q?caf=C3=A9?= ok")),

@@ -140,7 +140,8 @@ def refusal_is_sorted(relay: SmtpServer, stage: str, reply: str, error: type[Sen
 def test_connection_refused_is_transient() -> None:
     port = free_port()
     sender = SmtpSender(SmtpSettings(host="127.0.0.1", port=port, security=Security.NONE, timeout=5))
-    with pytest.raises(TransientSendError, match=f"cannot talk to the SMTP server 127.0.0.1:{port} \\(none\\): connection refused"):
+    refused = f"cannot talk to the SMTP server 127.0.0.1:{port} \\(none\\): connection refused"
+    with pytest.raises(TransientSendError, match=refused):
         sender.send(prompt())
 
 

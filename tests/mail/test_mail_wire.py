@@ -166,7 +166,7 @@ def test_an_envelope_smtp_cannot_carry_plainly_is_refused() -> None:
 
 def test_a_picture_is_encoded_once_for_every_mail_that_carries_it(monkeypatch: pytest.MonkeyPatch) -> None:
     encoded: list[int] = []
-    real = picture._base64  # noqa: SLF001  (counted, not replaced)
+    real = picture._base64  # counted, not replaced
 
     def counting(key: tuple[bytes, int]) -> str:
         encoded.append(len(key[0]))
@@ -216,7 +216,8 @@ def test_sent_over_smtp_the_relay_gets_what_send_message_would_give(smtpd: SmtpS
 
 
 def dotted(**changes: Any) -> OutgoingMail:
-    values: dict[str, Any] = dict(to="ann@example.org", subject="dots", body=".\n..\n. a\n.end", from_address="pbem@games.example",
+    values: dict[str, Any] = dict(to="ann@example.org", subject="dots", body=".\n..\n. a\n.end",
+                                  from_address="pbem@games.example",
                                   message_id="<dots@games.example>", date=datetime(2030, 1, 1, tzinfo=UTC))
     values.update(changes)
     return OutgoingMail(**values)

@@ -78,7 +78,7 @@ def test_fetch_hands_out_messages_in_delivery_order_with_growing_uids(maildir: P
         assert inbox.fetch_new(result.position).messages == ()
         deliver(maildir, mail("m3"))
         later = inbox.fetch_new(result.position)
-        assert [(m.uid, s) for m, s in zip(later.messages, subjects(later.messages))] == [(4, "m3")]
+        assert [(m.uid, s) for m, s in zip(later.messages, subjects(later.messages), strict=True)] == [(4, "m3")]
         assert later.position.last_uid == 4
 
 
@@ -99,7 +99,8 @@ def test_uids_and_uidvalidity_survive_a_restart(maildir: Path) -> None:
     with MaildirInbox(MaildirSettings(maildir)) as second:
         assert second.uidvalidity == validity
         again = second.fetch_new(None)
-        assert [(m.uid, s) for m, s in zip(again.messages, subjects(again.messages))] == [(1, "a"), (2, "b"), (3, "c")]
+        assert [(m.uid, s) for m, s in zip(again.messages, subjects(again.messages), strict=True)] \
+            == [(1, "a"), (2, "b"), (3, "c")]
         newer = second.fetch_new(result.position)
         assert [m.uid for m in newer.messages] == [3]
 
@@ -195,7 +196,7 @@ def test_two_readers_of_one_maildir_agree_on_uids(maildir: Path) -> None:
         second = two.fetch_new(None)
         assert one.uidvalidity == two.uidvalidity
         assert [m.uid for m in first.messages] == [1]
-        assert [(m.uid, s) for m, s in zip(second.messages, subjects(second.messages))] == [(1, "a"), (2, "b")]
+        assert [(m.uid, s) for m, s in zip(second.messages, subjects(second.messages), strict=True)] == [(1, "a"), (2, "b")]
 
 
 def test_wait_for_mail(maildir: Path) -> None:

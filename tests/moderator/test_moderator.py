@@ -270,7 +270,7 @@ def test_concurrent_messages_are_all_applied_once(db_url: str) -> None:
             for _ in range(2):
                 result = mod.submit("race", player, f"DONATE 1 TO {nations[player]}")
                 assert result.ok, result.refusal
-        except BaseException as exc:  # noqa: BLE001 - reported by the main thread
+        except BaseException as exc:  # reported by the main thread
             errors.append(exc)
         finally:
             mod.db.dispose()

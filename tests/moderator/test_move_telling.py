@@ -140,7 +140,7 @@ def test_a_moves_mail_is_written_after_its_commit_and_its_record_goes_with_it(ta
     assert [row.recipient for row in table.outbox()[since:]] == [EMAIL["ann"]]  # the bid is sealed
 
 
-def test_a_move_its_process_did_not_tell_is_told_by_a_later_pass_once(table: EmeTable,  # noqa: F811
+def test_a_move_its_process_did_not_tell_is_told_by_a_later_pass_once(table: EmeTable,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The record waits, claimed by the process that applied the move, until its claim runs out (or that
     process is found dead); then any pass tells it, and a second pass finds nothing to tell."""
@@ -160,7 +160,7 @@ def test_a_move_its_process_did_not_tell_is_told_by_a_later_pass_once(table: Eme
     assert tell_left_over(table.db, identity, holder="tell@elsewhere:1:1", now=later) == Told()
 
 
-def test_moves_are_told_in_the_order_they_were_applied(table: EmeTable, reference: EmeTable,  # noqa: F811
+def test_moves_are_told_in_the_order_they_were_applied(table: EmeTable, reference: EmeTable,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Three moves left untold: the next teller tells them oldest first, each seat's mail in that order, and
     the news of the sealed bids as the reveal mail would have it."""
@@ -193,7 +193,7 @@ def test_a_move_another_process_is_telling_is_left_to_it(table: EmeTable, monkey
     assert tell_moves(table.db, identity, game_id(table), holder="tell@elsewhere:1:1", take_over=True).moves == 1
 
 
-def test_a_move_taken_back_before_it_was_told_is_not_told(table: EmeTable, monkeypatch: pytest.MonkeyPatch,  # noqa: F811
+def test_a_move_taken_back_before_it_was_told_is_not_told(table: EmeTable, monkeypatch: pytest.MonkeyPatch,
                                                            caplog: pytest.LogCaptureFixture) -> None:
     """Its actions are no longer in the log (the log is the truth): its record goes, no mail is written."""
     untold(monkeypatch)
@@ -222,7 +222,7 @@ def test_an_undo_tells_the_move_it_takes_back_first(imperial: Table, monkeypatch
     assert moves_to_tell(imperial) == []
 
 
-def test_the_position_before_is_replayed_when_its_record_cannot_be_read(table: EmeTable, reference: EmeTable,  # noqa: F811
+def test_the_position_before_is_replayed_when_its_record_cannot_be_read(table: EmeTable, reference: EmeTable,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """A record whose position is not the game's any more (a seat renamed since, a format changed) is told
     from the log: the same mail."""

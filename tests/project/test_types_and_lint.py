@@ -2,6 +2,7 @@
 
 Both tools come with the ``test`` extra (``pip install -e '.[test]'``) and
 read their settings from pyproject.toml ([tool.mypy] strict, [tool.ruff]).
+mypy checks the product and the test kind; ruff checks everything.
 """
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ def test_mypy_strict_finds_nothing() -> None:
 
 
 def test_ruff_finds_nothing() -> None:
-    done = run("ruff", "check", *CHECKED)
+    """ruff lints the whole tree (product, tests, benchmarks), unused ``noqa`` included (RUF100)."""
+    done = run("ruff", "check", ".")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -27,19 +27,19 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the project (tests.helpers), when run as a script
 
-from engine.core.seats import Seat  # noqa: E402
-from engine.eight_minute_empire import game as eme  # noqa: E402
-from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
-from engine.eight_minute_empire.model import NEUTRAL, Setup, Variant  # noqa: E402
-from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
-from engine.imperial2030.game import apply  # noqa: E402
-from engine.imperial2030.randomplay import random_move  # noqa: E402
-from pbem.games.eight_minute_empire.kind import EightMinuteEmpire  # noqa: E402
-from pbem.games.imperial2030.kind import Imperial2030  # noqa: E402
-from pbem.render import png, routes  # noqa: E402
-from pbem.render.picture import render_png  # noqa: E402
-from pbem.render.scene import Scene  # noqa: E402
-from tests.helpers import position, standard_game  # noqa: E402
+from engine.core.seats import Seat
+from engine.eight_minute_empire import game as eme
+from engine.eight_minute_empire.board import default_board as eme_board
+from engine.eight_minute_empire.model import NEUTRAL, Setup, Variant
+from engine.eight_minute_empire.randomplay import random_move as eme_random_move
+from engine.imperial2030.game import apply
+from engine.imperial2030.randomplay import random_move
+from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
+from pbem.games.imperial2030.kind import Imperial2030
+from pbem.render import png, routes
+from pbem.render.picture import render_png
+from pbem.render.scene import Scene
+from tests.helpers import position, standard_game
 
 EME = EightMinuteEmpire()
 IMPERIAL = Imperial2030()

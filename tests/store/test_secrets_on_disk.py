@@ -99,7 +99,7 @@ def test_pbem_poll_warns_at_start_when_the_database_is_readable_by_others(tmp_pa
     assert f"chmod 600 {database}" in result.stderr, result.output
 
 
-def test_tokens_from_helpers_are_neither_stored_nor_logged(tmp_path: Path, dovecot_oauth2: DovecotAccount,  # noqa: F811
+def test_tokens_from_helpers_are_neither_stored_nor_logged(tmp_path: Path, dovecot_oauth2: DovecotAccount,
                                                            smtpd: SmtpServer) -> None:
     """A whole ``pbem poll`` with both logins by XOAUTH2, logging at DEBUG: the tokens the helpers print are in
     no output and in no file pbem wrote (database, journal), and only the helpers' own stores hold them."""

@@ -229,14 +229,14 @@ def test_r_setup_2_two_players_russia_takes_india_and_usa_china_takes_europe_and
 def test_r_setup_5_investor_card_goes_left_of_russias_government():
     """R-SETUP-5: "the investor card goes to the player seated left of Russia's government"."""
     assert standard_game().investor_card == "Ben"
-    deal = dict(zip(NATIONS, ("Cleo", "Dan", "Eva", "Finn", "Anna", "Ben")))
+    deal = dict(zip(NATIONS, ("Cleo", "Dan", "Eva", "Finn", "Anna", "Ben"), strict=True))
     state, _ = new(NAMES, deal)
     assert state.investor_card == "Dan"
 
 
 def test_r_setup_5_investor_card_wraps_round_the_table():
     """R-SETUP-5: left of the last seat is the first seat."""
-    deal = dict(zip(NATIONS, ("Finn", "Anna", "Ben", "Cleo", "Dan", "Eva")))
+    deal = dict(zip(NATIONS, ("Finn", "Anna", "Ben", "Cleo", "Dan", "Eva"), strict=True))
     state, _ = new(NAMES, deal)
     assert state.investor_card == "Anna"
 
@@ -261,7 +261,7 @@ def test_r_turn_1_setup_ends_with_the_first_governed_nation_to_move():
 
 def test_r_setup_6_a_fixed_deal_is_followed_exactly():
     """R-SETUP-6: the game master may fix seating and cards (to replay a table game)."""
-    deal = dict(zip(NATIONS, ("Eva", "Cleo", "Anna", "Finn", "Ben", "Dan")))
+    deal = dict(zip(NATIONS, ("Eva", "Cleo", "Anna", "Finn", "Ben", "Dan"), strict=True))
     state, events = new(NAMES, deal)
     assert {n: state.nations[n].government for n in NATIONS} == deal
     assert {(e.nation, e.player) for e in of_type(events, FlagCardDealt)} == set(deal.items())

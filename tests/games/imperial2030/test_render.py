@@ -115,7 +115,7 @@ def busy() -> GameState:
         {"mediterraneansea": 2, "northatlantic": 1, "indianocean": 1}, {"mumbai": 1},
         ["northafrica", "mediterraneansea", "turkey", "guinea"], treasury=15, power=17, rondel="factory",
         factories=["paris", "london", "berlin"])
-    for player, cash in zip(NAMES, (6, 1, 11, 0, 4, 8)):
+    for player, cash in zip(NAMES, (6, 1, 11, 0, 4, 8), strict=True):
         state.players[player].cash = cash
     state = with_bonds(state, "Anna", ("russia", 9), ("russia", 4), ("europe", 2), ("china", 6))
     state = with_bonds(state, "Ben", ("china", 9), ("usa", 2), ("brazil", 4))
@@ -228,7 +228,7 @@ def test_every_piece_on_the_busy_board_is_shown() -> None:
     art = board_art()
     codes = art.codes_of("regions")
     notes = "\n".join(drawn.notes())
-    for panel, filled in zip(art.panels, drawn.panels):
+    for panel, filled in zip(art.panels, drawn.panels, strict=True):
         for code in panel.codes():
             region = art.ids("regions")[code]
             shown = " ".join(filled.lines[s.line][s.start:s.start + s.width].strip()
