@@ -150,6 +150,35 @@ def _controller(handler: RecordingHandler, port: int, **kwargs: Any) -> Any:
                       authenticator=_authenticator, auth_require_tls=False, **kwargs)
 
 
+class CountingHandler(RecordingHandler):
+    """Counts connections (EHLO) and NOOPs; ``once[stage]`` answers the next MAIL or DATA so, one time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ehlos = 0
+        self.noops = 0
+        self.once: dict[str, str] = {}
+
+    async def handle_EHLO(self, server: Any, session: Any, envelope: Any, hostname: str,
+                          responses: list[str]) -> list[str]:
+        self.ehlos += 1
+        return await super().handle_EHLO(server, session, envelope, hostname, responses)
+
+    async def handle_NOOP(self, server: Any, session: Any, envelope: Any, arg: str) -> str:
+        self.noops += 1
+        return "250 OK"
+
+    async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]) -> str:
+        if "MAIL" in self.once:
+            return self.once.pop("MAIL")
+        return await super().handle_MAIL(server, session, envelope, address, mail_options)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if "DATA" in self.once:
+            return self.once.pop("DATA")
+        return await super().handle_DATA(server, session, envelope)
+
+
 @contextmanager
 def running_relay(handler: RecordingHandler) -> Iterator[SmtpServer]:
     """An aiosmtpd relay on a free loopback port with ``handler``, stopped at the end."""

@@ -24,8 +24,8 @@ from pbem.mail import SmtpSender
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 from tests.loopback import free_port
-from tests.mail.test_mail_smtp import CountingHandler
 from tests.mailflowkit import config_for, wait_until
+from tests.smtpservers import CountingHandler
 
 
 class Relay:

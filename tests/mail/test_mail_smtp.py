@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -32,7 +31,7 @@ from pbem.mail import (
 from pbem.mail.wire import to_wire
 from tests.loopback import free_port
 from tests.mailservers import secret_command
-from tests.smtpservers import SMTP_PASSWORD, SMTP_TOKEN, SMTP_USER, RecordingHandler, SmtpServer
+from tests.smtpservers import SMTP_PASSWORD, SMTP_TOKEN, SMTP_USER, CountingHandler, RecordingHandler, SmtpServer
 
 MODERATOR = "pbem@games.example"
 
@@ -285,35 +284,6 @@ def test_xoauth2_over_tls(tmp_path: Path, smtpd_tls: SmtpServer, security: Secur
 
 
 # --- a kept connection ------------------------------------------------------------------------------------
-
-
-class CountingHandler(RecordingHandler):
-    """Counts connections (EHLO) and NOOPs; ``once[stage]`` answers the next MAIL or DATA so, one time."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ehlos = 0
-        self.noops = 0
-        self.once: dict[str, str] = {}
-
-    async def handle_EHLO(self, server: Any, session: Any, envelope: Any, hostname: str,
-                          responses: list[str]) -> list[str]:
-        self.ehlos += 1
-        return await super().handle_EHLO(server, session, envelope, hostname, responses)
-
-    async def handle_NOOP(self, server: Any, session: Any, envelope: Any, arg: str) -> str:
-        self.noops += 1
-        return "250 OK"
-
-    async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]) -> str:
-        if "MAIL" in self.once:
-            return self.once.pop("MAIL")
-        return await super().handle_MAIL(server, session, envelope, address, mail_options)
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        if "DATA" in self.once:
-            return self.once.pop("DATA")
-        return await super().handle_DATA(server, session, envelope)
 
 
 @pytest.fixture

@@ -17,8 +17,6 @@ from typer.testing import CliRunner
 
 from pbem import store
 from pbem.cli import app
-from pbem.games import kind_of
-from pbem.mail import token_of_address
 from pbem.moderator.gamemaster import MailContext, force, set_game
 from pbem.moderator.gamemaster.common import GameMasterError
 from pbem.moderator.inbound import press as press_module
@@ -29,39 +27,8 @@ from pbem.moderator.notify.observers import Sender
 from pbem.store import Database
 from pbem.store.observers import find_observer
 from pbem.store.outbox import OutboxRow
-from tests.emetable import EmeTable
-from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
-
-EMAIL = dict(PLAYERS)
-OLGA = "olga@watch.example"
-KIND = kind_of("eight-minute-empire")
-
-
-class PressTable(EmeTable):
-    """An Eight-Minute Empire game by mail, with an observer's mail too."""
-
-    def add_observer(self, address: str = OLGA) -> None:
-        observing.add(self.db, self.name, address, Sender(MODERATOR, "games.test", "moderator"), NOW)
-
-    def observer_token(self, address: str = OLGA) -> str:
-        row = next(r for r in reversed(self.outbox()) if r.recipient == address and r.headers.get("reply_to"))
-        token = token_of_address(row.headers["reply_to"], MODERATOR)
-        assert token
-        return token
-
-    def observer_sends(self, body: str, address: str = OLGA, sender: str | None = None) -> str:
-        self.uid += 1
-        raw = raw_mail(sender or address, f"pbem+{self.observer_token(address)}@games.test", body)
-        return process_message(self.db, self.config, raw, "INBOX", 1, self.uid, NOW, moderator=self.moderator).outcome
-
-    def press_to(self, player: str, since: int) -> list[OutboxRow]:
-        return [row for row in self.to(player, since) if row.purpose == "press"]
-
-    def watched(self, since: int = 0, address: str = OLGA) -> list[OutboxRow]:
-        return [row for row in self.outbox()[since:] if row.recipient == address]
-
-    def colour(self, player: str) -> str:
-        return KIND.holdings(self.eme(), player)[0]
+from tests.emetable import EMAIL, OLGA, PressTable
+from tests.mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
 
 
 @pytest.fixture

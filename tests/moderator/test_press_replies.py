@@ -18,8 +18,8 @@ from pbem.moderator.gamemaster import set_game
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
+from tests.emetable import EMAIL, PressTable
 from tests.mailflowkit import NOW, config_for, raw_mail
-from tests.moderator.test_press_observers import EMAIL, PressTable
 
 QUOTED = "\n\nOn Mon, 3 Jun 2030 at 12:00, moderator <pbem@games.test> wrote:\n> Press from ann\n> Shall we?\n"
 
