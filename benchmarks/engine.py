@@ -27,21 +27,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core.seats import Seat  # noqa: E402
-from engine.eight_minute_empire import game as eme  # noqa: E402
-from engine.eight_minute_empire.board import default_board as eme_board  # noqa: E402
-from engine.eight_minute_empire.model import Phase  # noqa: E402
-from engine.eight_minute_empire.model import Setup as EmeSetup  # noqa: E402
-from engine.eight_minute_empire.model import State as EmeState  # noqa: E402
-from engine.eight_minute_empire.randomplay import random_move as eme_random_move  # noqa: E402
-from engine.eight_minute_empire.suggest import use_of_take  # noqa: E402
-from engine.imperial2030.decisions import pending  # noqa: E402
-from engine.imperial2030.game import apply  # noqa: E402
-from engine.imperial2030.listing import maneuver_options  # noqa: E402
-from engine.imperial2030.mapfile import default_board  # noqa: E402
-from engine.imperial2030.model import GameSetup, GameState, ManeuverStep  # noqa: E402
-from engine.imperial2030.randomplay import random_move  # noqa: E402
-from engine.imperial2030.setup import new_game  # noqa: E402
+from engine.core.seats import Seat
+from engine.eight_minute_empire import game as eme
+from engine.eight_minute_empire.board import default_board as eme_board
+from engine.eight_minute_empire.model import Phase
+from engine.eight_minute_empire.model import Setup as EmeSetup
+from engine.eight_minute_empire.model import State as EmeState
+from engine.eight_minute_empire.randomplay import random_move as eme_random_move
+from engine.eight_minute_empire.suggest import use_of_take
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.game import apply
+from engine.imperial2030.listing import maneuver_options
+from engine.imperial2030.mapfile import default_board
+from engine.imperial2030.model import GameSetup, GameState, ManeuverStep
+from engine.imperial2030.randomplay import random_move
+from engine.imperial2030.setup import new_game
 
 CAP = 5000
 

@@ -59,17 +59,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
 
 import cpushare  # noqa: E402  (benchmarks/cpushare.py, beside this file)
-from mailflowkit import PLAYERS, Table, raw_mail  # noqa: E402
-from mailservers import (  # noqa: E402
-    DOVECOT_SEARCH_PATH,
-    DovecotServer,
-    RecordingHandler,
-    _controller,
-    free_port,
-)
 from sqlalchemy import func  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 from sqlmodel import col, select  # noqa: E402
@@ -87,6 +78,10 @@ from pbem.store.inqueue import counts as queue_counts  # noqa: E402
 from pbem.store.moves import MoveToTellRow  # noqa: E402
 from pbem.store.outbox import OutboxRow, OutboxStatus  # noqa: E402
 from pbem.store.settings import load_settings, save_settings  # noqa: E402
+from tests.loopback import free_port  # noqa: E402
+from tests.mailflowkit import PLAYERS, Table, raw_mail  # noqa: E402
+from tests.mailservers import DOVECOT_SEARCH_PATH, DovecotServer  # noqa: E402
+from tests.smtpservers import RecordingHandler, _controller  # noqa: E402
 
 MODERATOR = "pbem@games.test"
 EMAILS = dict(PLAYERS)
@@ -300,7 +295,7 @@ class Moderator:
         if self.imap is not None:
             try:
                 self.imap.logout()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
             self.imap = None
         running, self.processes = self.processes, []
@@ -437,7 +432,7 @@ def idle_notify_delay(server: DovecotServer, samples: int = 5) -> list[float]:
         for client in (watcher, writer):
             try:
                 client.logout()
-            except Exception:  # noqa: BLE001
+            except Exception:
                 pass
     return delays
 

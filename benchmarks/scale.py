@@ -97,8 +97,7 @@ from typing import Any, NoReturn
 BENCHMARKS = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCHMARKS))
 
-import mail  # noqa: E402  (benchmarks/mail.py: it also puts the project and tests/ on the path)
-from dbfixtures import ADMIN_URL, fresh_postgres_url  # noqa: E402
+import mail  # noqa: E402  (benchmarks/mail.py: it also puts the project on the path)
 from mail import (  # noqa: E402
     EMAILS,
     PLAYER_COUNT,
@@ -113,7 +112,10 @@ from mail import (  # noqa: E402
     wait_until,
     without_board,
 )
-from mailservers import DovecotServer, free_port  # noqa: E402
+
+from tests.dbfixtures import ADMIN_URL, fresh_postgres_url  # noqa: E402
+from tests.loopback import free_port  # noqa: E402
+from tests.mailservers import DovecotServer  # noqa: E402
 
 FULL = {"games": 20, "steps": 4, "orders": 30}
 QUICK = {"games": 10, "steps": 3, "orders": 15}
@@ -273,7 +275,7 @@ def tick_figure() -> str:
         return f"n/a (benchmarks/tick.py has no tick_ratio: {exc})"
     try:
         return f"{tick_ratio(small=100, large=10000):.2f}"
-    except Exception as exc:  # noqa: BLE001  (the other figures still count)
+    except Exception as exc:  # the other figures still count
         return f"n/a (benchmarks/tick.py failed: {type(exc).__name__}: {exc})"
 
 
@@ -319,7 +321,7 @@ def main() -> int:
                                         problems=problems, pictures=False)
             note(f"orders per second, sqlite, 1 worker, board=off: mail without the board and its picture "
                  f"(informative): {textual:.1f}")
-        except (Exception, SystemExit) as exc:  # noqa: BLE001
+        except (Exception, SystemExit) as exc:
             problems.append(f"postgresql, 1 x pbem run --workers 2, or sqlite with board=off: {exc}")
     totals, acks = lmtp_latency(orders=orders, rng=rng, problems=problems)
     note(f"lmtp: the 250 after DATA (committed to the queue) after median {statistics.median(acks) * 1000:.1f} ms, "

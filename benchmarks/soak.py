@@ -40,13 +40,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pbem.bots.player import BotPlayer, BotPool  # noqa: E402
-from pbem.config import parse_config  # noqa: E402
-from pbem.demo import _write_toml  # noqa: E402
-from pbem.mail.hub import MailHub  # noqa: E402
-from pbem.moderator import Moderator  # noqa: E402
-from pbem.moderator.gamemaster.newgame import create_game_with_mail  # noqa: E402
-from pbem.store import Database  # noqa: E402
+from pbem.bots.player import BotPlayer, BotPool
+from pbem.config import parse_config
+from pbem.demo import _write_toml
+from pbem.mail.hub import MailHub
+from pbem.moderator import Moderator
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
+from pbem.store import Database
 
 DOMAIN = "soak.pbem"
 MODERATOR = f"moderator@{DOMAIN}"

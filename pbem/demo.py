@@ -268,7 +268,7 @@ class Demo:
     def _run_moderator(self) -> None:
         try:
             self.daemon.run()
-        except Exception as exc:  # noqa: BLE001 - reported by the main thread
+        except Exception as exc:  # reported by the main thread
             log.exception("the moderator stopped")
             self._failures.append(f"moderator: {type(exc).__name__}: {exc}")
 
@@ -379,7 +379,7 @@ class Demo:
         try:
             replayed = self.moderator.verify(self.options.game)
             matches = self.kind.state_to_json(replayed) == self.kind.state_to_json(state)
-        except Exception:  # noqa: BLE001 - reported as a mismatch
+        except Exception:  # reported as a mismatch
             log.exception("replay failed")
             matches = False
         with self._delivery_lock:

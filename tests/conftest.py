@@ -1,4 +1,10 @@
-"""What every test shares: logging set up by a CLI call must not outlive the call.
+"""What every test shares: the fixture modules, and logging set up by a CLI call must not outlive the call.
+
+The fixtures of the modules named in ``pytest_plugins`` are there for every
+test to take by name, none imported: databases (``db_url``, ``postgres_url``),
+the loopback certificate (``tls_files``), the SMTP relay (``smtpd``,
+``smtpd_tls``) and Dovecot (``dovecot``, ``dovecot_tls``, ``dovecot_oauth2``).
+Their classes and functions are imported from those modules as from any other.
 
 Commands such as `pbem poll` configure logging onto the CliRunner's stderr,
 which is closed when the call returns; a later log record from a server thread
@@ -12,6 +18,8 @@ from collections.abc import Iterator
 
 import pytest
 
+pytest_plugins = ["tests.dbfixtures", "tests.loopback", "tests.smtpservers", "tests.mailservers"]
+
 
 @pytest.fixture(autouse=True)
 def root_logging_restored() -> Iterator[None]:
@@ -20,3 +28,4 @@ def root_logging_restored() -> Iterator[None]:
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+

@@ -1,4 +1,4 @@
-"""Shared helpers for the rules test suite (tests/test_rules_*.py, our "DATC").
+"""Shared helpers for the rules test suite (tests/engine/imperial2030/test_rules_*.py, our "DATC").
 
 A rules test reads like the rule it checks:
 
@@ -48,7 +48,7 @@ BOARD: Board = default_board()
 
 NAMES = ("Anna", "Ben", "Cleo", "Dan", "Eva", "Finn")
 NATIONS = ("russia", "china", "india", "brazil", "usa", "europe")
-STANDARD_DEAL = dict(zip(NATIONS, NAMES))
+STANDARD_DEAL = dict(zip(NATIONS, NAMES, strict=True))
 
 # Rondel spaces (R-RONDEL-1), clockwise from Investor.
 INVESTOR = "investor"

@@ -1,4 +1,4 @@
-"""Shared helpers of the mail-flow tests (tests/test_mailflow*.py): a game created with mail, players' replies.
+"""Shared helpers of the mail-flow tests (most of tests/moderator/ and tests/daemon/): a game created with mail, players' replies.
 
 ``Table`` is one database with one game created by ``create_game_with_mail``
 (two or three players, a fixed deal); it knows each seat's token (read from the

@@ -30,9 +30,10 @@ Every instance turns Dovecot's authentication penalty off: it would delay
 each login from 127.0.0.1 by up to 15 s after a failed one, and tests fail
 logins on purpose.
 
-``smtpd`` / ``smtpd_tls`` (the relay, ``tests/smtpservers.py``) and the
-certificate they share (``tests/loopback.py``) are imported here too, so a
-test takes every mail server from this one module.
+The fixtures here, of the relay (``smtpd`` / ``smtpd_tls``,
+``tests/smtpservers.py``) and of the certificate they share
+(``tests/loopback.py``) are pytest plugins (``tests/conftest.py``): a test
+names them as arguments and imports none.
 """
 from __future__ import annotations
 
@@ -57,22 +58,10 @@ from typing import Any
 
 import pytest
 from imapclient import IMAPClient
-from loopback import TlsFiles, free_port, tls_files  # noqa: F401  (tls_files: a fixture)
-from loopback import unavailable as _unavailable
-from smtpservers import (  # noqa: F401  (fixtures and names the tests take from here)
-    SMTP_PASSWORD,
-    SMTP_TOKEN,
-    SMTP_USER,
-    ReceivedMail,
-    RecordingHandler,
-    SmtpServer,
-    _controller,
-    running_relay,
-    smtpd,
-    smtpd_tls,
-)
 
 from pbem.mail.settings import ImapSettings, Security
+from tests.loopback import TlsFiles, free_port
+from tests.loopback import unavailable as _unavailable
 
 DOVECOT_SEARCH_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/usr/local/sbin", "/sbin"])
 START_TIMEOUT = 20.0
@@ -299,7 +288,7 @@ def dovecot_server() -> Iterator[DovecotServer]:
 
 
 @pytest.fixture(scope="session")
-def dovecot_tls_server(tls_files: TlsFiles) -> Iterator[DovecotServer]:  # noqa: F811  (the fixture, imported)
+def dovecot_tls_server(tls_files: TlsFiles) -> Iterator[DovecotServer]:
     yield from _start_dovecot(tls_files)
 
 

@@ -1,4 +1,4 @@
-"""The SMTP relay of the tests: aiosmtpd on loopback (see ``tests/mailservers.py``, which imports all of it).
+"""The SMTP relay of the tests: aiosmtpd on loopback (Dovecot is in ``tests/mailservers.py``).
 
 ``smtpd`` / ``smtpd_tls``: aiosmtpd's ``Controller`` on free loopback ports,
 collecting what it receives; replies can be forced per stage (``451``,
@@ -18,9 +18,9 @@ from email.parser import BytesParser
 from typing import Any
 
 import pytest
-from loopback import TlsFiles, free_port
 
 from pbem.mail.settings import Security, SmtpSettings
+from tests.loopback import TlsFiles, free_port
 
 # SMTP --------------------------------------------------------------------------------------
 
@@ -148,6 +148,35 @@ def _controller(handler: RecordingHandler, port: int, **kwargs: Any) -> Any:
 
     return Controller(handler, hostname="127.0.0.1", port=port, server_hostname="smtp.test",
                       authenticator=_authenticator, auth_require_tls=False, **kwargs)
+
+
+class CountingHandler(RecordingHandler):
+    """Counts connections (EHLO) and NOOPs; ``once[stage]`` answers the next MAIL or DATA so, one time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ehlos = 0
+        self.noops = 0
+        self.once: dict[str, str] = {}
+
+    async def handle_EHLO(self, server: Any, session: Any, envelope: Any, hostname: str,
+                          responses: list[str]) -> list[str]:
+        self.ehlos += 1
+        return await super().handle_EHLO(server, session, envelope, hostname, responses)
+
+    async def handle_NOOP(self, server: Any, session: Any, envelope: Any, arg: str) -> str:
+        self.noops += 1
+        return "250 OK"
+
+    async def handle_MAIL(self, server: Any, session: Any, envelope: Any, address: str, mail_options: list[str]) -> str:
+        if "MAIL" in self.once:
+            return self.once.pop("MAIL")
+        return await super().handle_MAIL(server, session, envelope, address, mail_options)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        if "DATA" in self.once:
+            return self.once.pop("DATA")
+        return await super().handle_DATA(server, session, envelope)
 
 
 @contextmanager

@@ -143,7 +143,7 @@ class BotPlayer:
                 self.stats.read += 1
                 try:
                     mail = read_mail(raw)
-                except Exception:  # noqa: BLE001 - a mail a bot cannot read is not its problem
+                except Exception:  # a mail a bot cannot read is not its problem
                     self.inbox.move_to_processed(uid)
                     continue
                 self._sort(mail, latest)
@@ -273,7 +273,7 @@ class BotPlayer:
                 wake.clear()
             try:
                 self.step()
-            except Exception:  # noqa: BLE001 - one bad pass (SMTP hiccup) must not end the bot
+            except Exception:  # one bad pass (SMTP hiccup) must not end the bot
                 log.exception("%s: a pass failed; trying again", self.name)
                 stop.wait(1.0)
                 continue
@@ -326,7 +326,7 @@ class BotPool:
             for bot in chosen:
                 try:
                     bot.step()
-                except Exception as exc:  # noqa: BLE001 - an SMTP hiccup: the next pass tries again
+                except Exception as exc:  # an SMTP hiccup: the next pass tries again
                     self.failures += 1
                     log.warning("bot %s: %s", bot.name, exc)
                     with self._lock:

@@ -227,7 +227,7 @@ class _Built:
                 row = self._rows[index]
                 picture = self._pictures.get(row.picture_id) if row.picture_id is not None else None
                 self._ready[index] = _message(row, picture, self._moderator)
-            except Exception as exc:  # noqa: BLE001  (kept for the row's turn: meanwhile must not raise)
+            except Exception as exc:  # kept for the row's turn: meanwhile must not raise
                 self._ready[index] = exc
 
 

@@ -175,7 +175,7 @@ class Daemon:
                     backoff = self.min_backoff
                 except _Interrupted:
                     break
-                except Exception as exc:  # noqa: BLE001  (the daemon carries on)
+                except Exception as exc:  # the daemon carries on
                     if self.stopping:
                         break
                     wait = backoff

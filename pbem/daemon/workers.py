@@ -241,7 +241,7 @@ class Lease:
         try:
             with self.db.transaction() as session:
                 self.held = take_lease(session, self.name, self.holder, self.clock(), self.seconds, gone)
-        except Exception as exc:  # noqa: BLE001  (no database: nobody holds it as far as we can tell)
+        except Exception as exc:  # no database: nobody holds it as far as we can tell
             if self.outages is None:
                 log.warning("lease %s not taken: %s", self.name, exc)
             else:
@@ -258,7 +258,7 @@ class Lease:
         try:
             with self.db.transaction() as session:
                 release_lease(session, self.name, self.holder)
-        except Exception as exc:  # noqa: BLE001  (it runs out by itself)
+        except Exception as exc:  # it runs out by itself
             log.warning("lease %s not released: %s", self.name, exc)
         self.held = False
 

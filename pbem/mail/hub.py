@@ -243,7 +243,7 @@ class MailHub:
                 self._server = loop.run_until_complete(loop.create_server(self._protocol, host=self.host,
                                                                           port=self.port))
                 self.port = int(self._server.sockets[0].getsockname()[1])
-            except BaseException as exc:  # noqa: BLE001 - handed to the starting thread
+            except BaseException as exc:  # handed to the starting thread
                 failure.append(exc)
                 ready.set()
                 loop.close()
@@ -363,5 +363,5 @@ class MailHub:
             for name, path in written:
                 try:
                     self.on_delivery(name, path)
-                except Exception:  # noqa: BLE001 - a listener's trouble must not refuse the mail
+                except Exception:  # a listener's trouble must not refuse the mail
                     pass

@@ -177,7 +177,7 @@ def _side_action(kind: GameKind, data: Mapping[str, Any] | None, *, sealed_too: 
     try:
         action = kind.action_from_json(dict(data or {}))
         return kind.is_side_action(action) or (sealed_too and kind.is_sealed_answer(action))
-    except Exception:  # noqa: BLE001 - an unreadable row is no side action; replay reports it elsewhere
+    except Exception:  # an unreadable row is no side action; replay reports it elsewhere
         return False
 
 

@@ -171,7 +171,7 @@ def tick(
             message = f"{name}: {getattr(exc, 'orig', None) or exc}"
             log.warning("deadline tick: %s", message)
             report.errors.append(message)
-        except Exception as exc:  # noqa: BLE001 - one broken game must not stop the daemon's other games
+        except Exception as exc:  # one broken game must not stop the daemon's other games
             log.exception("deadline tick: game %s failed", name)
             report.errors.append(f"{name}: {type(exc).__name__}: {exc}")
     try:

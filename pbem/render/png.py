@@ -13,7 +13,7 @@ drawn lines and their tiles (``pbem.render.links``, 36 MB), places and text
 patches (``pbem.render.places``, 20 MB), panels and their cells
 (``pbem.render.panels``, 6 MB), deflated rows (``pbem.render.encode``, 32 MB). Every one is keyed by all that its pixels
 depend on, so the picture is the same, pixel for pixel, as drawn from
-nothing (``tests/test_board_picture_pixels.py``).
+nothing (``tests/render/test_board_picture_pixels.py``).
 """
 from __future__ import annotations
 

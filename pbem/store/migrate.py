@@ -11,7 +11,7 @@ Writing a new revision after changing a model (``pbem/store/*.py``)::
 writes ``versions/NNNN_<slug>.py`` from the difference between a scratch
 SQLite database at the newest revision and ``SQLModel.metadata``; read it,
 fix what autogenerate cannot know (renames, data moves), set ``pbem.__version__``
-to the new minor version, and run the tests: ``tests/test_migrations.py``
+to the new minor version, and run the tests: ``tests/store/test_migrations.py``
 fails while the migrated schema and the models differ.
 
 The command line also prints the newest revision (``heads``) and migrates a

@@ -22,7 +22,7 @@ both versions), so every command that opens the database says so.
 Versions follow the schema: pbem's version is ``0.N.P`` where ``N`` is the
 number of the newest revision here (``0010`` is pbem 0.10) and ``P`` counts
 the releases without a schema change. So a new revision comes with a new
-minor version (``tests/test_schema_versions.py`` fails until it does), the
+minor version (``tests/store/test_schema_versions.py`` fails until it does), the
 version alone tells a host whether an upgrade migrates the database (and a
 rollback needs the backup taken before it), and a revision unknown here
 names the pbem that wrote it (:func:`release_of`).

@@ -191,7 +191,7 @@ def _via(board: Board) -> tuple[str, str, tuple[str, ...], str]:
 # --- the orders --------------------------------------------------------------------------------
 
 
-def _orders(board: Board) -> dict[Keyword, OrderHelp]:  # noqa: PLR0915 - one entry per order
+def _orders(board: Board) -> dict[Keyword, OrderHelp]:  # one entry per order
     n = _names(board)
     t = board.tables
     values = n.bond_values

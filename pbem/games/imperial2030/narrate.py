@@ -218,7 +218,7 @@ class _Narrator:
             self.flush_money()
             self.lines.append(f"{self.name(nation)} produced {what}.")
 
-    def event(self, event: Event) -> None:  # noqa: C901 - one branch per event type
+    def event(self, event: Event) -> None:  # one branch per event type
         board = self.board
         text: str
         match event:

@@ -166,7 +166,7 @@ def tell_safely(db: Database, identity: ModeratorSettings, game_id: int, *, hold
     done): a failure is logged, and the move waits for a later pass (``tell_left_over``)."""
     try:
         return tell_moves(db, identity, game_id, holder=holder, now=now, take_over=take_over, recorded=recorded)
-    except Exception:  # noqa: BLE001  (the move stays recorded: nothing is lost, a later pass tells it)
+    except Exception:  # the move stays recorded: nothing is lost, a later pass tells it
         log.exception("the mail of a move of game %s could not be written; a later pass tries again", game_id)
         return Told()
 

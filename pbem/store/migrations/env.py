@@ -17,7 +17,7 @@ from alembic import context
 from sqlalchemy import Connection, create_engine, text
 from sqlmodel import SQLModel
 
-import pbem.store.db  # noqa: F401  (registers every table on SQLModel.metadata)
+import pbem.store.db  # registers every table on SQLModel.metadata
 
 MIGRATION_LOCK = 0x7062656D  # "pbem": the advisory lock id taken while migrating on PostgreSQL
 

@@ -1,0 +1,894 @@
+"""The order language (shared/design/ORDERS.md): names, message splitting, parsing, formatting, applying.
+
+The central property: every option the engine offers, written in canonical
+text, reads back as the very same action in the same position. Random legal
+games (engine.imperial2030.randomplay) drive it, so new engine options are covered without
+new tests.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.imperial2030.actions import (
+    ArmyMove,
+    Attack,
+    BuildFactory,
+    BuyBond,
+    ChooseSpace,
+    ClearStanding,
+    DestroyFactory,
+    Donate,
+    Done,
+    Fight,
+    FleetMove,
+    ForceStop,
+    Import,
+    ImportUnit,
+    Pass,
+    Passage,
+    Produce,
+    SetStanding,
+    UpgradeBond,
+)
+from engine.imperial2030.decisions import DecisionKind, pending
+from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.game import apply
+from engine.imperial2030.mapfile import default_board
+from engine.imperial2030.model import (
+    ForceStopStep,
+    GameSetup,
+    GameState,
+    InvestStep,
+    ManeuverStep,
+    Seat,
+    Stance,
+    StandingKind,
+    StandingOrder,
+    UnitKind,
+    Variant,
+)
+from engine.imperial2030.randomplay import random_move
+from engine.imperial2030.setup import new_game
+from pbem.games.imperial2030.orders import (
+    AmbiguousName,
+    IllegalOrder,
+    MessageLine,
+    NotYourTurn,
+    OrderError,
+    OrderSyntaxError,
+    Query,
+    QueryKind,
+    UnknownName,
+    apply_exchange,
+    apply_message,
+    format_action,
+    legal_orders,
+    normalise,
+    parse_line,
+    parse_order,
+    resolve_nation,
+    resolve_region,
+    resolve_space,
+    split_message,
+)
+
+BOARD = default_board()
+ARMY, FLEET = UnitKind.ARMY, UnitKind.FLEET
+
+
+def three_players() -> GameState:
+    """Russia (ann) is to choose its first rondel space; bob holds China, cat India."""
+    state, _ = new_game(BOARD, GameSetup((Seat("ann"), Seat("bob"), Seat("cat")), seed=1,
+                                         deal=(("russia", "ann"), ("china", "bob"), ("india", "cat"))))
+    return state
+
+
+def play(state: GameState, *moves: tuple[str, object]) -> GameState:
+    for player, action in moves:
+        state, _ = apply(state, player, action)  # type: ignore[arg-type]
+    return state
+
+
+def with_marker(state: GameState, nation: str, space: str | None) -> GameState:
+    """The same position with the nation's rondel marker elsewhere (for "production"/"production far")."""
+    moved = state.clone()
+    moved.nations[nation].rondel = space
+    return moved
+
+
+@pytest.fixture
+def start() -> GameState:
+    return three_players()
+
+
+# --------------------------------------------------------------------------- names
+
+
+class TestNames:
+    @pytest.mark.parametrize("text", ["New York", "newyork", "new-york", "NY", "N.Y.", "new york city", "NEW YORK"])
+    def test_spellings_of_new_york(self, text: str) -> None:
+        assert resolve_region(BOARD, text) == "newyork"
+
+    def test_normalise_drops_case_spaces_hyphens_dots_apostrophes_and_accents(self) -> None:
+        assert normalise("St. Peter's-burg") == "stpetersburg"
+        assert normalise("Brasília") == normalise("Brasilia") == "brasilia"
+        assert normalise("Ürümqi") == "urumqi"
+
+    @pytest.mark.parametrize(("text", "nation"), [
+        ("russia", "russia"), ("RU", "russia"), ("Russian Federation", "russia"), ("united states", "usa"),
+        ("America", "usa"), ("EU", "europe"), ("Brasil", "brazil"), ("PRC", "china"),
+    ])
+    def test_nation_aliases(self, text: str, nation: str) -> None:
+        assert resolve_nation(BOARD, text) == nation
+
+    def test_every_id_and_name_and_alias_resolves_to_itself(self) -> None:
+        for region in BOARD.regions.values():
+            for text in (region.id, region.name, *region.aliases):
+                assert resolve_region(BOARD, text) == region.id
+        for nation in BOARD.nations:
+            for text in (nation.id, nation.name, *nation.aliases):
+                assert resolve_nation(BOARD, text) == nation.id
+
+    def test_unique_prefix_in_context(self) -> None:
+        assert resolve_nation(BOARD, "ind") == "india"  # exact alias IND
+        assert resolve_nation(BOARD, "bra") == "brazil"  # prefix of Brazil/Brasil/Brazilian
+        assert resolve_region(BOARD, "vla", among=BOARD.homes["russia"]) == "vladivostok"
+        assert resolve_region(BOARD, "mu", among=BOARD.homes["russia"]) == "murmansk"
+
+    def test_prefix_only_within_context(self) -> None:
+        # "mu" would also be Mumbai on the whole map; among Russia's homes it is Murmansk only
+        with pytest.raises(AmbiguousName):
+            resolve_region(BOARD, "mu")
+
+    def test_exact_name_outside_context_is_accepted_so_the_engine_can_explain(self) -> None:
+        assert resolve_region(BOARD, "Paris", among=BOARD.homes["russia"]) == "paris"
+
+    def test_ambiguous_prefix_lists_candidates(self) -> None:
+        with pytest.raises(AmbiguousName) as caught:
+            resolve_region(BOARD, "new", among=BOARD.homes["usa"])
+        assert set(caught.value.candidates) == {"New Orleans", "New York"}
+        assert "New Orleans" in str(caught.value) and "New York" in str(caught.value)
+
+    def test_unknown_name_suggests_close_spellings(self) -> None:
+        with pytest.raises(UnknownName) as caught:
+            resolve_region(BOARD, "Moskow", among=BOARD.homes["russia"], what="home province of Russia")
+        error = caught.value
+        assert "Moscow" in error.suggestions
+        assert "Did you mean: Moscow" in str(error)
+        assert error.candidates == ("Moscow", "Novosibirsk", "Murmansk", "Vladivostok")
+
+    def test_unknown_nation(self) -> None:
+        with pytest.raises(UnknownName) as caught:
+            resolve_nation(BOARD, "Chnia")
+        assert caught.value.suggestions[0] == "China"
+
+
+class TestRondelSpaces:
+    @pytest.mark.parametrize(("text", "space"), [
+        ("investor", "investor"), ("import", "import"), ("taxation", "taxation"), ("tax", "taxation"),
+        ("factory", "factory"), ("Production", "production_1"), ("production far", "production_2"),
+        ("maneuver", "maneuver_1"), ("manoeuvre far", "maneuver_2"), ("production_2", "production_2"),
+        ("production 2", "production_2"), ("MANEUVER_1", "maneuver_1"), ("prod", "production_1"), ("inv", "investor"),
+    ])
+    def test_first_placement_takes_spaces_in_map_order(self, text: str, space: str) -> None:
+        assert resolve_space(BOARD, text, None) == space
+
+    @pytest.mark.parametrize(("marker", "near", "far"), [
+        ("production_1", "production_2", "production_1"),
+        ("taxation", "production_1", "production_2"),
+        ("import", "production_2", "production_1"),
+        ("production_2", "production_1", "production_2"),
+    ])
+    def test_production_means_the_nearer_one_clockwise(self, marker: str, near: str, far: str) -> None:
+        assert resolve_space(BOARD, "production", marker) == near
+        assert resolve_space(BOARD, "production far", marker) == far
+
+    def test_maneuver_from_the_first_maneuver_is_the_second(self) -> None:
+        assert resolve_space(BOARD, "maneuver", "maneuver_1") == "maneuver_2"
+        assert resolve_space(BOARD, "maneuver", "investor") == "maneuver_2"
+        assert resolve_space(BOARD, "maneuver far", "investor") == "maneuver_1"
+
+    def test_ambiguous_and_unknown_spaces(self) -> None:
+        with pytest.raises(AmbiguousName) as caught:
+            resolve_space(BOARD, "i", None)
+        assert set(caught.value.candidates) == {"Investor", "Import"}
+        with pytest.raises(UnknownName) as unknown:
+            resolve_space(BOARD, "taxtion", None)
+        assert "Taxation" in unknown.value.suggestions
+
+    def test_far_only_for_doubled_spaces(self) -> None:
+        with pytest.raises(OrderSyntaxError):
+            resolve_space(BOARD, "investor far", None)
+
+    def test_rondel_order_uses_the_nations_marker(self, start: GameState) -> None:
+        assert parse_order(with_marker(start, "russia", "production_1"), "ann", "RONDEL production") == \
+            ChooseSpace("production_2")
+        assert parse_order(start, "ann", "RONDEL production") == ChooseSpace("production_1")
+
+
+# --------------------------------------------------------------------------- split_message
+
+
+class TestSplitMessage:
+    def test_lines_comments_quotes_and_separators(self) -> None:
+        text = ("Hi all,\n"  # a greeting: set aside, not refused (tests/games/imperial2030/test_courtesy_lines.py)
+                "\n"
+                "# my plan\n"
+                "> RONDEL taxation\n"
+                "  >> older quote\n"
+                "RONDEL import; IMPORT army Moscow ;\n"
+                "BUY China 9   # the cheap one\n")
+        assert split_message(text) == [
+            MessageLine(6, "RONDEL import"),
+            MessageLine(6, "IMPORT army Moscow"),
+            MessageLine(7, "BUY China 9"),
+        ]
+
+    @pytest.mark.parametrize("marker", ["-- ", "--", "END", "end", "  End  "])
+    def test_everything_after_signature_or_end_is_ignored(self, marker: str) -> None:
+        text = f"PASS\n{marker}\nRONDEL taxation\nJohn\n"
+        assert split_message(text) == [MessageLine(1, "PASS")]
+
+    def test_dashes_inside_a_line_are_not_a_signature(self) -> None:
+        assert split_message("BUILD new-york\n--- \nPASS") == [
+            MessageLine(1, "BUILD new-york"), MessageLine(2, "---"), MessageLine(3, "PASS")]
+
+    def test_windows_line_ends_and_empty_message(self) -> None:
+        assert split_message("PASS\r\nNO FORCE\r\n") == [MessageLine(1, "PASS"), MessageLine(2, "NO FORCE")]
+        assert split_message("") == []
+        assert split_message("\n\n# nothing\n") == []
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+class TestParse:
+    """Each canonical form of ORDERS.md, in Russia's turn (ann) unless noted."""
+
+    def test_rondel(self, start: GameState) -> None:
+        assert parse_order(start, "ann", "RONDEL taxation") == ChooseSpace("taxation")
+        assert parse_order(start, "ann", "rondel Production far") == ChooseSpace("production_2")
+        assert parse_order(start, "ann", "ROND investor") == ChooseSpace("investor")
+
+    def test_build_resolves_in_the_nations_home_cities(self, start: GameState) -> None:
+        assert parse_order(start, "ann", "BUILD Vladivostok") == BuildFactory("vladivostok")
+        assert parse_order(start, "ann", "build vlad") == BuildFactory("vladivostok")
+        assert parse_order(start, "ann", "BUILD Moskva") == BuildFactory("moscow")
+        with pytest.raises(AmbiguousName) as caught:
+            parse_order(start, "ann", "BUILD m")  # Moscow, Murmansk
+        assert set(caught.value.candidates) == {"Moscow", "Murmansk"}
+
+    def test_produce(self, start: GameState) -> None:
+        assert parse_order(start, "ann", "PRODUCE") == Produce(None)
+        assert parse_order(start, "ann", "produce all") == Produce(None)
+        assert parse_order(start, "ann", "PRODUCE Moscow, Vladivostok") == Produce(("moscow", "vladivostok"))
+        assert parse_order(start, "ann", "PRODUCE vlad and mos") == Produce(("vladivostok", "moscow"))
+        assert parse_order(start, "ann", "PRODUCE nothing") == Produce(())
+
+    def test_import(self, start: GameState) -> None:
+        assert parse_order(start, "ann", "IMPORT") == Import(())
+        assert parse_order(start, "ann", "import nothing") == Import(())
+        assert parse_order(start, "ann", "IMPORT army Moscow, army moscow, fleet vladivostok") == Import((
+            ImportUnit(ARMY, "moscow"), ImportUnit(ARMY, "moscow"), ImportUnit(FLEET, "vladivostok")))
+        assert parse_order(start, "ann", "IMPORT 2 army moscow, fleet vlad") == Import((
+            ImportUnit(ARMY, "moscow"), ImportUnit(ARMY, "moscow"), ImportUnit(FLEET, "vladivostok")))
+        assert parse_order(start, "ann", "import 2 armies novosibirsk fleet murmansk") == Import((
+            ImportUnit(ARMY, "novosibirsk"), ImportUnit(ARMY, "novosibirsk"), ImportUnit(FLEET, "murmansk")))
+
+    def test_import_names_the_nation_whose_turn_it_is(self, start: GameState) -> None:
+        china = play(start, ("ann", ChooseSpace("taxation")))
+        assert parse_order(china, "bob", "IMPORT fleet Sh") == Import((ImportUnit(FLEET, "shanghai"),))
+
+    def test_buy_and_upgrade(self, start: GameState) -> None:
+        invest = play(start, ("ann", ChooseSpace("investor")))
+        player = pending(invest)[0].player
+        assert parse_order(invest, player, "BUY China 9") == BuyBond("china", 9)
+        assert parse_order(invest, player, "buy 9 china") == BuyBond("china", 9)
+        assert parse_order(invest, player, "BUY united states 2") == BuyBond("usa", 2)
+        assert parse_order(invest, player, "UPGRADE China 4 TO 12") == UpgradeBond("china", 4, 12)
+        assert parse_order(invest, player, "upgrade cn 4 -> 12") == UpgradeBond("china", 4, 12)
+
+    def test_pass_force_no_force(self, start: GameState) -> None:
+        state = start.clone()
+        state.step = ForceStopStep("taxation", ("ann",))
+        assert parse_order(state, "ann", "PASS") == Pass()
+        assert parse_order(state, "ann", "FORCE") == ForceStop(True)
+        assert parse_order(state, "ann", "NO FORCE") == ForceStop(False)
+        assert parse_order(state, "ann", "no-force") == ForceStop(False)
+        assert parse_order(state, "ann", "Don't force") == ForceStop(False)
+
+    def test_donate_at_any_time(self, start: GameState) -> None:
+        assert parse_order(start, "bob", "DONATE 3 TO China") == Donate("china", 3)
+        assert parse_order(start, "ann", "donate 1 to RU") == Donate("russia", 1)
+
+    def test_unknown_keyword_suggests_and_lists_legal_orders(self, start: GameState) -> None:
+        with pytest.raises(OrderSyntaxError) as caught:
+            parse_order(start, "ann", "RONDLE taxation")
+        error = caught.value
+        assert "RONDEL" in error.suggestions
+        assert "RONDEL taxation" in error.legal and "RONDEL production_2" in error.legal
+
+    @pytest.mark.parametrize("text", ["RONDEL", "BUY", "BUY China", "BUY China nine", "UPGRADE China 4",
+                                      "PASS now", "FORCE please", "IMPORT 12 army Moscow", "IMPORT army",
+                                      "IMPORT 2", "PRODUCE Moscow,", "DONATE", "DONATE lots TO Russia",
+                                      "BUY China 99999999999"])
+    def test_unreadable_orders(self, start: GameState, text: str) -> None:
+        with pytest.raises(OrderSyntaxError) as caught:
+            parse_order(start, "ann", text)
+        assert caught.value.legal  # names what ann may write now
+        assert "RONDEL taxation" in caught.value.legal
+
+    def test_names_are_checked_in_context(self, start: GameState) -> None:
+        with pytest.raises(UnknownName) as caught:
+            parse_order(start, "ann", "IMPORT army Pekin")
+        assert "Russia" in caught.value.reason
+        with pytest.raises(UnknownName):
+            parse_order(start, "ann", "BUY Narnia 2")
+
+    def test_parsing_does_not_change_the_state(self, start: GameState) -> None:
+        before = start.clone()
+        parse_order(start, "ann", "RONDEL taxation")
+        assert start == before
+
+    def test_queries_and_unsupported_orders(self, start: GameState) -> None:
+        assert parse_line(start, "bob", "STATUS") == Query(QueryKind.STATUS)
+        assert parse_line(start, "ann", "history 5") == Query(QueryKind.HISTORY, count=5)
+        assert parse_line(start, "ann", "HELP import") == Query(QueryKind.HELP, topic="import")
+        with pytest.raises(OrderSyntaxError):
+            parse_order(start, "ann", "STATUS")  # a report request is no action
+        # the maneuver orders are supported now: read here, refused by the engine (Russia chooses a space)
+        assert parse_order(start, "ann", "FLEET Rome TO Mediterranean Sea") == FleetMove("rome", "mediterraneansea")
+        from pbem.games.imperial2030.orders.keywords import SPECS, Role
+
+        assert [s.keyword for s in SPECS if s.role is Role.UNSUPPORTED] == []  # no UnsupportedOrder any more
+        result = apply_message(start, "ann", "FLEET Rome TO Mediterranean Sea")
+        assert isinstance(result.error, IllegalOrder) and "RONDEL taxation" in result.error.orders
+
+    def test_out_of_turn_order_is_refused_before_its_names(self, start: GameState) -> None:
+        with pytest.raises(NotYourTurn) as caught:
+            parse_order(start, "bob", "IMPORT army Bei")  # a prefix that would fail in Russia's context
+        assert caught.value.waiting_for == ("ann",)
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+class TestFormat:
+    @pytest.mark.parametrize(("action", "text"), [
+        (ChooseSpace("taxation"), "RONDEL taxation"),
+        (ChooseSpace("production_2"), "RONDEL production_2"),
+        (BuildFactory("berlin"), "BUILD Berlin"),
+        (BuildFactory("newyork"), "BUILD New York"),
+        (Import((ImportUnit(ARMY, "moscow"), ImportUnit(FLEET, "vladivostok"))), "IMPORT army Moscow, fleet Vladivostok"),
+        (Import(()), "IMPORT"),
+        (BuyBond("china", 9), "BUY China 9"),
+        (UpgradeBond("china", 4, 12), "UPGRADE China 4 TO 12"),
+        (ForceStop(True), "FORCE"),
+        (ForceStop(False), "NO FORCE"),
+        (Pass(), "PASS"),
+        (Donate("russia", 3), "DONATE 3 TO Russia"),
+        (Produce(None), "PRODUCE"),
+        (Produce(("paris", "london")), "PRODUCE Paris, London"),
+        (Produce(()), "PRODUCE nothing"),
+    ])
+    def test_canonical_text(self, action: object, text: str) -> None:
+        assert format_action(BOARD, action) == text  # type: ignore[arg-type]
+
+
+def random_game(seed: int, players: int, variants: frozenset[Variant]) -> GameState:
+    seats = tuple(Seat(name) for name in ("ann", "bob", "cat", "dan", "eve", "fay")[:players])
+    state, _ = new_game(BOARD, GameSetup(seats, seed=seed, variants=variants))
+    return state
+
+
+def assert_round_trip(state: GameState, player: str, action: object) -> None:
+    text = format_action(state.board, action)  # type: ignore[arg-type]
+    assert parse_order(state, player, text) == action, text
+
+
+VARIANTS = st.frozensets(st.sampled_from(list(Variant)))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), variants=VARIANTS, moves=st.integers(0, 400))
+@pytest.mark.slow
+def test_every_option_of_every_pending_decision_reads_back(seed: int, players: int, variants: frozenset[Variant],
+                                                           moves: int) -> None:
+    """parse(format(a)) == a for each single option offered, at every step of a random legal game."""
+    state = random_game(seed, players, variants)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.finished:
+            break
+        for decision in pending(state):
+            for option in decision.options:
+                assert_round_trip(state, decision.player, option.action)
+        player, action = random_move(state, rng)
+        assert_round_trip(state, player, action)  # composed imports and productions, donations
+        state, _ = apply(state, player, action)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), variants=VARIANTS)
+@pytest.mark.slow
+def test_a_game_played_by_text_equals_the_game_played_by_actions(seed: int, players: int,
+                                                                 variants: frozenset[Variant]) -> None:
+    state = random_game(seed, players, variants)
+    rng = random.Random(seed)
+    for _ in range(300):
+        if state.finished:
+            break
+        player, action = random_move(state, rng)
+        expected, events = apply(state, player, action)
+        result = apply_message(state, player, format_action(BOARD, action) + "\n-- \nsent from my phone")
+        assert result.ok, result.error
+        assert [a.action for a in result.applied] == [action]
+        assert list(result.applied[0].events) == events
+        assert result.state == expected
+        state = expected
+
+
+# --------------------------------------------------------------------------- applying messages
+
+
+class TestApplyMessage:
+    def test_all_lines_applied(self, start: GameState) -> None:
+        result = apply_message(start, "ann", "RONDEL import\nIMPORT army Moscow\n")
+        assert result.ok and not result.not_applied
+        assert [a.action for a in result.applied] == [ChooseSpace("import"), Import((ImportUnit(ARMY, "moscow"),))]
+        assert result.applied[1].line == MessageLine(2, "IMPORT army Moscow")
+        assert result.state.nations["russia"].armies == {"moscow": 1}
+        assert start.nations["russia"].armies == {}  # the given state is untouched
+
+    def test_failing_middle_line_keeps_what_came_before(self, start: GameState) -> None:
+        text = ("# Russia's turn\n"
+                "RONDEL import\n"
+                "IMPORT army Paris\n"
+                "PASS\n"
+                "BUY China 9\n")
+        result = apply_message(start, "ann", text)
+        assert not result.ok
+        assert [a.action for a in result.applied] == [ChooseSpace("import")]
+        assert result.state.nations["russia"].rondel == "import"
+        assert result.state.version == start.version + 1
+        error = result.error
+        assert isinstance(error, IllegalOrder)
+        assert error.line_number == 3 and error.line == "IMPORT army Paris"
+        assert "Paris is not a home province of Russia" in error.reason
+        assert isinstance(error.cause, IllegalAction) and error.legal == error.cause.legal
+        assert error.legal  # what is legal instead, in the engine's words
+        assert "IMPORT army Moscow" in error.orders  # and as orders to copy
+        assert str(error).startswith("line 3: 'IMPORT army Paris': Paris is not a home province of Russia")
+        assert result.not_applied == (MessageLine(3, "IMPORT army Paris"), MessageLine(4, "PASS"),
+                                      MessageLine(5, "BUY China 9"))
+
+    def test_syntax_error_names_line_and_legal_orders(self, start: GameState) -> None:
+        result = apply_message(start, "ann", "\n\nRONDLE taxation\nPASS")
+        assert isinstance(result.error, OrderSyntaxError)
+        assert result.error.line_number == 3
+        assert "RONDEL" in result.error.suggestions
+        assert "RONDEL taxation" in result.error.legal
+        assert result.state is start and not result.applied
+        assert len(result.not_applied) == 2
+
+    def test_order_from_a_player_with_nothing_to_decide(self, start: GameState) -> None:
+        result = apply_message(start, "bob", "RONDEL taxation")
+        error = result.error
+        assert isinstance(error, NotYourTurn)
+        assert error.waiting_for == ("ann",)
+        assert "ann" in error.reason and "Russia" in error.reason
+        assert error.line_number == 1
+        assert any(order.startswith("DONATE") for order in error.legal)  # bob can still donate to China
+        assert result.state is start
+
+    def test_orders_after_the_turn_passes_are_out_of_turn(self, start: GameState) -> None:
+        result = apply_message(start, "ann", "RONDEL taxation; RONDEL import")
+        assert [a.action for a in result.applied] == [ChooseSpace("taxation")]
+        assert isinstance(result.error, NotYourTurn) and result.error.line_number == 1
+        assert result.error.waiting_for == ("bob",)
+
+    def test_ambiguous_name_stops_the_message(self, start: GameState) -> None:
+        result = apply_message(start, "ann", "RONDEL factory\nBUILD m\nPASS")
+        assert [a.action for a in result.applied] == [ChooseSpace("factory")]
+        error = result.error
+        assert isinstance(error, AmbiguousName)
+        assert error.line_number == 2 and set(error.candidates) == {"Moscow", "Murmansk"}
+        assert "BUILD Murmansk" in error.legal and "PASS" in error.legal
+        assert [line.number for line in result.not_applied] == [2, 3]
+
+    def test_queries_are_collected_not_applied(self, start: GameState) -> None:
+        result = apply_message(start, "bob", "STATUS\nOPTIONS\nDONATE 1 TO China")
+        assert result.ok
+        assert [q.query.kind for q in result.queries] == [QueryKind.STATUS, QueryKind.OPTIONS]
+        assert [a.action for a in result.applied] == [Donate("china", 1)]
+
+    def test_no_exception_escapes_for_garbage(self, start: GameState) -> None:
+        for text in ("\x00\x01", "BUY " + "9" * 5000, "IMPORT 999999 army Moscow", "UPGRADE", "RONDEL ;;;",
+                     "DONATE 0 TO Russia", "DONATE 99 TO Russia", "DONATE 1 TO China", "héllo wörld",
+                     "RONDEL production far far", "no", "\u2019\u2019"):
+            result = apply_message(start, "ann", text)
+            assert result.error is None or isinstance(result.error, OrderError)
+            assert result.error is not None, text
+
+    def test_game_over_is_refused(self, start: GameState) -> None:
+        from engine.imperial2030.model import FinishedStep
+
+        over = start.clone()
+        over.step = FinishedStep("test")
+        result = apply_message(over, "ann", "RONDEL taxation")
+        assert isinstance(result.error, IllegalOrder)
+        assert "over" in result.error.reason
+
+
+def test_legal_orders_name_every_option(start: GameState) -> None:
+    orders = legal_orders(start, "ann")
+    assert orders[:8] == tuple(f"RONDEL {space}" for space in BOARD.rondel_ids)
+    imports = play(start, ("ann", ChooseSpace("import")))
+    decision = pending(imports)[0]
+    assert decision.kind is DecisionKind.IMPORT
+    orders = legal_orders(imports, "ann")
+    assert "IMPORT army Moscow" in orders and "IMPORT" in orders
+    assert legal_orders(imports, "nobody") == ()
+
+
+def test_investment_without_nation_uses_the_open_round() -> None:
+    state = random_game(3, 3, frozenset({Variant.NO_INVESTOR_CARD}))
+    rng = random.Random(3)
+    for _ in range(200):
+        step = state.step
+        if isinstance(step, InvestStep) and step.queue[0].nation is not None:
+            decision = pending(state)[0]
+            for option in decision.options:
+                match option.action:
+                    case BuyBond(_, value):
+                        assert parse_order(state, decision.player, f"BUY {value}") == option.action
+                    case UpgradeBond(_, old, new):
+                        assert parse_order(state, decision.player, f"UPGRADE {old} TO {new}") == option.action
+            return
+        player, action = random_move(state, rng)
+        state, _ = apply(state, player, action)
+    pytest.skip("no nation-bound investment round reached")
+
+
+# --------------------------------------------------------------------------- the maneuver
+
+# Two players, seed 1: ann governs China, Brazil and Europe, bob Russia, India and USA. In two rounds
+# India's army reaches North Africa (its flag controls Suez) and its fleet the Indian Ocean, Europe's
+# fleets wait in Rome and the Mediterranean, its army in Paris; round 3 ends on Europe's Maneuver.
+SUEZ_OPENING: tuple[tuple[str, str], ...] = (
+    ("bob", "RONDEL taxation"), ("ann", "RONDEL taxation"),
+    ("bob", "RONDEL import\nIMPORT fleet Mumbai, army Mumbai"),
+    ("ann", "RONDEL taxation"), ("bob", "RONDEL taxation"),
+    ("ann", "RONDEL import\nIMPORT fleet Rome, fleet Rome, army Paris"),
+    ("bob", "RONDEL factory\nPASS"), ("ann", "RONDEL factory\nPASS"),
+    ("bob", "RONDEL maneuver\nFLEET Mumbai TO Indian Ocean\nARMY Mumbai TO North Africa"),
+    ("ann", "RONDEL factory\nPASS"), ("bob", "RONDEL factory\nPASS"),
+    ("ann", "RONDEL maneuver\nFLEET Rome TO Mediterranean Sea"),
+    ("bob", "RONDEL production\nPRODUCE"), ("ann", "RONDEL production\nPRODUCE"), ("bob", "RONDEL taxation"),
+    ("ann", "RONDEL production\nPRODUCE"), ("bob", "RONDEL production\nPRODUCE"),
+    ("ann", "RONDEL maneuver"),
+)
+SUEZ_DEAL = (("europe", "ann"), ("india", "bob"))
+SUEZ_MOVE = "FLEET Rome TO Mediterranean Sea\nFLEET Mediterranean Sea TO Indian Ocean\nARMY Paris TO Mumbai HOSTILE"
+
+
+def suez_position() -> GameState:
+    """Europe (ann) to maneuver: fleets in Rome and the Mediterranean, an army in Paris; India (bob) holds Suez."""
+    state, _ = new_game(BOARD, GameSetup((Seat("ann"), Seat("bob")), seed=1, deal=SUEZ_DEAL))
+    for player, text in SUEZ_OPENING:
+        result = apply_message(state, player, text, end_maneuver=True)
+        assert result.ok and result.question is None, (text, result.error)
+        state = result.state
+    assert state.governed_by("ann") == ("china", "brazil", "europe")
+    assert isinstance(state.step, ManeuverStep) and state.turn is not None and state.turn.nation == "europe"
+    assert state.nations["india"].flags == ["indianocean", "northafrica"]
+    assert state.nations["europe"].fleets == {"rome": 1, "mediterraneansea": 1}
+    return state
+
+
+@pytest.fixture(scope="module")
+def suez() -> GameState:
+    return suez_position()
+
+
+def canal_question(state: GameState) -> GameState:
+    """Europe's fleet on its way from the Mediterranean through Suez: bob (India) is asked."""
+    state = play(state, ("ann", FleetMove("mediterraneansea", "indianocean")))
+    (decision,) = pending(state)
+    assert (decision.player, decision.kind) == ("bob", DecisionKind.CANAL)
+    return state
+
+
+def battle_question(state: GameState) -> GameState:
+    """Passage allowed: the fleet enters the Indian Ocean, where India's fleet is asked whether it fights."""
+    state = play(canal_question(state), ("bob", Passage(True)))
+    (decision,) = pending(state)
+    assert (decision.player, decision.kind) == ("bob", DecisionKind.BATTLE)
+    return state
+
+
+class TestManeuverParse:
+    @pytest.mark.parametrize(("text", "action"), [
+        ("FLEET Rome TO Mediterranean Sea", FleetMove("rome", "mediterraneansea")),
+        ("fleet rom to med", FleetMove("rome", "mediterraneansea")),  # prefix among own fleets, alias
+        ("FLEET Med TO Ind", FleetMove("mediterraneansea", "indianocean")),  # Indochina, Indonesia: unreachable
+        ("Fleet Mediterranean -> Indian Ocean attack India", FleetMove("mediterraneansea", "indianocean", "india")),
+        ("FLEET Mediterranean Sea TO Indian Ocean ATTACK India fleet",
+         FleetMove("mediterraneansea", "indianocean", "india")),
+        ("ARMY Paris TO Mumbai HOSTILE", ArmyMove("paris", "mumbai", Stance.HOSTILE)),
+        ("army par to mum friendly", ArmyMove("paris", "mumbai", Stance.FRIENDLY)),
+        ("ARMY Paris TO Mumbai HOSTILE ATTACK India", ArmyMove("paris", "mumbai", Stance.HOSTILE, "india")),
+        ("ARMY Paris TO Mumbai HOSTILE ATTACK Bharat army VIA Mediterranean Sea, Indian Ocean",
+         ArmyMove("paris", "mumbai", Stance.HOSTILE, "india", ARMY, ("mediterraneansea", "indianocean"))),
+        ("army paris to mumbai via med, io hostile", ArmyMove("paris", "mumbai", Stance.HOSTILE, None, None,
+                                                              ("mediterraneansea", "indianocean"))),
+        ("ARMY Paris TO London", ArmyMove("paris", "london")),
+        ("ATTACK India fleet IN Indian Ocean", Attack("indianocean", "india", FLEET)),
+        ("attack india in med", Attack("mediterraneansea", "india", None)),
+        ("DESTROY FACTORY Mumbai", DestroyFactory("mumbai")),
+        ("destroy mumbai", DestroyFactory("mumbai")),
+        ("DONE", Done()),
+        ("end maneuver", Done()),
+        ("PASS", Done()),  # the passive answer in one's own maneuver
+        ("STATUS", Query(QueryKind.STATUS)),
+    ])
+    def test_orders_of_the_government(self, suez: GameState, text: str, action: object) -> None:
+        assert parse_line(suez, "ann", text) == action
+
+    @pytest.mark.parametrize(("text", "error", "words"), [
+        ("FLEET Rome", OrderSyntaxError, "Where from and where to?"),
+        ("FLEET TO Mediterranean Sea", OrderSyntaxError, "From where?"),
+        ("FLEET Rome TO", OrderSyntaxError, "To where?"),
+        ("FLEET Rome TO Med ATTACK", OrderSyntaxError, "Attack which nation?"),
+        ("FLEET Rome TO Med ATTACK India army", OrderSyntaxError, "fleets only"),
+        ("ARMY Paris TO Mumbai HOSTILE FRIENDLY", OrderSyntaxError, "not both"),
+        ("ARMY Paris TO Mumbai HOSTILE please", OrderSyntaxError, "HOSTILE takes nothing after it"),
+        ("ARMY Paris TO Mumbai VIA", OrderSyntaxError, "VIA which seas?"),
+        ("ARMY Paris TO Mumbai ATTACK India ATTACK China", OrderSyntaxError, "written twice"),
+        ("ATTACK India", OrderSyntaxError, "Attack whom, and where?"),
+        ("ATTACK India IN", OrderSyntaxError, "In which region?"),
+        ("DESTROY FACTORY", OrderSyntaxError, "Which factory?"),
+        ("DONE now", OrderSyntaxError, "DONE takes nothing after it"),
+        ("FLEET Xanadu TO Med", UnknownName, "names no region with a fleet of Europe (Mediterranean Sea, Rome)"),
+        ("ARMY Paris TO Narnia", UnknownName, "names no region"),
+        ("ARMY Paris TO Mumbai VIA Med, Atlantis", UnknownName, "names no sea"),
+        ("ARMY Paris TO Mumbai ATTACK Atlantis", UnknownName, "names no nation"),
+    ])
+    def test_unreadable_maneuver_orders(self, suez: GameState, text: str, error: type, words: str) -> None:
+        with pytest.raises(error) as caught:
+            parse_order(suez, "ann", text)
+        assert words in caught.value.reason
+        assert "DONE" in caught.value.legal and "FLEET Rome TO Mediterranean Sea" in caught.value.legal
+
+    def test_an_ambiguous_destination_lists_the_reachable_candidates(self, suez: GameState) -> None:
+        with pytest.raises(AmbiguousName) as caught:
+            parse_order(suez, "ann", "ARMY Paris TO N")  # North Africa, Near East, Nigeria, New York …
+        assert set(caught.value.candidates) == {"North Africa", "Near East"}  # … where the army can go
+
+    def test_an_exact_name_is_read_anywhere_and_refused_by_the_engine(self, suez: GameState) -> None:
+        assert parse_order(suez, "ann", "FLEET Shanghai TO China Sea") == FleetMove("shanghai", "chinasea")
+        result = apply_message(suez, "ann", "FLEET Shanghai TO China Sea")
+        assert isinstance(result.error, IllegalOrder)
+        assert "no fleet in Shanghai" in result.error.reason
+        assert "FLEET Rome TO Mediterranean Sea" in result.error.orders
+
+    def test_maneuver_orders_out_of_turn(self, suez: GameState) -> None:
+        with pytest.raises(NotYourTurn) as caught:
+            parse_order(suez, "bob", "FLEET Mumbai TO Indian Ocean")
+        assert caught.value.waiting_for == ("ann",)
+
+    def test_answers_to_a_canal_question(self, suez: GameState) -> None:
+        state = canal_question(suez)
+        for text, action in [("ALLOW", Passage(True)), ("permit", Passage(True)), ("DENY", Passage(False)),
+                             ("refuse", Passage(False)), ("PASS", Passage(True))]:
+            assert parse_order(state, "bob", text) == action, text
+        with pytest.raises(NotYourTurn) as caught:
+            parse_order(state, "ann", "DONE")  # the mover waits for the answer
+        assert caught.value.waiting_for == ("bob",)
+        with pytest.raises(OrderSyntaxError):
+            parse_order(state, "bob", "ALLOW Europe")
+
+    def test_answers_to_a_battle_question(self, suez: GameState) -> None:
+        state = battle_question(suez)
+        for text, action in [("FIGHT", Fight(True)), ("FIGHT India fleet", Fight(True, "india", FLEET)),
+                             ("fight fleet", Fight(True, None, FLEET)), ("FIGHT india", Fight(True, "india")),
+                             ("battle", Fight(True)), ("NO FIGHT", Fight(False)), ("don't fight", Fight(False)),
+                             ("PASS", Fight(False))]:
+            assert parse_order(state, "bob", text) == action, text
+        assert legal_orders(state, "bob")[:2] == ("FIGHT India fleet", "NO FIGHT")
+
+    @pytest.mark.parametrize(("text", "order"), [
+        ("STANDING ALLOW europe SUEZ", StandingOrder(StandingKind.ALLOW, "europe", "suez")),
+        ("STANDING DENY usa PANAMA", StandingOrder(StandingKind.DENY, "usa", "panama")),
+        ("standing deny eu su", StandingOrder(StandingKind.DENY, "europe", "suez")),  # prefixes
+        ("STANDING ALLOW Suez Canal", StandingOrder(StandingKind.ALLOW, None, "suez")),
+        ("STANDING ALLOW", StandingOrder(StandingKind.ALLOW)),
+        ("STANDING DENY United States", StandingOrder(StandingKind.DENY, "usa")),
+        ("STANDING FIGHT usa", StandingOrder(StandingKind.FIGHT, "usa")),
+        ("STANDING NO FIGHT", StandingOrder(StandingKind.NO_FIGHT)),
+        ("STANDING NO FIGHT usa", StandingOrder(StandingKind.NO_FIGHT, "usa")),
+        ("standing dont fight china", StandingOrder(StandingKind.NO_FIGHT, "china")),
+        ("STANDING FORCE", StandingOrder(StandingKind.FORCE)),
+        ("STANDING NO FORCE russia", StandingOrder(StandingKind.NO_FORCE, "russia")),
+    ])
+    def test_standing_orders_at_any_time(self, start: GameState, text: str, order: StandingOrder) -> None:
+        assert parse_order(start, "bob", text) == SetStanding(order)  # bob has nothing to decide: still fine
+        assert parse_order(start, "ann", text) == SetStanding(order)
+
+    def test_standing_clear_and_errors(self, start: GameState) -> None:
+        assert parse_order(start, "cat", "STANDING CLEAR") == ClearStanding()
+        for text, error in [("STANDING", OrderSyntaxError), ("STANDING PASS", OrderSyntaxError),
+                            ("STANDING CLEAR all", OrderSyntaxError), ("STANDING ALLOW Narnia", UnknownName),
+                            ("STANDING FIGHT usa suez", UnknownName)]:  # canals only narrow ALLOW and DENY
+            with pytest.raises(error):
+                parse_order(start, "bob", text)
+        result = apply_message(start, "bob", "STANDING ALLOW europe SUEZ\nSTANDING NO FIGHT")
+        assert result.ok and result.state.standing["bob"] == (StandingOrder(StandingKind.ALLOW, "europe", "suez"),
+                                                              StandingOrder(StandingKind.NO_FIGHT))
+
+
+class TestManeuverFormat:
+    @pytest.mark.parametrize(("action", "text"), [
+        (FleetMove("rome", "mediterraneansea"), "FLEET Rome TO Mediterranean Sea"),
+        (FleetMove("mediterraneansea", "indianocean", "india"), "FLEET Mediterranean Sea TO Indian Ocean ATTACK India"),
+        (ArmyMove("paris", "mumbai", Stance.HOSTILE), "ARMY Paris TO Mumbai HOSTILE"),
+        (ArmyMove("paris", "london"), "ARMY Paris TO London"),
+        (ArmyMove("paris", "mumbai", Stance.FRIENDLY, "india", ARMY, ("mediterraneansea", "indianocean")),
+         "ARMY Paris TO Mumbai FRIENDLY ATTACK India army VIA Mediterranean Sea, Indian Ocean"),
+        (ArmyMove("chicago", "colombia", None, "brazil"), "ARMY Chicago TO Colombia ATTACK Brazil"),
+        (Attack("mongolia", "china", ARMY), "ATTACK China army IN Mongolia"),
+        (Attack("caribbeansea", "usa", None), "ATTACK USA IN Caribbean Sea"),
+        (DestroyFactory("murmansk"), "DESTROY FACTORY Murmansk"),
+        (Done(), "DONE"),
+        (Fight(True), "FIGHT"),
+        (Fight(True, "china", FLEET), "FIGHT China fleet"),
+        (Fight(False), "NO FIGHT"),
+        (Passage(True), "ALLOW"),
+        (Passage(False), "DENY"),
+        (SetStanding(StandingOrder(StandingKind.ALLOW, "europe", "suez")), "STANDING ALLOW Europe Suez"),
+        (SetStanding(StandingOrder(StandingKind.DENY, None, "panama")), "STANDING DENY Panama"),
+        (SetStanding(StandingOrder(StandingKind.NO_FIGHT)), "STANDING NO FIGHT"),
+        (SetStanding(StandingOrder(StandingKind.NO_FORCE, "russia")), "STANDING NO FORCE Russia"),
+        (ClearStanding(), "STANDING CLEAR"),
+    ])
+    def test_canonical_text(self, action: object, text: str) -> None:
+        assert format_action(BOARD, action) == text  # type: ignore[arg-type]
+
+    def test_every_standing_order_reads_back(self, start: GameState) -> None:
+        for kind in StandingKind:
+            for nation in (None, *BOARD.nation_ids):
+                canals = (None, *BOARD.canals) if kind in (StandingKind.ALLOW, StandingKind.DENY) else (None,)
+                for canal in canals:
+                    assert_round_trip(start, "bob", SetStanding(StandingOrder(kind, nation, canal)))
+        assert_round_trip(start, "bob", ClearStanding())
+
+
+@pytest.mark.slow
+def test_maneuver_canal_and_battle_options_read_back() -> None:
+    """Random games until maneuver, canal and battle questions were all met: every option reads back,
+    and so does every convoy forced with VIA and every move with an attack."""
+    from engine.imperial2030.movement import army_routes
+
+    seen: set[DecisionKind] = set()
+    for seed in range(1, 41):
+        state = random_game(seed, 3 + seed % 4, frozenset())
+        rng = random.Random(seed)
+        for _ in range(1500):
+            if state.finished:
+                break
+            for decision in pending(state):
+                if decision.kind in (DecisionKind.MANEUVER, DecisionKind.CANAL, DecisionKind.BATTLE):
+                    seen.add(decision.kind)
+                    routes: dict[str, dict] = {}
+                    for option in decision.options:
+                        assert_round_trip(state, decision.player, option.action)
+                        move = option.action
+                        if isinstance(move, ArmyMove):
+                            if move.origin not in routes:
+                                routes[move.origin] = army_routes(state, state.turn.nation, state.step,  # type: ignore[union-attr, arg-type]
+                                                                  move.origin)
+                            seas = routes[move.origin][move.dest].seas
+                            if seas:
+                                assert_round_trip(state, decision.player,
+                                                  ArmyMove(move.origin, move.dest, move.stance, via=seas))
+            if seen == {DecisionKind.MANEUVER, DecisionKind.CANAL, DecisionKind.BATTLE}:
+                return
+            player, action = random_move(state, rng)
+            assert_round_trip(state, player, action)
+            state, _ = apply(state, player, action)
+    pytest.fail(f"random play met only {sorted(seen)}")
+
+
+class TestWaitingLines:
+    def test_a_move_that_raises_a_question_makes_the_rest_wait(self, suez: GameState) -> None:
+        result = apply_message(suez, "ann", SUEZ_MOVE, end_maneuver=True)
+        assert result.ok and result.error is None
+        assert [a.action for a in result.applied] == [FleetMove("rome", "mediterraneansea"),
+                                                      FleetMove("mediterraneansea", "indianocean")]
+        assert result.question is not None
+        assert (result.question.player, result.question.kind) == ("bob", DecisionKind.CANAL)
+        assert result.waiting == (MessageLine(3, "ARMY Paris TO Mumbai HOSTILE"),)
+        assert not result.not_applied
+
+    def test_the_answer_resumes_the_waiting_lines(self, suez: GameState) -> None:
+        first = apply_exchange(suez, "ann", split_message(SUEZ_MOVE), end_maneuver=True)
+        assert first.waiting == {"ann": (MessageLine(3, "ARMY Paris TO Mumbai HOSTILE"),)}
+        # one message of bob answers three questions: passage, battle (India's fleet), and the army's passage
+        second = apply_exchange(first.state, "bob", split_message("ALLOW\nNO FIGHT\nALLOW"), first.waiting,
+                                end_maneuver=True)
+        assert second.message.ok and [a.action for a in second.message.applied] == [
+            Passage(True), Fight(False), Passage(True)]
+        army, end = second.resumed
+        assert army.player == "ann" and army.resumed
+        assert [a.action for a in army.applied] == [ArmyMove("paris", "mumbai", Stance.HOSTILE)]
+        assert army.question is not None and army.question.kind is DecisionKind.CANAL and army.waiting == ()
+        assert [(a.action, a.implicit) for a in end.applied] == [(Done(), True)]  # the end of ann's message
+        assert second.waiting == {}
+        europe = second.state.nations["europe"]
+        assert europe.armies == {"mumbai": 1} and europe.hostile == {"mumbai": 1}
+        assert [a.version for a in second.applied] == list(range(first.state.version, second.state.version))
+        assert [a.player for a in second.applied] == ["bob", "bob", "ann", "bob", "ann"]
+        assert second.state.turn.nation == "russia"  # type: ignore[union-attr]
+
+    def test_a_waiting_line_the_answer_made_illegal_is_refused(self, suez: GameState) -> None:
+        first = apply_exchange(suez, "ann", split_message(SUEZ_MOVE), end_maneuver=True)
+        second = apply_exchange(first.state, "bob", split_message("DENY"), first.waiting, end_maneuver=True)
+        (army,) = second.resumed
+        assert isinstance(army.error, IllegalOrder) and army.error.line_number == 3
+        assert "cannot reach Mumbai" in army.error.reason
+        assert army.not_applied == (MessageLine(3, "ARMY Paris TO Mumbai HOSTILE"),)
+        assert second.waiting == {}
+        (decision,) = pending(second.state)
+        assert (decision.player, decision.kind) == ("ann", DecisionKind.MANEUVER)  # asked to continue: no DONE
+        assert "DONE" in army.error.orders
+
+    def test_without_end_maneuver_only_the_written_lines_apply(self, suez: GameState) -> None:
+        result = apply_message(suez, "ann", "FLEET Rome TO Mediterranean Sea")
+        assert [a.action for a in result.applied] == [FleetMove("rome", "mediterraneansea")]
+        assert isinstance(result.state.step, ManeuverStep)
+
+    @pytest.mark.parametrize(("text", "ends"), [
+        ("FLEET Rome TO Mediterranean Sea", True),
+        ("FLEET Rome TO Mediterranean Sea\nSTATUS", True),
+        ("STATUS\nOPTIONS", False),  # queries only: the maneuver goes on
+        ("STANDING NO FIGHT\nDONATE 1 TO Europe", False),  # orders at any time are no maneuver orders
+        ("FLEET Rome TO Mediterranean Sea\nARMY Paris TO Nowhere", False),  # a refused line: ann must go on
+        ("FLEET Rome TO Mediterranean Sea\nDONE", True),  # ended by hand, not twice
+    ])
+    def test_the_end_of_a_message_ends_the_maneuver(self, suez: GameState, text: str, ends: bool) -> None:
+        result = apply_message(suez, "ann", text, end_maneuver=True)
+        dones = [a for a in result.applied if isinstance(a.action, Done)]
+        assert (len(dones) == 1) is ends
+        assert all(a.implicit for a in dones) is ("DONE" not in text)
+        assert isinstance(result.state.step, ManeuverStep) is not ends
+
+    def test_choosing_the_maneuver_space_alone_ends_nothing(self) -> None:
+        state, _ = new_game(BOARD, GameSetup((Seat("ann"), Seat("bob")), seed=1, deal=SUEZ_DEAL))
+        for player, text in SUEZ_OPENING[:-1]:
+            state = apply_message(state, player, text, end_maneuver=True).state
+        result = apply_message(state, "ann", "RONDEL maneuver", end_maneuver=True)
+        assert [a.action for a in result.applied] == [ChooseSpace("maneuver_1")]
+        assert isinstance(result.state.step, ManeuverStep)
+
+    def test_a_standing_answer_needs_no_waiting(self, suez: GameState) -> None:
+        state = play(suez, ("bob", SetStanding(StandingOrder(StandingKind.ALLOW, "europe", "suez"))),
+                     ("bob", SetStanding(StandingOrder(StandingKind.NO_FIGHT, "europe"))))
+        result = apply_message(state, "ann", SUEZ_MOVE, end_maneuver=True)
+        assert result.ok and result.question is None and not result.waiting
+        assert [a.line.number for a in result.applied] == [1, 2, 3, 3]
+        assert result.applied[-1].implicit
+
+
+def test_a_waiting_player_may_still_give_orders_at_any_time(suez: GameState) -> None:
+    first = apply_exchange(suez, "ann", split_message(SUEZ_MOVE), end_maneuver=True)
+    again = apply_exchange(first.state, "ann", split_message("STANDING NO FIGHT\nSTATUS\nDONE"), first.waiting,
+                           end_maneuver=True)
+    assert [a.action for a in again.message.applied] == [SetStanding(StandingOrder(StandingKind.NO_FIGHT))]
+    assert [q.query.kind for q in again.message.queries] == [QueryKind.STATUS]
+    assert isinstance(again.message.error, NotYourTurn) and again.message.error.line == "DONE"
+    assert again.message.question is None and again.resumed == ()
+    assert again.waiting == first.waiting  # the lines that waited still wait, unchanged
