@@ -7,36 +7,20 @@ master's notices show it whatever the seat saw.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from pbem import store
 from pbem.games import kind_of
 from pbem.moderator import gamemaster
 from pbem.moderator.gamemaster import MailContext
-from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from tests.emetable import EmeTable
-from tests.mailflowkit import MODERATOR, Table, config_for
+from tests.mailflowkit import MODERATOR
 
 IMPERIAL, EME = "imperial2030", "eight-minute-empire"
 BOARD = {IMPERIAL: "THE WORLD BOARD", EME: "THE MAP"}
 UNCHANGED = "The board has not changed since your mail of move"
 
-
-@pytest.fixture(params=[IMPERIAL, EME])
-def game(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, EmeTable]]:
-    """A game by mail on SQLite, every seat on ``MAIL EVERY`` with the board: Imperial for two, EME for three."""
-    kind = str(request.param)
-    table = EmeTable(Database(f"sqlite:///{tmp_path / 'b.db'}"), config_for())
-    if kind == IMPERIAL:
-        Table.create(table, players=2)
-    else:
-        table.create(players=3)
-    yield kind, table
-    table.db.dispose()
 
 
 def addresses(table: EmeTable) -> dict[str, str]:

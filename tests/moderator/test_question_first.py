@@ -10,35 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from pathlib import Path
-
-import pytest
 
 from pbem import store
 from pbem.games import kind_of
 from pbem.moderator.notify.subjects import decision_deadline, decisions_of
-from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import load_settings
 from tests.emetable import EmeTable
-from tests.mailflowkit import NOW, Table, config_for
+from tests.mailflowkit import NOW
 
 IMPERIAL, EME = "imperial2030", "eight-minute-empire"
 FIRST_LINES = 15
 OPTIONS = "Your options:"
 
-
-@pytest.fixture(params=[IMPERIAL, EME])
-def game(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, EmeTable]]:
-    """A game by mail on SQLite, every seat on ``MAIL EVERY`` with the board: Imperial for two, EME for three."""
-    kind = str(request.param)
-    table = EmeTable(Database(f"sqlite:///{tmp_path / 'q.db'}"), config_for())
-    if kind == IMPERIAL:
-        Table.create(table, players=2)
-    else:
-        table.create(players=3)
-    yield kind, table
-    table.db.dispose()
 
 
 def prompt_now(table: EmeTable, kind: str, player: str, since: datetime) -> str | None:
