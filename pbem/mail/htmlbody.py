@@ -82,11 +82,6 @@ def to_html(text: str, *, picture: bool) -> str:
     return "\n".join(_blocks(text.split("\n"), picture))
 
 
-def style(name: str) -> str:
-    """The inline style of one kind of block: mail clients keep inline styles, not style sheets."""
-    return STYLE[name]
-
-
 def _blocks(lines: Sequence[str], picture: bool) -> Iterator[str]:
     index, art_left_out = 0, False
     while index < len(lines):

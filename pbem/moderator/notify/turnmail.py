@@ -25,7 +25,9 @@ of ``GameKind.board_key``); else one line says it is unchanged and ``BOARD``
 shows it, and the mail carries no picture. Most moves change no piece on
 the map (a bid, an investment, a tax), and the board and its picture are
 most of a mail's bytes. The game master's notices always show it: they are
-rare, and a replaced player has seen nothing yet. The player whose message caused the change gets
+rare, and a replaced player has seen nothing yet.
+
+The player whose message caused the change gets
 at most one mail back, threaded under their message, carrying also what the
 inbound flow hands in as ``sender_parts`` (a refusal, answers to questions,
 a note). In ``EVERY`` mode it always comes; in the other modes only when the
@@ -163,7 +165,7 @@ def _each_seat(composer: MailComposer, game: GameRow, move: Move, table: dict[st
                               reply_to_message=reply_to_message if sender else None)
         elif chosen.mode is MailMode.EVERY:
             parts += _noted(note, private)
-            if not (told or asks or parts or reply or sender):
+            if not (told or asks or parts or sender):  # a reply has a sender
                 continue
             seat_mail(composer, game, state, seat, chosen, events if told else (), asks, parts,
                       reply_to_message if sender else None, reply=reply)
