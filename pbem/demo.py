@@ -168,6 +168,7 @@ class Demo:
         self.daemon: Any = None
         self.bots: list[BotPlayer] = []
         self._threads: list[threading.Thread] = []
+        self._halted = False
         self._failures: list[str] = []
         self._deliveries: dict[str, int] = {}
         self._delivered_bytes: dict[str, int] = {}
@@ -272,7 +273,13 @@ class Demo:
             log.exception("the moderator stopped")
             self._failures.append(f"moderator: {type(exc).__name__}: {exc}")
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stop everything that moves the game (the daemon, the bots, the mail hub), keeping the database
+        open: a result taken after this reads one position, not one that a bot's next move changes between
+        reading the state and replaying the log (``--moves`` stops a game that is still being played)."""
+        if self._halted:
+            return
+        self._halted = True
         if self.daemon is not None:
             self.daemon.stop()
         if self.pool is not None:
@@ -282,6 +289,9 @@ class Demo:
         self._threads = []
         if self.hub is not None:
             self.hub.stop()
+
+    def stop(self) -> None:
+        self.halt()
         if self.db is not None:
             self.db.dispose()
         if self._switch_interval is not None:
@@ -403,6 +413,7 @@ class Demo:
             self.setup()
             self.start()
             finished = self.wait()
+            self.halt()
             result = self.result(timed_out=not finished)
             write_result(result)
             return result
@@ -593,10 +604,12 @@ def main_text(options: DemoOptions, out: TextIO) -> DemoResult:
         demo.start()
         finished = demo.wait()
         line.done()
+        demo.halt()
         result = demo.result(timed_out=not finished)
     except KeyboardInterrupt:
         line.done()
         out.write("Interrupted.\n")
+        demo.halt()
         result = demo.result(timed_out=True)
     finally:
         demo.stop()
