@@ -54,6 +54,7 @@ from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.games import GAME_NAME, Moderator
 from pbem.store import Database
 from pbem.store.inbound import InboundRow
+from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode
 from pbem.store.outbox import OutboxRow
 
 log = logging.getLogger("pbem.demo")
@@ -80,7 +81,7 @@ class DemoOptions:
     poll_interval: float = 0.01
     kind: str = DEFAULT_KIND  # which game the bots play
     variants: tuple[str, ...] = ()  # the game's rule variants
-    mail: str = "every"  # every seat's mail mode (pbem.store.mailprefs.MailMode)
+    mail: str = NEW_GAME_MAIL.value  # every seat's mail mode (pbem.store.mailprefs.MailMode), a new game's own
     moves: int | None = None  # stop once this many moves are played (tests: the start of a game); None: the end
 
 
@@ -235,7 +236,7 @@ class Demo:
         setup = self.moderator.make_setup(self.options.game, [(n, a) for n, a, _ in self.players], (),
                                           self.options.seed, self.options.variants, kind=self.kind.info.name)
         create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.info.name,
-                              mail=self.options.mail)
+                              mail=MailMode(self.options.mail))
 
     # --- running --------------------------------------------------------------------------------
 

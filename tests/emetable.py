@@ -13,6 +13,7 @@ from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
 from pbem.moderator.notify import observers as observing
 from pbem.moderator.notify.observers import Sender
+from pbem.store.mailprefs import MailMode
 from pbem.store.outbox import OutboxRow
 from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, raw_mail
 
@@ -24,9 +25,9 @@ OLGA = "olga@watch.example"  # an observer
 class EmeTable(Table):
     uid = 0
 
-    def create(self, players: int = 3, now=NOW) -> None:  # type: ignore[no-untyped-def]
+    def create(self, players: int = 3, now=NOW, mail: MailMode = MailMode.EVERY) -> None:  # type: ignore[no-untyped-def]
         setup = self.moderator.make_setup(self.name, PLAYERS[:players], seed=5, kind=KIND)
-        create_game_with_mail(self.moderator, self.config, self.name, setup, now, kind=KIND)
+        create_game_with_mail(self.moderator, self.config, self.name, setup, now, kind=KIND, mail=mail)
 
     def send(self, player: str, body: str) -> str:
         self.uid += 1

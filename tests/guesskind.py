@@ -362,11 +362,11 @@ class GuessKind(BaseKind[GuessState, Guess, Event]):
                           f"Without an answer by the deadline, the game takes GUESS {DEFAULT} for you.")
 
     def welcome(self, state: GuessState, player: str, *, game: str, reply_to: str | None = None,
-                open_cash: bool = False) -> str:
+                open_cash: bool = False, mail_note: str = "") -> str:
         return self._mail(game, state, f"WELCOME, {player}", f"Players: {', '.join(state.seating)}. In each of "
                           f"{ROUNDS} rounds the game hides a number from {LOW} to {HIGH}; everyone sends a sealed "
                           "guess, and the closest guess scores a point.",
-                          f"Reply to this mail (it goes to {reply_to}) to play." * bool(reply_to))
+                          f"Reply to this mail (it goes to {reply_to}) to play." * bool(reply_to), mail_note)
 
     def error(self, state: GuessState, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:

@@ -27,6 +27,7 @@ from pbem.moderator import Moderator
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.store import Database, find_game, load_log, load_state
 from pbem.store.inbound import InboundRow
+from pbem.store.mailprefs import MailMode
 from pbem.store.outbox import OutboxRow, pictures_of
 
 MODERATOR = "pbem@games.test"
@@ -135,10 +136,12 @@ class Table:
     def __post_init__(self) -> None:
         self.moderator = Moderator(self.db)
 
-    def create(self, players: int = 2, now: datetime = NOW) -> None:
-        """The game, its welcome mails queued at ``now`` (due then: use the real time for a real clock)."""
+    def create(self, players: int = 2, now: datetime = NOW, mail: MailMode = MailMode.EVERY) -> None:
+        """The game, its welcome mails queued at ``now`` (due then: use the real time for a real clock). The
+        tables play in ``MAIL EVERY`` (a mail per move, which most mail-flow tests read) unless told otherwise;
+        a new game's own default is ``NEW_GAME_MAIL``."""
         setup = self.moderator.make_setup(self.name, PLAYERS[:players], [("russia", "ann")], 7)
-        create_game_with_mail(self.moderator, self.config, self.name, setup, now)
+        create_game_with_mail(self.moderator, self.config, self.name, setup, now, mail=mail)
 
     # --- reading the database -------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from pbem.demo import DemoOptions, load_demo, main_text
 from pbem.errors import BadSetup
 from pbem.games import DEFAULT_KIND, kind_named
 from pbem.mail.hub import MailHub, MailHubError, mailbox_name
-from pbem.store.mailprefs import MailMode
+from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode
 
 # --- the embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply ------------------------------
 # (pbem.mail.hub, pbem.bots, pbem.demo: a mail hub on loopback, bot players, a whole game by email)
@@ -140,7 +140,7 @@ def demo_command(
                      help="A rule variant of the game, repeatable (`pbem kinds` lists them)."),
     ] = None,
     mail: Annotated[MailMode, typer.Option("--mail", metavar="MODE", case_sensitive=False,
-                                           help="Every seat's mail: every, turn, round or daily.")] = MailMode.EVERY,
+                                           help="Every seat's mail: every, turn, round or daily.")] = NEW_GAME_MAIL,
 ) -> None:
     """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
     import sys

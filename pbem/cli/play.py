@@ -31,6 +31,7 @@ from pbem.moderator.gamemaster import order as order_with_mail
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.games import Moderator
 from pbem.render.picture import render_png
+from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode
 
 # --- commands ---------------------------------------------------------------------------------
 
@@ -74,6 +75,12 @@ def game_new(
                      help="Eight-Minute Empire: the players youngest first, for ties (default: drawn from the "
                           "seed)."),
     ] = None,
+    mail: Annotated[
+        MailMode, typer.Option("--mail", metavar="MODE", case_sensitive=False,
+                               help="How much mail a seat gets until it chooses for itself (MAIL in a reply): "
+                                    "turn (a mail when it must decide, with everything since its last), every "
+                                    "(a report after every move), round or daily (digests).")
+    ] = NEW_GAME_MAIL,
 ) -> None:
     """Create a game of any kind (--kind) and print its setup: the seats, what was dealt, who decides first."""
     game_kind = kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
@@ -93,7 +100,7 @@ def game_new(
     moderator = options.moderator()
     setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.info.name,
                                  options=own)
-    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.info.name)
+    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.info.name, mail=mail)
     for line in game_kind.new_game_lines(game):
         echo(line)
     welcomed = [q.recipient for q in queued if q.purpose == "welcome"]

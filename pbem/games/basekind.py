@@ -88,8 +88,10 @@ class BaseKind(ABC, Generic[S, A, E]):
 
     @abstractmethod
     def welcome(self, state: S, player: str, *, game: str, reply_to: str | None = None,
-                open_cash: bool = False) -> str:
-        """The first mail a seat gets: the game, the seats, how to play by mail."""
+                open_cash: bool = False, mail_note: str = "") -> str:
+        """The first mail a seat gets: the game, the seats, how to play by mail. ``mail_note``: the core's
+        items on how much mail the seat gets (its MAIL mode and BOARD choice), printed among the game's own
+        items on playing by mail; empty outside a game played by mail."""
 
     @abstractmethod
     def error(self, state: S, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,

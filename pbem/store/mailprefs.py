@@ -29,6 +29,18 @@ class MailMode(StrEnum):
     DAILY = "daily"  # a digest once a day, and the prompts
 
 
+NEW_GAME_MAIL = MailMode.TURN
+"""The mail mode a new game gives its seats unless the game master chooses another (``pbem game new --mail``).
+
+Why TURN: in a long game most moves are other seats' (in Imperial 2030 most
+turns are other nations'), and a mail per move buried the one that asks
+something; TURN mails a seat when it must decide, with everything since its
+last mail, and when the game ends (a third of EVERY's mail in a 3-player
+game). A player who wants every move sends MAIL EVERY. Games stored before
+this keep the mode they were created with.
+"""
+
+
 @dataclass(frozen=True)
 class MailPrefs:
     mode: MailMode

@@ -19,6 +19,7 @@ from engine.eight_minute_empire.model import State
 from pbem.daemon import MailFlow, poll_once
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.store import Database
+from pbem.store.mailprefs import MailMode
 from tests.daemon.test_mailflow_e2e import mail_config
 from tests.mailflowkit import NOW, PLAYERS, Table, raw_mail
 from tests.mailservers import DovecotAccount
@@ -74,7 +75,7 @@ class Bidding:
 def bidding(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> Iterator[Bidding]:
     table = Table(Database(f"sqlite:///{tmp_path / 'eme.db'}"), mail_config(dovecot, smtpd))
     setup = table.moderator.make_setup(table.name, PLAYERS, seed=5, kind=KIND)
-    create_game_with_mail(table.moderator, table.config, table.name, setup, NOW, kind=KIND)
+    create_game_with_mail(table.moderator, table.config, table.name, setup, NOW, kind=KIND, mail=MailMode.EVERY)
     game = Bidding(table, MailFlow(table.config, table.db, moderator=table.moderator, clock=lambda: NOW),
                    dovecot, smtpd)
     game.deliver()  # the welcome mails and the bid prompts go out

@@ -32,6 +32,7 @@ from pbem.moderator.inbound.outcome import Outcome
 from pbem.moderator.tick import tick
 from pbem.render.text import problems
 from pbem.store import Database, find_game, load_state, replay_game
+from pbem.store.mailprefs import MailMode
 from pbem.store.models import ActionRow, GameRow
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import load_settings, save_settings
@@ -54,7 +55,7 @@ class GuessTable(Table):
 
     def create(self, players: int = 3, now: datetime = NOW, seed: int = SEED) -> None:
         setup = self.moderator.make_setup(self.name, PLAYERS[:players], seed=seed, kind=KIND)
-        create_game_with_mail(self.moderator, self.config, self.name, setup, now, kind=KIND)
+        create_game_with_mail(self.moderator, self.config, self.name, setup, now, kind=KIND, mail=MailMode.EVERY)
 
     def send(self, player: str, body: str, now: datetime = NOW, **mail: Any) -> Outcome:
         """``player``'s mail through the same inbound function as every mail-flow test."""

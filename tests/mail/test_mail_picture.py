@@ -40,7 +40,7 @@ from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
 from pbem.moderator.notify.compose import MailComposer
 from pbem.store import Database, find_game, load_state, seats
-from pbem.store.mailprefs import set_prefs
+from pbem.store.mailprefs import MailMode, set_prefs
 from pbem.store.outbox import OutboxRow, OutboxStatus, Picture, PictureRow
 from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, mail_of, picture_of, raw_mail
 from tests.smtpservers import SmtpServer
@@ -64,7 +64,8 @@ class Game(Table):
             self.create(players=2)
         else:
             setup = self.moderator.make_setup(self.name, PLAYERS, seed=5, kind=kind_name)
-            create_game_with_mail(self.moderator, self.config, self.name, setup, NOW, kind=kind_name)
+            create_game_with_mail(self.moderator, self.config, self.name, setup, NOW, kind=kind_name,
+                                  mail=MailMode.EVERY)
 
     @property
     def kind(self) -> GameKind:

@@ -216,8 +216,8 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         return prompts.prompt(self.board, state, player, game, due)
 
     def welcome(self, state: State, player: str, *, game: str, reply_to: str | None = None,
-                open_cash: bool = False) -> str:
-        return welcome.welcome(self.board, state, player, game, reply_to)
+                open_cash: bool = False, mail_note: str = "") -> str:
+        return welcome.welcome(self.board, state, player, game, reply_to, mail_note)
 
     def error(self, state: State, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:

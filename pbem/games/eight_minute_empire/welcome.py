@@ -47,16 +47,19 @@ class WelcomeView:
     neutral_first: bool
     placer: str | None
     neutral_armies: int
+    mail_note: str = ""  # the core's items on the seat's mail (GameKind.welcome)
 
 
-def welcome_view(board: Board, state: State, player: str, game: str, reply_to: str | None) -> WelcomeView:
+def welcome_view(board: Board, state: State, player: str, game: str, reply_to: str | None,
+                 mail_note: str = "") -> WelcomeView:
     seats = tuple(SeatView(p, colour_of(state, p), p == player) for p in state.seating)
     on_map = state.armies_of(player)
     return WelcomeView(game, player, tuple(v.value for v in Variant if v in state.setup.variants), SERIES_GAMES,
                        seats, state.seating.index(player) + 1, colour_of(state, player), on_map, board.start,
                        board.armies - on_map, board.cities, state.coins[player], state.ages, reply_to,
-                       state.phase is Phase.NEUTRAL, state.current, NEUTRAL_ARMIES)
+                       state.phase is Phase.NEUTRAL, state.current, NEUTRAL_ARMIES, mail_note)
 
 
-def welcome(board: Board, state: State, player: str, game: str, reply_to: str | None) -> str:
-    return render("eight_minute_empire/welcome.j2", welcome=welcome_view(board, state, player, game, reply_to))
+def welcome(board: Board, state: State, player: str, game: str, reply_to: str | None, mail_note: str = "") -> str:
+    return render("eight_minute_empire/welcome.j2",
+                  welcome=welcome_view(board, state, player, game, reply_to, mail_note))

@@ -180,8 +180,9 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         return reports.render_prompt(state, player, game=game, deadline=deadline)
 
     def welcome(self, state: GameState, player: str, *, game: str, reply_to: str | None = None,
-                open_cash: bool = False) -> str:
-        return reports.render_welcome(state, player, game=game, reply_to=reply_to, open_cash=open_cash)
+                open_cash: bool = False, mail_note: str = "") -> str:
+        return reports.render_welcome(state, player, game=game, reply_to=reply_to, open_cash=open_cash,
+                                      mail_note=mail_note)
 
     def error(self, state: GameState, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:

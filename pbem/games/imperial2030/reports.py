@@ -115,9 +115,10 @@ def render_welcome(
     game: str = "",
     reply_to: str | None = None,
     open_cash: bool = False,
+    mail_note: str = "",
     strict: bool = False,
 ) -> str:
-    view = welcome_view(state, player, game=game, reply_to=reply_to, open_cash=open_cash)
+    view = welcome_view(state, player, game=game, reply_to=reply_to, open_cash=open_cash, mail_note=mail_note)
     return render("imperial2030/welcome.j2", strict=strict, welcome=view)
 
 

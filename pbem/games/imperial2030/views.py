@@ -404,10 +404,11 @@ class WelcomeView:
     waiting: tuple[Waiting, ...]
     you_decide: bool
     variants: str
+    mail_note: str = ""  # the core's items on the seat's mail (GameKind.welcome)
 
 
 def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str | None = None,
-                 open_cash: bool = False) -> WelcomeView:
+                 open_cash: bool = False, mail_note: str = "") -> WelcomeView:
     _check_player(state, player)
     row = next(r for r in player_rows(state, player) if r.name == player)
     waiting = waiting_list(state, player)
@@ -430,6 +431,7 @@ def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str
         waiting=waiting,
         you_decide=any(w.you for w in waiting),
         variants=variants,
+        mail_note=mail_note,
     )
 
 

@@ -15,13 +15,15 @@ from pbem.games import DEFAULT_KIND, NewGame, kind_of
 from pbem.moderator.games import Moderator
 from pbem.moderator.notify.compose import MailComposer, Queued
 from pbem.store import seats
+from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode
 from pbem.store.settings import GameSettings, save_settings
 
 
 def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup: Any,
                           now: datetime | None = None, *, kind: str = DEFAULT_KIND,
-                          mail: str = "every") -> tuple[NewGame, list[Queued]]:
-    """Store the game and queue every seat's welcome mail, in one transaction; the mails queued."""
+                          mail: MailMode = NEW_GAME_MAIL) -> tuple[NewGame, list[Queued]]:
+    """Store the game and queue every seat's welcome mail, in one transaction; the mails queued. ``mail``: the
+    game's default MAIL mode, which a seat may change by mail."""
     identity = config.require_moderator()
     now = now or datetime.now(UTC)
     with moderator.transaction() as session:
@@ -32,7 +34,7 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
         settings = GameSettings(deadline_hours=config.deadlines.for_kind(game_kind.info.deadline_hours,
                                                                          game_kind.info.decisions),
                                 reminder_hours=tuple(config.deadlines.reminder_hours),
-                                thread_root=composer.welcome_id(game, first.email), mail_default=mail)
+                                thread_root=composer.welcome_id(game, first.email), mail_default=mail.value)
         save_settings(session, game, settings)
         composer.welcomes(game, created.state)
     return created, composer.queued

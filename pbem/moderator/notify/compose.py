@@ -66,12 +66,15 @@ from pbem.moderator.notify.subjects import (
     prompt_subject,
 )
 from pbem.moderator.notify.tokens import seat_token
+from pbem.render.env import render
 from pbem.store import GameRow, SeatRow, load_state, seats
 from pbem.store.inbound import Budget, take_reply
 from pbem.store.mailprefs import prefs_of
 from pbem.store.models import id_of
 from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
 from pbem.store.settings import GameSettings, load_settings, pin_thread_root
+
+WELCOME_MAIL = "core/welcome_mail.j2"  # the welcome's items on how much mail the seat gets
 
 AUTO_GENERATED = "auto-generated"
 AUTO_REPLIED = "auto-replied"
@@ -310,8 +313,10 @@ class MailComposer:
         settings = self.settings(game)
         token = self.token_for(seat, known_token)
         kind = kind_of(game.kind)
+        prefs = prefs_of(self.session, seat, settings.mail_default, settings.board_default)
+        note = render(WELCOME_MAIL, strict=True, mode=prefs.mode.value, board=prefs.board).rstrip("\n")
         body = kind.welcome(state, seat.name, game=game.name, reply_to=token_address(self.moderator.address, token),
-                            open_cash=settings.open_cash)
+                            open_cash=settings.open_cash, mail_note=note)
         self._queue(
             recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
             subject=f"[{game.name}] Welcome to {kind.info.title}, {seat.name}", body=body, game=game,
