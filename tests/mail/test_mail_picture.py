@@ -11,18 +11,13 @@ the HTML part and the picture shows in the screenshot.
 from __future__ import annotations
 
 import html as htmllib
-import io
-import os
 import re
-import shutil
 import subprocess
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
-from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
@@ -31,102 +26,28 @@ from sqlmodel import col, select
 from pbem.config import ModeratorSettings
 from pbem.daemon import sender
 from pbem.daemon.sender import _message, deliver_due, outgoing_mail
-from pbem.games import GameKind, kind_of
 from pbem.mail import InlinePicture, OutboundError, OutgoingMail, SmtpSender, build_message
 from pbem.mail.picture import content_id, picture_line
 from pbem.mail.wrap import wrap_text
 from pbem.moderator import gamemaster
-from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
 from pbem.moderator.notify.compose import MailComposer
-from pbem.store import Database, find_game, load_state, seats
-from pbem.store.mailprefs import MailMode, set_prefs
+from pbem.store import find_game, load_state, seats
 from pbem.store.outbox import OutboxRow, OutboxStatus, Picture, PictureRow
-from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, mail_of, picture_of, raw_mail
+from tests.mailflowkit import MODERATOR, NOW, mail_of, picture_of, raw_mail
+from tests.picturemail import (
+    CHROMIUM,
+    EMAIL,
+    IN_CI,
+    MAX_MAIL_BYTES,
+    Game,
+    built,
+    decoded_png,
+    layouts,
+    parts_of,
+    with_pictures,
+)
 from tests.smtpservers import SmtpServer
-
-KINDS = ("imperial2030", "eight-minute-empire")
-EMAIL = dict(PLAYERS)
-MAX_MAIL_BYTES = 200_000
-CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
-IN_CI = os.environ.get("CI") == "true"
-
-
-class Game(Table):
-    """A game of either kind by mail; each player's mail is fed to the moderator as the inbound flow would."""
-
-    kind_name: str = "imperial2030"
-    uid: int = 0
-
-    def start(self, kind_name: str) -> None:
-        self.kind_name = kind_name
-        if kind_name == "imperial2030":
-            self.create(players=2)
-        else:
-            setup = self.moderator.make_setup(self.name, PLAYERS, seed=5, kind=kind_name)
-            create_game_with_mail(self.moderator, self.config, self.name, setup, NOW, kind=kind_name,
-                                  mail=MailMode.EVERY)
-
-    @property
-    def kind(self) -> GameKind:
-        return kind_of(self.kind_name)
-
-    def send(self, player: str, body: str) -> str:
-        self.uid += 1
-        return process_message(self.db, self.config, self.mail_from(player, body), "INBOX", 1, self.uid, NOW,
-                               moderator=self.moderator).outcome
-
-    def current(self) -> Any:
-        with self.db.transaction() as session:
-            return load_state(session, find_game(session, self.name))
-
-    def play(self) -> str:
-        """The first decider's first legal order, sent by mail; the player who sent it."""
-        state = self.current()
-        player = next(d.player for d in self.kind.rules.pending(state) if not d.answered)
-        assert self.send(player, self.kind.legal_orders(state, player)[0]) == "applied"
-        return player
-
-    def board_off(self, player: str) -> None:
-        with self.db.transaction() as session:
-            seat = next(s for s in seats(session, find_game(session, self.name)) if s.name == player)
-            set_prefs(session, seat, board=False)
-
-
-@pytest.fixture(params=KINDS)
-def game(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Game]:
-    g = Game(Database(f"sqlite:///{tmp_path / 'picture.db'}"), config_for())
-    g.start(request.param)
-    yield g
-    g.db.dispose()
-
-
-def built(game: Game, row: OutboxRow) -> EmailMessage:
-    return build_message(mail_of(game.db, row, ModeratorSettings(MODERATOR)))
-
-
-def parts_of(message: EmailMessage) -> tuple[EmailMessage, EmailMessage, EmailMessage]:
-    """(text/plain, text/html, image/png) of a mail with a picture, checking the shape on the way."""
-    assert message.get_content_type() == "multipart/alternative"
-    plain, related = list(message.iter_parts())
-    assert plain.get_content_type() == "text/plain" and related.get_content_type() == "multipart/related"
-    html, image = list(related.iter_parts())
-    assert html.get_content_type() == "text/html" and image.get_content_type() == "image/png"
-    assert isinstance(plain, EmailMessage) and isinstance(html, EmailMessage) and isinstance(image, EmailMessage)
-    return plain, html, image
-
-
-def decoded_png(image: EmailMessage) -> Image.Image:
-    data = image.get_content()
-    assert isinstance(data, bytes)
-    picture = Image.open(io.BytesIO(data))
-    picture.load()
-    return picture
-
-
-def with_pictures(rows: list[OutboxRow]) -> list[OutboxRow]:
-    return [row for row in rows if row.picture_id]
-
 
 # --- the shape of a mail with the board ---------------------------------------------------------------------
 
@@ -421,33 +342,6 @@ def test_players_replies_to_a_mail_with_a_picture_are_read_from_its_text(game: G
     assert outcome.outcome == "applied"
 
 
-def layout_width(html_page: str, png: bytes, cid: str, folder: Path, width: int) -> tuple[int, int]:
-    """(the page's scroll width, the picture's shown width) in headless Chromium on a screen ``width`` wide.
-
-    The page is shown in a frame ``width`` pixels wide (a headless window is never narrower than 500), and a
-    script in the test's page around it (a mail carries none) writes both into its title, which
-    ``--dump-dom`` prints once the page has loaded.
-    """
-    assert CHROMIUM is not None
-    folder.mkdir()
-    (folder / "board.png").write_bytes(png)
-    (folder / "mail.html").write_text(html_page.replace(f"cid:{cid}", "board.png"), encoding="utf-8")
-    probe = ("<script>window.onload = () => { const d = document.querySelector('iframe').contentDocument; "
-             "document.title = d.documentElement.scrollWidth + ' ' + "
-             "d.querySelector('img').getBoundingClientRect().width; };</script>")
-    page = folder / "phone.html"
-    page.write_text(f'<!DOCTYPE html><html><head><title>-</title></head><body style="margin:0">'
-                    f'<iframe src="mail.html" width="{width}" height="900" style="border:0"></iframe>{probe}'
-                    "</body></html>", encoding="utf-8")
-    done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                           "--allow-file-access-from-files", f"--user-data-dir={folder / 'profile'}",
-                           "--window-size=800,1000", "--virtual-time-budget=3000", "--dump-dom", page.as_uri()],
-                          check=True, timeout=120, capture_output=True, text=True)
-    found = re.search(r"<title>(\d+) ([\d.]+)</title>", done.stdout)
-    assert found, done.stdout[:500]
-    return int(found.group(1)), round(float(found.group(2)))
-
-
 @pytest.mark.skipif(CHROMIUM is None and not IN_CI,
                     reason="chromium is not installed (apt-get install chromium); under CI=true this test must run")
 @pytest.mark.slow
@@ -462,5 +356,5 @@ def test_issue29_on_a_phone_the_html_part_fits_the_screen_and_the_picture_takes_
     png = image.get_content()
     assert isinstance(png, bytes)
     cid = str(image["Content-ID"]).strip("<>")
-    page_width, picture_width = layout_width(html.get_content(), png, cid, tmp_path / "phone", 412)
+    [(page_width, picture_width)] = layouts([(html.get_content(), png, cid)], tmp_path / "phone", 412)
     assert page_width <= 412 and picture_width >= 380, (page_width, picture_width)
