@@ -56,6 +56,7 @@ from pbem.store import Database
 from pbem.store.inbound import InboundRow
 from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode
 from pbem.store.outbox import OutboxRow
+from pbem.store.weight import bytes_once_forgotten
 
 log = logging.getLogger("pbem.demo")
 
@@ -108,6 +109,7 @@ class DemoResult:
     ending: tuple[str, ...] = ()  # how the game ended, in the game's words
     delivered_bytes: dict[str, int] = field(default_factory=dict)  # mailbox -> bytes of the copies delivered
     database_bytes: int = 0  # the database's files on disk at the end (pbem.db and its write-ahead log)
+    kept_bytes: int = 0  # what the database keeps of the game once sent mail has lost its texts (pbem.store.weight)
 
 
 @dataclass
@@ -397,6 +399,7 @@ class Demo:
             delivered_to, delivered_bytes = dict(self._deliveries), dict(self._delivered_bytes)
         database_bytes = sum(path.stat().st_size for path in (self.directory / "pbem.db", self.directory / "pbem.db-wal")
                              if path.exists())
+        kept_bytes = bytes_once_forgotten(self.directory / "pbem.db") if database_bytes else 0
         return DemoResult(
             directory=self.directory, game=self.options.game, state=state, finished=state.finished,
             scores=self.kind.final_scores(state), elapsed=time.monotonic() - self.started,
@@ -406,7 +409,7 @@ class Demo:
             replay_matches=matches, timed_out=timed_out, messages=sum(inbound.values()),
             players=tuple(self.players), rounds=self.kind.race(state).round,
             ending=tuple(self.kind.end_lines(state)) if state.finished else (),
-            delivered_bytes=delivered_bytes, database_bytes=database_bytes)
+            delivered_bytes=delivered_bytes, database_bytes=database_bytes, kept_bytes=kept_bytes)
 
     def run(self) -> DemoResult:
         """Set up, play to the end, stop; the result (the directory is kept unless ``keep`` is off)."""
@@ -524,6 +527,9 @@ def weight_lines(result: DemoResult) -> list[str]:
                      f"{_megabytes(result.delivered_bytes.get(box, 0))}")
     if result.database_bytes:
         lines.append(f"The database: {_megabytes(result.database_bytes)} on disk for this game.")
+    if result.kept_bytes:
+        lines.append(f"  Kept for good once sent mail loses its texts (keep_sent_mail_days): "
+                     f"{_megabytes(result.kept_bytes)}.")
     return lines
 
 
@@ -632,7 +638,7 @@ def write_result(result: DemoResult) -> Path:
         "elapsed": round(result.elapsed, 3), "messages": result.messages, "inbound": result.inbound,
         "bot_replies": result.bot_replies, "mails_delivered": result.mails_delivered,
         "delivered_to": result.delivered_to, "delivered_bytes": result.delivered_bytes,
-        "database_bytes": result.database_bytes, "outbox_sent": result.outbox_sent,
+        "database_bytes": result.database_bytes, "kept_bytes": result.kept_bytes, "outbox_sent": result.outbox_sent,
         "outbox_queued": result.outbox_queued, "outbox_failed": result.outbox_failed,
         "replay_matches": result.replay_matches,
         "players": [{"name": n, "address": a, "human": h} for n, a, h in result.players],

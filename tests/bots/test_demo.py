@@ -295,10 +295,11 @@ def test_the_summary_weighs_each_seats_mail_and_the_database(tmp_path: Path) -> 
                         outbox_sent=5, outbox_queued=0, outbox_failed=0, inbound={}, bot_replies=0,
                         players=(("ann", "ann@demo.pbem", True), ("bot2", "bot2@demo.pbem", False)),
                         delivered_bytes={"ann@demo.pbem": 2_750_000, "bot2@demo.pbem": 61_000},
-                        database_bytes=13_700_000)
+                        database_bytes=13_700_000, kept_bytes=420_000)
     lines = summary_lines(result)
     assert "  ann            3 mails, 2.8 MB" in lines and "  bot2           2 mails, 61 KB" in lines, lines
     assert "The database: 13.7 MB on disk for this game." in lines
+    assert "  Kept for good once sent mail loses its texts (keep_sent_mail_days): 0.4 MB." in lines
 
 
 def test_bad_demo_options(tmp_path: Path) -> None:
