@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from pbem.bots.player import BotPlayer, BotPool
 from pbem.config import parse_config
-from pbem.demo import _write_toml
+from pbem.demo.results import write_toml
 from pbem.mail.hub import MailHub
 from pbem.moderator import Moderator
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
@@ -104,7 +104,7 @@ def main() -> None:
         "limits": {"replies_per_sender_per_hour": 100000},
     }
     config_path = directory / "pbem.toml"
-    _write_toml(config_path, data)
+    write_toml(config_path, data)
     config = parse_config(data, config_path)
 
     db = Database(url)

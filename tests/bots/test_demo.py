@@ -37,6 +37,7 @@ from pbem.demo import (
     MODERATOR,
     Demo,
     DemoOptions,
+    DemoResult,
     Progress,
     ProgressLine,
     summary_lines,
@@ -262,8 +263,6 @@ def test_the_progress_line_names_no_leader_before_anyone_scores(tty: bool) -> No
 def ended(tmp_path: Path, ending: tuple[str, ...]) -> list[str]:
     from types import SimpleNamespace
 
-    from pbem.demo import DemoResult
-
     result = DemoResult(directory=tmp_path, game="demo", state=SimpleNamespace(version=69), finished=True,
                         scores=(("bot2", 9), ("ann", 8)), elapsed=3.0, mails_delivered=10, delivered_to={},
                         outbox_sent=8, outbox_queued=0, outbox_failed=0, inbound={}, bot_replies=0, rounds=8,
@@ -287,8 +286,6 @@ def test_the_final_scores_are_printed_once(tmp_path: Path) -> None:
 def test_the_summary_weighs_each_seats_mail_and_the_database(tmp_path: Path) -> None:
     """Issue 29's figures, printed by every demo: mails and bytes per seat as delivered, the database on disk."""
     from types import SimpleNamespace
-
-    from pbem.demo import DemoResult
 
     result = DemoResult(directory=tmp_path, game="demo", state=SimpleNamespace(version=9), finished=True, scores=(),
                         elapsed=1.0, mails_delivered=5, delivered_to={"ann@demo.pbem": 3, "bot2@demo.pbem": 2},
@@ -314,8 +311,6 @@ def test_bad_demo_options(tmp_path: Path) -> None:
 
 
 def test_summary_lines_name_the_mailboxes(tmp_path: Path) -> None:
-    from pbem.demo import DemoResult
-
     result = DemoResult(directory=tmp_path, game="demo", state=None, finished=False, scores=(), elapsed=3.0,
                         mails_delivered=0, delivered_to={}, outbox_sent=0, outbox_queued=0, outbox_failed=0,
                         inbound={}, bot_replies=0, timed_out=True,
