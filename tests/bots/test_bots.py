@@ -57,8 +57,8 @@ from pbem.games.imperial2030.reports import (
     render_report,
 )
 from pbem.mail import OutgoingMail, build_message
-from tests.games.imperial2030.test_render import GOLDEN, busy, russia_maneuvers, start
 from tests.helpers import new, play, standard_game, swiss_bank, turn_of
+from tests.imperialpositions import GOLDEN, busy, russia_maneuvers, start
 
 # --- the positions of the golden prompts ------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from engine.imperial2030.mapfile import default_board
 from pbem.cli import app
 from pbem.config import DEFAULT_DATABASE_URL, database_url, load_config
 from pbem.errors import ConfigError
+from tests.imperialpositions import SUEZ_MOVE, SUEZ_OPENING
 
 BOARD = default_board()
 PLAYERS = ["ann:ann@example.org", "bob:bob@example.org", "cy:cy@example.org",
@@ -415,8 +416,6 @@ def test_report_errors_exit_2(runner: CliRunner, url: str) -> None:
 
 
 # --- the maneuver ---------------------------------------------------------------------------------
-
-from tests.games.imperial2030.test_orders import SUEZ_MOVE, SUEZ_OPENING  # noqa: E402  (the same opening, through the CLI)
 
 
 def suez_demo(runner: CliRunner, url: str) -> None:

@@ -17,6 +17,7 @@ from engine.imperial2030.actions import Done, Fight, ForceStop, Pass, Passage, P
 from engine.imperial2030.decisions import Decision, DecisionKind, pending
 from engine.imperial2030.serialize import state_to_json
 from pbem import store
+from pbem.games.imperial2030.orders import apply_message
 from pbem.moderator import Moderator
 from pbem.moderator import deadlines as deadlines_module
 from pbem.moderator.deadlines import CLOCK_PURPOSES, Deadline, deadlines, decision_since
@@ -31,9 +32,8 @@ from pbem.store.settings import (
     load_settings,
     save_settings,
 )
-from tests.engine.imperial2030.test_rules_decisions import force_question, investment_question
-from tests.games.imperial2030.test_orders import SUEZ_MOVE
 from tests.helpers import standard_game
+from tests.imperialpositions import SUEZ_MOVE, force_question, investment_question, suez_position
 from tests.moderator.test_moderator import PLAYERS, suez_game
 
 GM = "gm@example.org"
@@ -123,8 +123,6 @@ def test_no_deadline_for_a_kind_without_hours_a_finished_game_or_a_naive_clock()
 
 
 def test_real_positions_for_the_out_of_turn_questions() -> None:
-    from pbem.games.imperial2030.orders import apply_message
-    from tests.games.imperial2030.test_orders import suez_position
 
     canal = apply_message(suez_position(), "ann", SUEZ_MOVE, end_maneuver=True).state
     (d,) = deadlines(canal, GameSettings(), T0)

@@ -29,7 +29,7 @@ from pbem.store.models import ActionRow, GameRow, SnapshotRow
 from pbem.store.outbox import OutboxRow, mail_for_game
 from pbem.store.settings import load_settings
 from pbem.store.tokens import issue_token, seat_for_token
-from tests.games.imperial2030.test_orders import SUEZ_MOVE
+from tests.imperialpositions import SUEZ_MOVE
 from tests.moderator.test_moderator import PLAYERS, suez_game
 
 MAIL = MailContext.make(moderator_address="pbem@games.example", game_master="gm@example.org")

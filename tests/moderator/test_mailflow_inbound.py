@@ -18,10 +18,12 @@ from pbem.mail import build_message, parse_message
 from pbem.moderator import Moderator
 from pbem.moderator.inbound.handler import MessageFailed, process_message
 from pbem.moderator.notify.compose import MailComposer
+from pbem.moderator.notify.turnmail import Move, turn_mail
 from pbem.store import Database, find_game
 from pbem.store.inbound import load_position
 from pbem.store.settings import load_settings, save_settings
 from pbem.store.tokens import SeatTokenRow
+from tests.imperialpositions import finished
 from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
 
 
@@ -372,8 +374,6 @@ def test_the_flow_on_both_databases(db_url: str) -> None:
 
 
 def test_the_game_end_goes_to_every_seat_instead_of_the_report(tmp_path: Path) -> None:
-    from pbem.moderator.notify.turnmail import Move, turn_mail
-    from tests.games.imperial2030.test_render import finished
 
     state, events = finished()
     before = copy.deepcopy(state)

@@ -25,6 +25,7 @@ from pbem.games.imperial2030.orders import format_action
 from pbem.games.imperial2030.statejson import state_json
 from pbem.moderator import Moderator
 from pbem.store import Database
+from tests.imperialpositions import SUEZ_DEAL, SUEZ_MOVE, SUEZ_OPENING
 
 BOARD = default_board()
 PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org"),
@@ -356,8 +357,6 @@ def test_narration_of_a_new_game(mod: Moderator) -> None:
 
 
 # --- the maneuver: waiting lines ---------------------------------------------------------------
-
-from tests.games.imperial2030.test_orders import SUEZ_DEAL, SUEZ_MOVE, SUEZ_OPENING  # noqa: E402  (the same opening, through the moderator)
 
 
 def suez_game(mod: Moderator, name: str = "suez") -> None:

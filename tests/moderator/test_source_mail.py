@@ -34,7 +34,7 @@ from pbem.store.mailprefs import take_news
 from pbem.store.outbox import OutboxRow, mail_for_game
 from tests.dbfixtures import fresh_postgres_url, sqlite_url
 from tests.emetable import EmeTable
-from tests.games.imperial2030.test_orders import SUEZ_MOVE
+from tests.imperialpositions import SUEZ_MOVE
 from tests.mailflowkit import MODERATOR, PLAYERS, Table, config_for
 from tests.moderator.test_moderator import suez_game
 

@@ -44,27 +44,10 @@ from tests.helpers import (
     play,
     refused,
     standard_game,
-    swiss_bank,
     turn_of,
     with_cash,
 )
-
-
-def force_question():
-    """Russia (Anna) moves Factory -> Import past Investor; Dan, a Swiss bank, is asked."""
-    state = swiss_bank(turn_of(standard_game(), "russia", rondel=FACTORY), "Dan", "Cleo")
-    state, _ = move_to(state, IMPORT)
-    return state
-
-
-def investment_question():
-    """Russia stops on Investor; Ben, the card holder, is asked to invest."""
-    state = with_cash(turn_of(standard_game(), "russia", rondel=MANEUVER_1), Ben=10)
-    state, _ = move_to(state, INVESTOR)
-    return state
-
-
-# =========================================================================== R-DECIDE-1
+from tests.imperialpositions import force_question, investment_question
 
 
 def test_r_decide_1_pending_names_the_decider_the_kind_the_options_and_the_default():

@@ -13,8 +13,8 @@ import pytest
 from pbem.games.imperial2030.orders import MessageLine, apply_message, split_orders
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
-from tests.games.imperial2030.test_orders import three_players
 from tests.helpers import turn_of
+from tests.imperialpositions import three_players
 from tests.mailflowkit import NOW, Table, config_for
 
 

@@ -75,16 +75,18 @@ from pbem.games.imperial2030.orders import (
     resolve_space,
     split_message,
 )
+from tests.imperialpositions import (
+    SUEZ_DEAL,
+    SUEZ_MOVE,
+    SUEZ_OPENING,
+    battle_question,
+    canal_question,
+    suez_position,
+    three_players,
+)
 
 BOARD = default_board()
 ARMY, FLEET = UnitKind.ARMY, UnitKind.FLEET
-
-
-def three_players() -> GameState:
-    """Russia (ann) is to choose its first rondel space; bob holds China, cat India."""
-    state, _ = new_game(BOARD, GameSetup((Seat("ann"), Seat("bob"), Seat("cat")), seed=1,
-                                         deal=(("russia", "ann"), ("china", "bob"), ("india", "cat"))))
-    return state
 
 
 def play(state: GameState, *moves: tuple[str, object]) -> GameState:
@@ -559,56 +561,9 @@ def test_investment_without_nation_uses_the_open_round() -> None:
 # Two players, seed 1: ann governs China, Brazil and Europe, bob Russia, India and USA. In two rounds
 # India's army reaches North Africa (its flag controls Suez) and its fleet the Indian Ocean, Europe's
 # fleets wait in Rome and the Mediterranean, its army in Paris; round 3 ends on Europe's Maneuver.
-SUEZ_OPENING: tuple[tuple[str, str], ...] = (
-    ("bob", "RONDEL taxation"), ("ann", "RONDEL taxation"),
-    ("bob", "RONDEL import\nIMPORT fleet Mumbai, army Mumbai"),
-    ("ann", "RONDEL taxation"), ("bob", "RONDEL taxation"),
-    ("ann", "RONDEL import\nIMPORT fleet Rome, fleet Rome, army Paris"),
-    ("bob", "RONDEL factory\nPASS"), ("ann", "RONDEL factory\nPASS"),
-    ("bob", "RONDEL maneuver\nFLEET Mumbai TO Indian Ocean\nARMY Mumbai TO North Africa"),
-    ("ann", "RONDEL factory\nPASS"), ("bob", "RONDEL factory\nPASS"),
-    ("ann", "RONDEL maneuver\nFLEET Rome TO Mediterranean Sea"),
-    ("bob", "RONDEL production\nPRODUCE"), ("ann", "RONDEL production\nPRODUCE"), ("bob", "RONDEL taxation"),
-    ("ann", "RONDEL production\nPRODUCE"), ("bob", "RONDEL production\nPRODUCE"),
-    ("ann", "RONDEL maneuver"),
-)
-SUEZ_DEAL = (("europe", "ann"), ("india", "bob"))
-SUEZ_MOVE = "FLEET Rome TO Mediterranean Sea\nFLEET Mediterranean Sea TO Indian Ocean\nARMY Paris TO Mumbai HOSTILE"
-
-
-def suez_position() -> GameState:
-    """Europe (ann) to maneuver: fleets in Rome and the Mediterranean, an army in Paris; India (bob) holds Suez."""
-    state, _ = new_game(BOARD, GameSetup((Seat("ann"), Seat("bob")), seed=1, deal=SUEZ_DEAL))
-    for player, text in SUEZ_OPENING:
-        result = apply_message(state, player, text, end_maneuver=True)
-        assert result.ok and result.question is None, (text, result.error)
-        state = result.state
-    assert state.governed_by("ann") == ("china", "brazil", "europe")
-    assert isinstance(state.step, ManeuverStep) and state.turn is not None and state.turn.nation == "europe"
-    assert state.nations["india"].flags == ["indianocean", "northafrica"]
-    assert state.nations["europe"].fleets == {"rome": 1, "mediterraneansea": 1}
-    return state
-
-
 @pytest.fixture(scope="module")
 def suez() -> GameState:
     return suez_position()
-
-
-def canal_question(state: GameState) -> GameState:
-    """Europe's fleet on its way from the Mediterranean through Suez: bob (India) is asked."""
-    state = play(state, ("ann", FleetMove("mediterraneansea", "indianocean")))
-    (decision,) = pending(state)
-    assert (decision.player, decision.kind) == ("bob", DecisionKind.CANAL)
-    return state
-
-
-def battle_question(state: GameState) -> GameState:
-    """Passage allowed: the fleet enters the Indian Ocean, where India's fleet is asked whether it fights."""
-    state = play(canal_question(state), ("bob", Passage(True)))
-    (decision,) = pending(state)
-    assert (decision.player, decision.kind) == ("bob", DecisionKind.BATTLE)
-    return state
 
 
 class TestManeuverParse:

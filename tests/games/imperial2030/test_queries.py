@@ -56,8 +56,8 @@ from pbem.games.imperial2030.queries import (
     options_text,
 )
 from pbem.render import problems
-from tests.games.imperial2030.test_orders import battle_question, canal_question, suez_position
 from tests.helpers import standard_game, swiss_bank, turn_of
+from tests.imperialpositions import battle_question, canal_question, suez_position
 
 BOARD = default_board()
 SETUP = GameSetup((Seat("ann"), Seat("bob"), Seat("cat")), seed=1,

@@ -33,7 +33,7 @@ from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.orders import MessageResult, apply_message, format_action
 from pbem.games.imperial2030.reports import render_error
 from pbem.render import problems
-from tests.games.imperial2030.test_orders import battle_question, canal_question, suez_position, three_players
+from tests.imperialpositions import battle_question, canal_question, suez_position, three_players
 
 BOARD = default_board()
 

@@ -49,9 +49,9 @@ from pbem.games.imperial2030.reports import (
 from pbem.render import problems
 from pbem.render.art import ArtError, check_art, fill_panel, parse_art
 from pbem.render.text import asciify, finish, pair, wrap
-from tests.helpers import BOARD, NAMES, new, play, standard_game, swiss_bank, turn_of, with_bonds
+from tests.helpers import BOARD, new, play, standard_game, swiss_bank, turn_of
+from tests.imperialpositions import GOLDEN, busy, finished, russia_maneuvers, start
 
-GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 REGENERATE = os.environ.get("PBEM_REGEN_GOLDEN") == "1"
 GAME = "atlas"
 DEADLINE = datetime(2030, 5, 3, 18, 0, tzinfo=UTC)
@@ -79,69 +79,6 @@ def golden(name: str, text: str) -> None:
 # --- positions -----------------------------------------------------------------------------------
 
 
-def busy() -> GameState:
-    """A crowded mid-game board (round 4, Europe to play), set up by editing a standard game.
-
-    Armies, fleets, flags and hostile armies stand in many regions; every
-    nation has moved on the rondel, gained power and spent money; bonds and
-    cash differ from the start. Seats and deal as in tests/helpers.py.
-    """
-    state = standard_game().clone()
-    n = state.nations
-
-    def put(nation: str, armies=None, fleets=None, hostile=None, flags=(), **fields) -> None:  # type: ignore[no-untyped-def]
-        ns = n[nation]
-        ns.armies.update(armies or {})
-        ns.fleets.update(fleets or {})
-        ns.hostile.update(hostile or {})
-        ns.flags.extend(flags)
-        for key, value in fields.items():
-            setattr(ns, key, value)
-
-    put("russia", {"moscow": 2, "ukraine": 2, "kazakhstan": 1, "beijing": 1}, {"northatlantic": 1, "seaofjapan": 2},
-        {"beijing": 1}, ["ukraine", "kazakhstan", "seaofjapan", "mongolia"],
-        treasury=7, power=12, rondel="maneuver_2")
-    put("china", {"mongolia": 1, "korea": 2, "indochina": 1, "beijing": 2}, {"chinasea": 2, "shanghai": 1}, {},
-        ["korea", "indochina", "chinasea"], treasury=4, power=9, rondel="taxation",
-        factories=["beijing", "shanghai", "chongqing"])
-    put("india", {"afghanistan": 1, "iran": 1, "mumbai": 1, "indonesia": 1}, {"indianocean": 2}, {},
-        ["afghanistan", "iran", "indianocean", "indonesia"], treasury=12, power=6, rondel="production_1")
-    put("brazil", {"argentina": 2, "peru": 1, "manaus": 1}, {"southatlantic": 2, "caribbeansea": 1}, {},
-        ["argentina", "peru", "southatlantic", "caribbeansea"], treasury=3, power=14, rondel="import")
-    put("usa", {"mexico": 1, "canada": 1, "colombia": 1, "ukraine": 1}, {"northpacific": 2, "caribbeansea": 1,
-                                                                        "neworleans": 1},
-        {}, ["mexico", "canada", "colombia", "northpacific"], treasury=9, power=5, rondel="investor")
-    put("europe", {"northafrica": 2, "ukraine": 1, "paris": 1, "turkey": 1, "mumbai": 1},
-        {"mediterraneansea": 2, "northatlantic": 1, "indianocean": 1}, {"mumbai": 1},
-        ["northafrica", "mediterraneansea", "turkey", "guinea"], treasury=15, power=17, rondel="factory",
-        factories=["paris", "london", "berlin"])
-    for player, cash in zip(NAMES, (6, 1, 11, 0, 4, 8), strict=True):
-        state.players[player].cash = cash
-    state = with_bonds(state, "Anna", ("russia", 9), ("russia", 4), ("europe", 2), ("china", 6))
-    state = with_bonds(state, "Ben", ("china", 9), ("usa", 2), ("brazil", 4))
-    state = with_bonds(state, "Cleo", ("india", 9), ("brazil", 2), ("europe", 6))
-    state = with_bonds(state, "Dan", ("china", 2), ("brazil", 9), ("india", 4))
-    state = with_bonds(state, "Eva", ("russia", 2), ("usa", 9), ("usa", 6))
-    state = with_bonds(state, "Finn", ("india", 2), ("europe", 9), ("europe", 4))
-    state.investor_card = "Cleo"
-    state = turn_of(state, "europe")
-    state.round = 4
-    state.version = 37
-    return state
-
-
-def start() -> tuple[GameState, list]:
-    """The standard six-player start and its setup events; Russia (Anna) chooses first."""
-    return new()
-
-
-def russia_maneuvers() -> GameState:
-    """The busy board with Russia to play, its marker on Factory, having chosen Maneuver."""
-    state = turn_of(busy(), "russia", rondel="factory")
-    state, _ = play(state, ChooseSpace("maneuver_1"))
-    return state
-
-
 def russia_maneuver_events() -> tuple[GameState, list]:
     """Russia's maneuver on the busy board: a fleet battle in the China Sea, an army by sea to Guinea, flags."""
     state = turn_of(busy(), "russia", rondel="factory")
@@ -156,25 +93,6 @@ def russia_maneuver_events() -> tuple[GameState, list]:
         state, new_events = apply(state, player, action)
         events += new_events
     return state, events
-
-
-def finished(tie: bool = False) -> tuple[GameState, list]:
-    """The busy board after Europe's taxation takes it to 25 power points."""
-    state = busy()
-    state.nations["europe"].power = 23
-    state.nations["europe"].rondel = "maneuver_2"
-    if tie:  # Anna and Ben end level; Ben holds more Europe bonds (the most powerful nation)
-        state = with_bonds(state, "Anna", ("russia", 9), ("europe", 2))
-        state = with_bonds(state, "Ben", ("china", 9), ("europe", 4))
-        state = with_bonds(state, "Finn", ("india", 2), ("europe", 9), ("europe", 12))
-        state.players["Anna"].cash = 1
-        state.players["Ben"].cash = 0
-    state, events = play(state, ChooseSpace("taxation"))
-    assert state.finished
-    return state, events
-
-
-# --- art --------------------------------------------------------------------------------------------
 
 
 def test_board_art_has_a_slot_for_every_region_and_fits_mail() -> None:
