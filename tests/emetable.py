@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.eight_minute_empire.model import State
 from pbem.games import kind_of
 from pbem.mail import token_of_address
+from pbem.moderator.gamemaster import set_game
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
 from pbem.moderator.notify import observers as observing
@@ -68,3 +69,14 @@ class PressTable(EmeTable):
 
     def colour(self, player: str) -> str:
         return kind_of(KIND).holdings(self.eme(), player)[0]
+
+
+def cy_keeps_daily_news(table: EmeTable) -> int:
+    """cy takes MAIL DAILY, the bids are made and ann takes a card: bob decides next and cy keeps the news.
+    No deadlines, so only the digest falls due; returns the length of the outbox by then."""
+    set_game(table.db, table.name, ["deadline.take=0", "deadline.action=0"])
+    table.send("cy", "MAIL DAILY")
+    for player, coins in (("ann", 2), ("cy", 0), ("bob", 1)):
+        table.send(player, f"BID {coins}")
+    table.send("ann", "TAKE 1\nDONE")
+    return len(table.outbox())

@@ -29,6 +29,8 @@ from pbem.store import Database, find_game, load_log, load_state
 from pbem.store.inbound import InboundRow
 from pbem.store.mailprefs import MailMode
 from pbem.store.outbox import OutboxRow, pictures_of
+from tests.mailservers import DovecotAccount
+from tests.smtpservers import SmtpServer
 
 MODERATOR = "pbem@games.test"
 PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org")]
@@ -187,3 +189,10 @@ class Table:
 
     def mail_from(self, player: str, body: str, **kwargs: Any) -> bytes:
         return raw_mail(dict(PLAYERS)[player], self.reply_to(player), body, **kwargs)
+
+
+def mail_config(account: DovecotAccount, smtp: SmtpServer, **sections: dict[str, Any]) -> Config:
+    imap = {"host": account.host, "port": account.port, "security": "none", "username": account.user,
+            "password": account.password, "timeout": 10, "poll_interval": 0.2}
+    return config_for(imap=imap, smtp={"host": smtp.host, "port": smtp.port, "security": "none", "timeout": 10},
+                      **sections)

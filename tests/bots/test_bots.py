@@ -25,12 +25,15 @@ from engine.eight_minute_empire.game import new_game as eme_new_game
 from engine.eight_minute_empire.model import Setup as EmeSetup
 from engine.imperial2030.actions import ChooseSpace, FleetMove
 from engine.imperial2030.decisions import pending
+from engine.imperial2030.game import apply
 from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
+from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.setup import new_game
 from pbem.bots import BotPlayer
 from pbem.bots.mailio import latest_mail, read_mail, reply_message
 from pbem.bots.player import BotPool
+from pbem.cli import app
 from pbem.games.eight_minute_empire import prompts as eme_prompts
 from pbem.games.eight_minute_empire import views as eme_views
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
@@ -56,7 +59,8 @@ from pbem.games.imperial2030.reports import (
     render_prompt,
     render_report,
 )
-from pbem.mail import OutgoingMail, build_message
+from pbem.mail import MaildirInbox, OutgoingMail, build_message, parse_message
+from pbem.mail.hub import MailHub
 from tests.helpers import new, play, standard_game, swiss_bank, turn_of
 from tests.imperialpositions import GOLDEN, busy, russia_maneuvers, start
 
@@ -437,9 +441,6 @@ def test_replying_like_a_mail_client(tmp_path: Path) -> None:
 
 def test_random_answers_stay_legal_in_random_positions() -> None:
     """Random play through prompts from many positions of a random game (the engine's own random player)."""
-    from engine.imperial2030.game import apply
-    from engine.imperial2030.randomplay import random_move
-
     board = default_board()
     state, _ = new_game(board, GameSetup(tuple(Seat(f"p{i}") for i in range(5)), 11))
     rng = random.Random(11)
@@ -463,8 +464,6 @@ def test_random_answers_stay_legal_in_random_positions() -> None:
 
 
 def test_game_end_text_is_recognised() -> None:
-    from pbem.games.imperial2030.bot.player import ImperialBot
-
     _game_over = ImperialBot().game_over
     state, _ = new(("Anna", "Ben"))
     assert _game_over((GOLDEN / "game_end.txt").read_text())
@@ -474,10 +473,6 @@ def test_game_end_text_is_recognised() -> None:
 
 def test_pbem_bot_once_answers_through_smtp(tmp_path: Path) -> None:
     from typer.testing import CliRunner
-
-    from pbem.cli import app
-    from pbem.mail import MaildirInbox, parse_message
-    from pbem.mail.hub import MailHub
 
     with MailHub(tmp_path / "mail", fsync=False) as hub:
         maildir = hub.ensure_maildir("bot7@demo.pbem")

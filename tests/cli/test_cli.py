@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.imperial2030.mapfile import default_board
-from pbem.cli import app
+from pbem.cli import app, game_app
 from pbem.config import DEFAULT_DATABASE_URL, database_url, load_config
 from pbem.errors import ConfigError
 from tests.imperialpositions import SUEZ_MOVE, SUEZ_OPENING
@@ -344,8 +344,6 @@ def test_help_lists_the_commands(runner: CliRunner) -> None:
 
 def test_tracebacks_never_show_locals() -> None:
     """A password in a local variable must not reach a terminal or a log through a crash report."""
-    from pbem.cli import game_app
-
     assert app.pretty_exceptions_show_locals is False
     assert game_app.pretty_exceptions_show_locals is False
 

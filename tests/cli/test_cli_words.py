@@ -12,7 +12,9 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from pbem import __version__
 from pbem.cli import PANELS, app
+from pbem.games import BUILT_IN, KINDS
 
 runner = CliRunner()
 
@@ -40,8 +42,6 @@ def test_help_shows_plain_placeholders(path: list[str]) -> None:
 
 
 def test_version() -> None:
-    from pbem import __version__
-
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.output.startswith(f"pbem {__version__} (database schema ")
 
@@ -60,8 +60,6 @@ def test_game_says_what_it_holds() -> None:
 
 def test_pbem_help_names_every_game_it_runs_and_where_they_are_listed() -> None:
     """Not "Imperial 2030 today": every built-in kind by its title, and `pbem kinds` that lists them."""
-    from pbem.games import BUILT_IN, KINDS
-
     text = " ".join(runner.invoke(app, ["--help"], env={"COLUMNS": "100"}).output.split())
     assert "today" not in text and "pbem kinds" in text
     assert [name for name in BUILT_IN if KINDS[name].info.title not in text] == []

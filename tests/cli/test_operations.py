@@ -33,7 +33,7 @@ from pbem.store.leases import LeaseRow
 from pbem.store.moves import MoveToTellRow
 from pbem.store.outbox import OutboxRow, OutboxStatus
 from pbem.store.pgbackup import pg_dump_line, pg_restore_line
-from tests.mailflowkit import Table
+from tests.mailflowkit import Table, mailbox_config_text
 from tests.mailservers import DovecotAccount
 from tests.smtpservers import SmtpServer
 
@@ -409,8 +409,6 @@ def test_json_lines_carry_the_exception(capsys: pytest.CaptureFixture[str]) -> N
 
 @pytest.mark.slow
 def test_poll_logs_json_lines(tmp_path: Path, dovecot: DovecotAccount, smtpd: SmtpServer) -> None:
-    from tests.mailflowkit import mailbox_config_text
-
     url = f"sqlite:///{tmp_path / 'json.db'}"
     path = tmp_path / "pbem.toml"
     path.write_text(mailbox_config_text(dovecot, smtpd, url))

@@ -20,8 +20,7 @@ from pbem.daemon import MailFlow, poll_once
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.store import Database
 from pbem.store.mailprefs import MailMode
-from tests.daemon.test_mailflow_e2e import mail_config
-from tests.mailflowkit import NOW, PLAYERS, Table, raw_mail
+from tests.mailflowkit import NOW, PLAYERS, Table, mail_config, raw_mail
 from tests.mailservers import DovecotAccount
 from tests.smtpservers import SmtpServer
 

@@ -18,7 +18,6 @@ import pytest
 from sqlmodel import select
 
 from engine.imperial2030.decisions import pending
-from pbem.config import Config
 from pbem.daemon import MailFlow, poll_once
 from pbem.games.imperial2030.orders import apply_message, legal_orders
 from pbem.moderator.inbound.handler import process_message
@@ -26,19 +25,12 @@ from pbem.store import Database, find_game, replay_game
 from pbem.store.inbound import MailboxStateRow
 from pbem.store.outbox import OutboxRow
 from tests.loopback import free_port
-from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
+from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, mail_config, raw_mail
 from tests.mailservers import DovecotAccount
 from tests.smtpservers import RecordingHandler, SmtpServer, _controller
 
 EMAILS = dict(PLAYERS)
 PLAYER_OF = {email: player for player, email in PLAYERS}
-
-
-def mail_config(account: DovecotAccount, smtp: SmtpServer, **sections: dict[str, Any]) -> Config:
-    imap = {"host": account.host, "port": account.port, "security": "none", "username": account.user,
-            "password": account.password, "timeout": 10, "poll_interval": 0.2}
-    return config_for(imap=imap, smtp={"host": smtp.host, "port": smtp.port, "security": "none", "timeout": 10},
-                      **sections)
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from sqlmodel import select
 
+from pbem.cli.gather import gather
 from pbem.config import Limits
 from pbem.daemon.sender import deliver_due
 from pbem.daemon.sendlimits import waiting_reason
@@ -110,8 +111,6 @@ def test_an_ordinary_temporary_failure_is_retried_as_before(tmp_path: Path, smtp
 
 
 def test_pbem_status_says_why_mail_waits(tmp_path: Path, smtpd: SmtpServer) -> None:
-    from pbem.cli.gather import gather
-
     db = queued_db(tmp_path, 12)
     limits = Limits(max_mails_per_hour=10)
     deliver_due(db, SmtpSender(smtpd.settings()), NOW, moderator=FROM, limits=limits)

@@ -6,8 +6,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from engine.core.seats import Seat
 from pbem.cli import app
-from pbem.games import KINDS, UnknownKind, kind_named
+from pbem.games import KINDS, SetupChoices, UnknownKind, kind_named
 from pbem.games.basekind import REQUIRED, BaseKind
 
 runner = CliRunner()
@@ -56,9 +57,6 @@ def test_every_legal_order_of_every_kind_is_an_order_the_game_takes() -> None:
     """The interface's promise (``GameKind.legal_orders``): each entry is an order to copy (or a pattern to
     fill in, its blanks in <...>), never a heading for a reader: Eight-Minute Empire's 'BID 0 to 11 ...,
     for example:' is shown by its OPTIONS and refusals, not listed as an order."""
-    from engine.core.seats import Seat
-    from pbem.games import SetupChoices
-
     for kind in (kind_named(name) for name in KINDS):
         seats = (Seat("ann", "a@x.org"), Seat("bob", "b@x.org"))
         state, _ = kind.rules.new_game(kind.make_setup(SetupChoices(seats, 1, (), {})))

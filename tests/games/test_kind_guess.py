@@ -19,12 +19,13 @@ from sqlmodel import col
 
 from engine.core.errors import GameFinished, IllegalAction
 from engine.core.seats import Seat
+from pbem.cli import app
 from pbem.config import Config
 from pbem.errors import BadSetup
 from pbem.games import kind_of, registered
 from pbem.games.results import Query
 from pbem.mail.outbound import move_of_message_id
-from pbem.moderator import gamemaster
+from pbem.moderator import Moderator, gamemaster
 from pbem.moderator.deadlines import game_deadlines
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
@@ -524,9 +525,6 @@ def test_g8_pbem_state_shows_a_sealed_guess_only_to_its_player_or_with_everythin
     import json
 
     from typer.testing import CliRunner
-
-    from pbem.cli import app
-    from pbem.moderator import Moderator
 
     url = f"sqlite:///{tmp_path / 'cli.db'}"
     Moderator(Database(url)).create_game("g", PLAYERS[:2], seed=SEED, kind=KIND)

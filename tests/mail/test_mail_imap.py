@@ -17,6 +17,7 @@ from pbem.mail import (
     Security,
     parse_message,
 )
+from tests.loopback import free_port
 from tests.mailservers import DovecotAccount, secret_command
 
 
@@ -202,8 +203,6 @@ def test_wrong_password_is_a_login_error_without_the_password(dovecot: DovecotAc
 
 
 def test_unreachable_server_is_a_mailbox_error(dovecot: DovecotAccount) -> None:
-    from tests.loopback import free_port
-
     port = free_port()
     with pytest.raises(MailboxError, match=rf"cannot connect to the IMAP server 127.0.0.1:{port} \(none\): connection refused"):
         ImapInbox(dovecot.settings(port=port)).connect()

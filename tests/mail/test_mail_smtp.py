@@ -5,8 +5,6 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime
-from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
@@ -15,39 +13,20 @@ from aiosmtpd.controller import Controller
 from pbem.mail import (
     DECISION_HEADER,
     AuthMethod,
-    OutgoingMail,
-    PermanentSendError,
     Security,
     SendError,
     SmtpSender,
     SmtpSettings,
     TransientSendError,
     WireMail,
-    build_message,
     message_id_for,
     smtp,
-    token_address,
 )
 from pbem.mail.wire import to_wire
 from tests.loopback import free_port
 from tests.mailservers import secret_command
+from tests.smtpcases import MODERATOR, REFUSALS, prompt, refusal_is_sorted
 from tests.smtpservers import SMTP_PASSWORD, SMTP_TOKEN, SMTP_USER, CountingHandler, RecordingHandler, SmtpServer
-
-MODERATOR = "pbem@games.example"
-
-
-def prompt(to: str = "ann@example.org", version: int = 3) -> EmailMessage:
-    return build_message(OutgoingMail(
-        to=to,
-        subject="[Zürich] Round 3: your turn",
-        body="Österreich chose Investor.\nYour turn: choose a rondel space.\n",
-        from_address=MODERATOR,
-        from_name="Imperial 2030",
-        message_id=message_id_for("zurich", version, to, "prompt", domain="games.example"),
-        date=datetime(2030, 6, 3, 8, 0, tzinfo=UTC),
-        reply_to=token_address(MODERATOR, "k7dq2m9x"),
-        decision="rondel",
-    ))
 
 
 def test_send_delivers_headers_and_body(smtpd: SmtpServer) -> None:
@@ -102,38 +81,10 @@ def test_a_restarted_relay_is_reconnected_on_the_next_send() -> None:
     assert [r.rcpt_tos for r in second.received] == [("bob@example.org",)]
 
 
-REFUSALS = [  # (stage, the relay's answer, the error it makes, its code)
-    ("RCPT", "451 4.3.0 Mailbox temporarily unavailable, try later", TransientSendError, 451),
-    ("RCPT", "550 5.1.1 No such user", PermanentSendError, 550),
-    ("MAIL", "421 4.7.0 Too many connections", TransientSendError, 421),
-    ("MAIL", "553 5.7.1 Sender address rejected", PermanentSendError, 553),
-    ("DATA", "452 4.3.1 Insufficient system storage", TransientSendError, 452),
-    ("DATA", "554 5.7.1 Message rejected as spam", PermanentSendError, 554),
-]
-
-
 @pytest.mark.parametrize(("stage", "reply", "error", "code"), REFUSALS)
 def test_refusals_are_sorted_by_reply_code(smtpd: SmtpServer, stage: str, reply: str,
                                            error: type[SendError], code: int) -> None:
     refusal_is_sorted(smtpd, stage, reply, error, code)
-
-
-def refusal_is_sorted(relay: SmtpServer, stage: str, reply: str, error: type[SendError], code: int) -> None:
-    """The relay answers ``stage`` with ``reply``: ``error`` with ``code``; the next mail goes through."""
-    relay.reply(stage, reply)
-    sender = SmtpSender(relay.settings())
-    with pytest.raises(SendError) as caught:
-        sender.send(prompt())
-    assert type(caught.value) is error
-    assert caught.value.code == code
-    assert caught.value.transient is (error is TransientSendError)
-    assert reply.split(" ", 1)[1] in str(caught.value)
-    assert relay.received == []
-    # The next mail goes through once the server accepts again.
-    relay.handler.replies.clear()
-    sender.send(prompt("bob@example.org"))
-    sender.close()
-    assert [r.rcpt_tos for r in relay.received] == [("bob@example.org",)]
 
 
 def test_connection_refused_is_transient() -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.config import load_config
 from pbem.mail import (
     MailboxError,
     MailboxPosition,
@@ -266,8 +267,6 @@ def test_the_maildir_section_of_the_config(tmp_path: Path) -> None:
 
 
 def test_the_config_file_takes_a_maildir_instead_of_imap(tmp_path: Path) -> None:
-    from pbem.config import load_config
-
     path = tmp_path / "pbem.toml"
     path.write_text('[moderator]\naddress = "moderator@example.org"\n[maildir]\npath = "inbox"\n'
                     '[smtp]\nhost = "127.0.0.1"\nport = 2525\nsecurity = "none"\n')

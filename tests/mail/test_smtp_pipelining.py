@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from pbem.mail import SendError, SmtpSender
-from tests.mail.test_mail_smtp import REFUSALS, prompt, refusal_is_sorted
+from tests.smtpcases import REFUSALS, prompt, refusal_is_sorted
 from tests.smtpservers import RecordingHandler, SmtpServer, running_relay
 
 

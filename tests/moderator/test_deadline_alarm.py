@@ -23,10 +23,9 @@ from pbem.store import Database, GameRow
 from pbem.store.absence import set_vacation
 from pbem.store.alarm import NEVER, PAUSED
 from pbem.store.mailprefs import MailMode, set_prefs
-from tests.emetable import EmeTable
+from tests.emetable import EmeTable, cy_keeps_daily_news
 from tests.mailflowkit import NOW, PLAYERS
-from tests.moderator.test_deadlines import GM, MODERATOR, mails, run, since, two_player_game
-from tests.moderator.test_mail_modes import cy_keeps_daily_news
+from tests.moderatorkit import GM, MODERATOR, mails, run, since, two_player_game
 
 
 @pytest.fixture

@@ -20,12 +20,11 @@ from pbem import store
 from pbem.games.imperial2030.orders import apply_message
 from pbem.moderator import Moderator
 from pbem.moderator import deadlines as deadlines_module
-from pbem.moderator.deadlines import CLOCK_PURPOSES, Deadline, deadlines, decision_since
+from pbem.moderator.deadlines import CLOCK_PURPOSES, Deadline, deadlines
 from pbem.moderator.tick import tick
 from pbem.render.text import problems
 from pbem.store import Database
 from pbem.store.models import ActionRow
-from pbem.store.outbox import OutboxRow, mail_for_game
 from pbem.store.settings import (
     DEFAULT_DEADLINE_HOURS,
     GameSettings,
@@ -34,32 +33,14 @@ from pbem.store.settings import (
 )
 from tests.helpers import standard_game
 from tests.imperialpositions import SUEZ_MOVE, force_question, investment_question, suez_position
-from tests.moderator.test_moderator import PLAYERS, suez_game
+from tests.moderatorkit import GM, mails, run, since, suez_game, two_player_game
 
-GM = "gm@example.org"
-MODERATOR = "pbem@games.example"
 T0 = datetime(2030, 5, 6, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
 def mod(tmp_path: Path) -> Moderator:
     return Moderator(Database(f"sqlite:///{tmp_path / 'pbem.db'}"))
-
-
-def two_player_game(mod: Moderator, name: str = "demo") -> None:
-    """ann governs Russia and moves first; bob holds the investor card."""
-    mod.create_game(name, PLAYERS[:2], deal=[("russia", "ann")], seed=1)
-
-
-def since(mod: Moderator, name: str = "demo") -> datetime:
-    with mod.db.transaction() as session:
-        return decision_since(session, store.find_game(session, name))
-
-
-def mails(mod: Moderator, name: str = "demo", purpose: str | None = None) -> list[OutboxRow]:
-    with mod.db.transaction() as session:
-        rows = mail_for_game(session, store.find_game(session, name).id)  # type: ignore[arg-type]
-    return [r for r in rows if purpose is None or r.purpose == purpose]
 
 
 def settings_of(mod: Moderator, name: str = "demo") -> GameSettings:
@@ -71,10 +52,6 @@ def set_settings(mod: Moderator, name: str = "demo", **changes: object) -> None:
     with mod.db.transaction() as session:
         game = store.find_game(session, name)
         save_settings(session, game, replace(load_settings(session, game), **changes))  # type: ignore[arg-type]
-
-
-def run(mod: Moderator, now: datetime, game_master: str | None = GM):  # type: ignore[no-untyped-def]
-    return tick(mod.db, now, moderator_address=MODERATOR, game_master=game_master)
 
 
 def assert_replays(mod: Moderator, name: str = "demo") -> None:

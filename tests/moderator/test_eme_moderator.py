@@ -7,12 +7,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from engine.eight_minute_empire.model import Phase, State
+from engine.core.seats import Seat
+from engine.eight_minute_empire.board import default_board
+from engine.eight_minute_empire.game import new_game
+from engine.eight_minute_empire.model import Phase, Setup, State
 from engine.eight_minute_empire.rules import state_to_json
 from pbem import store
 from pbem.cli import app
 from pbem.demo import DemoOptions, main_text
+from pbem.games.eight_minute_empire.views import check_map_art, map_lines
 from pbem.moderator import Moderator
+from pbem.render import problems
 from pbem.store import Database
 from tests.emetable import EMAIL, KIND, EmeTable
 
@@ -162,13 +167,6 @@ def test_the_demo_plays_eight_minute_empire_to_the_end(tmp_path: Path, players: 
 def test_the_map_draws_every_region_with_its_pieces_and_land_links() -> None:
     """R8-PIECE-2: the four continents drawn within 78 columns; each region's armies and cities in place."""
     from dataclasses import replace
-
-    from engine.core.seats import Seat
-    from engine.eight_minute_empire.board import default_board
-    from engine.eight_minute_empire.game import new_game
-    from engine.eight_minute_empire.model import Setup
-    from pbem.games.eight_minute_empire.views import check_map_art, map_lines
-    from pbem.render import problems
 
     board = default_board()
     assert check_map_art(board) == []

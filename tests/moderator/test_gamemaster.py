@@ -23,6 +23,7 @@ from pbem.moderator import Moderator, gamemaster
 from pbem.moderator.deadlines import decision_since
 from pbem.moderator.gamemaster import GameMasterError, GamePaused, MailContext, NothingToUndo
 from pbem.moderator.tick import tick
+from pbem.render.text import problems
 from pbem.store import Database
 from pbem.store import waiting as waiting_store
 from pbem.store.models import ActionRow, GameRow, SnapshotRow
@@ -30,7 +31,7 @@ from pbem.store.outbox import OutboxRow, mail_for_game
 from pbem.store.settings import load_settings
 from pbem.store.tokens import issue_token, seat_for_token
 from tests.imperialpositions import SUEZ_MOVE
-from tests.moderator.test_moderator import PLAYERS, suez_game
+from tests.moderatorkit import PLAYERS, suez_game
 
 MAIL = MailContext.make(moderator_address="pbem@games.example", game_master="gm@example.org")
 
@@ -564,8 +565,6 @@ def test_every_mail_of_the_game_master_and_the_tick_has_the_mail_flows_headers(m
 
 def test_every_mail_of_the_game_master_is_fit_for_mail(mod: Moderator) -> None:
     """Pure ASCII, at most 78 columns, no trailing blanks; one-line subjects; unique Message-IDs."""
-    from pbem.render.text import problems
-
     suez_game(mod)
     mod.submit("suez", "ann", SUEZ_MOVE)
     start = since(mod, "suez")

@@ -6,6 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from engine.eight_minute_empire.randomplay import random_move
+from pbem.daemon.sender import outgoing_mail
+from pbem.games import kind_of
+from pbem.mail import build_message
 from pbem.store import Database
 from tests.emetable import EMAIL, EmeTable
 from tests.mailflowkit import config_for
@@ -49,11 +53,6 @@ def test_history_from_a_move_numbers_the_moves_as_the_mails_do(table: EmeTable) 
 def test_a_long_history_is_attached_to_the_one_reply_as_a_text_file(table: EmeTable) -> None:
     """HISTORY ALL of a long game is too long for the mail's text: the reply carries it as an attachment."""
     import random
-
-    from engine.eight_minute_empire.randomplay import random_move
-    from pbem.daemon.sender import outgoing_mail
-    from pbem.games import kind_of
-    from pbem.mail import build_message
 
     kind, rng = kind_of("eight-minute-empire"), random.Random(2)
     while table.eme().version < 70:

@@ -15,11 +15,10 @@ import pytest
 from engine.eight_minute_empire.randomplay import random_move
 from pbem import store
 from pbem.games import kind_of
-from pbem.moderator.gamemaster import set_game
 from pbem.moderator.tick import tick
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
-from tests.emetable import EmeTable
+from tests.emetable import EmeTable, cy_keeps_daily_news
 from tests.mailflowkit import NOW, PLAYERS, config_for
 
 EMAIL = dict(PLAYERS)
@@ -126,17 +125,6 @@ def test_board_off_leaves_the_map_out_of_the_reports(table: EmeTable) -> None:
     reports = mails_to(table, "bob", before)
     assert reports and all("THE MAP" not in row.body for row in reports)
     assert all("THE MAP" in row.body for row in mails_to(table, "cy", before))
-
-
-def cy_keeps_daily_news(table: EmeTable) -> int:
-    """cy takes MAIL DAILY, the bids are made and ann takes a card: bob decides next and cy keeps the news.
-    No deadlines, so only the digest falls due; returns the length of the outbox by then."""
-    set_game(table.db, table.name, ["deadline.take=0", "deadline.action=0"])
-    table.send("cy", "MAIL DAILY")
-    for player, coins in (("ann", 2), ("cy", 0), ("bob", 1)):
-        table.send(player, f"BID {coins}")
-    table.send("ann", "TAKE 1\nDONE")
-    return len(table.outbox())
 
 
 def test_a_daily_seat_gets_a_digest_once_its_news_are_a_day_old(table: EmeTable) -> None:

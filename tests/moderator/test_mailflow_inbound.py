@@ -19,8 +19,10 @@ from pbem.moderator import Moderator
 from pbem.moderator.inbound.handler import MessageFailed, process_message
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.turnmail import Move, turn_mail
-from pbem.store import Database, find_game
+from pbem.store import Database, find_game, replay_game, save_snapshot
 from pbem.store.inbound import load_position
+from pbem.store.models import ActionRow
+from pbem.store.outbox import QueuedMail, queue_mail
 from pbem.store.settings import load_settings, save_settings
 from pbem.store.tokens import SeatTokenRow
 from tests.imperialpositions import finished
@@ -396,8 +398,6 @@ def test_the_game_end_goes_to_every_seat_instead_of_the_report(tmp_path: Path) -
 
 def test_the_token_is_found_behind_many_mails_without_one(table: Table) -> None:
     """Mail queued by other code without a Reply-To (reminders, notices) does not make a new token."""
-    from pbem.store.outbox import QueuedMail, queue_mail
-
     token = table.token("bob")
     with table.db.transaction() as session:
         for n in range(120):
@@ -411,9 +411,6 @@ def test_the_token_is_found_behind_many_mails_without_one(table: Table) -> None:
 def test_a_version_played_again_after_an_undo_gets_new_mail(table: Table) -> None:
     """After the game master takes a move back, the next move's report has the same version but is new mail."""
     from sqlalchemy import delete
-
-    from pbem.store import replay_game, save_snapshot
-    from pbem.store.models import ActionRow
 
     process(table, table.mail_from("ann", "RONDEL investor\n"))
     first = {r.message_id for r in table.outbox() if r.version == 1}

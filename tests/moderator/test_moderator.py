@@ -14,6 +14,19 @@ import pytest
 
 from engine.imperial2030.actions import BuyBond, ChooseSpace, Donate
 from engine.imperial2030.decisions import DecisionKind, pending
+from engine.imperial2030.events import (
+    BANK,
+    BondBought,
+    GameEnded,
+    GovernmentChanged,
+    MoneyMoved,
+    PowerGained,
+    Reason,
+    RondelMoved,
+    TaxCollected,
+    cash,
+    treasury,
+)
 from engine.imperial2030.game import replay, waiting_for
 from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import Variant
@@ -21,25 +34,20 @@ from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.serialize import state_to_json
 from pbem import store
 from pbem.errors import BadSetup, GameExists, GameNotFound, UnknownPlayer
+from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
 from pbem.games.imperial2030.statejson import state_json
 from pbem.moderator import Moderator
 from pbem.store import Database
-from tests.imperialpositions import SUEZ_DEAL, SUEZ_MOVE, SUEZ_OPENING
+from tests.imperialpositions import SUEZ_MOVE
+from tests.moderatorkit import PLAYERS, suez_game, two_player_game
 
 BOARD = default_board()
-PLAYERS = [("ann", "ann@example.org"), ("bob", "bob@example.org"), ("cy", "cy@example.org"),
-           ("dee", "dee@example.org"), ("eve", "eve@example.org"), ("fay", "fay@example.org")]
 
 
 @pytest.fixture
 def mod(tmp_path: Path) -> Moderator:
     return Moderator(Database(f"sqlite:///{tmp_path / 'pbem.db'}"))
-
-
-def two_player_game(mod: Moderator, name: str = "demo") -> None:
-    """ann governs Russia (and so moves first), bob holds the investor card."""
-    mod.create_game(name, PLAYERS[:2], deal=[("russia", "ann")], seed=1)
 
 
 def logged(mod: Moderator, name: str):  # type: ignore[no-untyped-def]
@@ -303,21 +311,6 @@ def test_importing_nothing_is_told(mod: Moderator) -> None:
 
 
 def test_narration_folds_money_into_sentences() -> None:
-    from engine.imperial2030.events import (
-        BANK,
-        BondBought,
-        GameEnded,
-        GovernmentChanged,
-        MoneyMoved,
-        PowerGained,
-        Reason,
-        RondelMoved,
-        TaxCollected,
-        cash,
-        treasury,
-    )
-    from pbem.games.imperial2030.narrate import narrate
-
     events = [
         MoneyMoved(cash("anton"), BANK, 1, Reason.RONDEL),
         RondelMoved("russia", "maneuver_1", "taxation", 4, 1),
@@ -357,16 +350,6 @@ def test_narration_of_a_new_game(mod: Moderator) -> None:
 
 
 # --- the maneuver: waiting lines ---------------------------------------------------------------
-
-
-def suez_game(mod: Moderator, name: str = "suez") -> None:
-    """Europe (ann) on its Maneuver with fleets in Rome and the Mediterranean; India (bob) holds Suez."""
-    mod.create_game(name, PLAYERS[:2], deal=list(SUEZ_DEAL), seed=1)
-    for player, text in SUEZ_OPENING:
-        result = mod.submit(name, player, text)
-        assert result.ok and result.waiting is None, (text, result.refusal)
-    (decision,) = pending(mod.state(name))
-    assert (decision.player, decision.kind, decision.nation) == ("ann", DecisionKind.MANEUVER, "europe")
 
 
 def test_a_convoy_through_suez_waits_for_the_canal_answer_and_resumes(mod: Moderator) -> None:

@@ -22,7 +22,7 @@ from pbem.daemon.sender import deliver_due
 from pbem.games import kind_of
 from pbem.holders import holder_name
 from pbem.mail import PermanentSendError, TransientSendError, build_message
-from pbem.moderator.gamemaster import MailContext, set_game, undo
+from pbem.moderator.gamemaster import MailContext, force, set_game, undo
 from pbem.moderator.inbound import handler, seatreplies
 from pbem.moderator.notify import pictures
 from pbem.moderator.notify.telling import Told, tell_left_over, tell_moves
@@ -250,8 +250,6 @@ def test_the_position_before_is_replayed_when_its_record_cannot_be_read(table: E
 
 
 def test_a_forced_move_is_mailed_before_force_returns(table: EmeTable) -> None:
-    from pbem.moderator.gamemaster import force
-
     forced = force(table.db, table.name, "ann", "BID 1", mail=MailContext.from_config(table.config), now=NOW)
     assert forced.mailed == 1 and moves_to_tell(table) == []
     assert "The game master gave these orders for ann" in table.outbox()[-1].body

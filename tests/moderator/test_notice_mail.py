@@ -26,7 +26,7 @@ from pbem.store.settings import load_settings
 from tests.dbfixtures import sqlite_url
 from tests.emetable import EmeTable
 from tests.mailflowkit import PLAYERS
-from tests.moderator.test_source_mail import BOARD, EME, IMPERIAL, MAIL, MODES, kept_news, kind_name, mail, new_table
+from tests.sourcemail import BOARD, EME, IMPERIAL, MAIL, MODES, kept_news, kind_name, mail, new_table
 
 EMAIL = dict(PLAYERS)
 NOW = datetime.now(UTC).replace(microsecond=0) + timedelta(hours=1)  # the commands' clock (a real game's is now)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.moderator import gamemaster
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
@@ -102,8 +103,6 @@ def test_questions_are_answered_whatever_move_they_name(table: Table) -> None:
 
 
 def test_a_reply_to_a_move_the_game_master_took_back_is_not_applied(table: Table) -> None:
-    from pbem.moderator import gamemaster
-
     process(table, reply(table, "ann", prompt_to(table, "ann"), "RONDEL investor"))
     bobs_prompt = prompt_to(table, "bob")
     gamemaster.undo(table.db, "g1")

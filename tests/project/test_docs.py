@@ -6,6 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from pbem.cli import app
+from pbem.config import accepted_keys
+from pbem.games import BUILT_IN, KINDS
+from pbem.games.imperial2030.orders.keywords import SPECS
+
 ROOT = Path(__file__).resolve().parents[2]
 USER_FACING = ["README.md", "config.example.toml", *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "docs").glob("*.md")))]
 SOURCES = sorted(str(p.relative_to(ROOT)) for folder in ("pbem", "templates", "engine")
@@ -31,16 +36,12 @@ def test_the_readme_and_the_docs_index_link_every_page(page: str) -> None:
 
 
 def test_every_order_keyword_is_documented_for_players() -> None:
-    from pbem.games.imperial2030.orders.keywords import SPECS
-
     text = (ROOT / "docs" / "orders.md").read_text(encoding="utf-8")
     missing = [spec.keyword.text for spec in SPECS if f"`{spec.keyword.text}" not in text]
     assert missing == []
 
 
 def test_every_configuration_key_is_documented() -> None:
-    from pbem.config import accepted_keys
-
     text = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     missing = [f"[{table}] {key}" for table, keys in accepted_keys().items() for key in keys if f"`{key}`" not in text]
     assert missing == []
@@ -90,8 +91,6 @@ def game_set_examples() -> list[tuple[str, str, tuple[str, ...]]]:
 
     An example is for the kinds whose titles its line names (``# Eight-Minute Empire``), else for every kind.
     """
-    from pbem.games import BUILT_IN, KINDS
-
     found = []
     for page in ("README.md", *(f"docs/{p.name}" for p in sorted((ROOT / "docs").glob("*.md")))):
         for line in (ROOT / page).read_text(encoding="utf-8").splitlines():
@@ -106,8 +105,6 @@ def test_every_documented_game_set_example_works_on_its_kind_of_game(tmp_path: P
                                                                       kinds: tuple[str, ...]) -> None:
     """All or nothing: one key a game does not have (deadline.bid on Imperial 2030) would set nothing at all."""
     from typer.testing import CliRunner
-
-    from pbem.cli import app
 
     runner = CliRunner()
     url = f"sqlite:///{tmp_path / 'docs.db'}"

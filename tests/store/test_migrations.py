@@ -15,9 +15,13 @@ from sqlalchemy import create_engine, inspect, text
 from sqlmodel import SQLModel, col, select
 
 from engine.imperial2030.decisions import pending
+from pbem.daemon.sender import outgoing_mail
 from pbem.games.imperial2030.orders import legal_orders
+from pbem.mail import build_message
+from pbem.moderator import Moderator
 from pbem.store import Database, find_game, list_games, schema
 from pbem.store.models import GameRow, SeatRow
+from pbem.store.outbox import OutboxRow, pictures_of
 
 EXPECTED_TABLES = {
     "games", "seats", "action_log", "snapshots", "waiting_lines", "outbox", "game_settings", "seat_tokens",
@@ -146,8 +150,6 @@ def test_every_table_is_created_by_a_revision(name: str) -> None:
 def test_games_stored_before_kinds_become_imperial2030_and_play_on(db_url: str) -> None:
     """Revision 0003 adds games.kind: a database at 0002 with a game in it opens, migrates, and the game
     is an Imperial 2030 game that takes orders as before (SQLite and PostgreSQL)."""
-    from pbem.moderator import Moderator
-
     db = Database(db_url)
     Moderator(db).create_game("old", [("ann", "ann@example.org"), ("bob", "bob@example.org")],
                               deal=[("russia", "ann")], seed=1)
@@ -180,10 +182,6 @@ def test_pictures_queued_before_0012_move_into_pictures_and_still_go_with_their_
     """Revision 0012 stores a board's picture once: the pictures that queued mails carried themselves move into
     ``pictures`` (one per game, version and picture, with the mail's alt text), the mails refer to them, and
     the sender builds the same mail as before; downgrading puts each picture back into its mail."""
-    from pbem.daemon.sender import outgoing_mail
-    from pbem.mail import build_message
-    from pbem.store.outbox import OutboxRow, pictures_of
-
     db = Database(db_url)
     try:
         schema.downgrade(db.engine, "0011")

@@ -14,8 +14,11 @@ import pytest
 from sqlalchemy import event
 
 from pbem import store
+from pbem.mail import token_address
+from pbem.moderator.notify.tokens import FIRST_PAGE, TOKEN_SEARCH_DEPTH, tokens_in_outbox
 from pbem.store import Database
 from pbem.store.mailprefs import MailMode, keep_news, prefs_of, set_prefs, take_news
+from pbem.store.outbox import QueuedMail, queue_mail
 from pbem.store.tokens import issue_token, seat_for_token
 from tests.emetable import EmeTable
 from tests.mailflowkit import NOW, config_for
@@ -77,10 +80,6 @@ def test_a_token_issued_in_the_transaction_is_the_one_found(table: EmeTable) -> 
 
 def test_a_seats_token_is_found_past_the_first_page_of_its_mail(table: EmeTable) -> None:
     """The token search reads the newest two mails first, then pages of 50: a token further back is found."""
-    from pbem.mail import token_address
-    from pbem.moderator.notify.tokens import FIRST_PAGE, TOKEN_SEARCH_DEPTH, tokens_in_outbox
-    from pbem.store.outbox import QueuedMail, queue_mail
-
     moderator = table.config.require_moderator().address
     with table.db.transaction() as session:
         game = store.find_game(session, table.name)

@@ -19,6 +19,8 @@ from engine.eight_minute_empire.model import NEUTRAL, CardInPlay, Phase, Setup, 
 from engine.eight_minute_empire.randomplay import random_move
 from engine.eight_minute_empire.rules import EightMinuteRules, state_from_json, state_to_json
 from engine.eight_minute_empire.scoring import final_scores, good_points, goods_score
+from pbem.errors import BadSetup
+from pbem.games import SetupChoices, kind_named
 
 BOARD = default_board()
 NAMES = ("ann", "bob", "cy", "dee", "eve")
@@ -404,9 +406,6 @@ def neutral_start() -> State:
 
 
 def test_r8_var_3_goods_tokens_are_not_offered_and_a_game_master_asking_is_told_the_variants() -> None:
-    from pbem.errors import BadSetup
-    from pbem.games import SetupChoices, kind_named
-
     kind = kind_named("eight-minute-empire")
     assert kind.info.variants == ("neutral", "long")
     with pytest.raises(BadSetup, match="has no variant tokens; its variants: neutral, long"):

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from engine.imperial2030.events import AccountKind, MoneyMoved, Reason
 from engine.imperial2030.game import LogEntry, apply, replay
 from engine.imperial2030.mapfile import default_board
-from engine.imperial2030.model import GameSetup, GameState, RondelStep, Seat, Variant
+from engine.imperial2030.model import GameSetup, GameState, RondelStep, Seat, UnitKind, Variant
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.serialize import state_from_json, state_to_json
 from engine.imperial2030.setup import new_game
@@ -197,8 +197,6 @@ def test_units_hostile_armies_and_flags_stay_legal(players, seed, variants):
 def test_units_never_exceed_supply_counting_a_unit_on_its_way(players, seed, variants):
     """R-PIECE-2: while a question about a moving unit is open (ManeuverStep.entry) the unit is off
     the board; counted back in, the supply still holds."""
-    from engine.imperial2030.model import UnitKind
-
     for _, _, _, after, _ in _play(_setup(players, seed, variants), 1500):
         step = after.step
         entry = getattr(step, "entry", None)

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from engine.core.log import LogEntry
 from engine.core.seats import Seat
-from engine.eight_minute_empire.actions import Bid, Done, Move, Take
+from engine.eight_minute_empire.actions import Bid, Done, Move, PlaceNeutral, Take
 from engine.eight_minute_empire.board import ActionKind, default_board
 from engine.eight_minute_empire.choices import distances, path_to, step_choices
 from engine.eight_minute_empire.game import apply, new_game
-from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State
+from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State, Variant
 from engine.eight_minute_empire.randomplay import random_move
 from engine.eight_minute_empire.scoring import final_scores
 from pbem.games import kind_named
@@ -292,9 +292,6 @@ def test_the_demo_progress_leads_with_points_and_fills_with_cards_taken() -> Non
 
 def test_r8_bid_1_the_shown_move_stays_where_a_later_bid_opened() -> None:
     """After the ten neutral armies (R8-VAR-2) the bid opens at move 10; a bid given moves nothing shown."""
-    from engine.eight_minute_empire.actions import PlaceNeutral
-    from engine.eight_minute_empire.model import Variant
-
     state, _ = new_game(BOARD, Setup((Seat("ann"), Seat("bob")), 1, (), frozenset({Variant.NEUTRAL})))
     for index in range(10):
         state, _ = apply(BOARD, state, ("ann", "bob")[index % 2], PlaceNeutral(1 + index))

@@ -39,6 +39,7 @@ from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.game import apply
 from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import (
+    FinishedStep,
     ForceStopStep,
     GameSetup,
     GameState,
@@ -51,6 +52,7 @@ from engine.imperial2030.model import (
     UnitKind,
     Variant,
 )
+from engine.imperial2030.movement import army_routes
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.setup import new_game
 from pbem.games.imperial2030.orders import (
@@ -75,6 +77,7 @@ from pbem.games.imperial2030.orders import (
     resolve_space,
     split_message,
 )
+from pbem.games.imperial2030.orders.keywords import SPECS, Role
 from tests.imperialpositions import (
     SUEZ_DEAL,
     SUEZ_MOVE,
@@ -344,8 +347,6 @@ class TestParse:
             parse_order(start, "ann", "STATUS")  # a report request is no action
         # the maneuver orders are supported now: read here, refused by the engine (Russia chooses a space)
         assert parse_order(start, "ann", "FLEET Rome TO Mediterranean Sea") == FleetMove("rome", "mediterraneansea")
-        from pbem.games.imperial2030.orders.keywords import SPECS, Role
-
         assert [s.keyword for s in SPECS if s.role is Role.UNSUPPORTED] == []  # no UnsupportedOrder any more
         result = apply_message(start, "ann", "FLEET Rome TO Mediterranean Sea")
         assert isinstance(result.error, IllegalOrder) and "RONDEL taxation" in result.error.orders
@@ -517,8 +518,6 @@ class TestApplyMessage:
             assert result.error is not None, text
 
     def test_game_over_is_refused(self, start: GameState) -> None:
-        from engine.imperial2030.model import FinishedStep
-
         over = start.clone()
         over.step = FinishedStep("test")
         result = apply_message(over, "ann", "RONDEL taxation")
@@ -726,8 +725,6 @@ class TestManeuverFormat:
 def test_maneuver_canal_and_battle_options_read_back() -> None:
     """Random games until maneuver, canal and battle questions were all met: every option reads back,
     and so does every convoy forced with VIA and every move with an attack."""
-    from engine.imperial2030.movement import army_routes
-
     seen: set[DecisionKind] = set()
     for seed in range(1, 41):
         state = random_game(seed, 3 + seed % 4, frozenset())

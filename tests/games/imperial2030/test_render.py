@@ -23,10 +23,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.imperial2030.actions import ArmyMove, ChooseSpace, Done, Fight, FleetMove
+from engine.imperial2030.actions import ArmyMove, ChooseSpace, Done, Fight, FleetMove, SetStanding
 from engine.imperial2030.decisions import pending
 from engine.imperial2030.game import apply
-from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
+from engine.imperial2030.model import GameSetup, GameState, Seat, StandingKind, StandingOrder, Variant
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.scoring import final_scores
 from engine.imperial2030.setup import new_game
@@ -46,9 +46,11 @@ from pbem.games.imperial2030.reports import (
     render_rondel,
     render_welcome,
 )
+from pbem.moderator import Moderator
 from pbem.render import problems
 from pbem.render.art import ArtError, check_art, fill_panel, parse_art
 from pbem.render.text import asciify, finish, pair, wrap
+from pbem.store import Database
 from tests.helpers import BOARD, new, play, standard_game, swiss_bank, turn_of
 from tests.imperialpositions import GOLDEN, busy, finished, russia_maneuvers, start
 
@@ -390,9 +392,6 @@ def test_prompt_examples_are_accepted_and_options_parse(position: str) -> None:
 
 
 def test_standing_orders_stay_secret_in_reports() -> None:
-    from engine.imperial2030.actions import SetStanding
-    from engine.imperial2030.model import StandingKind, StandingOrder
-
     state = start()[0]
     state, events = apply(state, "Cleo", SetStanding(StandingOrder(StandingKind.NO_FIGHT, "russia")))
     assert narrate(BOARD, events, viewer="Cleo") == ["Cleo set a standing order: never fight Russia."]
@@ -474,9 +473,6 @@ def test_every_text_fits_mail_in_random_positions(seed: int, players: int, steps
 
 
 def test_error_reply_from_a_moderator_submit_result(tmp_path: Path) -> None:
-    from pbem.moderator import Moderator
-    from pbem.store import Database
-
     moderator = Moderator(Database(f"sqlite:///{tmp_path / 'r.db'}"))
     moderator.create_game("g", [("ann", "ann@example.org"), ("bob", "bob@example.org")], [("russia", "ann")], 7)
     result = moderator.submit("g", "ann", "RONDEL investor\nBUY Chna 4")

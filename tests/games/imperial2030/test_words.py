@@ -12,11 +12,16 @@ from typer.testing import CliRunner
 
 from engine.imperial2030.actions import ArmyMove, Fight
 from engine.imperial2030.model import Stance
+from pbem import store
 from pbem.cli import app
+from pbem.games import kind_of
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import Query, QueryKind
 from pbem.games.imperial2030.queries import answer
 from pbem.games.imperial2030.reports import render_report
+from pbem.moderator import Moderator
+from pbem.moderator.notify.subjects import prompt_subject
+from pbem.store import Database
 from tests.helpers import maneuver_turn, play, play_all, position, standard_game, with_units
 
 
@@ -26,17 +31,12 @@ def cli(tmp_path: Path, *args: str):  # type: ignore[no-untyped-def]
 
 def test_history_numbers_moves_as_reports_do(tmp_path: Path) -> None:
     """The action that leads to the report "after move 1" is move 1 in HISTORY."""
-    from pbem.moderator import Moderator
-    from pbem.store import Database
-
     mod = Moderator(Database(f"sqlite:///{tmp_path / 'pbem.db'}"))
     mod.create_game("g1", [("ann", "ann@example.org"), ("bob", "bob@example.org")], deal=[("russia", "ann")],
                     seed=1)
     mod.submit("g1", "ann", "RONDEL investor")
     state = mod.state("g1")
     with mod.db.transaction() as session:
-        from pbem import store
-
         log = store.load_log(session, store.find_game(session, "g1"))
     history = answer(state, "ann", Query(QueryKind.HISTORY), log=log, game="g1")
     assert "move 1, ann: RONDEL investor" in history
@@ -99,9 +99,6 @@ def test_r_battle_1_a_mover_who_attacks_attacked() -> None:
 
 
 def test_prompt_subjects_read_as_a_sentence() -> None:
-    from pbem.games import kind_of
-    from pbem.moderator.notify.subjects import prompt_subject
-
     state = standard_game()
     kind = kind_of("imperial2030")
     subject = prompt_subject(kind, "g1", state, kind.rules.pending(state)[0])
