@@ -329,3 +329,31 @@ def test_the_circle_finder_sees_a_circle_through_a_package_and_none_in_a_package
     edges = edges_of(imports, {"a", "a.x", "b", "b.y", "b.z", "b.w"})
     assert edges["a.x"] == {"b", "b.y"} and edges["b.y"] == {"b.w"} and edges["b.w"] == set()
     assert circles(edges) == [frozenset({"a", "a.x", "b", "b.z"})]
+
+
+# --- the tests keep to the same rules -----------------------------------------------------------------------------
+
+
+def test_tests_import_helpers_from_helper_modules_and_at_the_top() -> None:
+    """A test module is not a library: what several tests share lives in a helper module (tests/*kit.py,
+    tests/emetable.py, tests/imperialpositions.py ...), and no test hides an import of the project or of a
+    helper inside a function."""
+    found = []
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        inside = {id(node) for function in ast.walk(tree) if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+                  for node in ast.walk(function) if node is not function}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                where = f"{path.relative_to(ROOT)}:{node.lineno} {name}"
+                if name.startswith("tests.") and name.rpartition(".")[2].startswith("test_"):
+                    found.append(f"{where} (a test module)")
+                elif id(node) in inside and (is_project(name) or name.startswith("tests")):
+                    found.append(f"{where} (inside a function)")
+    assert found == []
