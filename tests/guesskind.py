@@ -232,22 +232,6 @@ class GuessBot:
 
     strategies = ("random", "middle")
 
-    def game_over(self, text: str) -> bool:
-        return "THE GAME IS OVER" in text
-
-    def prompt_of(self, text: str) -> tuple[str | None, int | None] | None:
-        return self.banner(text) if "YOUR SEALED GUESS" in text else None
-
-    def is_error(self, text: str) -> bool:
-        return "REFUSED" in text
-
-    def error_moved_on(self, text: str) -> bool:
-        return "Applied before the refusal" in text
-
-    def banner(self, text: str) -> tuple[str | None, int | None]:
-        found = _BANNER.search(text)
-        return (found.group("game"), int(found.group("move"))) if found else (None, None)
-
     def is_report(self, text: str) -> bool:
         return " REPORT " in text.split("\n", 1)[0] + " "
 

@@ -21,7 +21,7 @@ from email.policy import compat32
 from email.utils import format_datetime, getaddresses, make_msgid, parsedate_to_datetime
 from pathlib import Path
 
-from pbem.mail.outbound import DECISION_HEADER
+from pbem.mail.outbound import DECISION_HEADER, MOVE_HEADER, PURPOSE_HEADER
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,8 @@ class ReadMail:
     decision: str | None
     body: str
     date: datetime | None = None
+    purpose: str = ""  # what the mail is (X-PBEM-Mail): report, prompt, error, game_end ...
+    move: int | None = None  # the move of its game it is about (X-PBEM-Move)
 
     @property
     def asks(self) -> bool:
@@ -62,6 +64,7 @@ def read_mail(raw: bytes) -> ReadMail:
             date = None
     decision = _header(message, DECISION_HEADER).strip()
     message_id = _header(message, "Message-ID").strip()
+    move = _header(message, MOVE_HEADER).strip()
     return ReadMail(
         message_id=message_id or None,
         subject=_header(message, "Subject"),
@@ -71,6 +74,8 @@ def read_mail(raw: bytes) -> ReadMail:
         decision=decision or None,
         body=body,
         date=date,
+        purpose=_header(message, PURPOSE_HEADER).strip(),
+        move=int(move) if move.isdigit() else None,
     )
 
 

@@ -7,15 +7,19 @@ The loop is the I/O around the game's own bot (``GameKind.bot``, Imperial's in
    handled mail is moved to its ``.processed`` folder, so a restarted bot
    does not answer twice);
 2. sort it per seat (the ``Reply-To`` token address: one bot may sit in
-   several games): the latest report is kept as what the bot knows, a game
-   end closes the seat, a prompt (``X-PBEM-Decision``) newer than the last
+   several games) by its headers, the same in every game: what the mail is
+   (``X-PBEM-Mail``), the move it is about (``X-PBEM-Move``) and whether it
+   asks a decision (``X-PBEM-Decision``). The latest report is kept as what
+   the bot knows, a game end closes the seat, a prompt newer than the last
    one answered is answered, never a report that asks nothing; a mail about
    an earlier move than the latest report (an undo) starts a new line of
-   play, whose prompts are answered again;
-3. an error reply (an order was refused): if some lines of the message stood,
-   the game moved and the moderator prompts again, so the bot waits for that
-   prompt; if nothing stood, it answers again from the error's ``Legal now``,
-   avoiding what was refused, with plainer answers at every retry;
+   play, whose prompts are answered again. Only the game's bot reads the
+   text: whether a mail carries its report, and what to answer;
+3. an error reply (an order was refused): if it is about a later move than
+   the prompt answered, lines of the message stood, the game moved and the
+   moderator prompts again, so the bot waits for that prompt; if nothing
+   stood, it answers again from the error's ``Legal now``, avoiding what was
+   refused, with plainer answers at every retry;
 4. replies go to the ``Reply-To`` with ``In-Reply-To``/``References``, through
    the SMTP server given (the demo's hub).
 
@@ -43,6 +47,7 @@ from pbem.mail.smtp import SmtpSender
 
 log = logging.getLogger("pbem.bots")
 
+GAME_END, ERROR = "game_end", "error"  # the X-PBEM-Mail of the mails the loop treats apart (pbem.mail.outbound)
 MAX_RETRIES = 6  # answers after refusals of one decision before the bot gives up on it (the deadline decides)
 
 
@@ -51,7 +56,6 @@ class Seat:
     """What a bot remembers of one seat (one game): keyed by the seat's Reply-To address."""
 
     reply_to: str
-    game: str | None = None
     answered_version: int | None = None
     prompt: ReadMail | None = None  # the last prompt answered
     report: str | None = None
@@ -165,29 +169,24 @@ class BotPlayer:
         if not key:
             return
         seat = self.seats.setdefault(key, Seat(key))
-        text = mail.body
-        if self.bot.game_over(text):
+        version = mail.move
+        if mail.purpose == GAME_END:
             seat.finished = True
             return
-        asked = self.bot.prompt_of(text) if mail.asks else None
-        if asked is not None:
-            game, version = asked
-            seat.game = seat.game or game
+        if mail.asks:
             if version is not None and seat.answered_version is not None and version <= seat.answered_version:
                 self.stats.skipped += 1  # answered already (a resend or a reminder of the same position)
                 return
             latest[key] = ("prompt", version, mail)
             return
-        if self.bot.is_error(text):
-            latest[key] = ("error", None, mail)
+        if mail.purpose == ERROR:
+            latest[key] = ("error", version, mail)
             return
-        game, version = self.bot.banner(text)
         if version is not None and version < seat.report_version:
             self._line_of_play_went_back(seat, version)
-        if version is not None and version >= seat.report_version and self.bot.is_report(text):
-            seat.report = text  # parsed only when the bot decides
+        if version is not None and version >= seat.report_version and self.bot.is_report(mail.body):
+            seat.report = mail.body  # parsed only when the bot decides
             seat.report_version = version
-            seat.game = seat.game or game
 
     def _line_of_play_went_back(self, seat: Seat, version: int) -> None:
         """A mail about an earlier move than the latest report: the game master took moves back (undo).
@@ -216,8 +215,8 @@ class BotPlayer:
 
     def _answer_error(self, seat: Seat, mail: ReadMail) -> int:
         self.stats.errors += 1
-        if self.bot.error_moved_on(mail.body):
-            return 0  # the game moved: the moderator prompts again if we still decide
+        if mail.move is not None and seat.answered_version is not None and mail.move > seat.answered_version:
+            return 0  # lines of ours stood and the game moved: the moderator prompts again if we still decide
         if seat.attempts >= MAX_RETRIES:
             log.warning("%s: giving up on the decision after %d refusals", self.name, seat.attempts)
             return 0

@@ -302,6 +302,8 @@ def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None,
         references=tuple(h.get("references") or ()),
         list_id=h.get("list_id") or None,
         decision=h.get("decision") or None,
+        purpose=row.purpose,
+        move=row.version if row.game_id is not None else None,
         auto_submitted=h.get("auto_submitted", AUTO_GENERATED),
         picture=InlinePicture(picture.png, picture.alt or "The board", int(h.get("picture_line") or 0))
         if picture is not None else None,

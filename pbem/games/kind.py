@@ -143,7 +143,9 @@ class Bot(Protocol):
     """A player program for this game: reads the moderator's mails as text, answers with order text.
 
     The mail loop around it (``pbem.bots.BotPlayer``) is the same for every
-    game; ``strategies`` name its ways of choosing (``random`` at least).
+    game and sorts the mail by its headers; the game's bot only reads its own
+    words: whether a text carries its report, and what to answer.
+    ``strategies`` name its ways of choosing (``random`` at least).
     """
 
     @property
@@ -151,23 +153,10 @@ class Bot(Protocol):
         """Ways of choosing, ``random`` first."""
         ...
 
-    def game_over(self, text: str) -> bool: ...
-
-    def prompt_of(self, text: str) -> tuple[str | None, int | None] | None:
-        """(game, move) of a mail that asks a decision; None for any other mail."""
+    def is_report(self, text: str) -> bool:
+        """Whether a mail's text carries the game's report (what the bot weighs when it decides). What a mail
+        is, which move it is about and whether it asks are its headers, read by the loop for every game."""
         ...
-
-    def is_error(self, text: str) -> bool: ...
-
-    def error_moved_on(self, text: str) -> bool:
-        """Whether a refusal came after lines that stood (the game moved: a new prompt follows)."""
-        ...
-
-    def banner(self, text: str) -> tuple[str | None, int | None]:
-        """(game, move) a mail is about, read from its first lines."""
-        ...
-
-    def is_report(self, text: str) -> bool: ...
 
     def answer(self, prompt: str, strategy: str, seed: int | str, report: str | None) -> str | None:
         """Orders answering a prompt; None when the bot cannot (the deadline decides then)."""

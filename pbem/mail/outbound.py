@@ -34,6 +34,8 @@ from pbem.mail.wire import OUR_POLICY, WireMail, to_wire
 from pbem.mail.wrap import wrap_text
 
 DECISION_HEADER = "X-PBEM-Decision"
+PURPOSE_HEADER = "X-PBEM-Mail"  # what the mail is: report, prompt, error, game_end, welcome ... (the outbox's purpose)
+MOVE_HEADER = "X-PBEM-Move"  # the move of its game the mail is about (a mail of a game only)
 _TOKEN_RE = re.compile(rf"^{TOKEN_PATTERN}$")
 _MSGID_RE = re.compile(r"^<[^<>\s@]+@[^<>\s@]+>$")
 _DECISION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -53,7 +55,11 @@ class OutgoingMail:
     ``auto_submitted`` is ``auto-generated`` for reports and prompts,
     ``auto-replied`` for a direct answer to a player's mail (RFC 3834).
     ``picture`` (the board as a PNG) makes the mail multipart/alternative
-    with an HTML part that shows it (:mod:`pbem.mail.picture`).
+    with an HTML part that shows it (:mod:`pbem.mail.picture`). ``purpose``
+    and ``move`` say what the mail is and which move of its game it is about
+    (``X-PBEM-Mail``, ``X-PBEM-Move``): a program that plays by mail (our
+    bots, anyone's) sorts the mail by them, whatever game and language its
+    text is in.
     """
 
     to: str
@@ -69,6 +75,8 @@ class OutgoingMail:
     references: tuple[str, ...] = ()
     list_id: str | None = None
     decision: str | None = None
+    purpose: str = ""
+    move: int | None = None
     auto_submitted: str = "auto-generated"
     picture: InlinePicture | None = None
     attachment: tuple[str, str] | None = None  # (file name, text): a long answer attached as a text file
@@ -119,6 +127,8 @@ def _compose(mail: OutgoingMail) -> EmailMessage:
         raise OutboundError(f"Auto-Submitted must be one of {', '.join(_AUTO_SUBMITTED)}, not {mail.auto_submitted!r}")
     if mail.decision is not None and not _DECISION_RE.match(mail.decision):
         raise OutboundError(f"a decision kind must be a short word (letters, digits, _.-), not {mail.decision!r}")
+    if mail.purpose and not _DECISION_RE.match(mail.purpose):
+        raise OutboundError(f"a mail's purpose must be a short word (letters, digits, _.-), not {mail.purpose!r}")
     for label, value in (("Message-ID", mail.message_id), ("In-Reply-To", mail.in_reply_to),
                          *(("References", ref) for ref in mail.references)):
         if value is not None and not _MSGID_RE.match(value):
@@ -145,6 +155,10 @@ def _compose(mail: OutgoingMail) -> EmailMessage:
         message[LOOP_HEADER] = mail.from_address  # ours: never answered by a moderator (pbem.mail.inbound)
         if mail.decision:
             message[DECISION_HEADER] = mail.decision
+        if mail.purpose:
+            message[PURPOSE_HEADER] = mail.purpose
+        if mail.move is not None:
+            message[MOVE_HEADER] = str(mail.move)
         text = mail.body.replace("\r\n", "\n").replace("\r", "\n")
         body = wrap_text(text)  # at most 78 columns
         if not body.endswith("\n"):

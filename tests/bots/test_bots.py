@@ -39,7 +39,6 @@ from pbem.games.eight_minute_empire import views as eme_views
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.imperial2030.bot.player import ImperialBot
 from pbem.games.imperial2030.bot.reading import (
-    is_error_mail,
     parse_prompt,
     parse_refusal,
     parse_report,
@@ -55,7 +54,6 @@ from pbem.games.imperial2030.messages import run_message as _run_orders
 from pbem.games.imperial2030.orders import apply_exchange, legal_orders, split_message
 from pbem.games.imperial2030.reports import (
     render_error,
-    render_game_end,
     render_prompt,
     render_report,
 )
@@ -258,7 +256,6 @@ def test_reading_reports() -> None:
 
 def test_reading_refusals_and_answering_again() -> None:
     illegal = (GOLDEN / "error_illegal.txt").read_text()
-    assert is_error_mail(illegal) and not is_error_mail(golden_text("prompt_canal"))
     refusal = parse_refusal(illegal)
     assert refusal.refused == "RONDEL taxation" and refusal.waits_for_reader
     assert "RONDEL investor" in refusal.legal and not any("<" in o for o in refusal.legal)
@@ -327,11 +324,13 @@ _ids = iter(range(1, 10_000))
 
 
 def moderator_mail(body: str, *, to: str = "bot1@demo.pbem", token: str = "seat1token", decision: str | None = None,
-                   subject: str = "[demo] Move") -> bytes:
+                   subject: str = "[demo] Move", purpose: str = "", move: int | None = None) -> bytes:
+    """A mail as the moderator sends it: what it is (``purpose``: a prompt when it asks a ``decision``, else a
+    report, unless told) and the ``move`` it is about in its headers, which the bots' mail loop reads."""
     mail = OutgoingMail(to=to, subject=subject, body=body, from_address=MODERATOR,
                         message_id=f"<m{next(_ids)}@demo.pbem>", date=datetime.now(UTC),
                         reply_to=f"moderator+{token}@demo.pbem", references=("<root@demo.pbem>",),
-                        decision=decision)
+                        decision=decision, purpose=purpose or ("prompt" if decision else "report"), move=move)
     return bytes(build_message(mail))
 
 
@@ -371,36 +370,36 @@ def test_a_bot_answers_a_prompt_by_replying_to_its_reply_to(bot: BotPlayer, tmp_
 
 
 def test_a_bot_never_answers_reports_and_keeps_the_latest(bot: BotPlayer) -> None:
-    put(bot.maildir, moderator_mail((GOLDEN / "report_start_anna.txt").read_text()))
-    put(bot.maildir, moderator_mail((GOLDEN / "welcome_anna.txt").read_text()))
+    put(bot.maildir, moderator_mail((GOLDEN / "report_start_anna.txt").read_text(), move=0))
+    put(bot.maildir, moderator_mail((GOLDEN / "welcome_anna.txt").read_text(), purpose="welcome", move=0))
     assert bot.step() == 0 and bot.sent == []  # type: ignore[attr-defined]
     seat = bot.seats["moderator+seat1token@demo.pbem"]
-    assert seat.report is not None and seat.report_version == 0 and seat.game == "atlas"
+    assert seat.report is not None and seat.report_version == 0
 
 
 def test_a_bot_answers_each_position_once(bot: BotPlayer) -> None:
     text = golden_text("prompt_rondel_costs")  # move 37
-    put(bot.maildir, moderator_mail(text, decision="rondel"))
-    put(bot.maildir, moderator_mail(text, decision="rondel"))  # the same position again (a resend)
+    put(bot.maildir, moderator_mail(text, decision="rondel", move=37))
+    put(bot.maildir, moderator_mail(text, decision="rondel", move=37))  # the same position again (a resend)
     assert bot.step() == 1
-    put(bot.maildir, moderator_mail(text, decision="rondel"))
+    put(bot.maildir, moderator_mail(text, decision="rondel", move=37))
     assert bot.step() == 0
     assert bot.stats.skipped == 1  # the same position twice in one batch is answered once, skipped later
     older = text.replace("after move 37", "after move 36")
     newer = text.replace("after move 37", "after move 40")
-    put(bot.maildir, moderator_mail(older, decision="rondel"))
+    put(bot.maildir, moderator_mail(older, decision="rondel", move=36))
     assert bot.step() == 0
-    put(bot.maildir, moderator_mail(older, decision="rondel"))
-    put(bot.maildir, moderator_mail(newer, decision="rondel"))
+    put(bot.maildir, moderator_mail(older, decision="rondel", move=36))
+    put(bot.maildir, moderator_mail(newer, decision="rondel", move=40))
     assert bot.step() == 1  # the newest of a batch is answered, once
     assert len(bot.sent) == 2  # type: ignore[attr-defined]
 
 
 def test_a_refused_answer_is_followed_by_another(bot: BotPlayer) -> None:
-    put(bot.maildir, moderator_mail(golden_text("prompt_rondel_costs"), decision="rondel"))
+    put(bot.maildir, moderator_mail(golden_text("prompt_rondel_costs"), decision="rondel", move=37))
     assert bot.step() == 1
-    error = (GOLDEN / "error_illegal.txt").read_text()  # "RONDEL taxation" refused, nothing stood
-    put(bot.maildir, moderator_mail(error, subject="Re: [demo] Your orders"))
+    error = (GOLDEN / "error_illegal.txt").read_text()  # "RONDEL taxation" refused, nothing stood: still move 37
+    put(bot.maildir, moderator_mail(error, subject="Re: [demo] Your orders", purpose="error", move=37))
     assert bot.step() == 1
     retry = bot.sent[-1].get_content().strip()  # type: ignore[attr-defined]
     assert retry.split("\n")[0] in parse_refusal(error).legal
@@ -409,17 +408,16 @@ def test_a_refused_answer_is_followed_by_another(bot: BotPlayer) -> None:
 
 
 def test_after_a_partly_applied_message_the_bot_waits_for_the_new_prompt(bot: BotPlayer) -> None:
-    error = (GOLDEN / "error_not_your_turn.txt").read_text()  # has APPLIED lines and waits for another
-    put(bot.maildir, moderator_mail(error))
-    assert bot.step() == 0
+    put(bot.maildir, moderator_mail(golden_text("prompt_rondel_costs"), decision="rondel", move=37))
+    assert bot.step() == 1
     applied = (GOLDEN / "error_illegal.txt").read_text().replace(
         "REFUSED\n-------", "APPLIED (these stand)\n---------------------\n  line 1: RONDEL import\n\nREFUSED\n-------")
-    put(bot.maildir, moderator_mail(applied))
-    assert bot.step() == 0 and bot.sent == []  # type: ignore[attr-defined]
+    put(bot.maildir, moderator_mail(applied, purpose="error", move=38))  # a line stood: the game is at move 38
+    assert bot.step() == 0 and len(bot.sent) == 1  # type: ignore[attr-defined]
 
 
 def test_a_game_end_closes_the_seat(bot: BotPlayer) -> None:
-    put(bot.maildir, moderator_mail((GOLDEN / "game_end.txt").read_text()))
+    put(bot.maildir, moderator_mail((GOLDEN / "game_end.txt").read_text(), purpose="game_end", move=60))
     assert not bot.finished or bot.seats
     bot.step()
     assert bot.finished
@@ -461,14 +459,6 @@ def test_random_answers_stay_legal_in_random_positions() -> None:
         player, action = random_move(state, rng)
         state, _ = apply(state, player, action)
     assert checked > 20
-
-
-def test_game_end_text_is_recognised() -> None:
-    _game_over = ImperialBot().game_over
-    state, _ = new(("Anna", "Ben"))
-    assert _game_over((GOLDEN / "game_end.txt").read_text())
-    assert not _game_over(render_report(state, "Anna", (), game="g", board=False))
-    assert render_game_end  # imported for the recipe above
 
 
 def test_pbem_bot_once_answers_through_smtp(tmp_path: Path) -> None:

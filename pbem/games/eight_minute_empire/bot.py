@@ -78,25 +78,6 @@ class EightMinuteBot:
     def strategies(self) -> tuple[str, ...]:
         return STRATEGIES
 
-    def game_over(self, text: str) -> bool:
-        return any(match.group("what") == "the game is over" for match in _BANNER.finditer(text))
-
-    def prompt_of(self, text: str) -> tuple[str | None, int | None] | None:
-        if not options_of(text):
-            return None
-        match = _BANNER.search(text)
-        return (match.group("game") if match else None), None
-
-    def is_error(self, text: str) -> bool:
-        return "\nREFUSED\n" in text
-
-    def error_moved_on(self, text: str) -> bool:
-        return "\nAPPLIED (these stand)\n" in text
-
-    def banner(self, text: str) -> tuple[str | None, int | None]:
-        match = _BANNER.search(text)
-        return (match.group("game") if match else None), None
-
     def is_report(self, text: str) -> bool:
         return f"\n{PLAYERS_HEAD}" in text
 

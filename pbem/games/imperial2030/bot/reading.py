@@ -209,17 +209,6 @@ def _banner(lines: list[str]) -> tuple[str | None, str | None, int | None, int |
     return game, reader, round_, version
 
 
-def banner_of(text: str) -> tuple[str | None, int | None]:
-    """(game, version) from the first banner of a moderator's mail.
-
-    A game master's notice (an undo, a pause) or the news kept since the
-    reader's last mail may stand above the report: the banner is the first
-    one wherever it is.
-    """
-    game, _, _, version = _banner(text.replace("\r\n", "\n").split("\n"))
-    return game, version
-
-
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
@@ -343,13 +332,6 @@ def _examples_after(lines: list[str], index: int) -> tuple[tuple[tuple[str, ...]
 
 
 # --- error replies -----------------------------------------------------------------------------
-
-
-def is_error_mail(text: str) -> bool:
-    lines = text.replace("\r\n", "\n").split("\n")
-    return any(_BANNER_RE.match(line) and line.rstrip().endswith(", an order was refused") for line in lines[:8]) \
-        or any(line.strip() == "REFUSED" and i + 1 < len(lines) and set(lines[i + 1]) == {"-"}
-               for i, line in enumerate(lines))
 
 
 def parse_refusal(text: str) -> Refusal:
