@@ -33,7 +33,7 @@ from pbem.errors import ConfigError, PbemError
 from pbem.initfile import DEFAULT_PASSWORD_ENV, Credentials, InitAnswers, Server, render, url_has_password
 from pbem.mail.providers import PRESETS, Auth, Endpoint, Login, ProviderPreset, guess_provider, preset
 from pbem.mail.settings import IMAP_DEFAULT_PORTS, SMTP_DEFAULT_PORTS, Security
-from pbem.private import create_private_file
+from pbem.privatefiles import create_private_file
 from pbem.store import normalise_url
 
 DEFAULT_OUTPUT = Path("pbem.toml")

@@ -28,7 +28,7 @@ from pbem.daemon.service import Daemon, poll_once
 from pbem.daemon.workers import Appliers, QueueListener, Sender
 from pbem.errors import ConfigError
 from pbem.moderator.notify import pictures
-from pbem.private import exposure_warnings
+from pbem.privatefiles import exposure_warnings
 from pbem.store.inqueue import counts, failed_messages, retry_failed
 
 EXIT_UNAVAILABLE = 1
@@ -80,7 +80,7 @@ def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None) -
 
 
 def _warn_if_exposed(config: Config, database: Path | None) -> None:
-    """At start: say which file holding tokens other users can read (see ``pbem.private``)."""
+    """At start: say which file holding tokens other users can read (see ``pbem.privatefiles``)."""
     paths = [p for p in (database, config.maildir.path if config.maildir is not None else None) if p is not None]
     for warning in exposure_warnings(paths):
         logging.getLogger("pbem").warning(warning)

@@ -43,7 +43,7 @@ from types import TracebackType
 from aiosmtpd.smtp import SMTP, Envelope, Session
 
 from pbem.errors import PbemError
-from pbem.private import make_private_dirs, open_private
+from pbem.privatefiles import make_private_dirs, open_private
 
 DEFAULT_PORT = 2525
 DATA_SIZE_LIMIT = 10 * 1024 * 1024
@@ -100,7 +100,7 @@ class _Delivery:
         path = self.root / name
         if path not in self._made:
             for sub in ("cur", "new", "tmp"):
-                make_private_dirs(path / sub)  # mail carries token addresses: owner-only (pbem.private)
+                make_private_dirs(path / sub)  # mail carries token addresses: owner-only (pbem.privatefiles)
             self._made.add(path)
         return path
 

@@ -55,7 +55,7 @@ from types import TracebackType
 from pbem.mail.errors import MailboxError
 from pbem.mail.imap import FetchedMessage, FetchResult, MailboxPosition
 from pbem.mail.settings import MaildirSettings
-from pbem.private import create_private_file, make_private_dirs, open_private
+from pbem.privatefiles import create_private_file, make_private_dirs, open_private
 
 INDEX_NAME = ".pbem-uids"
 LOCK_NAME = ".pbem-uids.lock"
@@ -83,7 +83,7 @@ def folder_dirname(folder: str) -> str:
 def make_maildir(path: Path, *, folder: bool = False) -> None:
     """Create ``path`` as a Maildir (``cur``, ``new``, ``tmp``), mode 0700; a Maildir++ folder gets its marker."""
     for sub in _SUBDIRS:
-        make_private_dirs(path / sub)  # the mails carry token addresses: owner-only (pbem.private)
+        make_private_dirs(path / sub)  # the mails carry token addresses: owner-only (pbem.privatefiles)
     if folder:
         create_private_file(path / "maildirfolder")
 

@@ -1,6 +1,6 @@
 """The Jinja2 environment: templates from the top-level ``templates`` package, text filters.
 
-Templates only format: they get view models (a game's ``views``, e.g. ``pbem.games.imperial2030.views``) and lay
+Templates only format: they get view models (a game's ``views``, e.g. ``pbem.games.imperial2030.viewmodels``) and lay
 them out with the filters below. ``render`` passes the result through
 ``text.finish`` (ASCII, at most 78 columns) unless ``strict`` asks to be told
 about any line the templates got wrong instead.

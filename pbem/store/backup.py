@@ -9,7 +9,7 @@ writing (in WAL mode a reader blocks no writer).
 
 - A backup is written to a temporary file beside the target and renamed over
   it at the end, so the target is never a half-written database. It is
-  owner-only (it holds every seat's reply token, ``pbem.private``), in
+  owner-only (it holds every seat's reply token, ``pbem.privatefiles``), in
   rollback-journal mode (one self-contained file), and checked
   (``PRAGMA quick_check``) before it is renamed into place.
 - A restore checks that the file is a pbem database this pbem can migrate,
@@ -37,7 +37,7 @@ from sqlalchemy.engine import URL
 from sqlmodel import Session
 
 from pbem.errors import StoreError
-from pbem.private import create_private_file
+from pbem.privatefiles import create_private_file
 from pbem.store.inqueue import reclaim as reclaim_messages
 from pbem.store.leases import LeaseRow
 from pbem.store.moves import forget_claims

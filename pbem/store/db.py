@@ -18,7 +18,7 @@ from sqlalchemy.exc import (
 from sqlmodel import Session, create_engine
 
 from pbem.errors import StoreError
-from pbem.private import create_private_file
+from pbem.privatefiles import create_private_file
 from pbem.store import (  # noqa: F401  (register their tables)
     absence,
     inbound,
@@ -76,7 +76,7 @@ class Database:
             kwargs["connect_args"] = {"timeout": 30}
             path = self.sqlite_path
             if path is not None and path.parent.is_dir():
-                create_private_file(path)  # its outbox holds reply tokens: owner-only (pbem.private)
+                create_private_file(path)  # its outbox holds reply tokens: owner-only (pbem.privatefiles)
         try:
             self.engine: Engine = create_engine(self.url, **kwargs)
         except NoSuchModuleError:

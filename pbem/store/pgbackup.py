@@ -41,7 +41,7 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import SQLAlchemyError
 
 from pbem.errors import StoreError
-from pbem.private import create_private_file
+from pbem.privatefiles import create_private_file
 from pbem.store.db import Database, safe_url
 from pbem.store.schema import current_revisions, refuse_newer
 

@@ -50,13 +50,13 @@ from pbem.games.imperial2030.bot.strategy import (
     decide,
     decide_after_refusal,
 )
-from pbem.games.imperial2030.messages import run_message as _run_orders
-from pbem.games.imperial2030.orders import apply_exchange, legal_orders, split_message
-from pbem.games.imperial2030.reports import (
+from pbem.games.imperial2030.mails import (
     render_error,
     render_prompt,
     render_report,
 )
+from pbem.games.imperial2030.orders import apply_exchange, legal_orders, split_message
+from pbem.games.imperial2030.runmessage import run_message as _run_orders
 from pbem.mail import MaildirInbox, OutgoingMail, build_message, parse_message
 from pbem.mail.hub import MailHub
 from tests.helpers import new, play, standard_game, swiss_bank, turn_of

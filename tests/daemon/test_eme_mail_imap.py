@@ -140,7 +140,10 @@ def test_r8_bid_1_no_mail_before_the_last_bid_names_another_players_bid(bidding:
         assert "[g1] Move 0: " in message["Subject"], message["Subject"]
         assert message["Message-ID"].startswith("<pbem.g1.0."), message["Message-ID"]
         pbem = {k: str(v) for k, v in message.items() if k.lower().startswith("x-pbem-")}
-        assert set(pbem) <= {"X-PBEM-Loop", "X-PBEM-Decision"} and pbem.get("X-PBEM-Decision", "bid") == "bid"
+        assert set(pbem) <= {"X-PBEM-Loop", "X-PBEM-Decision", "X-PBEM-Mail", "X-PBEM-Move"}, pbem
+        assert pbem.get("X-PBEM-Decision", "bid") == "bid" and pbem.get("X-PBEM-Move", "0") == "0", pbem
+        # what the mail is to its reader: the answer to their own bid (report) or question (query), whoever bid
+        assert pbem.get("X-PBEM-Mail") in ("report", "query"), pbem
         for line in whole(message).splitlines():
             for other, coins in given.items():
                 if other != reader and re.search(rf"\b{other}\b", line):

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pbem.games.imperial2030.orders.message import split_message
+from pbem.games.imperial2030.orders.split import split_message
 from pbem.mail import InboundError, InboundMessage, parse_message, token_of_address
 
 MODERATOR = "pbem@games.example"

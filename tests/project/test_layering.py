@@ -127,7 +127,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pbem.moderator",),  # the core: games, orders, the mail a move causes, deadlines, the game master
     ("pbem.config", "pbem.initfile"),  # the configuration file, read (into mail and store settings) and written
     ("pbem.games", "pbem.store", "pbem.mail", "pbem.render", "templates"),
-    ("pbem", "pbem.errors", "pbem.holders", "pbem.private", "pbem.crash"),  # what every layer shares
+    ("pbem", "pbem.errors", "pbem.holders", "pbem.privatefiles", "pbem.crash"),  # what every layer shares
     ("engine", "maps"),  # the rules, pure: no I/O, nothing of the rest
 )
 # Pillow is loaded only when a picture is drawn (pbem.render.picture's render_png): the one import a function

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.mail.hub import MailHub
 from pbem.mail.maildir import MaildirInbox
-from pbem.private import exposure_warnings
+from pbem.privatefiles import exposure_warnings
 from pbem.store import Database
 from tests.mailservers import DovecotAccount, secret_command
 from tests.smtpservers import SMTP_TOKEN, SMTP_USER, SmtpServer

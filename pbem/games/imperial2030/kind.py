@@ -19,10 +19,9 @@ from engine.imperial2030.rules import ImperialRules
 from engine.imperial2030.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games.basekind import BaseKind
-from pbem.games.imperial2030 import queries, reports
+from pbem.games.imperial2030 import mails, queries
 from pbem.games.imperial2030.bot.player import ImperialBot
-from pbem.games.imperial2030.lines import new_game_lines, pending_lines, summary_lines
-from pbem.games.imperial2030.messages import run_message
+from pbem.games.imperial2030.console import new_game_lines, pending_lines, summary_lines
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import (
     format_action,
@@ -33,8 +32,9 @@ from pbem.games.imperial2030.orders import (
 from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.games.imperial2030.picture import picture
+from pbem.games.imperial2030.runmessage import run_message
 from pbem.games.imperial2030.statejson import state_json
-from pbem.games.imperial2030.views import decision_words, turn_line
+from pbem.games.imperial2030.viewmodels import decision_words, turn_line
 from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
@@ -57,7 +57,7 @@ class ImperialNewGame(NewGame):
 
 @dataclass(frozen=True)
 class _Refused:
-    """A refusal with the lines that stood before it, as ``views.error_view`` reads a message's result."""
+    """A refusal with the lines that stood before it, as ``viewmodels.error_view`` reads a message's result."""
 
     refusal: Refusal
     applied: tuple[AppliedLine, ...]
@@ -174,29 +174,29 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
 
     def report(self, state: GameState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
                board: bool = True) -> str:
-        return reports.render_report(state, player, list(events), game=game, open_cash=open_cash, board=board)
+        return mails.render_report(state, player, list(events), game=game, open_cash=open_cash, board=board)
 
     def prompt(self, state: GameState, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
-        return reports.render_prompt(state, player, game=game, deadline=deadline)
+        return mails.render_prompt(state, player, game=game, deadline=deadline)
 
     def welcome(self, state: GameState, player: str, *, game: str, reply_to: str | None = None,
                 open_cash: bool = False, mail_note: str = "") -> str:
-        return reports.render_welcome(state, player, game=game, reply_to=reply_to, open_cash=open_cash,
+        return mails.render_welcome(state, player, game=game, reply_to=reply_to, open_cash=open_cash,
                                       mail_note=mail_note)
 
     def error(self, state: GameState, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
         told: Any = _Refused(refusal, tuple(applied)) if applied else refusal
-        return reports.render_error(state, player, told, game=game)
+        return mails.render_error(state, player, told, game=game)
 
     def game_end(self, state: GameState, player: str | None, events: Iterable[Event], *, game: str) -> str:
-        return reports.render_game_end(state, player, list(events), game=game)
+        return mails.render_game_end(state, player, list(events), game=game)
 
     def board_text(self, state: GameState, *, game: str) -> str:
-        return reports.render_board(state, game=game)
+        return mails.render_board(state, game=game)
 
     def board_key(self, state: GameState) -> str:
-        return reports.board_key(state)
+        return mails.board_key(state)
 
     def picture(self, state: GameState, *, game: str) -> Scene:
         return picture(state, game=game)

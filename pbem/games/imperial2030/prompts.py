@@ -1,6 +1,6 @@
 """The prompt: what a player must decide now, every legal option with its cost, examples to copy.
 
-Like the rest of ``pbem.games.imperial2030.views`` this only builds view models; the
+Like the rest of ``pbem.games.imperial2030.viewmodels`` this only builds view models; the
 layout is ``templates/prompt.j2``. Examples are tried on the engine before
 they are offered, so a line copied from a prompt is never refused.
 """
@@ -39,7 +39,7 @@ from engine.imperial2030.model import (
     UnitKind,
 )
 from engine.imperial2030.movement import army_routes, movable
-from pbem.games.imperial2030.views import (
+from pbem.games.imperial2030.viewmodels import (
     _canal_name,
     _check_player,
     _possessive,

@@ -50,11 +50,11 @@ from engine.imperial2030.model import GameSetup, GameState
 from engine.imperial2030.scoring import final_scores
 from engine.imperial2030.setup import new_game
 from pbem.games.imperial2030.help import help_text
+from pbem.games.imperial2030.mails import render_board
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import QueryKind, format_action, held
 from pbem.games.imperial2030.prompts import prompt_view
-from pbem.games.imperial2030.reports import render_board
-from pbem.games.imperial2030.views import (
+from pbem.games.imperial2030.viewmodels import (
     nation_rows,
     player_rows,
     turn_line,

@@ -30,8 +30,8 @@ import pytest
 
 from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameState
+from pbem.games.imperial2030.mails import render_error
 from pbem.games.imperial2030.orders import MessageResult, apply_message, format_action
-from pbem.games.imperial2030.reports import render_error
 from pbem.render import problems
 from tests.imperialpositions import battle_question, canal_question, suez_position, three_players
 

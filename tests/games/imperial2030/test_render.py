@@ -31,9 +31,7 @@ from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.scoring import final_scores
 from engine.imperial2030.setup import new_game
 from pbem.games.imperial2030.board import board_art, draw_board, nation_codes
-from pbem.games.imperial2030.narrate import narrate
-from pbem.games.imperial2030.orders import apply_message, parse_order
-from pbem.games.imperial2030.reports import (
+from pbem.games.imperial2030.mails import (
     check_board_art,
     check_rondel_art,
     prompt_view,
@@ -46,6 +44,8 @@ from pbem.games.imperial2030.reports import (
     render_rondel,
     render_welcome,
 )
+from pbem.games.imperial2030.narrate import narrate
+from pbem.games.imperial2030.orders import apply_message, parse_order
 from pbem.moderator import Moderator
 from pbem.render import problems
 from pbem.render.art import ArtError, check_art, fill_panel, parse_art

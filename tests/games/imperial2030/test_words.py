@@ -15,10 +15,10 @@ from engine.imperial2030.model import Stance
 from pbem import store
 from pbem.cli import app
 from pbem.games import kind_of
+from pbem.games.imperial2030.mails import render_report
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import Query, QueryKind
 from pbem.games.imperial2030.queries import answer
-from pbem.games.imperial2030.reports import render_report
 from pbem.moderator import Moderator
 from pbem.moderator.notify.subjects import prompt_subject
 from pbem.store import Database

@@ -31,12 +31,6 @@ from pbem.games.imperial2030.orders.errors import (
 )
 from pbem.games.imperial2030.orders.format import format_action
 from pbem.games.imperial2030.orders.legal import legal_orders
-from pbem.games.imperial2030.orders.message import (
-    MessageLine,
-    SplitMessage,
-    split_message,
-    split_orders,
-)
 from pbem.games.imperial2030.orders.names import (
     normalise,
     resolve_nation,
@@ -49,6 +43,12 @@ from pbem.games.imperial2030.orders.parse import (
     QueryKind,
     parse_line,
     parse_order,
+)
+from pbem.games.imperial2030.orders.split import (
+    MessageLine,
+    SplitMessage,
+    split_message,
+    split_orders,
 )
 
 __all__ = [

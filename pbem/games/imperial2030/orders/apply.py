@@ -59,8 +59,8 @@ from engine.imperial2030.game import waiting_for
 from engine.imperial2030.model import GameState, ManeuverStep
 from pbem.games.imperial2030.orders.errors import OrderError
 from pbem.games.imperial2030.orders.legal import refusal
-from pbem.games.imperial2030.orders.message import MessageLine, split_orders
 from pbem.games.imperial2030.orders.parse import Query, parse_line, parse_order
+from pbem.games.imperial2030.orders.split import MessageLine, split_orders
 
 MANEUVER_ORDERS = (FleetMove, ArmyMove, Attack, DestroyFactory)
 IMPLICIT_DONE = "DONE"  # the text of the DONE added at the end of a message

@@ -80,7 +80,6 @@ from pbem.games.imperial2030.orders.keywords import (
     read_keyword,
 )
 from pbem.games.imperial2030.orders.legal import legal_orders, refusal
-from pbem.games.imperial2030.orders.message import MessageLine, split_message
 from pbem.games.imperial2030.orders.names import (
     is_canal,
     is_unit_kind,
@@ -94,6 +93,7 @@ from pbem.games.imperial2030.orders.names import (
     resolve_unit_kind,
     sea_domain,
 )
+from pbem.games.imperial2030.orders.split import MessageLine, split_message
 
 __all__ = ["MessageLine", "Query", "QueryKind", "keyword_usage", "parse_line", "parse_order", "split_message"]
 

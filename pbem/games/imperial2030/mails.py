@@ -13,7 +13,7 @@ instead of being wrapped (tests use it).
     render_error(state, player, refusal, game=...)
     render_game_end(state, player=None, events=(), game=...)
 
-The ``*_view`` functions of ``pbem.games.imperial2030.views`` and ``pbem.games.imperial2030.prompts``
+The ``*_view`` functions of ``pbem.games.imperial2030.viewmodels`` and ``pbem.games.imperial2030.prompts``
 build what the templates get; ``pbem.games.imperial2030.board`` draws the board and the rondel from the art in
 ``maps/`` and ``templates/imperial2030``.
 """
@@ -33,7 +33,7 @@ from pbem.games.imperial2030.board import (
     region_tokens,
 )
 from pbem.games.imperial2030.prompts import prompt_view
-from pbem.games.imperial2030.views import (
+from pbem.games.imperial2030.viewmodels import (
     board_view,
     error_view,
     game_end_view,
@@ -123,7 +123,7 @@ def render_welcome(
 
 
 def render_error(state: GameState, player: str, refusal: Any, *, game: str = "", strict: bool = False) -> str:
-    """The reply to a message with a refused line (see ``views.error_view`` for ``refusal``)."""
+    """The reply to a message with a refused line (see ``viewmodels.error_view`` for ``refusal``)."""
     return render("imperial2030/error.j2", strict=strict, error=error_view(state, player, refusal, game=game))
 
 

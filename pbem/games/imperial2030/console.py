@@ -6,8 +6,8 @@ from typing import Any
 from engine.imperial2030.board import Board
 from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.model import GameState
-from pbem.games.imperial2030.messages import describe_decision
 from pbem.games.imperial2030.orders import format_action
+from pbem.games.imperial2030.runmessage import describe_decision
 from pbem.games.imperial2030.statejson import state_json
 from pbem.games.kind import NewGame
 
