@@ -57,7 +57,11 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # templates ship with the code: no file checked for changes at each mail's render
+        # {% trans %} / _() mark what a translation catalogue extracts (pybabel extract); until a seat's
+        # language is chosen the null translations give the English text unchanged
+        extensions=["jinja2.ext.i18n"],
     )
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
     env.filters.update(
         wrap=wrap,
         bullet=bullet,
