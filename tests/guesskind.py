@@ -29,24 +29,21 @@ only the seam (``pbem.games``), the text tools and ``pbem.errors``.
 """
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from engine.core.decisions import Pending
 from engine.core.errors import GameFinished, IllegalAction, NotYourDecision
-from engine.core.log import LogEntry
 from engine.core.protocol import JsonObject, Rules, State
 from engine.core.rng import seeded
 from engine.core.seats import Seat
 from pbem.errors import BadSetup
 from pbem.games.basekind import BaseKind
-from pbem.games.kind import Bot, GameKind, KindInfo, Race, SetupChoices
-from pbem.games.results import AppliedLine, MessageLine, Query, Refusal
-from pbem.render.text import finish, join_words, wrap
+from pbem.games.kind import GameKind, KindInfo, Race, SetupChoices
+from pbem.games.results import MessageLine, Query
+from pbem.render.text import join_words
 
 KIND = "guess-test"
 TITLE = "Guess the Number (test kind)"
@@ -55,7 +52,6 @@ LOW, HIGH = 1, 10
 DEFAULT = 5  # G-7
 DECISION = "guess"
 LEGAL = tuple(f"GUESS {n}" for n in range(LOW, HIGH + 1))
-BANNER = "GUESS THE NUMBER"
 
 # --- the engine: pure, no I/O --------------------------------------------------------------------------
 
@@ -222,45 +218,17 @@ def ranked(state: GuessState) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(zip(state.seating, state.points, strict=True), key=lambda item: -item[1]))
 
 
-# --- the bot ----------------------------------------------------------------------------------------------
-
-_BANNER = re.compile(rf"^{BANNER} - (?P<game>\S+) - move (?P<move>\d+)", re.MULTILINE)
-
-
-class GuessBot:
-    """Reads this kind's mails by their first line; ``random`` guesses from its seed, ``middle`` the default."""
-
-    strategies = ("random", "middle")
-
-    def is_report(self, text: str) -> bool:
-        return " REPORT " in text.split("\n", 1)[0] + " "
-
-    def answer(self, prompt: str, strategy: str, seed: int | str, report: str | None) -> str | None:
-        if strategy == "middle":
-            return f"GUESS {DEFAULT}"
-        return f"GUESS {random.Random(f'{seed}:{prompt}').randint(LOW, HIGH)}"
-
-    def answer_refusal(self, error: str, prompt: str | None, strategy: str, seed: int | str, report: str | None,
-                       avoid: Sequence[str], attempt: int) -> str | None:
-        return next((order for order in LEGAL if order not in avoid), None)
-
-
-# --- the moderator's part: order language, words, views (on ``BaseKind``'s defaults) ------------------------
+# --- the moderator's part: order language and words, on ``BaseKind``'s defaults and plain mails --------------
 
 _GUESS = re.compile(r"^guess\s*:?\s*(\S+)$", re.IGNORECASE)
 
 
-def _mail(*paragraphs: str) -> str:
-    """Mail text: ASCII, each paragraph wrapped to 78 columns (lines starting with blanks kept as they are)."""
-    return finish("\n\n".join(p if p.startswith(" ") or "\n" in p else wrap(p) for p in paragraphs if p))
-
-
 class GuessKind(BaseKind[GuessState, Guess, Event]):
-    """The ``GameKind`` of Guess the Number: only what ``BaseKind`` cannot know."""
+    """The ``GameKind`` of Guess the Number: only what ``BaseKind`` cannot know. Its mails are the plain ones
+    (``pbem.games.plainmails``) and its bot the generic one (``pbem.games.optionsbot``)."""
 
     info = KindInfo(KIND, TITLE, 2, 4, decisions=(DECISION,))  # the tests set the hours they need
     rules = GuessRules()
-    bot: Bot = GuessBot()
 
     def make_setup(self, choices: SetupChoices) -> GuessSetup:
         """G-1: another kind's options (Imperial's ``deal``) are refused, not ignored."""
@@ -318,63 +286,19 @@ class GuessKind(BaseKind[GuessState, Guess, Event]):
         return "The game is over." if state.finished else \
             f"Round {state.round} of {ROUNDS}: waiting for every player's sealed guess."
 
-    def _mail(self, game: str, state: GuessState, what: str, *paragraphs: str) -> str:
-        return _mail(f"{BANNER} - {game} - move {self.shown_move(state)} - {what}", *paragraphs)
-
-    def _standing(self, state: GuessState, player: str | None) -> list[str]:
+    def standing(self, state: GuessState, player: str | None) -> list[str]:
+        """G-8: the points, and the reader's own guess of the open round (nobody else's)."""
         lines = [self.turn_line(state), "Points: " + ", ".join(f"{p} {n}" for p, n in ranked(state)) + "."]
-        if player is not None and not state.finished:
+        if player is not None and player in state.seating and not state.finished:
             own = state.guess_of(player)
             lines.append("You have sent no guess yet this round." if own is None else
                          f"Your guess this round: {own}. You may change it until every guess is in.")
-        return lines
+        return lines if player is not None else [*lines, *self.narrate(state, state.history)]
 
-    def report(self, state: GuessState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
-               board: bool = True) -> str:
-        told = self.narrate(state, events, viewer=player) or ["Nothing you may see has happened."]
-        return self._mail(game, state, f"REPORT for {player}", *told, *self._standing(state, player))
-
-    def prompt(self, state: GuessState, player: str, *, game: str,
-               deadline: datetime | str | None = None) -> str | None:
-        if not self.legal_orders(state, player):
-            return None
-        due = f" by {deadline:%Y-%m-%d %H:%M} UTC" if isinstance(deadline, datetime) else f" by {deadline}" * bool(deadline)
-        return self._mail(game, state, f"YOUR SEALED GUESS, {player}",
-                          f"Round {state.round} of {ROUNDS}: reply{due} with one line, GUESS and a whole number "
-                          f"from {LOW} to {HIGH}. Nobody sees your guess, or that you sent one, before every guess "
-                          "is in; you may change it until then.",
-                          f"Without an answer by the deadline, the game takes GUESS {DEFAULT} for you.")
-
-    def welcome(self, state: GuessState, player: str, *, game: str, reply_to: str | None = None,
-                open_cash: bool = False, mail_note: str = "") -> str:
-        return self._mail(game, state, f"WELCOME, {player}", f"Players: {', '.join(state.seating)}. In each of "
-                          f"{ROUNDS} rounds the game hides a number from {LOW} to {HIGH}; everyone sends a sealed "
-                          "guess, and the closest guess scores a point.",
-                          f"Reply to this mail (it goes to {reply_to}) to play." * bool(reply_to), mail_note)
-
-    def error(self, state: GuessState, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
-              game: str) -> str:
-        stood = "; ".join(f"line {a.line_number}: {a.line}" for a in applied)
-        where = f"line {refusal.line_number}: {refusal.line}" if refusal.line_number is not None else "your message"
-        rest = "; ".join(f"line {n}: {t}" for n, t in refusal.not_applied)
-        return self._mail(game, state, f"REFUSED, {player}", f"Applied before the refusal: {stood}" * bool(stood),
-                          f"REFUSED {where}", refusal.reason, f"Not applied: {rest}" * bool(rest),
-                          f"Legal now: GUESS {LOW} to GUESS {HIGH}, or STATUS." * bool(refusal.legal))
-
-    def game_end(self, state: GuessState, player: str | None, events: Iterable[Event], *, game: str) -> str:
-        return self._mail(game, state, "THE GAME IS OVER", *self.narrate(state, events, viewer=player),
-                          *self.end_lines(state))
-
-    def board_text(self, state: GuessState, *, game: str) -> str:
-        return self._mail(game, state, "BOARD", *self._standing(state, None), *self.narrate(state, state.history))
-
-    def board_key(self, state: GuessState) -> str:
-        return "\n".join([*self._standing(state, None), *self.narrate(state, state.history)])
-
-    def answer_query(self, state: GuessState, player: str, query: Query, *, log: Sequence[LogEntry[Guess]] | None,
-                     game: str, open_cash: bool = False, deadline: datetime | str | None = None) -> str:
-        return self._mail(game, state, f"STATUS for {player}", *self._standing(state, player),
-                          *self.narrate(state, state.history))
+    def decision_about(self, state: GuessState, decision: Pending) -> list[str]:
+        return [f"Round {state.round} of {ROUNDS}: reply with one line, GUESS and a whole number from {LOW} to "
+                f"{HIGH}. Nobody sees your guess, or that you sent one, before every guess is in; you may change "
+                "it until then."]
 
     def state_json(self, name: str, state: GuessState, viewer: str | None = None) -> dict[str, Any]:
         """G-8: the open round's guesses are left out; a ``viewer`` gets their own as ``your_guess``."""

@@ -4,11 +4,14 @@
 most of it has one sensible answer for most games (nothing is sealed, no
 seat holds anything, the move shown is the log position), and the engine's
 part is the game's ``Rules`` as it is. A kind that subclasses ``BaseKind``
-states its ``info``, ``rules`` and ``bot`` and writes the members marked
-abstract here and ``read_order`` (or its own ``run_message``): ``REQUIRED``
-names them all. Every other member has a default below, which
-a game overrides where its rules differ (Eight-Minute Empire's sealed bid
-overrides ``tells``, ``shown_move`` and ``is_sealed_answer``).
+states its ``info`` and ``rules`` and writes the members marked abstract
+here and ``read_order`` (or its own ``run_message``): ``REQUIRED`` names them
+all. Every other member has a default below, which a game overrides where its
+rules differ (Eight-Minute Empire's sealed bid overrides ``tells``,
+``shown_move`` and ``is_sealed_answer``). The mails default to the plain ones
+(``pbem.games.plainmails``) and the bot to the generic one
+(``pbem.games.optionsbot``): a game with nine members written plays by mail,
+and the demo plays it; both built-in games write their own of each.
 
 The ``Rules`` methods are passed on to ``rules`` unchanged, so the core asks
 the kind for everything (``kind.pending(state)``, ``replay(kind, ...)``) and
@@ -27,11 +30,12 @@ from engine.core.errors import IllegalAction
 from engine.core.log import LogEntry
 from engine.core.protocol import JsonObject, Rules
 from engine.core.seats import Seat
-from pbem.games import messagetext
+from pbem.games import messagetext, plainmails
 from pbem.games.kind import Bot, KindInfo, NewGame, Race, SetupChoices
+from pbem.games.optionsbot import OptionsBot
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Node, Point, Scene
-from pbem.render.text import wrap
+from pbem.render.text import join_words, wrap
 
 S = TypeVar("S")  # the game's state
 A = TypeVar("A")  # the game's action
@@ -41,14 +45,14 @@ E = TypeVar("E")  # the game's event
 class BaseKind(ABC, Generic[S, A, E]):
     """A ``GameKind`` with every member that can have a default given one; subclass it for a new game.
 
-    A subclass sets ``info``, ``rules`` and ``bot`` (class attributes or in
+    A subclass sets ``info`` and ``rules`` (class attributes or in
     ``__init__``) and writes the abstract methods; ``REQUIRED`` names them
     all, and the suite counts them.
     """
 
     info: KindInfo
     rules: Rules[Any, S, A, E]
-    bot: Bot
+    bot: Bot = OptionsBot()  # plays any game from its options block; a game with a strategy brings its own
 
     # --- what a game must write --------------------------------------------------------------------
 
@@ -76,45 +80,6 @@ class BaseKind(ABC, Generic[S, A, E]):
     @abstractmethod
     def turn_line(self, state: S) -> str:
         """Where the game stands, in a sentence: 'Round 2: Russia's turn (ann), choosing a rondel space.'"""
-
-    @abstractmethod
-    def report(self, state: S, player: str, events: Iterable[E], *, game: str, open_cash: bool = False,
-               board: bool = True) -> str:
-        """What ``events`` did, as ``player`` may read it, with where the game stands."""
-
-    @abstractmethod
-    def prompt(self, state: S, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
-        """What ``player`` must decide now with every legal option; None when nothing is asked of them."""
-
-    @abstractmethod
-    def welcome(self, state: S, player: str, *, game: str, reply_to: str | None = None,
-                open_cash: bool = False, mail_note: str = "") -> str:
-        """The first mail a seat gets: the game, the seats, how to play by mail. ``mail_note``: the core's
-        items on how much mail the seat gets (its MAIL mode and BOARD choice), printed among the game's own
-        items on playing by mail; empty outside a game played by mail."""
-
-    @abstractmethod
-    def error(self, state: S, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
-              game: str) -> str:
-        """The reply to a refused message: the lines that stood (``applied``), the refused line, what is legal."""
-
-    @abstractmethod
-    def game_end(self, state: S, player: str | None, events: Iterable[E], *, game: str) -> str:
-        """The last mail: how the game ended and the final scores."""
-
-    @abstractmethod
-    def board_text(self, state: S, *, game: str) -> str:
-        """The whole board as text (``BOARD``, ``pbem board``)."""
-
-    def board_key(self, state: S) -> str:
-        """The board's text without a game name: right for a game whose board text names no move (a game
-        whose board has a move counter in it gives its own, or every mail would show the board again)."""
-        return self.board_text(state, game="")
-
-    @abstractmethod
-    def answer_query(self, state: S, player: str, query: Query, *, log: Sequence[LogEntry[A]] | None, game: str,
-                     open_cash: bool = False, deadline: datetime | str | None = None) -> str:
-        """The answer to a report request (``Query``) found in a message."""
 
     @abstractmethod
     def race(self, state: S) -> Race:
@@ -167,6 +132,74 @@ class BaseKind(ABC, Generic[S, A, E]):
 
     def state_from_json(self, data: JsonObject) -> S:
         return self.rules.state_from_json(data)
+
+    # --- mails: plain ones (``pbem.games.plainmails``) until a game writes its own ---------------------
+
+    def standing(self, state: S, player: str | None) -> list[str]:
+        """Where the game stands as ``player`` (None: anyone) may read it, one paragraph each; the plain
+        mails end with it. A game adds its scores and what the reader alone may know."""
+        return [self.turn_line(state)]
+
+    def decision_about(self, state: S, decision: Pending) -> list[str]:
+        """What a plain prompt says about a decision above its options: nothing, unless the game has more."""
+        return []
+
+    def _plain(self, state: S, game: str, reader: str | None, told: Iterable[str] = ()) -> plainmails.Plain:
+        return plainmails.Plain(self.info.title, game, self.shown_move(state), reader,
+                                tuple(self.standing(state, reader)), tuple(told))
+
+    def report(self, state: S, player: str, events: Iterable[E], *, game: str, open_cash: bool = False,
+               board: bool = True) -> str:
+        """What ``events`` did, as ``player`` may read it, with where the game stands."""
+        return plainmails.report(self._plain(state, game, player, self.narrate(state, events, viewer=player)))
+
+    def prompt(self, state: S, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
+        """What ``player`` must decide now with every legal option; None when nothing is asked of them."""
+        asked = [d for d in self.pending(state) if d.player == player and not d.answered]
+        options = tuple(self.legal_orders(state, player))
+        if not asked or not options:
+            return None
+        decisions = tuple(plainmails.Decision(self.decision_words(state, d), tuple(self.decision_about(state, d)),
+                                              options, self.default_order(state, d)) for d in asked[:1])
+        when = f"{deadline:%Y-%m-%d %H:%M} UTC" if isinstance(deadline, datetime) else deadline or ""
+        return plainmails.prompt(plainmails.Prompt(**vars(self._plain(state, game, player)), decisions=decisions,
+                                                   deadline=when))
+
+    def welcome(self, state: S, player: str, *, game: str, reply_to: str | None = None,
+                open_cash: bool = False, mail_note: str = "") -> str:
+        """The first mail a seat gets: the game, the seats, how to play by mail. ``mail_note``: the core's
+        items on how much mail the seat gets (its MAIL mode and BOARD choice), printed among the game's own
+        items on playing by mail; empty outside a game played by mail."""
+        seating = join_words(seat.name for seat in self.seats(self.setup_of(state)))
+        return plainmails.welcome(plainmails.Welcome(**vars(self._plain(state, game, player)), players=seating,
+                                                     reply_to=reply_to, mail_note=mail_note))
+
+    def error(self, state: S, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
+              game: str) -> str:
+        """The reply to a refused message: the lines that stood (``applied``), the refused line, what is legal."""
+        return plainmails.refusal(plainmails.Refusal(
+            **vars(self._plain(state, game, player)), reason=refusal.reason, line_number=refusal.line_number,
+            line=refusal.line or "", applied=tuple((a.line_number, a.line) for a in applied),
+            not_applied=tuple(refusal.not_applied), legal=tuple(refusal.legal)))
+
+    def game_end(self, state: S, player: str | None, events: Iterable[E], *, game: str) -> str:
+        """The last mail: how the game ended and the final scores."""
+        return plainmails.game_end(self._plain(state, game, player, [*self.narrate(state, events, viewer=player),
+                                                                      *self.end_lines(state)]))
+
+    def board_text(self, state: S, *, game: str) -> str:
+        """The whole board as text (``BOARD``, ``pbem board``): where the game stands, for anyone."""
+        return plainmails.standing(self._plain(state, game, None))
+
+    def board_key(self, state: S) -> str:
+        """The board's text without a game name: right for a game whose board text names no move (a game
+        whose board has a move counter in it gives its own, or every mail would show the board again)."""
+        return self.board_text(state, game="")
+
+    def answer_query(self, state: S, player: str, query: Query, *, log: Sequence[LogEntry[A]] | None, game: str,
+                     open_cash: bool = False, deadline: datetime | str | None = None) -> str:
+        """The answer to a report request (``Query``) found in a message: where the game stands for ``player``."""
+        return plainmails.standing(self._plain(state, game, player))
 
     # --- defaults: a game overrides those its rules need otherwise ----------------------------------
 
@@ -276,8 +309,7 @@ class BaseKind(ABC, Generic[S, A, E]):
 
     def end_lines(self, state: S) -> list[str]:
         """The final scores in a sentence."""
-        return _lines("Final scores: " + ", ".join(f"{player} {score}" for player, score in self.final_scores(state))
-                      + ".")
+        return _lines(plainmails.final_scores(self.final_scores(state)))
 
     def summary_lines(self, name: str, state: S) -> list[str]:
         """The move shown and where the game stands."""
@@ -327,5 +359,5 @@ def _every_line(text: str) -> bool:
     return True
 
 
-# What a game must write: the abstract methods, its three attributes, and ``read_order`` or ``run_message``.
-REQUIRED = (*sorted(BaseKind.__abstractmethods__), "bot", "info", "read_order", "rules")
+# What a game must write: the abstract methods, its two attributes, and ``read_order`` or ``run_message``.
+REQUIRED = (*sorted(BaseKind.__abstractmethods__), "info", "read_order", "rules")

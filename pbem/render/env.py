@@ -61,7 +61,7 @@ def environment() -> Environment:
         # language is chosen the null translations give the English text unchanged
         extensions=["jinja2.ext.i18n"],
     )
-    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # added by the i18n extension
     env.filters.update(
         wrap=wrap,
         bullet=bullet,

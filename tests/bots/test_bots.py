@@ -42,7 +42,6 @@ from pbem.games.imperial2030.bot.reading import (
     parse_prompt,
     parse_refusal,
     parse_report,
-    split_option,
 )
 from pbem.games.imperial2030.bot.strategy import (
     STRATEGIES,
@@ -57,6 +56,7 @@ from pbem.games.imperial2030.mails import (
 )
 from pbem.games.imperial2030.orders import apply_exchange, legal_orders, split_message
 from pbem.games.imperial2030.runmessage import run_message as _run_orders
+from pbem.games.optionsblock import split_option
 from pbem.mail import MaildirInbox, OutgoingMail, build_message, parse_message
 from pbem.mail.hub import MailHub
 from tests.helpers import new, play, standard_game, swiss_bank, turn_of

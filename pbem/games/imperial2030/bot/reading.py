@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pbem.games.optionsblock import OptionsBlock, blocks
+
 _BANNER_RE = re.compile(r'^ IMPERIAL 2030 - game "(?P<game>[^"]*)" - (?P<rest>.*)$')
 _ROUND_RE = re.compile(r"^ Round (?P<round>\d+), after move (?P<version>\d+)")
-_GAP_RE = re.compile(r"\S {2,}\S")
 _MONEY_RE = re.compile(r"You have (?P<cash>\d+) in cash")
 _TREASURY_RE = re.compile(r"the treasury of (?P<nation>[A-Za-z ]+?) holds (?P<amount>\d+)")
 _LIMIT_RE = re.compile(r"up to (?P<limit>\d+)")
@@ -149,16 +150,6 @@ class Report:
 # --- helpers -----------------------------------------------------------------------------------
 
 
-def split_option(text: str) -> tuple[str, str]:
-    """``"RONDEL import   Import, 4 spaces"`` -> (``"RONDEL import"``, ``"Import, 4 spaces"``)."""
-    stripped = text.strip()
-    match = _GAP_RE.search(stripped)
-    if match is None:
-        return stripped, ""
-    cut = match.start() + 1
-    return stripped[:cut].strip(), stripped[cut:].strip()
-
-
 def kind_of(title: str, keywords: tuple[str, ...]) -> str:
     """The decision kind from the option keywords (and the title where keywords are shared)."""
     words = set(keywords)
@@ -231,10 +222,7 @@ def parse_prompt(text: str) -> Prompt:
     """
     lines = text.replace("\r\n", "\n").split("\n")
     game, reader, round_, version = _banner(lines)
-    decisions: list[PromptDecision] = []
-    for index, line in enumerate(lines):
-        if line.strip() == "Your options:" and _indent(line) == 0:
-            decisions.append(_decision_at(lines, index))
+    decisions = [_decision_of(lines, block) for block in blocks(text)]
     cash = None
     treasuries: dict[str, int] = {}
     joined = " ".join(" ".join(lines).split())
@@ -246,31 +234,13 @@ def parse_prompt(text: str) -> Prompt:
     return Prompt(game, reader, round_, version, tuple(decisions), cash, treasuries)
 
 
-def _decision_at(lines: list[str], start: int) -> PromptDecision:
-    """The decision whose ``Your options:`` line is ``lines[start]``."""
-    title, about = _title_before(lines, start)
-    options: list[Option] = []
-    combine: list[str] = []
-    group = ""
-    index = start + 1
-    while index < len(lines) and lines[index].strip():
-        line = lines[index]
-        indent = _indent(line)
-        if indent == 4:
-            order, detail = split_option(line)
-            options.append(Option(order, detail, group))
-        elif indent > 4 and options:  # the details of the option above, wrapped
-            last = options[-1]
-            options[-1] = Option(last.order, (last.detail + " " + line.strip()).strip(), last.group)
-        elif indent == 2 and line.rstrip().endswith(":") and not combine \
-                and index + 1 < len(lines) and _indent(lines[index + 1]) == 4:
-            group = line.strip()[:-1]
-        else:
-            combine.append(line.strip())
-        index += 1
-    options = [_with_alternatives(o) for o in options]
-    examples, default, _ = _examples_after(lines, index)
-    return PromptDecision(title, about, tuple(options), " ".join(combine), examples, default)
+def _decision_of(lines: list[str], block: OptionsBlock) -> PromptDecision:
+    """The decision whose options ``block`` holds (read by the one reader of options, ``pbem.games.optionsblock``):
+    its title and text above, its note on combining, its examples and default below."""
+    title, about = _title_before(lines, block.start)
+    options = [_with_alternatives(Option(o.order, o.detail, o.group)) for o in block.options]
+    examples, default, _ = _examples_after(lines, block.end)
+    return PromptDecision(title, about, tuple(options), " ".join(block.notes), examples, default)
 
 
 def _with_alternatives(option: Option) -> Option:

@@ -47,8 +47,8 @@ from pbem.games.imperial2030.bot.reading import (
     parse_prompt,
     parse_refusal,
     parse_report,
-    split_option,
 )
+from pbem.games.optionsblock import split_option
 
 STRATEGIES = ("random", "sensible")
 
