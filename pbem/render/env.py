@@ -84,3 +84,10 @@ def render(template: str, *, strict: bool = False, **context: Any) -> str:
         if found:
             raise RenderError(f"{template}: " + "; ".join(found[:5]))
     return finish(raw)
+
+
+def render_phrase(template: str, **context: Any) -> str:
+    """A text that is no mail body (a subject, a picture's alternative text): one line, as long as it needs,
+    not wrapped to the mail's width; the template's own line breaks and outer blanks are left out."""
+    return " ".join(line.strip() for line in environment().get_template(template).render(**context).splitlines()
+                    if line.strip())

@@ -46,7 +46,8 @@ from pbem.mail import (
 )
 from pbem.moderator.notify.subjects import move_subject
 from pbem.moderator.notify.tokens import tokens_in_outbox
-from pbem.render.text import bullet, finish, wrap
+from pbem.render.env import render, render_phrase
+from pbem.render.text import finish
 from pbem.store import Database, GameRow, GameStatus, find_game, load_state, seats
 from pbem.store.inbound import Budget
 from pbem.store.observers import (
@@ -80,35 +81,31 @@ class Sender:
     name: str | None = None  # None: the outbox sender takes it from the configuration
 
 
-# --- the mail's text -----------------------------------------------------------------------------
+# --- the mail's text: words in templates/core/observer_*.j2 ----------------------------------------
+
+REPORT, FOOTER, WELCOME = "core/observer_report.j2", "core/observer_footer.j2", "core/observer_welcome.j2"
+LEFT_TEXT, REFUSED_TEXT, SUBJECT = "core/observer_left.j2", "core/observer_refused.j2", "core/observer_subject.j2"
 
 
 def public_report(kind: GameKind, state: Any, events: Sequence[Any], game: str) -> str:
     """What an observer reads after ``events``: what everyone may see, never a seat's secret."""
+    footer = render(FOOTER, strict=True, game=game).rstrip("\n")
     if state.finished:
-        return finish(kind.game_end(state, VIEWER, events, game=game).rstrip("\n") + "\n\n" + _footer(game) + "\n")
-    lines = [f"{game}: {kind.info.title}, public report after move {kind.shown_move(state)}", ""]
-    told = kind.narrate(state, events, VIEWER) if events else []
-    if told:
-        lines += ["WHAT HAPPENED", *(bullet(t) for t in told), ""]
-    lines += [wrap(kind.turn_line(state)), "", "PLAYERS"]
-    for player in state.seating:
-        held = kind.holding_words(state, player)
-        lines.append(bullet(f"{player}: {held}" if held else player))
-    board = kind.board_text(state, game=game).rstrip("\n")
-    return finish("\n".join([*lines, "", board, "", _footer(game)]) + "\n")
-
-
-def _footer(game: str) -> str:
-    return wrap(f"You observe game {game}: you get its public reports, what every player may see. To stop "
-                "them, reply to this mail with the word STOP.")
+        return finish(kind.game_end(state, VIEWER, events, game=game).rstrip("\n") + "\n\n" + footer + "\n")
+    players = tuple((player, kind.holding_words(state, player)) for player in state.seating)
+    return render(REPORT, strict=True, game=game, title=kind.info.title, move=kind.shown_move(state),
+                  told=kind.narrate(state, events, VIEWER) if events else [], turn_line=kind.turn_line(state),
+                  players=players, board=kind.board_text(state, game=game).rstrip("\n"), footer=footer)
 
 
 def welcome_text(kind: GameKind, state: Any, game: str) -> str:
-    intro = wrap(f"The game master has added you as an observer of game {game}, a game of {kind.info.title} by "
-                 "email. You will get a public report after each move: what every player may see, never a "
-                 "player's secrets. Observers do not play: mail with orders is not read.")
-    return finish(intro + "\n") + "\n" + public_report(kind, state, (), game)
+    intro = render(WELCOME, strict=True, game=game, title=kind.info.title)
+    return intro + "\n" + public_report(kind, state, (), game)
+
+
+def subject(game: str, what: str) -> str:
+    """``what``: welcome, left or refused (templates/core/observer_subject.j2)."""
+    return render_phrase(SUBJECT, game=game, what=what)
 
 
 # --- queueing -----------------------------------------------------------------------------------
@@ -202,23 +199,20 @@ def answer(composer: MailComposer, message: InboundMessage, row: ObserverRow, to
     words = own_lines(message.body)
     if any(_STOP.match(line) for line in words):
         remove_observer(session, row, composer.now)
-        body = wrap(f"You no longer observe game {game.name}: no more of its mail will come to you. If you did "
-                    "not ask for this, ask the game master to add you again.") + "\n"
+        body = render(LEFT_TEXT, strict=True, game=game.name)
         composer.to_address(row.email, purpose=PURPOSE, key=f"observer_left:{tag}", game=game,
-                            subject=f"[{game.name}] You no longer observe this game", body=body,
+                            subject=subject(game.name, "left"), body=body,
                             reply_to_message=message)
         return LEFT, "the observer left (STOP)"
     if not words:
         return IGNORED, "an observer's mail without text: not answered"
     if allowed((Budget(f"observer:{row.email}", per_day=REPLIES_PER_DAY),), REFUSED):
         kind = kind_of(game.kind)
-        body = wrap(f"You observe game {game.name} and hold no seat in it, so your mail was not read as orders "
-                    "or press: observers follow the game, they do not play. To stop the reports, reply to this "
-                    "mail with the word STOP.") + "\n"
+        body = render(REFUSED_TEXT, strict=True, game=game.name)
         identity = composer.moderator
         queue_to_observer(session, game, row, Sender(identity.address, identity.domain, identity.name),
                           key=f"observer_refused:{tag}", version=kind.shown_move(load_state(session, game)),
-                          subject=f"[{game.name}] Observers do not play", body=body, now=composer.now,
+                          subject=subject(game.name, "refused"), body=body, now=composer.now,
                           token=token, threading=reply_threading(message, load_settings(session, game).thread_root))
     return REFUSED, "an observer's mail with words other than STOP: observers cannot order"
 
@@ -257,7 +251,7 @@ def add(db: Database, game_name: str, email: str, sender: Sender | None, now: da
             kind = kind_of(game.kind)
             state = load_state(session, game)
             queue_to_observer(session, game, row, sender, key=f"observer_welcome:{now.isoformat()}",
-                              version=kind.shown_move(state), subject=f"[{game.name}] You observe this game",
+                              version=kind.shown_move(state), subject=subject(game.name, "welcome"),
                               body=welcome_text(kind, state, game.name), now=now, token=token)
         return Added(game.name, address, sender is not None)
 

@@ -47,6 +47,7 @@ from typing import Any
 from engine.core.seats import Seat
 from pbem.games import KINDS, GameKind, SetupChoices, kind_of
 from pbem.mail.picture import MAX_PICTURE_BYTES
+from pbem.render.env import render_phrase
 from pbem.render.picture import render_png
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,7 @@ RESTART_AFTER = 60.0  # seconds between starting helpers after one failed
 READY = "ready"  # the helper's first word: it has warmed up (until then the daemon draws itself)
 PR_SET_NAME = 15  # prctl(2): set the calling thread's name, the process's own for its main thread
 PROCESS_NAME = "pbem-pictures"  # what ``ps`` and ``top`` call the helper (docs/hosting.md)
+ALT_TEXT = "core/picture_alt.j2"  # the words of the picture's alternative text
 
 
 def board_picture(kind: GameKind, game: str, state: Any) -> tuple[bytes, str] | None:
@@ -76,7 +78,7 @@ def board_picture(kind: GameKind, game: str, state: Any) -> tuple[bytes, str] | 
     if len(png) > MAX_PICTURE_BYTES:
         log.warning("the picture of game %s is %d bytes, too big for a mail; left out", game, len(png))
         return None
-    return png, f"Picture of the board after move {kind.shown_move(state)} - {scene.title.strip().rstrip('.')}"
+    return png, render_phrase(ALT_TEXT, move=kind.shown_move(state), title=scene.title.strip().rstrip("."))
 
 
 def draw_here(kind: str, game: str, state: Any) -> Drawn:
