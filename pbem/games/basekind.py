@@ -246,7 +246,7 @@ class BaseKind(ABC, Generic[S, A, E]):
         """
         return messagetext.split_orders(text, _every_line).orders
 
-    def created(self, name: str, state: S, events: Sequence[E]) -> NewGame:
+    def created(self, name: str, state: S, events: Sequence[E]) -> NewGame[S, E]:
         """The new game with what its setup did told to everyone and the decisions it waits for."""
         return NewGame(name, state, tuple(events), tuple(self.narrate(state, events)), self.pending(state))
 
@@ -342,7 +342,7 @@ class BaseKind(ABC, Generic[S, A, E]):
                              "options": self.legal_orders(state, decision.player),
                              "default": self.default_order(state, decision)} for decision in self.pending(state)]}
 
-    def new_game_lines(self, created: NewGame) -> list[str]:
+    def new_game_lines(self, created: NewGame[S, E]) -> list[str]:
         """The game, its seats and who decides first."""
         seating = [seat.name for seat in self.seats(self.setup_of(created.state))]
         return [*_lines(f"Game {created.name} created: {self.info.title}, {len(seating)} players.",

@@ -43,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol
 
 from typing_extensions import TypeVar
 
@@ -117,14 +117,15 @@ class KindInfo:
 
 
 @dataclass(frozen=True)
-class NewGame:
-    """A game just created: its start position and what setting it up did."""
+class NewGame(Generic[S, E]):
+    """A game just created: its start position and what setting it up did (typed by the game's state and
+    event; the core, which knows no game, holds a ``NewGame`` of ``Any``)."""
 
     name: str
-    state: Any
-    events: tuple[Any, ...]
+    state: S
+    events: tuple[E, ...]
     narration: tuple[str, ...]
-    pending: tuple[Any, ...] = ()  # the game's own pending decisions
+    pending: tuple[Pending, ...] = ()  # the decisions the game waits for first
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ class GameKind(Rules[Any, S, A, E], Protocol[S, A, E]):
         """A setup for ``rules.new_game``; ``BadSetup`` naming what is wrong and what is allowed."""
         ...
 
-    def created(self, name: str, state: S, events: Sequence[E]) -> NewGame:
+    def created(self, name: str, state: S, events: Sequence[E]) -> NewGame[S, E]:
         """The new game as the CLI and the mail flow tell it (a kind may add what its setup dealt)."""
         ...
 
@@ -335,7 +336,7 @@ class GameKind(Rules[Any, S, A, E], Protocol[S, A, E]):
         """Every order ``player`` may give now, as text to copy."""
         ...
 
-    def new_game_lines(self, created: NewGame) -> list[str]:
+    def new_game_lines(self, created: NewGame[S, E]) -> list[str]:
         """What ``pbem game new`` prints: seats, what was dealt, who decides first."""
         ...
 

@@ -69,7 +69,7 @@ def test_create_game_for_every_player_count(mod: Moderator, count: int) -> None:
     assert state.investor_card in state.seating
     first = next(n for n in BOARD.nation_ids if state.nations[n].government)
     (decision,) = game.pending
-    assert decision.kind is DecisionKind.RONDEL and decision.nation == first
+    assert decision.kind == DecisionKind.RONDEL and decision.subject == first  # the game's Pending, typed
     assert game.narration[-1] == f"Round 1: {BOARD.name(first)}'s turn."
     # stored: the same position comes back, from the database
     assert state_to_json(mod.state(f"g{count}")) == state_to_json(state)
@@ -97,7 +97,7 @@ def test_variants_and_expert_start_player(mod: Moderator) -> None:
                            start_player="bob")
     assert game.state.setup.variants == {Variant.EXPERT, Variant.TAX_INCREASE_BONUS}
     (decision,) = game.pending
-    assert decision.kind is DecisionKind.SETUP_BOND and decision.player == "bob"
+    assert decision.kind == DecisionKind.SETUP_BOND and decision.player == "bob"
     assert game.flag_cards == {"ann": (), "bob": (), "cy": ()}
     no_card = mod.create_game("y", PLAYERS[:3], seed=5, variants=["no_investor_card"])
     assert no_card.state.investor_card is None

@@ -11,7 +11,7 @@ from engine.core.log import LogEntry
 from engine.imperial2030.actions import ANYTIME, Action
 from engine.imperial2030.board import Board
 from engine.imperial2030.board_validation import normalise_name
-from engine.imperial2030.decisions import Decision, DecisionKind, pending
+from engine.imperial2030.decisions import Decision, DecisionKind
 from engine.imperial2030.events import Event, FlagCardDealt
 from engine.imperial2030.mapfile import default_board
 from engine.imperial2030.model import GameSetup, GameState, Variant
@@ -42,7 +42,7 @@ from pbem.render.scene import Scene
 OPTIONS = ("deal", "start_player")
 
 
-class ImperialNewGame(NewGame):
+class ImperialNewGame(NewGame[GameState, Event]):
     """A new Imperial game, which also tells whose flag cards were dealt to whom."""
 
     @property
@@ -114,7 +114,7 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         raise BadSetup(f"deal: unknown nation {text!r}; nations: {known}")
 
     def created(self, name: str, state: GameState, events: Sequence[Event]) -> ImperialNewGame:
-        return ImperialNewGame(name, state, tuple(events), tuple(narrate(self.board, events)), pending(state))
+        return ImperialNewGame(name, state, tuple(events), tuple(narrate(self.board, events)), self.pending(state))
 
     def run_message(self, state: GameState, player: str, text: str, waiting: StoredLines) -> MessageOutcome:
         return run_message(self.board, state, player, text, waiting)
