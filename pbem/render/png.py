@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from pbem.render.encode import encode
 from pbem.render.links import draw_links
-from pbem.render.measure import _shape, font, measure, size_of
+from pbem.render.measure import _shape, font, measure, size_of, write
 from pbem.render.panels import draw_panels
 from pbem.render.places import PAPER, draw_patch, draw_place
 from pbem.render.remembered import Remembered
@@ -55,7 +55,7 @@ def _drawn(scene: Scene) -> bytes:
     draw_links(image, scene)
     draw_panels(image, scene.panels)
     for caption in scene.captions:
-        pen.text((caption.at.x, caption.at.y), caption.text, fill=(95, 95, 95), font=font(14))
+        write(pen, (caption.at.x, caption.at.y), caption.text, fill=(95, 95, 95), font=font(14))
     for node in scene.nodes:
         for at in node.at:
             draw_place(image, pen, node, at, scene)
@@ -70,7 +70,7 @@ TITLE_ROWS = 40  # the title's rows at the top (the title band)
 
 
 def _title(pen: ImageDraw.ImageDraw, scene: Scene, top: int) -> None:
-    pen.text((MARGIN, 10 - top), scene.title, fill=INK, font=font(20))
+    write(pen, (MARGIN, 10 - top), scene.title, fill=INK, font=font(20))
 
 
 def boxes(scene: Scene, pen: ImageDraw.ImageDraw | None = None) -> dict[str, list[Box]]:
@@ -167,9 +167,9 @@ def _legend(pen: ImageDraw.ImageDraw, scene: Scene, top: int) -> None:
         if x + span > width - MARGIN and x > MARGIN:
             x, y = float(MARGIN), y + 20
         pen.rectangle((x, y, x + 15, y + 15), fill=entry.colour, outline=INK)
-        pen.text((x + 21, y + 8), entry.name, fill=INK, font=font(13), anchor="lm")
+        write(pen, (x + 21, y + 8), entry.name, fill=INK, font=font(13), anchor="lm")
         x += span
     y += 24
     for note in scene.notes:
-        pen.text((MARGIN, y), note, fill=(80, 80, 80), font=font(12))
+        write(pen, (MARGIN, y), note, fill=(80, 80, 80), font=font(12))
         y += 15

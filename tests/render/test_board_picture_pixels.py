@@ -91,18 +91,18 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "eme neutral armies": eme_neutral,
 }
 
-# Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font; the palette chosen by
-# FASTOCTREE from every other pixel of every other row, the picture mapped onto it).
+# Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font, text drawn solid; the
+# palette exactly the picture's colours).
 DIGESTS: dict[str, str] = {
-    'imperial setup': 'eea20160c657d727805abc3b3990203214f123ab9ba4d35c0c51d00ffade0dcb',
-    'imperial position': '4c21aaf6562874d5a1c8ad81643c2288cd4affca4abd6c81cded5db2ccf5c8d2',
-    'imperial seed 1, 150 moves': '02f32f9c970c1c88f3846ea73248152bda0280281649fb346216192bf3bbf11d',
-    'imperial seed 2, 600 moves': 'd57374af27d2dc6ab825e78a3ad70cf1ac797ff9034fb89f49292ec6a8be9513',
-    'imperial seed 3, 350 moves': '582c30b1e08e4de46d5c5954f4eb1100908bb44e56c43654dd3fa32f995a4d28',
-    'eme setup, 3 players': 'c9cb70136da9f3dc3ee73dac24b13d3de0d7c375e0afd721f7787bd5cc9f4606',
-    'eme seed 2, 4 players, 20 moves': '9cd898d4ac1936eda845009d31de9cec33f8e261dad59913c84aaa6e84a39543',
-    'eme seed 3, 5 players, to the end': '7a08c170a29bccbe625e0c22547e28281156ef8e3fc13e0eb8d0a3b27e470e1f',
-    'eme neutral armies': '1fe36fa08f043b2840a446d78375dbba73e94935cdd4d03f9d764c19be71251f',
+    'imperial setup': '2432231108decc183b95a06e8d149dbca6320db570944c83db16f487d2c647aa',
+    'imperial position': '114708f9aa9064197571fb2c080ed11cbaa1fb79a5ffe2772a68df81be12b8df',
+    'imperial seed 1, 150 moves': '392e4fc9e822f68844a963cf5a546d88bc9be3d49776756d980fffac4ba37b3b',
+    'imperial seed 2, 600 moves': '988c6ea25cbbb902534ed67423eeb53bb9588adbb92d8fd94dc85d7b269de2c9',
+    'imperial seed 3, 350 moves': '69a713c632bf4b922004a32c654deeec8385ccc180b1c70a2e64365499f01432',
+    'eme setup, 3 players': '129900ee14e402f704dd2d6c13ce9767c2cbe6552730782c99912bcbcd956e20',
+    'eme seed 2, 4 players, 20 moves': 'ff82b7799bc708f64bf1fdbc57a6eeae7f6b8e89b166ba07be0352f98b9911a6',
+    'eme seed 3, 5 players, to the end': '19b521b71dcb0148af3e7144ac4b141d5ac3f03eb7125d9af04d8193ebdf040f',
+    'eme neutral armies': 'cb6a635ef61c24c3786e5357dbecac8b14351aa1444f3a01d2f977d61ee5169a',
 }
 
 
