@@ -6,12 +6,12 @@ PNG (a board picture is a few dozen colours, and must fit in a mail).
 
 A picture is drawn for every order applied by mail, so what does not change
 from one move to the next is remembered, each in a bounded memory of
-``pbem.render.remembered`` (the bounds add up to 108 MB, as estimated, however
+``pbem.render.remembered`` (the bounds add up to 84 MB, as estimated, however
 many games a host serves, plus ~10 MB of small ``lru_cache`` s): whole
 pictures by scene (10 MB, here), where places settle (4 MB, here), routes,
 drawn lines and their tiles (``pbem.render.links``, 36 MB), places and text
 patches (``pbem.render.places``, 20 MB), panels and their cells
-(``pbem.render.panels``, 6 MB), deflated rows (``pbem.render.encode``, 32 MB). Every one is keyed by all that its pixels
+(``pbem.render.panels``, 6 MB), deflated bands (``pbem.render.encode``, 8 MB). Every one is keyed by all that its pixels
 depend on, so the picture is the same, pixel for pixel, as drawn from
 nothing (``tests/render/test_board_picture_pixels.py``).
 """
@@ -35,7 +35,7 @@ SETTLE_ROUNDS = 8
 __all__ = ["PAPER", "boxes", "draw", "measure", "settle", "_shape"]
 
 # Whole pictures by scene: a move that changes nothing on the board (a bid, an investment) draws the same
-# picture again. Bound: 10 MB (a board's PNG is 20-70 KB, its scene ~100 KB: some 50 pictures).
+# picture again. Bound: 10 MB (a board's PNG is 12-45 KB, its scene ~100 KB: some 50 pictures).
 PICTURES: Remembered[Scene, bytes] = Remembered("pictures", 10 << 20, lambda scene, picture: len(picture) + 600 * (
     len(scene.nodes) + len(scene.links) + sum(len(node.tokens) for node in scene.nodes)))
 
