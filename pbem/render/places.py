@@ -204,9 +204,14 @@ def _text_colour(background: RGB) -> RGB:
 
 
 def draw_token(pen: ImageDraw.ImageDraw, token: Token, x: float, y: float) -> None:
-    """A piece as a rounded badge, a building as a square (text in black or white to stand out), a flag."""
+    """A piece as a rounded badge, a building as a square (text in black or white to stand out), a flag.
+
+    Every piece is edged in ``INK``: a shade of each owner's colour was one
+    more colour per owner, and a picture of fewer colours is smaller (a
+    palette of 16 is written with 4 bits a pixel, ``pbem.render.encode``).
+    """
     width = token_width(pen, token)
-    edge = tuple(max(0, c - 70) for c in token.colour)
+    edge = INK
     if token.shape is TokenShape.FLAG:
         pen.line([(x + 2, y), (x + 2, y + TOKEN_HEIGHT)], fill=INK, width=2)
         pen.polygon([(x + 3, y), (x + 13, y + 4), (x + 3, y + 9)], fill=token.colour, outline=edge)

@@ -28,7 +28,7 @@ from pbem.render.panels import draw_panels
 from pbem.render.places import PAPER, draw_patch, draw_place
 from pbem.render.remembered import Remembered
 from pbem.render.routes import Box
-from pbem.render.scene import INK, LEGEND_BAND, MARGIN, Point, Scene
+from pbem.render.scene import INK, LEGEND_BAND, MARGIN, QUIET, Point, Scene
 
 NODE_GAP = 2  # pixels kept between two boxes
 SETTLE_ROUNDS = 8
@@ -55,7 +55,7 @@ def _drawn(scene: Scene) -> bytes:
     draw_links(image, scene)
     draw_panels(image, scene.panels)
     for caption in scene.captions:
-        write(pen, (caption.at.x, caption.at.y), caption.text, fill=(95, 95, 95), font=font(14))
+        write(pen, (caption.at.x, caption.at.y), caption.text, fill=QUIET, font=font(14))
     for node in scene.nodes:
         for at in node.at:
             draw_place(image, pen, node, at, scene)
@@ -171,5 +171,5 @@ def _legend(pen: ImageDraw.ImageDraw, scene: Scene, top: int) -> None:
         x += span
     y += 24
     for note in scene.notes:
-        write(pen, (MARGIN, y), note, fill=(80, 80, 80), font=font(12))
+        write(pen, (MARGIN, y), note, fill=QUIET, font=font(12))
         y += 15

@@ -91,18 +91,18 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "eme neutral armies": eme_neutral,
 }
 
-# Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font, text drawn solid; the
-# palette exactly the picture's colours).
+# Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font, text drawn solid, pieces
+# edged in ink; the palette exactly the picture's colours).
 DIGESTS: dict[str, str] = {
-    'imperial setup': '2432231108decc183b95a06e8d149dbca6320db570944c83db16f487d2c647aa',
-    'imperial position': '114708f9aa9064197571fb2c080ed11cbaa1fb79a5ffe2772a68df81be12b8df',
-    'imperial seed 1, 150 moves': '392e4fc9e822f68844a963cf5a546d88bc9be3d49776756d980fffac4ba37b3b',
-    'imperial seed 2, 600 moves': '988c6ea25cbbb902534ed67423eeb53bb9588adbb92d8fd94dc85d7b269de2c9',
-    'imperial seed 3, 350 moves': '69a713c632bf4b922004a32c654deeec8385ccc180b1c70a2e64365499f01432',
-    'eme setup, 3 players': '129900ee14e402f704dd2d6c13ce9767c2cbe6552730782c99912bcbcd956e20',
-    'eme seed 2, 4 players, 20 moves': 'ff82b7799bc708f64bf1fdbc57a6eeae7f6b8e89b166ba07be0352f98b9911a6',
-    'eme seed 3, 5 players, to the end': '19b521b71dcb0148af3e7144ac4b141d5ac3f03eb7125d9af04d8193ebdf040f',
-    'eme neutral armies': 'cb6a635ef61c24c3786e5357dbecac8b14351aa1444f3a01d2f977d61ee5169a',
+    'imperial setup': 'a5de46c3d2d689deb3aa7408af1a375a18755b5d08da221048a2178f2af2c75d',
+    'imperial position': '608fbded81f3ff070f335e37c3231c6a803496c48b2192bc0dd49824bf6bc3f1',
+    'imperial seed 1, 150 moves': '984fdb6e52b311a65f9fef8d725929c63f613f927eb7fe54599cb7a94b6fbd72',
+    'imperial seed 2, 600 moves': 'adb6e880ae0d5e4bc0d6425ce7360d90ccbb298235cfe20ad53da0b4bb9c8238',
+    'imperial seed 3, 350 moves': '5aa0f71afc72d20369ddca928cb864103b60d92cf7ac22fd81730e5b760e3db8',
+    'eme setup, 3 players': '6b33070b56177a900f9ccbcf8a8202f18a2d83acf97a30d53f002e6fa7d251f1',
+    'eme seed 2, 4 players, 20 moves': '7f772654772f5265ddf4b90ce181d77c7108caf4c3f5f56f4539bd281da093c9',
+    'eme seed 3, 5 players, to the end': 'e8086b6f60ae39fe7bb0f13e273f8aecffaa504a9efe952ddea478cb9e00b160',
+    'eme neutral armies': 'adec41de8597b31518e2361751d63ec9e44a760a30c11a9ee84565d8c17fb7cf',
 }
 
 
