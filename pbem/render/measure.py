@@ -48,14 +48,25 @@ def write(pen: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fill: RG
     pixels away is the same pixels moved (the sprites of ``places`` rely on it).
     """
     x, y = xy
-    left, top, right, bottom = RULER.textbbox((x % 1, y % 1), text, font=font, anchor=anchor)
-    shift_x, shift_y = math.floor(x) + math.floor(left) - 2, math.floor(y) + math.floor(top) - 2
+    found = _solid(text, font, anchor, x % 1, y % 1)
+    if found is not None:
+        mask, left, top = found
+        pen.bitmap((math.floor(x) + left, math.floor(y) + top), mask, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def _solid(text: str, font: Font, anchor: str | None, x: float, y: float) -> tuple[Image.Image, int, int] | None:
+    """The inked pixels of ``text`` drawn at (``x``, ``y``), a fraction of a pixel, and where the mask's top
+    left is from that pixel; None for text that inks nothing. Remembered (bounded: 4096 masks of a few hundred
+    bytes, ~3 MB): a board's labels and pieces say much the same from one move to the next."""
+    left, top, right, bottom = RULER.textbbox((x, y), text, font=font, anchor=anchor)
+    shift_x, shift_y = math.floor(left) - 2, math.floor(top) - 2
     size = (math.ceil(right) - math.floor(left) + 4, math.ceil(bottom) - math.floor(top) + 4)
     if size[0] <= 4 or size[1] <= 4:
-        return
+        return None
     mask = Image.new("L", size, 0)
     ImageDraw.Draw(mask).text((x - shift_x, y - shift_y), text, fill=255, font=font, anchor=anchor)
-    pen.bitmap((shift_x, shift_y), mask.point(list(INKED)), fill=fill)
+    return mask.point(list(INKED)), shift_x, shift_y
 
 
 def token_width(pen: ImageDraw.ImageDraw, token: Token) -> int:

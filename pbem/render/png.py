@@ -7,7 +7,7 @@ PNG (a board picture is a few dozen colours, and must fit in a mail).
 A picture is drawn for every order applied by mail, so what does not change
 from one move to the next is remembered, each in a bounded memory of
 ``pbem.render.remembered`` (the bounds add up to 84 MB, as estimated, however
-many games a host serves, plus ~10 MB of small ``lru_cache`` s): whole
+many games a host serves, plus ~13 MB of small ``lru_cache`` s): whole
 pictures by scene (10 MB, here), where places settle (4 MB, here), routes,
 drawn lines and their tiles (``pbem.render.links``, 36 MB), places and text
 patches (``pbem.render.places``, 20 MB), panels and their cells

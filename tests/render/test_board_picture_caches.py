@@ -45,7 +45,7 @@ def test_every_memory_is_bounded_and_all_stay_well_under_150_mb() -> None:
                 links.LAID, encode.BANDS, panels.SHEETS, panels.PATCHES]
     assert all(isinstance(memory, Remembered) for memory in memories)
     assert sum(memory.budget for memory in memories) <= 108 << 20
-    for remembered in (routes._dashes, png._shape, measure.word_space):
+    for remembered in (routes._dashes, png._shape, measure.word_space, measure._solid):
         assert remembered.cache_info().maxsize is not None
 
 
