@@ -1,20 +1,32 @@
-"""A board picture as PNG bytes: its palette chosen by Pillow, the file written here, band by band.
+"""A board picture as PNG bytes: a palette of exactly its colours, the file written here, band by band.
 
-Why not ``Image.save``: zlib was the largest single cost of a picture (a
-1200x900 board is a million bytes to deflate), and from one move to the next
+The palette: a board is drawn with a few dozen flat colours (text is drawn
+solid, ``pbem.render.measure.write``), so the palette is exactly the colours
+the picture holds, in order of colour (the same colours keep their numbers
+from one move to the next), and no pixel changes on the way to the file. A
+picture of 16 colours or fewer is written with 4 bits a pixel. Only a
+picture of more than 256 colours (no board today) is mapped onto a palette
+that Pillow chooses (``quantized``).
+
+Why not ``Image.save``: deflating a million pixels at a level that
+compresses well takes tens of milliseconds, and from one move to the next
 almost every row of a board is the same. So the rows are cut into bands of
-``BAND_ROWS``; each band is deflated on its own (its own fresh compressor,
-ended byte-aligned), and a band seen before is not deflated again. Deflate
-segments that refer to nothing before them may be joined into one stream,
-so the file is an ordinary PNG: the picture's pixels do not depend on how it
-was compressed, only its bytes (a little larger) do.
+``BAND_ROWS``; each band is deflated on its own compressor, primed with the
+32 KB of rows before it (what deflate's window would hold had the picture
+been deflated in one go, so the band may refer to them) and ended
+byte-aligned; a band already deflated after the same rows is not deflated
+again. The pieces joined make one ordinary zlib stream.
 
-The palette and the pixels' mapping onto it are Pillow's, as before: its fast
-octree on every other pixel of every other row, then the whole picture mapped
-onto that palette without dithering.
+What was measured (Imperial 2030 boards, 1200x900, ``benchmarks/picture_bytes.py``):
+deflate level 3 in 16-row bands each on its own made some 60 KB; level 8
+in 32-row bands primed with the rows before makes some 39 KB (level 9 is
+3% smaller for twice the time). Every row is left unfiltered: on flat
+palette pictures PNG's filters (Sub, Up, chosen row by row) made the file
+larger, not smaller (deflate already finds a row that repeats the row above).
 """
 from __future__ import annotations
 
+import hashlib
 import struct
 import zlib
 
@@ -22,53 +34,60 @@ from PIL import Image
 
 from pbem.render.remembered import Remembered
 
-PALETTE_COLOURS = 64
-COMPRESS_LEVEL = 3
-BAND_ROWS = 16
+PALETTE_COLOURS = 64  # of a picture of more than 256 colours, mapped onto a palette chosen by Pillow
+COMPRESS_LEVEL = 8
+BAND_ROWS = 32
+WINDOW = 32 << 10  # deflate's window: how far back a band may refer
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
-ZLIB_HEADER = b"\x78\x01"  # deflate, 32K window, no dictionary (the check bits make it a multiple of 31)
+ZLIB_HEADER = b"\x78\xda"  # deflate, 32K window, no dictionary, best compression (the check bits: a multiple of 31)
 LAST_BLOCK = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15).flush()  # an empty final block: ends the stream
 
-# Deflated bands by their Adler-32 and length (quick to work out, and needed for the stream anyway); each
-# answer holds the band too, compared whole before it is used. Bound: 32 MB (a band of a 1200-pixel-wide
-# board is 19 KB and its deflated form a few hundred bytes: some 1600 bands, every band of 28 boards).
-BANDS: Remembered[tuple[int, int], tuple[bytes, bytes]] = Remembered(
-    "deflated bands", 32 << 20, lambda _, done: len(done[0]) + len(done[1]))
-ADLER_BASE = 65521  # Adler-32's modulus
+# Deflated bands by a digest of the band and of the rows before it (what its compressor was primed with).
+# Bound: 8 MB (a band's deflated form is a few hundred bytes to 3 KB: some 5000 bands, every band of 150
+# boards).
+BANDS: Remembered[tuple[bytes, bytes], bytes] = Remembered("deflated bands", 8 << 20, lambda _, done: len(done) + 100)
 
 
 def encode(image: Image.Image) -> bytes:
-    """``image`` (RGB) as a palette PNG of its few flat colours (see the module doc)."""
-    small = quantized(image)
-    width, height = small.size
-    colours, pixels = _sorted_palette(small)
+    """``image`` (RGB) as a palette PNG of exactly its colours (see the module doc)."""
+    width, height = image.size
+    colours, small = exact(image)
+    depth = 4 if len(colours) <= 16 else 8
+    pixels = small.tobytes("raw", "P;4") if depth == 4 else small.tobytes()
     return b"".join((
         SIGNATURE,
-        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
-        _chunk(b"PLTE", colours),
-        _chunk(b"IDAT", _deflated(pixels, width)),
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, depth, 3, 0, 0, 0)),
+        _chunk(b"PLTE", b"".join(bytes(rgb) for rgb in colours)),
+        _chunk(b"IDAT", _deflated(pixels, len(pixels) // height)),
         _chunk(b"IEND", b""),
     ))
 
 
-def _sorted_palette(small: Image.Image) -> tuple[bytes, bytes]:
-    """The palette in order of colour, and the pixels' indexes into it.
+def exact(image: Image.Image) -> tuple[list[tuple[int, int, int]], Image.Image]:
+    """The picture's colours in order, and the picture as indexes into them (Pillow's palette, if more than 256)."""
+    found = image.getcolors(256)
+    if found is None:
+        return _sorted_palette(quantized(image))
+    colours = sorted((rgb[0], rgb[1], rgb[2]) for _, rgb in found if isinstance(rgb, tuple))  # RGB: tuples
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([value for rgb in colours for value in rgb])
+    return colours, image.quantize(palette=palette, dither=Image.Dither.NONE)
 
-    Why sorted: the quantizer numbers its colours anew for every picture, so
-    a row that looks the same would often be other bytes, and be deflated
-    again; in order of colour, the same colours mostly keep their numbers.
-    """
+
+def _sorted_palette(small: Image.Image) -> tuple[list[tuple[int, int, int]], Image.Image]:
+    """Pillow's palette in order of colour, and the pixels numbered by it (why sorted: see the module doc)."""
     palette = small.getpalette() or [0, 0, 0]
-    colours = [tuple(palette[i:i + 3]) for i in range(0, len(palette) - 2, 3)]
+    colours = [(palette[i], palette[i + 1], palette[i + 2]) for i in range(0, len(palette) - 2, 3)]
     order = sorted(range(len(colours)), key=lambda index: colours[index])
     rank = [0] * 256
     for new, old in enumerate(order):
         rank[old] = new
-    return b"".join(bytes(colours[old]) for old in order), small.tobytes().translate(bytes(rank))
+    return [colours[old] for old in order], small.point(rank)
 
 
 def quantized(image: Image.Image) -> Image.Image:
-    """The picture on a palette of at most ``PALETTE_COLOURS``: why sampled, see ``pbem.render.png``."""
+    """The picture on a palette of at most ``PALETTE_COLOURS`` (Pillow's fast octree on every other pixel of
+    every other row, then the whole picture mapped onto it without dithering)."""
     width, height = image.size
     sample = image.resize((max(1, width // 2), max(1, height // 2)), Image.Resampling.NEAREST)
     palette = sample.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
@@ -76,35 +95,36 @@ def quantized(image: Image.Image) -> Image.Image:
 
 
 def _deflated(pixels: bytes, width: int) -> bytes:
-    """The rows of ``pixels`` (each after its filter byte, 0: none, as suits a palette picture) as one zlib
-    stream of independently deflated bands (see the module doc)."""
+    """The rows of ``pixels`` (``width`` bytes each, each after its filter byte 0: none) as one zlib stream of
+    bands deflated one by one (see the module doc)."""
+    rows = [pixels[start:start + width] for start in range(0, len(pixels), width)]
+    data = b"".join(b"\0" + row for row in rows)
     pieces = [ZLIB_HEADER]
-    check = zlib.adler32(b"")
-    step = width * BAND_ROWS
-    for start in range(0, len(pixels), step):
-        band = b"\0" + b"\0".join([pixels[row:row + width] for row in range(start, min(start + step, len(pixels)), width)])
-        own = zlib.adler32(band)
-        check = _joined_adler(check, own, len(band))
-        done = BANDS.get((own, len(band)))
-        if done is None or done[0] != band:
-            squeezer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15)
-            done = BANDS.put((own, len(band)), (band, squeezer.compress(band) + squeezer.flush(zlib.Z_SYNC_FLUSH)))
-        pieces.append(done[1])
-    pieces += [LAST_BLOCK, struct.pack(">I", check)]
+    step = (width + 1) * BAND_ROWS
+    for start in range(0, len(data), step):
+        band, primed = data[start:start + step], data[max(0, start - WINDOW):start]
+        key = (_digest(band), _digest(primed))
+        done = BANDS.get(key)
+        if done is None:
+            done = BANDS.put(key, _squeezed(band, primed))
+        pieces.append(done)
+    pieces += [LAST_BLOCK, struct.pack(">I", zlib.adler32(data))]
     return b"".join(pieces)
 
 
-def _joined_adler(first: int, second: int, length: int) -> int:
-    """The Adler-32 of two pieces of data one after the other, from each one's and the second's length.
+def _digest(data: bytes) -> bytes:
+    """What a band is known by: SHA-256, so that two bands alike in digest are the same band (SHA-256 rather
+    than BLAKE2b: processors that compute it themselves make it twice as fast, some 2 ms of a picture)."""
+    return hashlib.sha256(data).digest()
 
-    Its two sums both start at 1 and 0; run on after the first piece, the
-    first sum of the second gains the first's less its start, and the second
-    sum gains that once per byte of the second piece.
-    """
-    low_a, high_a, low_b, high_b = first & 0xFFFF, first >> 16, second & 0xFFFF, second >> 16
-    low = (low_a + low_b - 1) % ADLER_BASE
-    high = (high_a + high_b + length * (low_a - 1)) % ADLER_BASE
-    return (high << 16) | low
+
+def _squeezed(band: bytes, primed: bytes) -> bytes:
+    """``band`` deflated as if it followed ``primed`` in one stream, ended on a byte (not a final block)."""
+    if primed:
+        squeezer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, primed)
+    else:
+        squeezer = zlib.compressobj(COMPRESS_LEVEL, zlib.DEFLATED, -15)
+    return squeezer.compress(band) + squeezer.flush(zlib.Z_SYNC_FLUSH)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

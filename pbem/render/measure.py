@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from pbem.render.routes import Box
-from pbem.render.scene import Node, Point, Scene, Token, TokenShape
+from pbem.render.scene import RGB, Node, Point, Scene, Token, TokenShape
 
 Font = ImageFont.ImageFont | ImageFont.FreeTypeFont
 TOKEN_GAP = 3
@@ -30,6 +30,43 @@ def font(size: float) -> Font:
 
 
 RULER = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # measures text; draws nothing
+SOLID = 96  # of 255: how much of a pixel a glyph must cover to be inked (below half: thin strokes stay whole)
+INKED = bytes(255 if level >= SOLID else 0 for level in range(256))  # a glyph's coverage -> inked or not
+
+
+def write(pen: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, fill: RGB, font: Font,
+          anchor: str | None = None) -> None:
+    """``text`` as ``pen.text`` would draw it, but solid: each pixel is ``fill`` or left as it was.
+
+    Why: antialiased text blends its colour into what lies beneath, so a
+    picture holds hundreds of in-between colours that a palette can only
+    approximate and that defeat PNG's compression. Here the glyphs' coverage
+    is drawn on a mask of its own, at the same fraction of a pixel, and a
+    pixel is inked where it is covered at least ``SOLID``: the picture keeps
+    only the colours it draws with, a few dozen, and the text stays readable.
+    The mask moves by whole pixels only, so text drawn a whole number of
+    pixels away is the same pixels moved (the sprites of ``places`` rely on it).
+    """
+    x, y = xy
+    found = _solid(text, font, anchor, x % 1, y % 1)
+    if found is not None:
+        mask, left, top = found
+        pen.bitmap((math.floor(x) + left, math.floor(y) + top), mask, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def _solid(text: str, font: Font, anchor: str | None, x: float, y: float) -> tuple[Image.Image, int, int] | None:
+    """The inked pixels of ``text`` drawn at (``x``, ``y``), a fraction of a pixel, and where the mask's top
+    left is from that pixel; None for text that inks nothing. Remembered (bounded: 4096 masks of a few hundred
+    bytes, ~3 MB): a board's labels and pieces say much the same from one move to the next."""
+    left, top, right, bottom = RULER.textbbox((x, y), text, font=font, anchor=anchor)
+    shift_x, shift_y = math.floor(left) - 2, math.floor(top) - 2
+    size = (math.ceil(right) - math.floor(left) + 4, math.ceil(bottom) - math.floor(top) + 4)
+    if size[0] <= 4 or size[1] <= 4:
+        return None
+    mask = Image.new("L", size, 0)
+    ImageDraw.Draw(mask).text((x - shift_x, y - shift_y), text, fill=255, font=font, anchor=anchor)
+    return mask.point(list(INKED)), shift_x, shift_y
 
 
 def token_width(pen: ImageDraw.ImageDraw, token: Token) -> int:

@@ -27,6 +27,7 @@ from pbem.render.measure import (
     row_width,
     spaced,
     token_width,
+    write,
 )
 from pbem.render.places import PAPER, draw_token
 from pbem.render.remembered import Remembered
@@ -60,7 +61,7 @@ def _sheet(panel: Panel) -> Image.Image:
     pen = ImageDraw.Draw(sheet)
     pen.rounded_rectangle((0, 0, sheet.width - 1, sheet.height - 1), radius=6, outline=FRAME)
     if panel.title:
-        pen.text((PAD + 2, 4), spaced(panel.title, 13), fill=INK, font=font(13))
+        write(pen, (PAD + 2, 4), spaced(panel.title, 13), fill=INK, font=font(13))
     for cell in panel.cells:
         left, top, right, bottom = cell.box
         key = (replace(cell, box=(0, 0, right - left, bottom - top)), panel.text_size)
@@ -90,7 +91,7 @@ def _cell(pen: ImageDraw.ImageDraw, cell: Cell, size: float) -> None:
     for text in _lines(pen, cell, inner, size):
         x = {Align.LEFT: left + PAD, Align.RIGHT: right - PAD, Align.CENTRE: (left + right) / 2}[cell.align]
         anchor = {Align.LEFT: "la", Align.RIGHT: "ra", Align.CENTRE: "ma"}[cell.align]
-        pen.text((x, y), text, fill=INK, font=font(size), anchor=anchor)
+        write(pen, (x, y), text, fill=INK, font=font(size), anchor=anchor)
         y += line_height
     y += 2 if cell.lines else 0
     for row in _rows(pen, cell.tokens, inner):

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
 
-from pbem.render.measure import RULER, TOKEN_GAP, TOKEN_HEIGHT, font, measure, row_width, token_width
+from pbem.render.measure import RULER, TOKEN_GAP, TOKEN_HEIGHT, font, measure, row_width, token_width, write
 from pbem.render.remembered import Remembered
 from pbem.render.scene import INK, RGB, WATER, Node, NodeShape, Point, Scene, Token, TokenShape
 
@@ -186,7 +186,7 @@ def draw_node(pen: ImageDraw.ImageDraw, node: Node, at: Point, scene: Scene) -> 
     pen.rounded_rectangle(placed.box, radius=radius, fill=fill, outline=node.outline, width=3 if node.thick else 1)
     y = placed.box[1] + 4
     for line in placed.labels:
-        pen.text((at.x, y), line, fill=INK, font=font(scene.label_size), anchor="ma")
+        write(pen, (at.x, y), line, fill=INK, font=font(scene.label_size), anchor="ma")
         y += placed.line_height
     y += 2
     for row in placed.rows:
@@ -204,19 +204,24 @@ def _text_colour(background: RGB) -> RGB:
 
 
 def draw_token(pen: ImageDraw.ImageDraw, token: Token, x: float, y: float) -> None:
-    """A piece as a rounded badge, a building as a square (text in black or white to stand out), a flag."""
+    """A piece as a rounded badge, a building as a square (text in black or white to stand out), a flag.
+
+    Every piece is edged in ``INK``: a shade of each owner's colour was one
+    more colour per owner, and a picture of fewer colours is smaller (a
+    palette of 16 is written with 4 bits a pixel, ``pbem.render.encode``).
+    """
     width = token_width(pen, token)
-    edge = tuple(max(0, c - 70) for c in token.colour)
+    edge = INK
     if token.shape is TokenShape.FLAG:
         pen.line([(x + 2, y), (x + 2, y + TOKEN_HEIGHT)], fill=INK, width=2)
         pen.polygon([(x + 3, y), (x + 13, y + 4), (x + 3, y + 9)], fill=token.colour, outline=edge)
         if token.text:
-            pen.text((x + 15, y + TOKEN_HEIGHT / 2), token.text, fill=INK, font=font(11), anchor="lm")
+            write(pen, (x + 15, y + TOKEN_HEIGHT / 2), token.text, fill=INK, font=font(11), anchor="lm")
         return
     box = (x, y, x + width, y + TOKEN_HEIGHT)
     if token.shape is TokenShape.BUILDING:
         pen.rectangle(box, fill=token.colour, outline=edge)
     else:
         pen.rounded_rectangle(box, radius=TOKEN_HEIGHT // 2, fill=token.colour, outline=edge)
-    pen.text((x + width / 2, y + TOKEN_HEIGHT / 2), token.text, fill=_text_colour(token.colour), font=font(12),
+    write(pen, (x + width / 2, y + TOKEN_HEIGHT / 2), token.text, fill=_text_colour(token.colour), font=font(12),
              anchor="mm")

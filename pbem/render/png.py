@@ -6,12 +6,12 @@ PNG (a board picture is a few dozen colours, and must fit in a mail).
 
 A picture is drawn for every order applied by mail, so what does not change
 from one move to the next is remembered, each in a bounded memory of
-``pbem.render.remembered`` (the bounds add up to 108 MB, as estimated, however
-many games a host serves, plus ~10 MB of small ``lru_cache`` s): whole
+``pbem.render.remembered`` (the bounds add up to 84 MB, as estimated, however
+many games a host serves, plus ~13 MB of small ``lru_cache`` s): whole
 pictures by scene (10 MB, here), where places settle (4 MB, here), routes,
 drawn lines and their tiles (``pbem.render.links``, 36 MB), places and text
 patches (``pbem.render.places``, 20 MB), panels and their cells
-(``pbem.render.panels``, 6 MB), deflated rows (``pbem.render.encode``, 32 MB). Every one is keyed by all that its pixels
+(``pbem.render.panels``, 6 MB), deflated bands (``pbem.render.encode``, 8 MB). Every one is keyed by all that its pixels
 depend on, so the picture is the same, pixel for pixel, as drawn from
 nothing (``tests/render/test_board_picture_pixels.py``).
 """
@@ -23,19 +23,19 @@ from PIL import Image, ImageDraw
 
 from pbem.render.encode import encode
 from pbem.render.links import draw_links
-from pbem.render.measure import _shape, font, measure, size_of
+from pbem.render.measure import _shape, font, measure, size_of, write
 from pbem.render.panels import draw_panels
 from pbem.render.places import PAPER, draw_patch, draw_place
 from pbem.render.remembered import Remembered
 from pbem.render.routes import Box
-from pbem.render.scene import INK, LEGEND_BAND, MARGIN, Point, Scene
+from pbem.render.scene import INK, LEGEND_BAND, MARGIN, QUIET, Point, Scene
 
 NODE_GAP = 2  # pixels kept between two boxes
 SETTLE_ROUNDS = 8
 __all__ = ["PAPER", "boxes", "draw", "measure", "settle", "_shape"]
 
 # Whole pictures by scene: a move that changes nothing on the board (a bid, an investment) draws the same
-# picture again. Bound: 10 MB (a board's PNG is 20-70 KB, its scene ~100 KB: some 50 pictures).
+# picture again. Bound: 10 MB (a board's PNG is 12-45 KB, its scene ~100 KB: some 50 pictures).
 PICTURES: Remembered[Scene, bytes] = Remembered("pictures", 10 << 20, lambda scene, picture: len(picture) + 600 * (
     len(scene.nodes) + len(scene.links) + sum(len(node.tokens) for node in scene.nodes)))
 
@@ -55,7 +55,7 @@ def _drawn(scene: Scene) -> bytes:
     draw_links(image, scene)
     draw_panels(image, scene.panels)
     for caption in scene.captions:
-        pen.text((caption.at.x, caption.at.y), caption.text, fill=(95, 95, 95), font=font(14))
+        write(pen, (caption.at.x, caption.at.y), caption.text, fill=QUIET, font=font(14))
     for node in scene.nodes:
         for at in node.at:
             draw_place(image, pen, node, at, scene)
@@ -70,7 +70,7 @@ TITLE_ROWS = 40  # the title's rows at the top (the title band)
 
 
 def _title(pen: ImageDraw.ImageDraw, scene: Scene, top: int) -> None:
-    pen.text((MARGIN, 10 - top), scene.title, fill=INK, font=font(20))
+    write(pen, (MARGIN, 10 - top), scene.title, fill=INK, font=font(20))
 
 
 def boxes(scene: Scene, pen: ImageDraw.ImageDraw | None = None) -> dict[str, list[Box]]:
@@ -167,9 +167,9 @@ def _legend(pen: ImageDraw.ImageDraw, scene: Scene, top: int) -> None:
         if x + span > width - MARGIN and x > MARGIN:
             x, y = float(MARGIN), y + 20
         pen.rectangle((x, y, x + 15, y + 15), fill=entry.colour, outline=INK)
-        pen.text((x + 21, y + 8), entry.name, fill=INK, font=font(13), anchor="lm")
+        write(pen, (x + 21, y + 8), entry.name, fill=INK, font=font(13), anchor="lm")
         x += span
     y += 24
     for note in scene.notes:
-        pen.text((MARGIN, y), note, fill=(80, 80, 80), font=font(12))
+        write(pen, (MARGIN, y), note, fill=QUIET, font=font(12))
         y += 15

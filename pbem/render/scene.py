@@ -36,6 +36,7 @@ NAMED_COLOURS: Mapping[str, RGB] = {
     "orange": (235, 130, 30), "brown": (130, 85, 40),
 }
 INK: RGB = (40, 40, 40)
+QUIET: RGB = (88, 88, 88)  # captions and the key: quieter than labels (one grey, so one colour of the palette)
 LAND: RGB = (246, 240, 222)
 WATER: RGB = (214, 232, 246)
 

@@ -45,7 +45,7 @@ def test_every_memory_is_bounded_and_all_stay_well_under_150_mb() -> None:
                 links.LAID, encode.BANDS, panels.SHEETS, panels.PATCHES]
     assert all(isinstance(memory, Remembered) for memory in memories)
     assert sum(memory.budget for memory in memories) <= 108 << 20
-    for remembered in (routes._dashes, png._shape, measure.word_space):
+    for remembered in (routes._dashes, png._shape, measure.word_space, measure._solid):
         assert remembered.cache_info().maxsize is not None
 
 
@@ -98,9 +98,22 @@ def test_a_remembered_route_is_the_route_found_among_every_box() -> None:
             assert remembered == tuple(routes.route(a, b, others, within)), (link.a, link.b)
 
 
-def test_the_png_written_here_has_the_pixels_of_pillows_palette_image() -> None:
+def test_the_png_written_here_has_exactly_the_pixels_drawn() -> None:
+    """A palette of exactly the picture's colours (8 bits, or 4 for 16 colours or fewer), bands reused or not."""
     for scene in boards()[:3]:
         image = Image.new("RGB", scene.size, places.PAPER)
         links.draw_links(image, scene)
-        written = Image.open(io.BytesIO(encode.encode(image))).convert("RGB")
-        assert ImageChops.difference(written, encode.quantized(image).convert("RGB")).getbbox() is None
+        for few in (False, True):
+            drawn = image.quantize(12).convert("RGB") if few else image
+            for _ in range(2):  # deflated, then its bands remembered
+                written = Image.open(io.BytesIO(encode.encode(drawn)))
+                assert written.mode == "P" and len(written.getpalette() or []) == 3 * len(drawn.getcolors() or [])
+                assert ImageChops.difference(written.convert("RGB"), drawn).getbbox() is None
+
+
+def test_a_picture_of_many_colours_is_written_on_pillows_palette() -> None:
+    ramp = Image.linear_gradient("L")
+    image = Image.merge("RGB", (ramp, ramp.rotate(90), ramp.rotate(45)))  # some thousands of colours
+    assert image.getcolors(256) is None
+    written = Image.open(io.BytesIO(encode.encode(image))).convert("RGB")
+    assert ImageChops.difference(written, encode.quantized(image).convert("RGB")).getbbox() is None

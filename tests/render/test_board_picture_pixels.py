@@ -91,18 +91,18 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "eme neutral armies": eme_neutral,
 }
 
-# Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font; the palette chosen by
-# FASTOCTREE from every other pixel of every other row, the picture mapped onto it).
+# Decoded RGB pixels, as drawn without any remembered answer (Pillow's default font, text drawn solid, pieces
+# edged in ink; the palette exactly the picture's colours).
 DIGESTS: dict[str, str] = {
-    'imperial setup': 'eea20160c657d727805abc3b3990203214f123ab9ba4d35c0c51d00ffade0dcb',
-    'imperial position': '4c21aaf6562874d5a1c8ad81643c2288cd4affca4abd6c81cded5db2ccf5c8d2',
-    'imperial seed 1, 150 moves': '02f32f9c970c1c88f3846ea73248152bda0280281649fb346216192bf3bbf11d',
-    'imperial seed 2, 600 moves': 'd57374af27d2dc6ab825e78a3ad70cf1ac797ff9034fb89f49292ec6a8be9513',
-    'imperial seed 3, 350 moves': '582c30b1e08e4de46d5c5954f4eb1100908bb44e56c43654dd3fa32f995a4d28',
-    'eme setup, 3 players': 'c9cb70136da9f3dc3ee73dac24b13d3de0d7c375e0afd721f7787bd5cc9f4606',
-    'eme seed 2, 4 players, 20 moves': '9cd898d4ac1936eda845009d31de9cec33f8e261dad59913c84aaa6e84a39543',
-    'eme seed 3, 5 players, to the end': '7a08c170a29bccbe625e0c22547e28281156ef8e3fc13e0eb8d0a3b27e470e1f',
-    'eme neutral armies': '1fe36fa08f043b2840a446d78375dbba73e94935cdd4d03f9d764c19be71251f',
+    'imperial setup': 'a5de46c3d2d689deb3aa7408af1a375a18755b5d08da221048a2178f2af2c75d',
+    'imperial position': '608fbded81f3ff070f335e37c3231c6a803496c48b2192bc0dd49824bf6bc3f1',
+    'imperial seed 1, 150 moves': '984fdb6e52b311a65f9fef8d725929c63f613f927eb7fe54599cb7a94b6fbd72',
+    'imperial seed 2, 600 moves': 'adb6e880ae0d5e4bc0d6425ce7360d90ccbb298235cfe20ad53da0b4bb9c8238',
+    'imperial seed 3, 350 moves': '5aa0f71afc72d20369ddca928cb864103b60d92cf7ac22fd81730e5b760e3db8',
+    'eme setup, 3 players': '6b33070b56177a900f9ccbcf8a8202f18a2d83acf97a30d53f002e6fa7d251f1',
+    'eme seed 2, 4 players, 20 moves': '7f772654772f5265ddf4b90ce181d77c7108caf4c3f5f56f4539bd281da093c9',
+    'eme seed 3, 5 players, to the end': 'e8086b6f60ae39fe7bb0f13e273f8aecffaa504a9efe952ddea478cb9e00b160',
+    'eme neutral armies': 'adec41de8597b31518e2361751d63ec9e44a760a30c11a9ee84565d8c17fb7cf',
 }
 
 
