@@ -59,7 +59,7 @@ from pbem.moderator.deadlines import Deadline, deadlines, decision_since, first_
 from pbem.moderator.gamemaster.common import MailContext
 from pbem.moderator.gamemaster.digests import daily_digests, next_digest
 from pbem.moderator.gamemaster.playing import alert_game_master, apply_default, remind, stand_in
-from pbem.render.text import until_stamp, utc_stamp
+from pbem.render.text import utc_stamp
 from pbem.store import Database
 from pbem.store.absence import vacations_of
 from pbem.store.alarm import NEVER, PAUSED, DueGame, due_games, settle
@@ -247,8 +247,8 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
     moments: list[datetime | None] = [digest, *away.values()]  # a vacation's end moves its player's deadlines
     for deadline in deadlines(state, settings, since, kind_of_game(game), away):
         if deadline.player in away and settings.vacation == "bot" and _in_turn(deadline):
-            why = f"{deadline.player} is away until {until_stamp(away[deadline.player])}"
-            played, outcome = stand_in(session, game, state, deadline, settings, mail, now, why=why)
+            played, outcome = stand_in(session, game, state, deadline, settings, mail, now,
+                                       away_until=away[deadline.player])
             if played:
                 report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due,
                                                 f"the stand-in played {outcome} (vacation)"))
