@@ -16,7 +16,8 @@ import pytest
 from pbem import store
 from pbem.moderator import Moderator, gamemaster
 from pbem.moderator.gamemaster import MailContext
-from pbem.moderator.gamemaster.common import Subject, notice, subject_words, words
+from pbem.moderator.gamemaster.common import Subject, TickLine, notice, subject_words, tick_words, words
+from pbem.moderator.gamemaster.export import ExportedAction, ExportedSeat, GameExport, export_text
 from pbem.moderator.gamemaster.tuning import set_game
 from pbem.moderator.tick import tick
 from pbem.store import Database
@@ -187,3 +188,50 @@ def test_a_reminder_without_a_default_and_a_resume_without_deadlines_to_show() -
     assert notice("core/notice_resumed.j2", game="demo", deadlines=[], counted=True) == (
         sealed + "  Deadlines count from now.\n\n")
     assert notice("core/notice_resumed.j2", game="demo", deadlines=[], counted=False) == sealed
+
+
+def test_the_tick_reports_details() -> None:
+    """What the tick tells the game master beside the lines the scenarios above meet."""
+    assert tick_words(TickLine.STAND_IN, orders="RONDEL factory\nBUILD Manaus", vacation=True) == (
+        "the stand-in played RONDEL factory\nBUILD Manaus (vacation)")
+    assert tick_words(TickLine.REFUSED, order="PASS", reason=tick_words(TickLine.NOTHING_APPLIED)) == (
+        "PASS was refused: nothing was applied")
+    assert tick_words(TickLine.ALERTED, why=tick_words(TickLine.NO_STAND_IN)) == (
+        "game master alerted (the stand-in found no order the game takes)")
+    assert tick_words(TickLine.ALERTED_BEFORE) == "game master alerted before"
+    assert [tick_words(TickLine.NOTHING, checked=n) for n in (0, 1, 2)] == [
+        "Nothing due (0 active games checked).", "Nothing due (1 active game checked).",
+        "Nothing due (2 active games checked)."]
+    assert tick_words(TickLine.ERROR, error="demo: the database is busy") == "error: demo: the database is busy"
+
+
+def test_the_exported_chronicle() -> None:
+    """``pbem export --format text``: a public export of a finished game whose stored state went wrong, and a
+    game master's export of a game without moves (tests/cli/test_export.py plays real games)."""
+    finished = GameExport(
+        name="g", kind="imperial2030", title="Imperial 2030", created=datetime(2031, 1, 6, 12, 0, tzinfo=UTC),
+        status="finished", public=True, setup=None, seats=(ExportedSeat(1, "ann", None), ExportedSeat(2, "bob", None)),
+        setup_narration=("The game begins: every nation starts with a long sentence that needs wrapping because it "
+                         "goes on and on.",),
+        actions=(ExportedAction(0, "ann", {}, "RONDEL investor", datetime(2031, 1, 6, 13, 0, tzinfo=UTC),
+                                ("Russia placed its marker on Investor.",)),),
+        sealed_round_open=True, finished=True, final_scores=(("bob", 123), ("ann", 7)), replay_matches=False)
+    assert export_text(finished) == (
+        "Game g: Imperial 2030 (imperial2030), finished. Public export.\n"
+        "Players (seating order): ann, bob.\n"
+        "Created: 2031-01-06 12:00 UTC.\n\n"
+        "Setup:\n"
+        "    The game begins: every nation starts with a long sentence that needs\n"
+        "      wrapping because it goes on and on.\n\n"
+        "move 1  (2031-01-06 13:00 UTC)  ann: RONDEL investor\n"
+        "    Russia placed its marker on Investor.\n\n"
+        "A sealed round is open: the answers given in it are not shown until all are\nin.\n\n"
+        "Final scores:\n  1. bob   123\n  2. ann     7\n\n"
+        "WARNING: the stored state differs from the replay of the log!\n")
+    empty = GameExport(
+        name="g", kind="eme", title="Eight", created=datetime(2031, 1, 6, 12, 0, tzinfo=UTC), status="active",
+        public=False, setup={}, seats=(ExportedSeat(1, "ann", "ann@example.org"),), setup_narration=(), actions=(),
+        sealed_round_open=True, finished=False, final_scores=None, replay_matches=True)
+    assert export_text(empty) == (
+        "Game g: Eight (eme), active.\nPlayers (seating order): ann <ann@example.org>.\n"
+        "Created: 2031-01-06 12:00 UTC.\n\nNo moves yet.\n\nThe stored state equals the replay of the log.\n")

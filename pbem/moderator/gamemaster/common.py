@@ -186,6 +186,30 @@ def subject_words(subject: Subject, **values: Any) -> str:
     return words("core/subjects.j2", subject=subject, **values)
 
 
+class TickLine(StrEnum):
+    """Which line, or which detail of a line, of the deadline tick's report ``core/tick_report.j2`` words (its
+    comment names the values each takes); the details are what the game did or why it could not."""
+
+    REMINDED = "reminded"
+    ANSWERED = "answered"
+    STALLED = "stalled"
+    PAUSED = "paused"
+    ERROR = "error"
+    NOTHING = "nothing"
+    STAND_IN = "stand_in"
+    REFUSED = "refused"
+    NOTHING_APPLIED = "nothing_applied"
+    NO_STAND_IN = "no_stand_in"
+    NO_GAME_MASTER = "no_game_master"
+    ALERTED = "alerted"
+    ALERTED_BEFORE = "alerted_before"
+
+
+def tick_words(line: TickLine, **values: Any) -> str:
+    """A line of the deadline tick's report to the game master, or a detail of one (``core/tick_report.j2``)."""
+    return words("core/tick_report.j2", line=line, **values)
+
+
 # --- transactions ------------------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from pbem.moderator.deadlines import Deadline
 from pbem.moderator.gamemaster.common import (
     MailContext,
     Subject,
+    TickLine,
     _seat_of,
     _seats,
     _stamp,
@@ -25,6 +26,7 @@ from pbem.moderator.gamemaster.common import (
     notice,
     subject_words,
     teller,
+    tick_words,
     words,
 )
 from pbem.moderator.notify.subjects import move_subject
@@ -138,8 +140,8 @@ def apply_default(session: Session, game: GameRow, state: Any, deadline: Deadlin
     assert text is not None
     played = play_in_session(session, game, deadline.player, text, now, state)
     if not any(a.player == deadline.player for a in played.applied):
-        reason = played.refusal.reason if played.refusal is not None else "nothing was applied"
-        return False, f"{text} was refused: {reason}"
+        reason = played.refusal.reason if played.refusal is not None else tick_words(TickLine.NOTHING_APPLIED)
+        return False, tick_words(TickLine.REFUSED, order=text, reason=reason)
     note = [words("core/move_note_default.j2", order=text, player=deadline.player,
                   what=kind.decision_words(state, deadline.pending), due=_when(deadline.due))]
     record_play(session, game, played, mail, now, Source.DEADLINE, note)
@@ -216,7 +218,7 @@ def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, se
     player = deadline.player
     played = _bot_plays(session, game, state, player, now)
     if played is None:
-        return False, "the stand-in found no order the game takes"
+        return False, tick_words(TickLine.NO_STAND_IN)
     seat = next(s for s in _seats(session, game) if s.name == player)
     missed = stood_in(session, game, seat, range(played.version_before, played.version))
     asked = kind.decision_words(state, deadline.pending) if deadline.pending is not None else deadline.kind
