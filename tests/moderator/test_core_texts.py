@@ -235,3 +235,13 @@ def test_the_exported_chronicle() -> None:
     assert export_text(empty) == (
         "Game g: Eight (eme), active.\nPlayers (seating order): ann <ann@example.org>.\n"
         "Created: 2031-01-06 12:00 UTC.\n\nNo moves yet.\n\nThe stored state equals the replay of the log.\n")
+
+
+def test_what_game_set_says_it_changed(mod: Moderator) -> None:
+    assert set_game(mod.db, "demo", ["reminders=12,1.5", "deadline.rondel=36"]).changed == (
+        "reminders: 24h,2h -> 12h,1.5h", "deadline.rondel: 72h -> 36h")
+    assert set_game(mod.db, "demo", ["deadline.default=24", "reminders=none", "deadline.investment=0", "mail=daily",
+                                     "board=off", "open_cash=on", "absent_limit=2", "absent=bot"]).changed == (
+        "deadline.default: 48h -> 24h", "reminders: 12h,1.5h -> none", "deadline.investment: 24h -> no deadline",
+        "mail: every -> daily (for seats that chose none)", "board: on -> off (for seats that chose none)",
+        "open_cash: off -> on", "absent_limit: 3 -> 2", "absent: alert -> bot")
