@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
+from enum import StrEnum
 from typing import Any
 
 from pbem.games import kind_of
@@ -38,6 +39,16 @@ CHOICES: dict[str, tuple[str, tuple[str, ...], bool]] = {
 FLAGS = {"board": ("board_default", True), "open_cash": ("open_cash", False)}  # key -> (field, a seats' default)
 COUNTS = {"absent_limit": "absent_limit", "vacation_cap": "vacation_cap_days"}
 YES = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False, "false": False, "0": False}
+
+
+class Value(StrEnum):
+    """The kinds of value a setting takes, which ``core/setting_change.j2`` words each its own way."""
+
+    DEADLINE = "deadline"  # hours, None when the game had none; 0 or fewer: no deadline
+    REMINDERS = "reminders"  # hours before a deadline
+    CHOICE = "choice"  # one of the setting's words
+    FLAG = "flag"  # on or off
+    COUNT = "count"  # a whole number
 
 
 @dataclass(frozen=True)
@@ -79,24 +90,24 @@ def _apply(settings: GameSettings, pair: str, decisions: tuple[str, ...], change
     if key == "reminders":
         hours = () if value.lower() == "none" else tuple(sorted((_hours(key, h) for h in value.split(",")),
                                                                reverse=True))
-        changed.append(_change("reminders", key, settings.reminder_hours, hours))
+        changed.append(_change(Value.REMINDERS, key, settings.reminder_hours, hours))
         return dc_replace(settings, reminder_hours=hours)
     if key in CHOICES:
         field, choices, defaults = CHOICES[key]
         if value.lower() not in choices:
             raise GameMasterError(f"{key}={value}: one of " + ", ".join(choices))
-        changed.append(_change("choice", key, getattr(settings, field), value.lower(), defaults))
+        changed.append(_change(Value.CHOICE, key, getattr(settings, field), value.lower(), defaults))
         return _set(settings, field, value.lower())
     if key in FLAGS:
         field, defaults = FLAGS[key]
         if value.lower() not in YES:
             raise GameMasterError(f"{key}={value}: write on or off")
-        changed.append(_change("flag", key, getattr(settings, field), YES[value.lower()], defaults))
+        changed.append(_change(Value.FLAG, key, getattr(settings, field), YES[value.lower()], defaults))
         return _set(settings, field, YES[value.lower()])
     if key in COUNTS:
         if not value.isdigit() or int(value) > 365:
             raise GameMasterError(f"{key}={value}: a whole number from 0 to 365")
-        changed.append(_change("count", key, getattr(settings, COUNTS[key]), int(value)))
+        changed.append(_change(Value.COUNT, key, getattr(settings, COUNTS[key]), int(value)))
         return _set(settings, COUNTS[key], int(value))
     raise GameMasterError(f"{key!r} is no setting; keys: " + ", ".join(KEYS))
 
@@ -114,7 +125,7 @@ def _deadline(settings: GameSettings, decision: str, value: str, decisions: tupl
                               " (or deadline.default)")
     hours = _hours(f"deadline.{decision}", value)
     before = settings.deadline_hours.get(target)
-    changed.append(_change("deadline", f"deadline.{decision}", before, hours))
+    changed.append(_change(Value.DEADLINE, f"deadline.{decision}", before, hours))
     return dc_replace(settings, deadline_hours={**settings.deadline_hours, target: hours})
 
 
@@ -128,7 +139,7 @@ def _hours(key: str, text: str) -> float:
     return hours
 
 
-def _change(change: str, key: str, before: Any, after: Any, defaults: bool = False) -> str:
-    """How ``pbem game set`` tells one changed setting (``core/setting_change.j2``: ``change`` names the kind
-    of value, deadline, reminders, choice, flag or count, which the template words)."""
+def _change(change: Value, key: str, before: Any, after: Any, defaults: bool = False) -> str:
+    """How ``pbem game set`` tells one changed setting (``core/setting_change.j2``, which words each kind of
+    value its own way)."""
     return words("core/setting_change.j2", change=change, key=key, before=before, after=after, defaults=defaults)
