@@ -56,10 +56,10 @@ from sqlmodel import Session
 from pbem import store
 from pbem.errors import PbemError, StoreError
 from pbem.moderator.deadlines import Deadline, deadlines, decision_since, first_due, kind_of_game, utc
-from pbem.moderator.gamemaster.common import MailContext
+from pbem.moderator.gamemaster.common import MailContext, TickLine, tick_words
 from pbem.moderator.gamemaster.digests import daily_digests, next_digest
 from pbem.moderator.gamemaster.playing import alert_game_master, apply_default, remind, stand_in
-from pbem.render.text import until_stamp, utc_stamp
+from pbem.render.text import utc_stamp
 from pbem.store import Database
 from pbem.store.absence import vacations_of
 from pbem.store.alarm import NEVER, PAUSED, DueGame, due_games, settle
@@ -103,20 +103,16 @@ class TickReport:
 
     def lines(self) -> list[str]:
         """A human summary, one line per thing done."""
-        out = []
-        for item in self.reminders:
-            out.append(f"{item.game}: reminded {item.player} ({item.kind}, due {utc_stamp(item.due)})")
-        for item in self.defaults:
-            out.append(f"{item.game}: no answer from {item.player} by {utc_stamp(item.due)}: {item.detail}")
-        for item in self.stalled:
-            out.append(f"{item.game}: {item.player} is past the deadline ({item.kind}, due {utc_stamp(item.due)}): "
-                       f"{item.detail}")
-        for name in self.paused:
-            out.append(f"{name}: paused, deadlines not applied")
-        out.extend(f"error: {e}" for e in self.errors)
+        out = [tick_words(TickLine.REMINDED, game=item.game, player=item.player, decision=item.kind,
+                          due=utc_stamp(item.due)) for item in self.reminders]
+        out += [tick_words(TickLine.ANSWERED, game=item.game, player=item.player, due=utc_stamp(item.due),
+                           detail=item.detail) for item in self.defaults]
+        out += [tick_words(TickLine.STALLED, game=item.game, player=item.player, decision=item.kind,
+                           due=utc_stamp(item.due), detail=item.detail) for item in self.stalled]
+        out += [tick_words(TickLine.PAUSED, game=name) for name in self.paused]
+        out += [tick_words(TickLine.ERROR, error=error) for error in self.errors]
         if not out:
-            out.append(f"Nothing due ({len(self.checked)} active game{'s' if len(self.checked) != 1 else ''} "
-                       "checked).")
+            out.append(tick_words(TickLine.NOTHING, checked=len(self.checked)))
         return out
 
 
@@ -197,7 +193,7 @@ def _act_on_expiry(session: Session, game: GameRow, state: Any, deadline: Deadli
         played, outcome = stand_in(session, game, state, deadline, settings, mail, now)
         if played:
             report.defaults.append(TickItem(game.name, deadline.player, deadline.kind, deadline.due,
-                                            f"the stand-in played {outcome}"))
+                                            tick_words(TickLine.STAND_IN, orders=outcome, vacation=False)))
             log.info("%s: no answer from %s by %s: the stand-in played %s", game.name, deadline.player,
                      utc_stamp(deadline.due), outcome)
             return True, detail
@@ -247,25 +243,25 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
     moments: list[datetime | None] = [digest, *away.values()]  # a vacation's end moves its player's deadlines
     for deadline in deadlines(state, settings, since, kind_of_game(game), away):
         if deadline.player in away and settings.vacation == "bot" and _in_turn(deadline):
-            why = f"{deadline.player} is away until {until_stamp(away[deadline.player])}"
-            played, outcome = stand_in(session, game, state, deadline, settings, mail, now, why=why)
+            played, outcome = stand_in(session, game, state, deadline, settings, mail, now,
+                                       away_until=away[deadline.player])
             if played:
                 report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due,
-                                                f"the stand-in played {outcome} (vacation)"))
+                                                tick_words(TickLine.STAND_IN, orders=outcome, vacation=True)))
                 return None
             moments.append(now)  # the stand-in found nothing: look again later
         if now >= deadline.due:
-            detail = "no game master address configured" if not mail.game_master else ""
+            detail = tick_words(TickLine.NO_GAME_MASTER) if not mail.game_master else ""
             acted, detail = _act_on_expiry(session, game, state, deadline, settings, mail, now, report, detail)
             if acted:
                 return None  # the position changed: its new decisions start their clocks now
             alerted = alert_game_master(session, game, state, deadline, settings, mail, now)
             if alerted:
-                detail = "game master alerted" + (f" ({detail})" if detail else "")
+                detail = tick_words(TickLine.ALERTED, why=detail)
                 log.info("%s: %s is past the deadline (%s); game master alerted", name, deadline.player,
                          deadline.kind)
             elif mail.game_master and not detail:
-                detail = "game master alerted before"
+                detail = tick_words(TickLine.ALERTED_BEFORE)
             item = TickItem(name, deadline.player, deadline.kind, deadline.due, detail)
             report.stalled.append(item)
             if alerted:

@@ -55,6 +55,26 @@ Decisions:
   player anew, under a "sent again" line, with new Message-IDs (outbox
   purpose ``resend``).
 
+The words: every sentence these commands and the deadline tick (``pbem.moderator.tick``) write for a player
+or the game master lives in a Jinja template under ``templates/core``, marked for translation (``_()``,
+``ngettext``, named placeholders); Python decides what to say and hands the template typed values (names,
+numbers, flags, the game's own words such as ``decision_words``), never a sentence. One file per thing said,
+named by its family:
+
+- ``core/notice_<what>.j2``: a headed notice in a mail (``notice_paused``, ``notice_reminder``,
+  ``notice_stalled``, ...), laid out by the ``core/_note_block.j2`` macro as ``note_block`` would and
+  rendered strictly (``common.notice``);
+- ``core/move_note_<what>.j2``: a sentence the mail of a move carries (``move_note_forced``,
+  ``move_note_stand_in``, ...), which ``pbem.moderator.notify`` lays out (``common.words``: unwrapped);
+- ``core/subjects.j2``: the words of every subject, one ``subject`` switch (``common.Subject``); the
+  ``[GAME] Move N:`` frame stays ``pbem.moderator.notify.subjects``'s;
+- ``core/tick_report.j2`` (``common.TickLine``), ``core/setting_change.j2`` and ``core/export.j2``: what
+  ``pbem deadlines tick``, ``pbem game set`` and ``pbem export --format text`` print;
+- ``core/_<name>.j2``: a macro library, imported by the others, never rendered alone.
+
+Each template's opening comment says where it is used and what every value means. Errors raised for the
+command line and log lines stay in Python.
+
 Message-IDs: ``pbem.mail.outbound.message_id_for(game, version, recipient,
 purpose)``; the purpose carries a time stamp (the clock start for reminders
 and alerts, the moment of the command otherwise), because ``undo`` makes

@@ -37,7 +37,6 @@ from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.subjects import move_subject
 from pbem.moderator.notify.telling import Recorded
 from pbem.moderator.notify.turnmail import prefs, seat_mail
-from pbem.render.text import note_block
 from pbem.store import GameRow, GameStatus, SeatRow
 from pbem.store import waiting as waiting_store
 from pbem.store.mailprefs import take_news
@@ -53,6 +52,7 @@ from pbem.moderator.gamemaster.common import (
     GamePaused,
     MailContext,
     NothingToUndo,
+    Subject,
     _deciders,
     _locked_game,
     _resolve,
@@ -62,6 +62,9 @@ from pbem.moderator.gamemaster.common import (
     _stamp,
     _transaction,
     _when,
+    notice,
+    subject_words,
+    words,
 )
 from pbem.moderator.gamemaster.playing import Played, play_in_session, record_play
 
@@ -93,7 +96,7 @@ def force(db: Database, name: str, player: str, text: str, *, mail: MailContext 
             if not played.applied:
                 return played, None
             lines = [a.line.text for a in played.applied if a.player == played.player and not a.implicit]
-            note = [f"The game master gave these orders for {played.player}: " + "; ".join(lines) + "."]
+            note = [words("core/move_note_forced.j2", player=played.player, orders=lines)]
             return played, record_play(session, game, played, mail, moment, Source.FORCE, note)
 
     played, moved = _retrying(once)
@@ -127,13 +130,13 @@ def order(db: Database, name: str, player: str, text: str, *, mail: MailContext 
 
 
 def _notice(composer: MailComposer | None, game: GameRow, state: Any, seat: SeatRow, purpose: str,
-            head: Sequence[str], subject: str, words: str, *, events: Sequence[Any] = (),
+            head: Sequence[str], subject: str, short: str, *, events: Sequence[Any] = (),
             since: datetime | None = None) -> str | None:
     """One seat's mail about a change that is no move (see the module docstring): ``head``, the seat's news,
-    the report of ``events`` and its prompt (its subject ends with ``words``); the decision it asks."""
+    the report of ``events`` and its prompt (its subject ends with ``short``); the decision it asks."""
     assert composer is not None
     return seat_mail(composer, game, state, seat, prefs(composer, game, seat), events, True, head, purpose=purpose,
-                     subject=subject, suffix=f" ({words})", since=since, whole_board=True)
+                     subject=subject, suffix=f" ({short})", since=since, whole_board=True)
 
 
 def _count(composer: MailComposer | None) -> int:
@@ -198,19 +201,12 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
         for seat in _seats(session, game) if composer is not None else ():
             if not kind.tells(state, events, seat.name):
                 continue  # the move taken back was never told to this seat (another player's sealed answer)
-            paragraphs = [f"The game master has undone move {last.version + 1}: {last.player}'s {order}. "
-                          f"The game stands again as after move {state.version}."]
-            told = kind.narrate(state, events, viewer=seat.name)
-            if told:
-                paragraphs.append("Taken back: " + " ".join(told))
-            if seat.name in dropped:
-                paragraphs.append("Your orders that waited for an answer were dropped with it; please send "
-                                  "them again if they still apply.")
-            if _deciders(game, state):
-                paragraphs.append("Deadlines count from now.")
-            _notice(composer, game, state, seat, "undo", [note_block("Move undone", paragraphs)],
-                    move_subject(name, shown, f"move {last.version + 1} taken back by the game master"),
-                    f"move {last.version + 1} taken back")
+            head = notice("core/notice_undone.j2", move=last.version + 1, player=last.player, order=order,
+                          stands=state.version, told=kind.narrate(state, events, viewer=seat.name),
+                          dropped=seat.name in dropped, deadlines=bool(_deciders(game, state)))
+            _notice(composer, game, state, seat, "undo", [head],
+                    move_subject(name, shown, subject_words(Subject.UNDONE, move=last.version + 1)),
+                    subject_words(Subject.UNDONE_SHORT, move=last.version + 1))
         log.info("%s: undid move %d (%s: %s)", name, last.version + 1, last.player, order)
         return Undone(name, last, order, state, dropped, _count(composer))
 
@@ -293,34 +289,36 @@ def _mail_replacement(session: Session, game: GameRow, state: Any, settings: Gam
         return 0
     name, new = game.name, seat.name
     kind = kind_of(game.kind)
-    holds = kind.holding_words(state, new)
-    what = f"{new} takes over seat {seat.seat + 1} from {old}" + (f", with {holds}" if holds else "") + "."
-    later = "Deadlines of the pending decisions count from now." if _deciders(game, state) else ""
+    taking = {"new": new, "seat": seat.seat + 1, "old": old, "holds": kind.holding_words(state, new)}
     reply_to = token_address(composer.moderator.address, composer.token_for(seat, token))
-    paragraphs = [f"Welcome to game {name}: you take over seat {seat.seat + 1} from {old}, as it stands now."]
-    if token:
-        paragraphs.append(f"Your secret reply token is {token}. Replies to the moderator's mails carry it; "
-                          f"if a reply of yours does not, add this line to it: TOKEN {token}")
+    hello = notice("core/notice_seat_welcome.j2", game=name, seat=seat.seat + 1, old=old, token=token or "")
     welcome = kind.welcome(state, new, game=name, reply_to=reply_to, open_cash=settings.open_cash)
     take_news(session, seat)
-    _notice(composer, game, state, seat, "replace", [note_block("A seat for you", paragraphs), welcome],
-            f"[{name}] Welcome, {new}", f"welcome, {new}")
+    _notice(composer, game, state, seat, "replace", [hello, welcome],
+            f"[{name}] {subject_words(Subject.WELCOME, player=new)}", subject_words(Subject.WELCOME_SHORT, player=new))
+    told = notice("core/notice_new_player.j2", deadlines=bool(_deciders(game, state)), **taking)
+    takes_over = subject_words(Subject.TAKES_OVER, new=new, old=old)
     for other in _seats(session, game):
         if other.id == seat.id:
             continue
-        _notice(composer, game, state, other, "replace", [note_block("New player", [
-            f"The game master has given {old}'s seat to another player: {what}", later])],
-            f"[{name}] {new} takes over from {old}", f"{new} takes over from {old}")
+        _notice(composer, game, state, other, "replace", [told], f"[{name}] {takes_over}", takes_over)
     if old_email.strip().lower() != seat.email.lower():
-        body = note_block("You have left the game", [
-            f"The game master has given your seat in game {name} to another player: {what} Your orders are "
-            "no longer taken. Thank you for playing."])
         composer.to_address(old_email, purpose="replace", game=game, version=kind.shown_move(state),
-                            subject=f"[{name}] {new} takes over your seat", body=body)
+                            subject=f"[{name}] {subject_words(Subject.YOUR_SEAT, new=new)}",
+                            body=notice("core/notice_seat_left.j2", game=name, **taking))
     return len(composer.queued)
 
 
 # --- pause and resume --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DueLine:
+    """A deadline as the resume notice tells it (``core/notice_resumed.j2``)."""
+
+    player: str
+    what: str  # the decision, in the game's words ('choose a rondel space for Russia')
+    due: str  # when, as the mails tell a time
 
 
 @dataclass(frozen=True)
@@ -358,13 +356,11 @@ def pause(db: Database, name: str, *, mail: MailContext | None = None, now: date
         save_settings(session, game, settings)
         version = kind_of(game.kind).shown_move(store.load_state(session, game))
         composer = mail.composer(session, moment, _stamp(moment))
-        body = note_block("Game paused", [
-            f"The game master has paused game {name}. Orders are not taken and deadlines stand still "
-            "until the game is resumed; you will get a mail then."])
+        body = notice("core/notice_paused.j2", game=name)
         for seat in _seats(session, game) if composer is not None else ():  # the notice alone: module docstring
             assert composer is not None
             composer.to_seat(game, seat, purpose="pause", version=version,
-                             subject=move_subject(name, version, "game paused"), body=body)
+                             subject=move_subject(name, version, subject_words(Subject.PAUSED)), body=body)
         return PauseChange(name, True, (), _count(composer))
 
 
@@ -384,15 +380,13 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
         sealed = any(p.sealed for p in kind.pending(state))
         composer = mail.composer(session, moment, _stamp(moment))
         shown = kind.shown_move(state)
+        resumed = subject_words(Subject.RESUMED)
         for seat in _seats(session, game) if composer is not None else ():
-            paragraphs = [f"The game master has resumed game {name}: orders are taken again."]
             # In a sealed round each seat hears its own deadline only: everyone's would tell who has answered.
-            lines = [f"{d.player}: {kind.decision_words(state, d.pending)}, by {_when(d.due)}" for d in dues
+            lines = [DueLine(d.player, kind.decision_words(state, d.pending), _when(d.due)) for d in dues
                      if d.pending is not None and (not sealed or d.player == seat.name)]
-            if lines or dues:
-                paragraphs.append("Deadlines count from now" + (": " + "; ".join(lines) if lines else "") + ".")
-            _notice(composer, game, state, seat, "resume", [note_block("Game resumed", paragraphs)],
-                    move_subject(name, shown, "game resumed"), "game resumed")
+            head = notice("core/notice_resumed.j2", game=name, deadlines=lines, counted=bool(dues))
+            _notice(composer, game, state, seat, "resume", [head], move_subject(name, shown, resumed), resumed)
         return PauseChange(name, False, dues, _count(composer))
 
 
@@ -435,8 +429,9 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
         except EngineError as exc:
             raise StoreError(f"game {name!r}: the log does not replay: {exc}") from None
         kind = kind_of(game.kind)
-        head = note_block("Sent again", ["Sent again at the game master's request; the position is as of now."])
-        subject = move_subject(name, kind.shown_move(state), "report (sent again)")
+        head = notice("core/notice_sent_again.j2")
+        subject = move_subject(name, kind.shown_move(state), subject_words(Subject.SENT_AGAIN))
+        short = subject_words(Subject.SENT_AGAIN_SHORT)
         since = decision_since(session, game, state)  # the prompt's deadline: as it stands, not from now
         composer = mail.composer(session, moment, _stamp(moment))
         mails: list[tuple[str, str]] = []
@@ -444,7 +439,6 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
             if only is not None and seat.name != only:
                 continue
             told = events if kind.tells(state, events, seat.name) else ()  # (not another's sealed answer)
-            asked = _notice(composer, game, state, seat, "resend", [head], subject, "sent again", events=told,
-                            since=since)
+            asked = _notice(composer, game, state, seat, "resend", [head], subject, short, events=told, since=since)
             mails.append((seat.name, "prompt" if asked else "report"))
         return Resent(name, state.version, tuple(mails))

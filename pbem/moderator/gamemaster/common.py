@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from datetime import datetime
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
@@ -24,6 +25,7 @@ from pbem.mail.outbound import domain_of
 from pbem.moderator.deadlines import utc
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.telling import Recorded, tell_safely
+from pbem.render.env import environment, render
 from pbem.store import Database, GameRow, SeatRow
 from pbem.store.settings import GameSettings, save_settings
 
@@ -138,6 +140,74 @@ def _stamp(moment: datetime) -> str:
 
 def _when(moment: datetime) -> str:
     return utc(moment).strftime("%A %Y-%m-%d %H:%M UTC")
+
+
+# --- the words: templates/core (see the package docstring for the names) --------------------------------
+
+
+def notice(template: str, **values: Any) -> str:
+    """A headed notice (``core/notice_*.j2``) as ``note_block`` lays it out, blank line after it included:
+    ``render`` ends every text with one newline, and what follows a notice in a mail (the report, the prompt)
+    must stand a blank line below it."""
+    return render(template, strict=True, **values) + "\n"
+
+
+def words(template: str, **values: Any) -> str:
+    """A sentence or a subject's words (``core/move_note_*.j2``, ``core/subjects.j2``, ``core/tick_report.j2``)
+    that another layer lays out: the move's mail wraps its notes, a subject is one header line, a command's
+    line goes to the console as it is. ``render``'s mail finish would wrap them at 78 columns first, so only
+    the template's own leading and trailing blanks are taken off."""
+    return environment().get_template(template).render(**values).strip()
+
+
+class Subject(StrEnum):
+    """Which mail's subject ``core/subjects.j2`` words (its comment names the values each takes); ``_SHORT``:
+    the words in brackets after the question of a notice that carries a prompt."""
+
+    UNDONE = "undone"
+    UNDONE_SHORT = "undone_short"
+    WELCOME = "welcome"
+    WELCOME_SHORT = "welcome_short"
+    TAKES_OVER = "takes_over"
+    YOUR_SEAT = "your_seat"
+    PAUSED = "paused"
+    RESUMED = "resumed"
+    SENT_AGAIN = "sent_again"
+    SENT_AGAIN_SHORT = "sent_again_short"
+    REMINDER = "reminder"
+    STALLED = "stalled"
+    REPLACE = "replace"
+    DIGEST = "digest"
+
+
+def subject_words(subject: Subject, **values: Any) -> str:
+    """What a mail's subject says after its ``[GAME] Move N:`` frame (``core/subjects.j2``, ``subject``
+    picks the mail)."""
+    return words("core/subjects.j2", subject=subject, **values)
+
+
+class TickLine(StrEnum):
+    """Which line, or which detail of a line, of the deadline tick's report ``core/tick_report.j2`` words (its
+    comment names the values each takes); the details are what the game did or why it could not."""
+
+    REMINDED = "reminded"
+    ANSWERED = "answered"
+    STALLED = "stalled"
+    PAUSED = "paused"
+    ERROR = "error"
+    NOTHING = "nothing"
+    STAND_IN = "stand_in"
+    REFUSED = "refused"
+    NOTHING_APPLIED = "nothing_applied"
+    NO_STAND_IN = "no_stand_in"
+    NO_GAME_MASTER = "no_game_master"
+    ALERTED = "alerted"
+    ALERTED_BEFORE = "alerted_before"
+
+
+def tick_words(line: TickLine, **values: Any) -> str:
+    """A line of the deadline tick's report to the game master, or a detail of one (``core/tick_report.j2``)."""
+    return words("core/tick_report.j2", line=line, **values)
 
 
 # --- transactions ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from sqlmodel import Session
 from pbem import store
 from pbem.games import kind_of
 from pbem.moderator.deadlines import utc
-from pbem.moderator.gamemaster.common import MailContext, _seats, _stamp
+from pbem.moderator.gamemaster.common import MailContext, Subject, _seats, _stamp, subject_words
 from pbem.moderator.notify.subjects import move_subject
 from pbem.moderator.notify.turnmail import prefs, seat_mail
 from pbem.store.mailprefs import MailMode, oldest_daily_news, seats_with_news_since
@@ -41,10 +41,10 @@ def daily_digests(session: Session, game: GameRow, mail: MailContext, now: datet
         return 0
     kind = kind_of(game.kind)
     state = store.load_state(session, game)
+    subject = move_subject(game.name, kind.shown_move(state), subject_words(Subject.DIGEST))
     for seat in _seats(session, game):
         chosen = prefs(composer, game, seat)
         if seat.id not in due or chosen.mode is not MailMode.DAILY:
             continue
-        seat_mail(composer, game, state, seat, chosen, (), False, (), purpose="digest",
-                  subject=move_subject(game.name, kind.shown_move(state), "your daily digest"))
+        seat_mail(composer, game, state, seat, chosen, (), False, (), purpose="digest", subject=subject)
     return len(composer.queued)

@@ -23,7 +23,6 @@ Two readers, two exports:
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -37,7 +36,8 @@ from pbem.errors import StoreError
 from pbem.games import GameKind, kind_of
 from pbem.moderator.deadlines import utc
 from pbem.moderator.gamemaster.common import _transaction
-from pbem.render.text import finish, utc_stamp, wrap
+from pbem.render.env import render
+from pbem.render.text import utc_stamp
 from pbem.store import GameRow
 from pbem.store.models import ActionRow
 
@@ -244,50 +244,7 @@ def _action_json(action: ExportedAction) -> dict[str, Any]:
 
 
 def export_text(export: GameExport) -> str:
-    """The export as a chronicle to read: mail text (ASCII, at most 78 columns)."""
-    parts = [*_header_lines(export), ""]
-    if export.setup_narration:
-        parts += ["Setup:", *_indented(export.setup_narration), ""]
-    for action in export.actions:
-        parts += [*_action_lines(action), ""]
-    if not export.actions:
-        parts += ["No moves yet.", ""]
-    if export.public and export.sealed_round_open:
-        parts += [wrap("A sealed round is open: the answers given in it are not shown until all are in."), ""]
-    parts += _end_lines(export)
-    return finish("\n".join(parts))
-
-
-
-
-def _header_lines(export: GameExport) -> list[str]:
-    players = ", ".join(seat.name if seat.email is None else f"{seat.name} <{seat.email}>" for seat in export.seats)
-    return [
-        wrap(f"Game {export.name}: {export.title} ({export.kind}), {export.status}."
-             + (" Public export." if export.public else "")),
-        wrap(f"Players (seating order): {players}.", indent=2, first=0),
-        f"Created: {utc_stamp(export.created)}.",
-    ]
-
-
-def _indented(sentences: Sequence[str], indent: int = 4) -> list[str]:
-    return [wrap(sentence, indent=indent + 2, first=indent) for sentence in sentences]
-
-
-def _action_lines(action: ExportedAction) -> list[str]:
-    """The move's head line (kept as written: ``finish`` breaks it if a long order makes it too wide), its story."""
-    head = f"move {action.move}  ({utc_stamp(action.applied)})  {action.player}: {action.order}"
-    return [head, *_indented(action.narration)]
-
-
-def _end_lines(export: GameExport) -> list[str]:
-    lines = []
-    if export.final_scores is not None:
-        lines.append("Final scores:")
-        width = max(len(player) for player, _ in export.final_scores)
-        lines += [f"  {rank}. {player:<{width}}  {score:>4}"
-                  for rank, (player, score) in enumerate(export.final_scores, start=1)]
-        lines.append("")
-    lines.append("The stored state equals the replay of the log." if export.replay_matches
-                 else "WARNING: the stored state differs from the replay of the log!")
-    return lines
+    """The export as a chronicle to read: mail text (ASCII, at most 78 columns; ``core/export.j2``). Not
+    strict: a long order line is kept as written and broken by the mail finish."""
+    return render("core/export.j2", export=export, created=utc_stamp(export.created),
+                  stamps=[utc_stamp(action.applied) for action in export.actions])

@@ -17,15 +17,21 @@ from pbem.moderator.apply import SubmitResult, submit_in
 from pbem.moderator.deadlines import Deadline
 from pbem.moderator.gamemaster.common import (
     MailContext,
+    Subject,
+    TickLine,
     _seat_of,
     _seats,
     _stamp,
     _when,
+    notice,
+    subject_words,
     teller,
+    tick_words,
+    words,
 )
 from pbem.moderator.notify.subjects import move_subject
 from pbem.moderator.notify.telling import Recorded, record_move
-from pbem.render.text import note_block
+from pbem.render.text import until_stamp
 from pbem.store import GameRow
 from pbem.store import waiting as waiting_store
 from pbem.store.absence import ask_replace_once, stood_in
@@ -105,10 +111,8 @@ def play_in_session(session: Session, game: GameRow, player_text: str, text: str
 def _resumed_notes(played: Played) -> dict[str, list[str]]:
     notes: dict[str, list[str]] = {}
     for player, error in played.resumed_refusals:
-        where = f"line {error.line_number} ({error.line})" if error.line_number is not None else "a line"
-        notes.setdefault(player, []).append(
-            f"Your orders that waited for an answer went on; {where} was refused: {error.reason} "
-            "The lines after it were not applied; please send your next orders.")
+        notes.setdefault(player, []).append(words("core/move_note_waiting_refused.j2", line_number=error.line_number,
+                                                  line=error.line, reason=error.reason))
     return notes
 
 
@@ -136,11 +140,10 @@ def apply_default(session: Session, game: GameRow, state: Any, deadline: Deadlin
     assert text is not None
     played = play_in_session(session, game, deadline.player, text, now, state)
     if not any(a.player == deadline.player for a in played.applied):
-        reason = played.refusal.reason if played.refusal is not None else "nothing was applied"
-        return False, f"{text} was refused: {reason}"
-    note = [f"No answer by the deadline: {text}. {deadline.player} was asked to "
-            f"{kind.decision_words(state, deadline.pending)} by {_when(deadline.due)}; the game took the "
-            "default answer."]
+        reason = played.refusal.reason if played.refusal is not None else tick_words(TickLine.NOTHING_APPLIED)
+        return False, tick_words(TickLine.REFUSED, order=text, reason=reason)
+    note = [words("core/move_note_default.j2", order=text, player=deadline.player,
+                  what=kind.decision_words(state, deadline.pending), due=_when(deadline.due))]
     record_play(session, game, played, mail, now, Source.DEADLINE, note)
     return True, text
 
@@ -163,16 +166,13 @@ def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, mome
     move = kind.shown_move(state)
     if composer.queued_before(composer.message_id(game.name, move, seat.email, key)) is not None:
         return False
-    words = kind.decision_words(state, deadline.pending)
-    default = kind.default_order(state, deadline.pending)
-    then = (f"Without an answer by then, the game takes: {default}." if default is not None
-            else "Without an answer by then, the game master is asked to step in.")
-    note = [f"Reminder: the game waits for you to {words}. Please answer by {_when(deadline.due)} "
-            f"(about {hours:g} hours from this reminder). {then}"]
+    what, due = kind.decision_words(state, deadline.pending), _when(deadline.due)
+    note = notice("core/notice_reminder.j2", what=what, due=due, hours=hours,
+                  default=kind.default_order(state, deadline.pending))
     prompt = kind.prompt(state, deadline.player, game=game.name, deadline=deadline.due) or ""
     composer.to_seat(game, seat, purpose="reminder", key=key, version=move,
-                     subject=move_subject(game.name, move, f"reminder: please {words} by {_when(deadline.due)}"),
-                     body=note_block("Reminder", note) + prompt, decision=deadline.kind)
+                     subject=move_subject(game.name, move, subject_words(Subject.REMINDER, what=what, due=due)),
+                     body=note + prompt, decision=deadline.kind)
     return True
 
 
@@ -189,19 +189,13 @@ def alert_game_master(session: Session, game: GameRow, state: Any, deadline: Dea
         return False
     name = game.name
     kind = kind_of(game.kind)
-    words = kind.decision_words(state, deadline.pending)
-    note = [
-        f"Game {name}: {deadline.player} was asked to {words} (pending since {_when(deadline.since)}); the "
-        f"deadline passed on {_when(deadline.due)}. This decision has no default answer, so the game waits.",
-        f"To go on: pbem force {name} --as {deadline.player} \"...\" (orders for the player), "
-        f"pbem resend {name} --to {deadline.player} (the prompt again), pbem replace {name} "
-        f"{deadline.player} NEW --email ADDRESS (a new player), or pbem pause {name}.",
-        f"What {deadline.player} is asked follows.",
-    ]
+    note = notice("core/notice_stalled.j2", game=name, player=deadline.player,
+                  what=kind.decision_words(state, deadline.pending), since=_when(deadline.since),
+                  due=_when(deadline.due))
     prompt = kind.prompt(state, deadline.player, game=name, deadline=deadline.due) or ""
+    stalled = subject_words(Subject.STALLED, player=deadline.player, decision=deadline.kind)
     composer.to_address(mail.game_master, purpose="stalled", key=key, game=game, version=state.version,
-                        subject=f"[{name}] Stalled: {deadline.player} is past the deadline ({deadline.kind})",
-                        body=note_block("For the game master", note) + prompt)
+                        subject=f"[{name}] {stalled}", body=note + prompt)
     return True
 
 
@@ -212,24 +206,24 @@ STAND_IN_ATTEMPTS = 3
 
 
 def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, settings: GameSettings,
-             mail: MailContext, now: datetime, *, why: str = "") -> tuple[bool, str]:
+             mail: MailContext, now: datetime, *, away_until: datetime | None = None) -> tuple[bool, str]:
     """The game's bot plays the expired decision for its player, as that player; (played, the orders or why not).
 
     Every seat's report says so (told after the caller's commit: ``MailContext.tell``); after
     ``settings.absent_limit`` decisions in a row taken this way the game master is asked, once, to replace
-    the seat.
+    the seat. ``away_until``: the player is on vacation until then (``vacation = bot``), which the note tells
+    instead of the deadline.
     """
     kind = kind_of(game.kind)
     player = deadline.player
     played = _bot_plays(session, game, state, player, now)
     if played is None:
-        return False, "the stand-in found no order the game takes"
+        return False, tick_words(TickLine.NO_STAND_IN)
     seat = next(s for s in _seats(session, game) if s.name == player)
     missed = stood_in(session, game, seat, range(played.version_before, played.version))
-    words = kind.decision_words(state, deadline.pending) if deadline.pending is not None else deadline.kind
-    reason = why or f"No answer from {player} by the deadline ({_when(deadline.due)})"
-    note = [f"{reason}: the stand-in (the moderator's bot) played for {player}, who was asked to {words}: "
-            f"{played.text.replace(chr(10), '; ')}."]
+    asked = kind.decision_words(state, deadline.pending) if deadline.pending is not None else deadline.kind
+    note = [words("core/move_note_stand_in.j2", player=player, what=asked, orders=played.text.replace("\n", "; "),
+                  away_until=until_stamp(away_until) if away_until is not None else "", due=_when(deadline.due))]
     record_play(session, game, played, mail, now, Source.STAND_IN, note)
     if settings.absent_limit and missed >= settings.absent_limit and ask_replace_once(session, seat):
         _ask_to_replace(session, game, state, player, missed, settings, mail, now)
@@ -266,14 +260,11 @@ def _ask_to_replace(session: Session, game: GameRow, state: Any, player: str, mi
     if not mail.game_master:
         log.warning("%s: %s missed %d decisions in a row; no game master address to tell", game.name, player, missed)
         return False
-    note = [f"Game {game.name}: the stand-in has taken the last {missed} decisions of {player}, who has not "
-            "answered. Please find a new player, or step in yourself:",
-            f"pbem replace {game.name} {player} NEW --email ADDRESS (a new player takes the seat), or "
-            f"pbem force {game.name} --as {player} \"...\" (orders for the seat)."]
     composer = mail.composer(session, now, "")
     if composer is None:
         return False
     composer.to_address(mail.game_master, purpose="replace", key=f"replace:{player}:{_stamp(now)}", game=game,
-                        version=state.version, subject=f"[{game.name}] Please replace {player}: {missed} decisions "
-                        "missed", body=note_block("For the game master", note))
+                        version=state.version,
+                        subject=f"[{game.name}] {subject_words(Subject.REPLACE, player=player, missed=missed)}",
+                        body=notice("core/notice_replace_seat.j2", game=game.name, player=player, missed=missed))
     return True

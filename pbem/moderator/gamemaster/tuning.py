@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
+from enum import StrEnum
 from typing import Any
 
 from pbem.games import kind_of
-from pbem.moderator.gamemaster.common import GameMasterError, _locked_game, _transaction
+from pbem.moderator.gamemaster.common import GameMasterError, _locked_game, _transaction, words
 from pbem.store import Database
 from pbem.store.mailprefs import MailMode
 from pbem.store.settings import FALLBACK_DECISION, PRESS_MODES, GameSettings, load_settings, save_settings
@@ -28,23 +29,32 @@ from pbem.store.settings import FALLBACK_DECISION, PRESS_MODES, GameSettings, lo
 DEADLINE = "deadline."
 KEYS = ("deadline.<decision>", "deadline.default", "reminders", "open_cash", "mail", "board", "press", "absent",
         "absent_limit", "vacation", "vacation_cap")
-FOR_DEFAULTS = " (for seats that chose none)"
-# key -> (GameSettings field, the words it takes, what the change line adds)
-CHOICES: dict[str, tuple[str, tuple[str, ...], str]] = {
-    "absent": ("absent", ("alert", "bot"), ""),
-    "vacation": ("vacation", ("stretch", "bot"), ""),
-    "mail": ("mail_default", tuple(m.value for m in MailMode), FOR_DEFAULTS),
-    "press": ("press", PRESS_MODES, ""),
+# key -> (GameSettings field, the words it takes, whether it is a default for the seats that chose none)
+CHOICES: dict[str, tuple[str, tuple[str, ...], bool]] = {
+    "absent": ("absent", ("alert", "bot"), False),
+    "vacation": ("vacation", ("stretch", "bot"), False),
+    "mail": ("mail_default", tuple(m.value for m in MailMode), True),
+    "press": ("press", PRESS_MODES, False),
 }
-FLAGS = {"board": ("board_default", FOR_DEFAULTS), "open_cash": ("open_cash", "")}  # key -> (field, note)
+FLAGS = {"board": ("board_default", True), "open_cash": ("open_cash", False)}  # key -> (field, a seats' default)
 COUNTS = {"absent_limit": "absent_limit", "vacation_cap": "vacation_cap_days"}
 YES = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False, "false": False, "0": False}
+
+
+class Value(StrEnum):
+    """The kinds of value a setting takes, which ``core/setting_change.j2`` words each its own way."""
+
+    DEADLINE = "deadline"  # hours, None when the game had none; 0 or fewer: no deadline
+    REMINDERS = "reminders"  # hours before a deadline
+    CHOICE = "choice"  # one of the setting's words
+    FLAG = "flag"  # on or off
+    COUNT = "count"  # a whole number
 
 
 @dataclass(frozen=True)
 class SettingsChange:
     name: str
-    changed: tuple[str, ...]  # "deadline.bid: 48h -> 24h"
+    changed: tuple[str, ...]  # "deadline.bid: 48h -> 24h" (core/setting_change.j2)
     settings: GameSettings
 
 
@@ -80,24 +90,24 @@ def _apply(settings: GameSettings, pair: str, decisions: tuple[str, ...], change
     if key == "reminders":
         hours = () if value.lower() == "none" else tuple(sorted((_hours(key, h) for h in value.split(",")),
                                                                reverse=True))
-        changed.append(f"reminders: {_hours_list(settings.reminder_hours)} -> {_hours_list(hours)}")
+        changed.append(_change(Value.REMINDERS, key, settings.reminder_hours, hours))
         return dc_replace(settings, reminder_hours=hours)
     if key in CHOICES:
-        field, words, note = CHOICES[key]
-        if value.lower() not in words:
-            raise GameMasterError(f"{key}={value}: one of " + ", ".join(words))
-        changed.append(f"{key}: {getattr(settings, field)} -> {value.lower()}{note}")
+        field, choices, defaults = CHOICES[key]
+        if value.lower() not in choices:
+            raise GameMasterError(f"{key}={value}: one of " + ", ".join(choices))
+        changed.append(_change(Value.CHOICE, key, getattr(settings, field), value.lower(), defaults))
         return _set(settings, field, value.lower())
     if key in FLAGS:
-        field, note = FLAGS[key]
+        field, defaults = FLAGS[key]
         if value.lower() not in YES:
             raise GameMasterError(f"{key}={value}: write on or off")
-        changed.append(f"{key}: {_on(getattr(settings, field))} -> {_on(YES[value.lower()])}{note}")
+        changed.append(_change(Value.FLAG, key, getattr(settings, field), YES[value.lower()], defaults))
         return _set(settings, field, YES[value.lower()])
     if key in COUNTS:
         if not value.isdigit() or int(value) > 365:
             raise GameMasterError(f"{key}={value}: a whole number from 0 to 365")
-        changed.append(f"{key}: {getattr(settings, COUNTS[key])} -> {int(value)}")
+        changed.append(_change(Value.COUNT, key, getattr(settings, COUNTS[key]), int(value)))
         return _set(settings, COUNTS[key], int(value))
     raise GameMasterError(f"{key!r} is no setting; keys: " + ", ".join(KEYS))
 
@@ -115,7 +125,7 @@ def _deadline(settings: GameSettings, decision: str, value: str, decisions: tupl
                               " (or deadline.default)")
     hours = _hours(f"deadline.{decision}", value)
     before = settings.deadline_hours.get(target)
-    changed.append(f"deadline.{decision}: {_h(before)} -> {_h(hours)}")
+    changed.append(_change(Value.DEADLINE, f"deadline.{decision}", before, hours))
     return dc_replace(settings, deadline_hours={**settings.deadline_hours, target: hours})
 
 
@@ -129,15 +139,7 @@ def _hours(key: str, text: str) -> float:
     return hours
 
 
-def _h(hours: float | None) -> str:
-    if hours is None:
-        return "none"
-    return "no deadline" if hours <= 0 else f"{hours:g}h"
-
-
-def _hours_list(hours: tuple[float, ...]) -> str:
-    return ",".join(f"{h:g}h" for h in hours) or "none"
-
-
-def _on(flag: bool) -> str:
-    return "on" if flag else "off"
+def _change(change: Value, key: str, before: Any, after: Any, defaults: bool = False) -> str:
+    """How ``pbem game set`` tells one changed setting (``core/setting_change.j2``, which words each kind of
+    value its own way)."""
+    return words("core/setting_change.j2", change=change, key=key, before=before, after=after, defaults=defaults)
