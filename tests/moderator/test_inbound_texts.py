@@ -21,7 +21,9 @@ from pbem.moderator.gamemaster import set_game
 from pbem.moderator.inbound import handler, press, seatreplies
 from pbem.moderator.inbound.binding import Binding, Verdict
 from pbem.moderator.inbound.handler import process_message
+from pbem.moderator.inbound.press import Origin, Press, Problem, Refusal, Told
 from pbem.moderator.inbound.seatreplies import SeatReplies
+from pbem.moderator.inbound.words import said
 from pbem.store import Database, GameStatus, find_game
 from pbem.store.outbox import OutboxRow
 from tests.emetable import EMAIL, PressTable
@@ -163,3 +165,33 @@ def test_the_inbound_texts_are_as_pinned(table: PressTable, monkeypatch: pytest.
         GOLDEN.write_text(text)
     assert text == GOLDEN.read_text()
     assert EMAIL["ann"] in text
+
+
+def told(*items: Told, signed: bool = True) -> str:
+    return said(press.TOLD, items=list(items), signed=signed, game="g1", max_bytes=press.MAX_BYTES,
+                per_hour=press.PER_HOUR, per_day=press.PER_DAY, shown_lines=press.SHOWN_LINES)
+
+
+def test_press_refusals_the_walk_does_not_meet() -> None:
+    """PRESS TO ALL with nobody else, a reply whose writer left, three recipients, a text with blank lines."""
+    alone = Press(1, "PRESS TO ALL", ("ALL",), "hi", span=(2, 2))
+    gone = Press(1, "", (), "hi", span=(1, 1), reply=Origin("<p@games.test>", 7, False))
+    spaced = Press(3, "PRESS TO ALL", ("ALL",), "Ann\u00e9e\n\n\nend", span=(4, 7))
+    assert told(Told(alone, None, refusal=Refusal(Problem.NO_OTHER)),
+                Told(gone, None, refusal=Refusal(Problem.WRITER_GONE)),
+                Told(spaced, None, ("bob", "cy", "dan")), signed=False) == (
+        "YOUR PRESS\n"
+        "  - line 1: PRESS TO ALL: not relayed: there is no other player\n"
+        "    Line 2 of your mail was taken as press: not sent, and not read as orders.\n"
+        "  - your reply to a press mail: not relayed: the writer of that press no\n"
+        "    longer plays in this game\n"
+        "    Line 1 of your mail was taken as press: not sent, and not read as orders.\n"
+        "  - line 3: PRESS TO ALL: relayed to bob, cy and dan, without your name.\n"
+        "    Sent as press (lines 4-7):\n"
+        "      Annee\n\n\n      end\n")
+
+
+def test_a_signed_press_to_three_names_the_other_two() -> None:
+    body = said(press.MAIL, game="g1", text="Ann\u00e9e", signed=True, writer="ann", others=["cy", "dan"])
+    assert body.startswith("Press from ann\n--------------\n\nAnn\u00e9e\n\n--------------\n")
+    assert "To you and cy and dan. To answer ann, reply" in " ".join(body.split())
