@@ -18,7 +18,7 @@ import pytest
 
 from pbem.moderator import gamemaster
 from pbem.moderator.gamemaster import set_game
-from pbem.moderator.inbound import handler, press, seatreplies
+from pbem.moderator.inbound import press, seatreplies
 from pbem.moderator.inbound.binding import Binding, Verdict
 from pbem.moderator.inbound.handler import process_message
 from pbem.moderator.inbound.press import Origin, Press, Problem, Refusal, Told
@@ -81,9 +81,11 @@ def walk(table: PressTable, monkeypatch: pytest.MonkeyPatch) -> str:
     w = Walk(table)
     w.raw("no token", raw_mail(STRANGER, "pbem@games.test", "BID 1", subject="Orders for Ann\u00e9e"))
     w.raw("unknown token", raw_mail("yve@elsewhere.example", "pbem+nosuchtoken@games.test", "BID 1"))
-    w.raw("too big, a stranger", raw_mail("xia@elsewhere.example", "pbem@games.test", "x" * 3000),
+    w.raw("too big, a stranger", raw_mail("xia@elsewhere.example", "pbem@games.test", "x" * 3000,
+                                             message_id="<big-1@clients.example>"),
           config_changes={"max_message_bytes": 2000})
-    w.raw("too big, a seat", table.mail_from("ann", "BID 1\n" + "y" * 3_000_000, subject="my orders"),
+    w.raw("too big, a seat", table.mail_from("ann", "BID 1\n" + "y" * 3_000_000, subject="my orders",
+                                                      message_id="<big-2@clients.example>"),
           config_changes={"max_message_bytes": 2_000_000})
     w.raw("another address", raw_mail(STRANGER, table.reply_to("ann"), "BID 1", subject="bids"))
     w.send("mail turn", "ann", "MAIL TURN")
@@ -147,7 +149,6 @@ def walk(table: PressTable, monkeypatch: pytest.MonkeyPatch) -> str:
     with table.db.transaction() as session:
         find_game(session, table.name).status = GameStatus.FINISHED
     w.send("finished", "ann", "TAKE 1")
-    assert handler  # the module whose texts most steps read
     return "".join(w.out)
 
 
