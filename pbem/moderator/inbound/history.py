@@ -5,7 +5,7 @@ from the setup and narrate every move for the reader (``kind.narrate`` with
 the reader as viewer, and only moves whose events ``kind.tells`` the reader),
 so a sealed answer of another player never shows. Moves of a sealed round
 still open carry no number: their log positions would count the others'
-hidden answers.
+hidden answers. The game's sentences are laid out by ``templates/core/history.j2``.
 """
 from __future__ import annotations
 

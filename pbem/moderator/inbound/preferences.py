@@ -5,7 +5,9 @@ Read by the moderator core before the game reads the orders, the same for
 every game: such a line is taken out of the message (its place left blank,
 so the other lines keep their numbers) and never reaches the game's order
 language. A line that starts like one but is not right refuses the whole
-message, changing nothing, as any refused order does.
+message, changing nothing, as any refused order does: a :class:`Refusal`,
+told by ``templates/core/preference_refusal.j2``; the confirmation is
+``templates/core/mail_preferences.j2``.
 """
 from __future__ import annotations
 

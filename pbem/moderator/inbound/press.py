@@ -55,6 +55,11 @@ Limits: a press text of at most ``MAX_BYTES`` (UTF-8), and a seat relays at
 most ``PER_HOUR`` / ``PER_DAY`` mails (a press to three players is three),
 counted in the reply budgets of ``pbem.store.inbound``. A press that breaks
 a rule is refused alone; the rest of the message stands.
+
+The words are in ``templates/core``: ``press_mail.j2`` (the mail relayed)
+and ``press_told.j2`` (the sender's confirmation, and why a press was not
+relayed: a :class:`Problem`, never a sentence, so that the same refusal can
+be told in the seat's language).
 """
 from __future__ import annotations
 

@@ -4,6 +4,7 @@ What a vacation does is the game's choice (``vacation = stretch|bot``): the
 player's deadlines wait until they are back (``pbem.moderator.deadlines``), or the
 stand-in plays their turns meanwhile (the deadline tick). Every other seat is
 told either way, so nobody wonders why the game waits, or who played.
+The words, the player's and the others': ``templates/core/vacation.j2``.
 """
 from __future__ import annotations
 
