@@ -5,7 +5,8 @@ walk through one game by mail makes each of them once (refusals of a mail,
 preferences, vacation, press, history, stale and late orders, a paused and a
 finished game) and holds every mail's subject and body to the golden file,
 so that moving a sentence into a template, or editing a template, cannot
-change a byte unnoticed. PBEM_GOLDEN=write writes the file anew.
+change a byte unnoticed. After a deliberate change, regenerate with
+``PBEM_REGEN_GOLDEN=1`` and read the diff.
 """
 from __future__ import annotations
 
@@ -162,9 +163,9 @@ def test_orders_applied_at_a_later_move_are_told_so() -> None:
 
 def test_the_inbound_texts_are_as_pinned(table: PressTable, monkeypatch: pytest.MonkeyPatch) -> None:
     text = walk(table, monkeypatch)
-    if os.environ.get("PBEM_GOLDEN") == "write":
-        GOLDEN.write_text(text)
-    assert text == GOLDEN.read_text()
+    if os.environ.get("PBEM_REGEN_GOLDEN") == "1":
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8")
     assert EMAIL["ann"] in text
 
 
