@@ -9,15 +9,16 @@ core's too. A game's ``HELP`` answer gets the list of them below its orders;
 answered here alone (a game's order language would take ``press`` for a
 misspelt ``PASS``); ``HELP BOARD`` and ``HELP HISTORY`` keep the game's page
 on that report and add the core's ``BOARD ON|OFF`` and ``HISTORY ALL|FROM``.
-The words are in ``templates/core/help.j2``.
+The words are in ``templates/core/help.j2`` (what each MAIL mode means: ``templates/core/mail_mode.j2``).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pbem.moderator.inbound.preferences import MEANING
+from pbem.moderator.inbound.words import said
 from pbem.render.env import render
+from pbem.store.mailprefs import MailMode
 from pbem.store.settings import GameSettings
 
 TEMPLATE = "core/help.j2"
@@ -54,4 +55,4 @@ def answer_help(topic: str | None, game_answer: Callable[[], str], context: Help
 def _core(topic: str, context: HelpContext) -> str:
     return render(TEMPLATE, strict=True, topic=topic, board_on=context.board_on, press=context.settings.press,
                   vacation=context.settings.vacation, vacation_days=context.settings.vacation_cap_days,
-                  modes=[(mode.value.upper(), meaning) for mode, meaning in MEANING.items()])
+                  modes=[(mode.value.upper(), said("mail_mode", mode=mode)) for mode in MailMode])

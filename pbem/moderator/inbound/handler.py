@@ -104,6 +104,7 @@ from pbem.moderator.inbound.preferences import read_preferences
 from pbem.moderator.inbound.press import PressReading, answered_press, read_press, relay
 from pbem.moderator.inbound.seatreplies import SeatReplies
 from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
+from pbem.moderator.inbound.words import said
 from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
 from pbem.moderator.notify.observers import answer as observer_answer
 from pbem.moderator.notify.subjects import decision_kind, reply_subject
@@ -137,6 +138,7 @@ from pbem.store.tokens import has_played, seat_and_game_for_token, seat_for_toke
 log = logging.getLogger("pbem.moderator.inbound")
 
 SPOOF_NOTICES_PER_DAY = 1  # warnings to a seat that mail from another address carried its token
+REFUSAL = "refusal"  # templates/core/refusal.j2: the answer to a mail not read as orders, by its reason
 STRANGER_REPLIES_PER_DAY = 3  # replies to one address for mail without a seat's token (an unknown responder)
 
 
@@ -297,14 +299,9 @@ class _Handler(SeatReplies):
         if message.sender_problem is not None or (message.sender or "").lower() != seat.email.strip().lower():
             return self.spoofed(token)
         if game.status == GameStatus.FINISHED:
-            return self.notice(InboundOutcome.FINISHED, token, "the game is over", "The game is over",
-                               f"Game {game.name} is over: your message was not applied. The final scores "
-                               "were sent to every player.")
+            return self.notice(InboundOutcome.FINISHED, token, "the game is over", "The game is over")
         if self.compose.settings(game).paused:
-            return self.notice(InboundOutcome.PAUSED, token, "the game is paused", "The game is paused",
-                               f"The game master has paused game {game.name}: your message was not applied, "
-                               "and nothing changed. Please send your orders again once the game resumes; "
-                               "every player is told when it does.")
+            return self.notice(InboundOutcome.PAUSED, token, "the game is paused", "The game is paused")
         return self.orders(token)
 
     def outcome(self, outcome: str, reason: str, *, version_before: int | None = None,
@@ -364,10 +361,7 @@ class _Handler(SeatReplies):
             seat = None
         budgets = self._seat_budget(seat) if seat is not None else self._stranger_budget(sender) if sender else ()
         if sender and self._allowed(budgets, "oversize"):
-            body = (f"Your message \"{message.subject}\" is {_size(self.size)}; the moderator reads messages of "
-                    f"at most {_size(limit)}, so it was not read and nothing changed.\n\n"
-                    "Please send your orders again as plain text, without attachments or pictures, by "
-                    "replying to the latest mail of your game.\n")
+            body = said(REFUSAL, reason="oversize", subject=message.subject, size=self.size, limit=limit)
             if seat is not None:
                 game = self.session.get(GameRow, seat.game_id)
                 assert game is not None
@@ -387,19 +381,9 @@ class _Handler(SeatReplies):
         message = self.message
         sender = message.sender
         if sender and self._allowed(self._stranger_budget(sender), outcome):
-            if outcome == InboundOutcome.NO_TOKEN:
-                what = "carried no reply token"
-            else:
-                what = "carried a reply token that belongs to no seat (perhaps an old one: a seat's token " \
-                       "changes when the game master gives the seat a new one)"
             local, _, host = self.identity.address.rpartition("@")
-            body = (f"This is the moderator of play-by-email games at {self.identity.address}.\n\n"
-                    f"Your message \"{message.subject}\" {what}, so it could not be matched to a game and a "
-                    "seat. Nothing was done.\n\n"
-                    "To give orders, reply to the latest mail the moderator sent you for your game: its "
-                    f"reply address ({local}+<your token>@{host}) carries your personal token. You may also "
-                    "write a line\n\n    TOKEN <your token>\n\nabove your orders. If you have no mail of the "
-                    "game, ask your game master to send it again.\n")
+            body = said(REFUSAL, reason=outcome, subject=message.subject, address=self.identity.address, local=local,
+                        host=host)
             self.compose.to_address(sender, purpose=outcome, key=f"{outcome}:{self.tag}",
                                     subject=reply_subject(message.subject, "Your message to the moderator"),
                                     body=body, reply_to_message=message)
@@ -415,26 +399,23 @@ class _Handler(SeatReplies):
         """A seat's token from another address: tell the seat, at its own address, and change nothing."""
         game, seat, message = self.game, self.seat, self.message
         assert game is not None and seat is not None
-        sender = message.sender or "(no address)"
-        reason = f"sent from {sender}, not from the seat's address {seat.email}"
+        reason = f"sent from {message.sender or '(no address)'}, not from the seat's address {seat.email}"
         if self._allowed(self._spoof_budget(seat), "spoofed"):
-            body = (f"Game {game.name}: a message carrying your reply token arrived from {sender}, which is "
-                    f"not your address ({seat.email}). It was ignored: nothing changed.\n\n"
-                    f"Its subject was: \"{message.subject}\".\n\n"
-                    f"If you sent it, please send your orders from {seat.email} (reply to this mail). If you "
-                    "did not, someone else knows your token: ask your game master for a new one.\n")
+            body = said(REFUSAL, reason="spoofed", game=game.name, sender=message.sender or "", email=seat.email,
+                        subject=message.subject)
             self.compose.to_seat(game, seat, purpose="spoofed", key=f"spoofed:{self.tag}", version=0,
                                  subject=f"[{game.name}] A message from another address was ignored", body=body,
                                  known_token=token)
         return self.outcome(InboundOutcome.SPOOFED, reason)
 
-    def notice(self, outcome: str, token: str, reason: str, title: str, text: str) -> Outcome:
+    def notice(self, outcome: str, token: str, reason: str, title: str) -> Outcome:
+        """A game that takes no orders now (over, or paused): the seat is told, nothing is applied."""
         game, seat, message = self.game, self.seat, self.message
         assert game is not None and seat is not None
         if self._allowed(self._seat_budget(seat), outcome):
             self.compose.to_seat(game, seat, purpose=outcome, key=f"{outcome}:{self.tag}", version=0,
                                  subject=reply_subject(message.subject, f"[{game.name}] {title}"),
-                                 body=text + "\n", known_token=token, reply_to_message=message,
+                                 body=said(REFUSAL, reason=outcome, game=game.name), known_token=token, reply_to_message=message,
                                  auto_submitted="auto-replied")
         return self.outcome(outcome, reason)
 
@@ -535,8 +516,3 @@ def _refusal_text(result: SubmitResult) -> str:
     applied = f"{len(result.applied)} line(s) applied before; " if result.applied else ""
     return f"{applied}{where}{refusal.reason}"
 
-
-def _size(count: int) -> str:
-    if count >= 1024 * 1024:
-        return f"{count / (1024 * 1024):.1f} MB"
-    return f"{max(1, round(count / 1024))} KB"

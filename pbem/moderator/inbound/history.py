@@ -5,7 +5,7 @@ from the setup and narrate every move for the reader (``kind.narrate`` with
 the reader as viewer, and only moves whose events ``kind.tells`` the reader),
 so a sealed answer of another player never shows. Moves of a sealed round
 still open carry no number: their log positions would count the others'
-hidden answers.
+hidden answers. The game's sentences are laid out by ``templates/core/history.j2``.
 """
 from __future__ import annotations
 
@@ -14,10 +14,9 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.games import kind_of
-from pbem.render.text import bullet, finish
+from pbem.render.env import render
 from pbem.store import GameRow, game_setup, load_log
 
-TITLE = "HISTORY"
 HISTORY_INLINE_LINES = 120  # a longer history goes as a text file attached to the reply
 
 
@@ -26,7 +25,7 @@ def history_text(session: Session, game: GameRow, viewer: str, state: Any, since
     kind = kind_of(game.kind)
     current, _ = kind.new_game(game_setup(game))
     shown = kind.shown_move(state)
-    lines = [f"{TITLE} from move {since}" if since else f"{TITLE} of the whole game"]
+    moves: list[tuple[int, list[str]]] = []
     sealed: list[str] = []
     for entry in load_log(session, game):
         current, events = kind.apply(current, entry.player, entry.action)
@@ -36,10 +35,5 @@ def history_text(session: Session, game: GameRow, viewer: str, state: Any, since
         if entry.version >= shown:  # an open sealed round: the reader's own answers, unnumbered
             sealed += sentences
         elif entry.version + 1 >= since and sentences:
-            lines.append(f"move {entry.version + 1}:")
-            lines += [bullet(s, 2) for s in sentences]
-    if sealed:
-        lines += ["now (the round is still open):", *(bullet(s, 2) for s in sealed)]
-    if len(lines) == 1:
-        lines.append("  nothing yet")
-    return finish("\n".join(lines) + "\n")
+            moves.append((entry.version + 1, list(sentences)))
+    return render("core/history.j2", strict=True, since=since, moves=moves, sealed=sealed)

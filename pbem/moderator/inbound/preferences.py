@@ -5,27 +5,52 @@ Read by the moderator core before the game reads the orders, the same for
 every game: such a line is taken out of the message (its place left blank,
 so the other lines keep their numbers) and never reaches the game's order
 language. A line that starts like one but is not right refuses the whole
-message, changing nothing, as any refused order does.
+message, changing nothing, as any refused order does: a :class:`Refusal`,
+told by ``templates/core/preference_refusal.j2``; the confirmation is
+``templates/core/mail_preferences.j2``.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import Enum
 
+from pbem.moderator.inbound.words import Until, said
 from pbem.store.mailprefs import MailMode
 
 _LINE = re.compile(r"^\s*(mail|board|vacation)\b\s*(.*?)\s*[.!]?\s*$", re.IGNORECASE)
 _HISTORY = re.compile(r"^\s*history\s+(?:(all)|from\s+(?:move\s+)?(\d{1,6}))\s*[.!?]?\s*$", re.IGNORECASE)
 _UNTIL = re.compile(r"^until\s+(\d{4}-\d{2}-\d{2})(?:[ t](\d{1,2}:\d{2}))?(?:\s*utc)?$", re.IGNORECASE)
 SIGNATURE = "-- "
-MODES = ", ".join(m.value.upper() for m in MailMode)
-MEANING = {
-    MailMode.EVERY: "a report after every move",
-    MailMode.TURN: "a mail only when you must decide, with everything since your last mail",
-    MailMode.ROUND: "a digest when a round ends, and a mail when you must decide",
-    MailMode.DAILY: "a digest once a day, and a mail when you must decide",
-}
+MODES = tuple(m.value.upper() for m in MailMode)
+
+
+class Wrong(Enum):
+    """What is wrong with a preference line (the words: ``templates/core/preference_refusal.j2``)."""
+
+    MAIL_MODE = "mail_mode"  # MAIL and no mode it knows
+    BOARD_WORDS = "board_words"  # BOARD and neither ON nor OFF
+    VACATION_WORDS = "vacation_words"  # VACATION and neither UNTIL <date> nor OFF
+    VACATION_PAST = "vacation_past"  # a vacation that ends before now
+    VACATION_TOO_LONG = "vacation_too_long"  # longer than the game allows
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a message's preference line refuses the whole message, as values for its template."""
+
+    wrong: Wrong
+    line: int = 0  # the line's number in the message (words not understood)
+    written: str = ""  # and the line as written
+    until: Until | None = None  # a vacation's end (VACATION_PAST, VACATION_TOO_LONG)
+    days: int = 0  # the game's longest vacation (VACATION_TOO_LONG)
+    latest: str = ""  # the latest end allowed now, a UTC stamp (VACATION_TOO_LONG)
+    modes: tuple[str, ...] = MODES
+
+    def text(self) -> str:
+        """The refusal as the player reads it, also kept as the message's record."""
+        return said("preference_refusal", refusal=self)
 
 
 @dataclass(frozen=True)
@@ -35,7 +60,7 @@ class Preferences:
     body: str
     mode: MailMode | None = None
     board: bool | None = None
-    refusal: str | None = None  # "line 2: MAIL WEEKLY: ..." when a preference line is wrong
+    refusal: Refusal | None = None  # when a preference line is wrong
     away_until: datetime | None = None  # VACATION UNTIL <date>: back at the end of that day (or at that time)
     back: bool = False  # VACATION OFF
     history_from: int | None = None  # HISTORY ALL (0) or HISTORY FROM <move>: answered by the core
@@ -51,13 +76,7 @@ class Preferences:
 
     def told(self) -> str:
         """The confirmation for the reply (the vacation is confirmed by the inbound flow, which checks it)."""
-        said = []
-        if self.mode is not None:
-            said.append(f"Your mail is now {self.mode.value.upper()}: {MEANING[self.mode]}.")
-        if self.board is not None:
-            said.append("Reports now " + ("carry the board." if self.board else "leave the board out (send "
-                                          "BOARD to get it once, BOARD ON to have it again)."))
-        return "\n".join(["YOUR MAIL", *said]) + "\n" if said else ""
+        return said("mail_preferences", mode=self.mode, board=self.board)
 
 
 def _vacation(value: str) -> tuple[datetime | None, bool] | None:
@@ -103,19 +122,15 @@ def read_preferences(body: str) -> Preferences:
         if word == "vacation":
             found = _vacation(value)
             if found is None:
-                return Preferences(body, refusal=f"line {index + 1}: {raw.strip()}: write VACATION UNTIL "
-                                                 "2030-12-24 (a date, UTC; or with a time: 2030-12-24 18:00) "
-                                                 "or VACATION OFF.")
+                return Preferences(body, refusal=Refusal(Wrong.VACATION_WORDS, index + 1, raw.strip()))
             away, back = found
         elif word == "mail":
             if value not in {m.value for m in MailMode}:
-                return Preferences(body, refusal=f"line {index + 1}: {raw.strip()}: write MAIL and one of "
-                                                 f"{MODES}.")
+                return Preferences(body, refusal=Refusal(Wrong.MAIL_MODE, index + 1, raw.strip()))
             mode = MailMode(value)
         elif value in ("on", "off"):
             board = value == "on"
         else:
-            return Preferences(body, refusal=f"line {index + 1}: {raw.strip()}: write BOARD ON or BOARD OFF "
-                                             "(or BOARD alone to get the board now).")
+            return Preferences(body, refusal=Refusal(Wrong.BOARD_WORDS, index + 1, raw.strip()))
         lines[index] = ""
     return Preferences("\n".join(lines), mode, board, away_until=away, back=back, history_from=history_from)

@@ -55,6 +55,11 @@ Limits: a press text of at most ``MAX_BYTES`` (UTF-8), and a seat relays at
 most ``PER_HOUR`` / ``PER_DAY`` mails (a press to three players is three),
 counted in the reply budgets of ``pbem.store.inbound``. A press that breaks
 a rule is refused alone; the rest of the message stands.
+
+The words are in ``templates/core``: ``press_mail.j2`` (the mail relayed)
+and ``press_told.j2`` (the sender's confirmation, and why a press was not
+relayed: a :class:`Problem`, never a sentence, so that the same refusal can
+be told in the seat's language).
 """
 from __future__ import annotations
 
@@ -63,6 +68,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 from sqlmodel import Session, col, select
@@ -71,7 +77,8 @@ from pbem.games import GameKind, kind_of
 from pbem.games.kind import match_player
 from pbem.games.messagetext import QUOTE, SIGNATURES
 from pbem.mail import InboundMessage
-from pbem.render.text import bullet, join_words, plural, wrap
+from pbem.moderator.inbound.words import said
+from pbem.render.text import join_words
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.inbound import Budget, replies_since, take_reply
 from pbem.store.outbox import OutboxRow
@@ -87,6 +94,7 @@ NONE, SIGNED, ANONYMOUS = "none", "signed", "anonymous"
 PURPOSE = "press"  # the outbox purpose of a relayed press mail
 WRITER, HIDDEN = "press_writer", "press_hidden"  # kept in its outbox row: who wrote it, and unnamed or not
 SHOWN_LINES = 12  # lines of a press quoted back in the sender's confirmation
+TOLD, MAIL = "press_told", "press_mail"  # templates/core: the sender's confirmation, a relayed press mail
 
 _START = re.compile(r"^\s*press\b(.*)$", re.IGNORECASE)
 _TO = re.compile(r"^\s*to\s+([^:]*?)\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)  # "TO bob" or "TO bob: text"
@@ -94,6 +102,40 @@ _END = re.compile(r"^\s*end\s+press\s*[.!]?\s*$", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;\"']+")
 _FILLER = {"and", "&", "+"}
 _PRESS_WORD = re.compile(r"\bpress\b", re.IGNORECASE)
+
+
+class Problem(Enum):
+    """Why a press is not relayed (the words: ``templates/core/press_told.j2``)."""
+
+    OFF = "off"  # the game has no press (press=none)
+    UNSIGNED_REPLY = "unsigned_reply"  # a reply to a press mail that does not say who wrote it
+    NO_NAMES = "no_names"  # PRESS without TO and a player
+    EMPTY_REPLY = "empty_reply"  # a reply to press with nothing of its own
+    NO_TEXT = "no_text"  # PRESS TO and no text
+    TOO_LONG = "too_long"  # more than MAX_BYTES
+    NOT_A_PLAYER = "not_a_player"  # a name that is no seat's, nor what one seat holds
+    TO_ONESELF = "to_oneself"  # the sender alone
+    NO_OTHER = "no_other"  # PRESS TO ALL in a game of one
+    WRITER_GONE = "writer_gone"  # the writer of the press answered no longer plays
+    TOO_MUCH = "too_much"  # beyond the sender's PER_HOUR or PER_DAY
+
+
+@dataclass(frozen=True)
+class Named:
+    """A seat one may write to, as a refusal lists it: its name and what it holds in the game (a colour, ...)."""
+
+    name: str
+    holds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a press is not relayed, with the values its sentence names."""
+
+    problem: Problem
+    name: str = ""  # NOT_A_PLAYER: the name as written
+    others: tuple[Named, ...] = ()  # NOT_A_PLAYER: the seats one may name
+    size: int = 0  # TOO_LONG: the text's size in bytes
 
 
 @dataclass(frozen=True)
@@ -115,9 +157,14 @@ class Press:
     line: str  # the ``PRESS TO`` line as written, without a one-line text ("" for a reply)
     names: tuple[str, ...]
     text: str
-    problem: str | None = None
+    problem: Problem | None = None
     span: tuple[int, int] | None = None  # the first and last line of the text in the message
     reply: Origin | None = None  # a reply to a press mail: press to its writer
+
+    @property
+    def lines(self) -> list[str]:
+        """The text's lines, as quoted back to the sender."""
+        return self.text.split("\n")
 
 
 @dataclass(frozen=True)
@@ -160,9 +207,7 @@ def read_press(body: str, reply: Origin | None = None) -> PressReading:
     span: tuple[int, int] | None  # the lines of a press's text
     if reply is not None and not any(_addressed(raw) for raw in _own(lines)):
         text, span, _ = _take_text(lines, 0)
-        problem = None if reply.writer is not None else (
-            "the press mail you answered does not say who wrote it (it is older than replies to press): write "
-            "PRESS TO and a player (or ALL), then your text on the lines below")
+        problem = None if reply.writer is not None else Problem.UNSIGNED_REPLY
         return PressReading("\n".join(lines), (Press(span[0] if span else 1, "", (), text, problem, span, reply),))
     presses: list[Press] = []
     index = 0
@@ -185,7 +230,7 @@ def read_press(body: str, reply: Origin | None = None) -> PressReading:
             if inline:  # "PRESS TO bob: text" closed by an END PRESS below: a block
                 text, span = f"{inline}\n{text}".strip("\n"), (number, span[1] if span else number)
         names = _names(to.group(1)) if to else ()
-        problem = None if names else "write PRESS TO and a player (or ALL), then your text on the lines below"
+        problem = None if names else Problem.NO_NAMES
         line = raw.strip().split(":", 1)[0].rstrip() if inline else raw.strip()
         presses.append(Press(number, line, names, text, problem, span))
     return PressReading("\n".join(lines), tuple(presses))
@@ -259,95 +304,73 @@ class Relayed:
     note: str
 
 
+@dataclass(frozen=True)
+class Told:
+    """One press of the message as the sender's confirmation tells it (``templates/core/press_told.j2``)."""
+
+    press: Press
+    writer: str | None  # the seat that wrote the press answered, when it may be named
+    to: tuple[str, ...] = ()  # the recipients
+    refusal: Refusal | None = None  # why it was not relayed
+    again: bool = False  # the same reply to the same press mail, relayed before: not sent again
+
+
 def relay(composer: MailComposer, game: GameRow, sender: SeatRow, state: Any, reading: PressReading,
           tag: str) -> Relayed:
     """Queue each readable press of ``reading`` to its recipients (inside the caller's transaction)."""
     mode = composer.settings(game).press
     table = list(seats(composer.session, game))
     kind = kind_of(game.kind)
-    said: list[str] = []
+    told: list[Told] = []
     notes: list[str] = []
     for number, press in enumerate(reading.presses):
-        where = _where(press, table)
-        problem = _refusal(mode, game, press)
+        writer = _writer_name(press, table)
+        problem = _refusal(mode, press)
         recipients: list[SeatRow] = []
         if problem is None and press.reply is not None:
             recipients, problem = _writer(table, sender, press.reply)
         elif problem is None:
-            recipients, problem = _recipients(kind, state, table, sender, press.names, game.name)
+            recipients, problem = _recipients(kind, state, table, sender, press.names)
         once = _once(game, sender, press)
         if problem is None and once is not None and replies_since(composer.session, once.key, None):
-            said.append(bullet(f"{where}: already sent as press to {_to(press, recipients)} (the same text in reply "
-                               "to the same mail): not sent again."))
+            told.append(Told(press, writer, _seat_names(recipients), again=True))
             notes.append("press already relayed")
             continue
         if problem is None and not _room(composer, sender, game, len(recipients)):
-            problem = (f"you have sent as much press as the moderator relays ({PER_HOUR} mails an hour, "
-                       f"{PER_DAY} a day); please wait a while")
+            problem = Refusal(Problem.TOO_MUCH)
         if problem is not None:
-            said.append(bullet(f"{where}: not relayed: {problem}") + _taken(press))
+            told.append(Told(press, writer, refusal=problem))
             notes.append("press refused")
             continue
         if once is not None:
             take_reply(composer.session, (once,), "press reply", composer.now)
         for seat in recipients:
             _queue(composer, game, kind, state, sender, seat, recipients, press, mode, f"press:{tag}:{number}")
-        verb = "relayed to" if press.reply is None else "sent as press to"
-        how = "signed with your name" if mode == SIGNED else "without your name"
-        said.append(bullet(f"{where}: {verb} {_to(press, recipients)}, {how}.") + _quoted(press))
+        told.append(Told(press, writer, _seat_names(recipients)))
         notes.append(f"press to {join_words(s.name for s in recipients)}")
-    told = "\n".join(["YOUR PRESS", *said]) + "\n"
-    return Relayed(told, "; ".join(notes))
+    text = said(TOLD, items=told, signed=mode == SIGNED, game=game.name, max_bytes=MAX_BYTES, per_hour=PER_HOUR,
+                per_day=PER_DAY, shown_lines=SHOWN_LINES)
+    return Relayed(text, "; ".join(notes))
 
 
-def _where(press: Press, table: Sequence[SeatRow]) -> str:
-    """Which press of the message the confirmation speaks of: its PRESS TO line, or the press answered."""
-    if press.reply is None:
-        return f"line {press.number}: {press.line if len(press.line) <= 40 else press.line[:37] + '...'}"
-    if press.reply.hidden:
-        return "your reply to the anonymous press"
-    writer = next((seat.name for seat in table if seat.id == press.reply.writer), None)
-    return f"your reply to the press from {writer}" if writer else "your reply to a press mail"
+def _writer_name(press: Press, table: Sequence[SeatRow]) -> str | None:
+    """The seat that wrote the press a reply answers, when the confirmation may name it."""
+    if press.reply is None or press.reply.hidden:
+        return None
+    return next((seat.name for seat in table if seat.id == press.reply.writer), None)
 
 
-def _to(press: Press, recipients: Sequence[SeatRow]) -> str:
-    """Whom the press went to, in the sender's confirmation: never the writer of anonymous press answered."""
-    if press.reply is not None and press.reply.hidden:
-        return "the writer of that press, whose name stays hidden"
-    return join_words(seat.name for seat in recipients)
+def _seat_names(recipients: Sequence[SeatRow]) -> tuple[str, ...]:
+    return tuple(seat.name for seat in recipients)
 
 
-def _quoted(press: Press) -> str:
-    """What was sent, for the sender: the lines of the message it was, then the text (at most SHOWN_LINES)."""
-    if press.span is None:
-        return ""
-    lines = press.text.split("\n")
-    shown = [wrap(line, 6) for line in lines[:SHOWN_LINES]]
-    if len(lines) > SHOWN_LINES:
-        shown.append(f"      ... and {plural(len(lines) - SHOWN_LINES, 'more line')}")
-    return "\n" + "\n".join([f"    Sent as press ({_lines(press.span)}):", *shown])
-
-
-def _taken(press: Press) -> str:
-    """For a press not sent: the lines of the mail it took (they were not read as orders either)."""
-    if press.span is None:
-        return ""
-    verb = "was" if press.span[0] == press.span[1] else "were"
-    return "\n" + wrap(f"{_lines(press.span).capitalize()} of your mail {verb} taken as press: not sent, and not "
-                       "read as orders.", 4)
-
-
-def _lines(span: tuple[int, int]) -> str:
-    return f"line {span[0]}" if span[0] == span[1] else f"lines {span[0]}-{span[1]}"
-
-
-def _writer(table: Sequence[SeatRow], sender: SeatRow, origin: Origin) -> tuple[list[SeatRow], str | None]:
+def _writer(table: Sequence[SeatRow], sender: SeatRow, origin: Origin) -> tuple[list[SeatRow], Refusal | None]:
     """The seat that wrote the press mail a reply answers, or why there is none."""
     seat = next((seat for seat in table if seat.id == origin.writer), None)
     if seat is None:
-        return [], "the writer of that press no longer plays in this game"
+        return [], Refusal(Problem.WRITER_GONE)
     if seat.id == sender.id:
-        return [], "press goes to other players, not to yourself"
+        return [], Refusal(Problem.TO_ONESELF)
     return [seat], None
 
 
@@ -360,42 +383,36 @@ def _once(game: GameRow, sender: SeatRow, press: Press) -> Budget | None:
     return Budget(f"press-reply:{digest}", ever=1)
 
 
-def _refusal(mode: str, game: GameRow, press: Press) -> str | None:
+def _refusal(mode: str, press: Press) -> Refusal | None:
     if mode == NONE:
-        return (f"press is off in game {game.name}: the game master chose a game without press, so nothing is "
-                "relayed between players")
+        return Refusal(Problem.OFF)
     if press.problem is not None:
-        return press.problem
+        return Refusal(press.problem)
     if not press.text.strip() and press.reply is not None:
-        return "your reply has no text of its own to relay (lines quoted from the mail are left out)"
+        return Refusal(Problem.EMPTY_REPLY)
     if not press.text.strip():
-        return "there is no text to relay: write it on the lines below PRESS TO"
+        return Refusal(Problem.NO_TEXT)
     size = len(press.text.encode("utf-8"))
     if size > MAX_BYTES:
-        return (f"the text is {_kb(size)}; press of at most {_kb(MAX_BYTES)} is relayed. Please shorten it "
-                "and send it again")
+        return Refusal(Problem.TOO_LONG, size=size)
     return None
 
 
-def _kb(count: int) -> str:
-    return f"{count / 1024:.1f} KB" if count % 1024 else f"{count // 1024} KB"
-
-
-def _recipients(kind: GameKind, state: Any, table: Sequence[SeatRow], sender: SeatRow, names: Sequence[str],
-                game: str) -> tuple[list[SeatRow], str | None]:
+def _recipients(kind: GameKind, state: Any, table: Sequence[SeatRow], sender: SeatRow,
+                names: Sequence[str]) -> tuple[list[SeatRow], Refusal | None]:
     """The seats ``names`` give (never the sender), or why they give none."""
     others = [seat for seat in table if seat.id != sender.id]
     if any(name.lower() == EVERYONE for name in names):
-        return others, None if others else "there is no other player"
+        return others, None if others else Refusal(Problem.NO_OTHER)
     found: list[SeatRow] = []
     for name in names:
         seat = _seat_named(kind, state, table, name)
         if seat is None:
-            listing = ", ".join(_shown(kind, state, s) for s in others)
-            return [], f"{name!r} is no player of game {game}; write one of: {listing}, or ALL"
+            listing = tuple(Named(s.name, _holdings(kind, state, s.name)) for s in others)
+            return [], Refusal(Problem.NOT_A_PLAYER, name=name, others=listing)
         if seat.id != sender.id and seat not in found:
             found.append(seat)
-    return found, None if found else "press goes to other players, not to yourself"
+    return found, None if found else Refusal(Problem.TO_ONESELF)
 
 
 def _seat_named(kind: GameKind, state: Any, table: Sequence[SeatRow], name: str) -> SeatRow | None:
@@ -415,10 +432,6 @@ def _holdings(kind: GameKind, state: Any, player: str) -> tuple[str, ...]:
         return ()
 
 
-def _shown(kind: GameKind, state: Any, seat: SeatRow) -> str:
-    held = _holdings(kind, state, seat.name)
-    return f"{seat.name} ({', '.join(held)})" if held else seat.name
-
 
 def _room(composer: MailComposer, sender: SeatRow, game: GameRow, count: int) -> bool:
     """Whether ``count`` more press mails fit the sender's budget; if so they are counted in it."""
@@ -434,20 +447,10 @@ def _room(composer: MailComposer, sender: SeatRow, game: GameRow, count: int) ->
 def _queue(composer: MailComposer, game: GameRow, kind: GameKind, state: Any, sender: SeatRow, seat: SeatRow,
            recipients: Sequence[SeatRow], press: Press, mode: str, key: str) -> None:
     """One relayed press: From the moderator, Reply-To the recipient's token; no address of the sender."""
-    if mode == SIGNED:
-        title, subject = f"Press from {sender.name}", f"[{game.name}] Press from {sender.name}"
-        others = [s.name for s in recipients if s.id != seat.id]
-        to = f"To you{' and ' + join_words(others) if others else ' alone'}."
-        answer = f"To answer {sender.name}, reply to this mail: your text goes to {sender.name} as press."
-    else:
-        title, subject, to = "Anonymous press", f"[{game.name}] Anonymous press", ""
-        answer = ("The sender is not named. To answer them, reply to this mail: your text goes to them as press, "
-                  "and their name stays hidden from you.")
-    rule = "-" * len(title)
-    footer = wrap(f"Game {game.name}: press between players, relayed by the moderator; nobody's address is "
-                  f"shown to anyone. {to} {answer} END PRESS on a line of its own ends your text; orders may "
-                  "follow it. A line PRESS TO and names (or ALL) in your reply sends it to them instead.")
-    body = "\n".join([title, rule, "", press.text, "", rule, footer]) + "\n"
+    signed = mode == SIGNED
+    subject = f"[{game.name}] Press from {sender.name}" if signed else f"[{game.name}] Anonymous press"
+    body = said(MAIL, game=game.name, text=press.text, signed=signed, writer=sender.name if signed else "",
+                others=[s.name for s in recipients if s.id != seat.id] if signed else [])
     row = composer.to_seat(game, seat, purpose=PURPOSE, version=kind.shown_move(state), subject=subject, body=body,
                            key=key)
     if WRITER not in row.headers:  # for a reply to it (answered_press); never sent: no header of the mail

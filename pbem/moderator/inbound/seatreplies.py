@@ -3,7 +3,7 @@
 A mixin of the inbound handler (``pbem.moderator.inbound.handler._Handler``), which
 provides the session, the composer, the message and the reply budgets; kept
 apart because the handler's own job is the decision of what a mail is, and
-these are the words sent back once that is decided.
+these are the replies sent back once that is decided (their words: ``templates/core``).
 """
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ from pbem.moderator.inbound.binding import Binding
 from pbem.moderator.inbound.corehelp import HelpContext, answer_help
 from pbem.moderator.inbound.history import HISTORY_INLINE_LINES, history_text
 from pbem.moderator.inbound.outcome import Outcome
+from pbem.moderator.inbound.preferences import Refusal
+from pbem.moderator.inbound.words import note
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.subjects import decision_kind, move_subject, reply_subject
-from pbem.render.text import note_block
 from pbem.store import GameRow, SeatRow, load_log
 from pbem.store.inbound import Budget, InboundOutcome
 from pbem.store.mailprefs import prefs_of
@@ -59,21 +60,15 @@ class SeatReplies:
         kind = kind_of(game.kind)
         lines = kind.order_lines(body)
         shown = kind.shown_move(now)
-        gone = "the game master has since taken moves back" if binding.move > shown else \
-            "the game has moved on since"
-        paragraphs = [f"You answered the mail of move {binding.move}, and {gone}: the game is at move "
-                      f"{shown}. Your orders were not applied; nothing changed.",
-                      "Not applied: " + "; ".join(f"line {line.number}: {line.text}" for line in lines) + ".",
-                      "If they still fit, send them again in reply to this mail."]
         prompt = kind.prompt(now, seat.name, game=game.name)
-        if prompt is None:
-            waiting = ", ".join(sorted({d.player for d in kind.pending(now)})) or "nobody"
-            paragraphs.append(f"You have nothing to decide now; the game waits for {waiting}.")
+        waiting = sorted({d.player for d in kind.pending(now)}) if prompt is None else []
         if self._allowed(self._seat_budget(seat), "stale"):
             self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=shown,
                                  subject=move_subject(game.name, shown, "your orders were not applied"),
-                                 body="\n".join([*(parts or []), note_block("Your orders were not applied",
-                                                                              paragraphs) + (prompt or "")]),
+                                 body="\n".join([*(parts or []), note("stale_orders", move=binding.move, shown=shown,
+                                                                       taken_back=binding.move > shown, lines=lines,
+                                                                       prompted=prompt is not None, waiting=waiting)
+                                                  + (prompt or "")]),
                                  known_token=token, reply_to_message=self.message,
                                  decision=decision_kind(kind, now, seat.name), auto_submitted="auto-replied")
         return self.outcome(InboundOutcome.STALE, f"answered move {binding.move}, the game is at move "
@@ -88,16 +83,12 @@ class SeatReplies:
             return text
         name = f"{game.name}-history-from-{since}.txt" if since else f"{game.name}-history.txt"
         self.compose.attachments[id_of(seat)] = (name, text)
-        return note_block("History", [f"The history you asked for is {lines} lines long: it is attached to this "
-                                      f"mail as {name}."])
+        return note("history_attached", lines=lines, name=name)
 
 
     def applied_late(self, binding: Binding, at: int) -> str:
         """Orders of an earlier move applied to the same, still open, decision: the player is told where."""
-        return note_block("Your orders were applied", [
-            f"Your orders answered the mail of move {binding.move}. Only other players moved since, and the "
-            f"decision you answered was still open, so they were applied at move {at}; the report tells what "
-            "they did."])
+        return note("orders_applied_late", move=binding.move, at=at)
 
 
     def answers(self, game: GameRow, seat: SeatRow, result: SubmitResult) -> str:
@@ -148,14 +139,14 @@ class SeatReplies:
                             version=state.version)
 
 
-    def preference_refused(self, game: GameRow, seat: SeatRow, token: str, state: Any, reason: str) -> Outcome:
+    def preference_refused(self, game: GameRow, seat: SeatRow, token: str, state: Any, refusal: Refusal) -> Outcome:
         kind = kind_of(game.kind)
         self.compose.token_for(seat, token)
         if self._allowed(self._seat_budget(seat), "error"):
-            body = note_block("Nothing was applied", [reason, "The rest of your message was not read either: "
-                                                      "send it again with that line put right."])
+            body = note("preference_refused", refusal=refusal)
             self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=kind.shown_move(state),
                                  subject=reply_subject(self.message.subject, f"[{game.name}] Your orders"),
                                  body=body, reply_to_message=self.message,
                                  decision=decision_kind(kind, state, seat.name), auto_submitted="auto-replied")
-        return self.outcome(InboundOutcome.REFUSED, reason, version_before=state.version, version=state.version)
+        return self.outcome(InboundOutcome.REFUSED, refusal.text(), version_before=state.version,
+                            version=state.version)

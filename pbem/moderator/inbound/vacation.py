@@ -4,6 +4,7 @@ What a vacation does is the game's choice (``vacation = stretch|bot``): the
 player's deadlines wait until they are back (``pbem.moderator.deadlines``), or the
 stand-in plays their turns meanwhile (the deadline tick). Every other seat is
 told either way, so nobody wonders why the game waits, or who played.
+The words, the player's and the others': ``templates/core/vacation.j2``.
 """
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pbem.games import kind_of
-from pbem.moderator.inbound.preferences import Preferences
+from pbem.moderator.inbound.preferences import Preferences, Refusal, Wrong
+from pbem.moderator.inbound.words import Until, note
 from pbem.moderator.notify.subjects import move_subject
-from pbem.render.text import note_block, until_stamp, utc_stamp
+from pbem.render.text import utc_stamp
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.absence import set_vacation
 from pbem.store.settings import GameSettings
@@ -22,7 +24,7 @@ from pbem.store.settings import GameSettings
 if TYPE_CHECKING:
     from pbem.moderator.notify.compose import MailComposer
 
-
+VACATION = "vacation"  # templates/core/vacation.j2: the player's own confirmation, and the note to the others
 
 
 def vacation_problem(settings: GameSettings, wanted: Preferences, now: datetime) -> Preferences:
@@ -31,11 +33,11 @@ def vacation_problem(settings: GameSettings, wanted: Preferences, now: datetime)
     if until is None:
         return wanted
     if until <= now:
-        return replace(wanted, refusal=f"VACATION until {until_stamp(until)}: that is not in the future.")
+        return replace(wanted, refusal=Refusal(Wrong.VACATION_PAST, until=Until.of(until)))
     if until - now > timedelta(days=settings.vacation_cap_days):
-        return replace(wanted, refusal=f"VACATION until {until_stamp(until)}: this game allows at most "
-                                       f"{settings.vacation_cap_days} days away (until "
-                                       f"{utc_stamp(now + timedelta(days=settings.vacation_cap_days))}).")
+        return replace(wanted, refusal=Refusal(Wrong.VACATION_TOO_LONG, until=Until.of(until),
+                                               days=settings.vacation_cap_days,
+                                               latest=utc_stamp(now + timedelta(days=settings.vacation_cap_days))))
     return wanted
 
 
@@ -44,25 +46,14 @@ def announce_vacation(composer: MailComposer, game: GameRow, state: Any, seat: S
     until = wanted.away_until
     set_vacation(composer.session, seat, until)
     settings = composer.settings(game)
-    if until is None:
-        told_others = f"{seat.name} is back: their deadlines run as usual again."
-        own = "Welcome back: your deadlines run as usual again."
-    elif settings.vacation == "bot":
-        told_others = (f"{seat.name} is away until {until_stamp(until)}; meanwhile the stand-in (the moderator's bot) "
-                       f"plays {seat.name}'s turns, and every report says what it did.")
-        own = (f"You are away until {until_stamp(until)}: the stand-in plays your turns meanwhile. Send VACATION OFF "
-               "to come back sooner.")
-    else:
-        told_others = (f"{seat.name} is away until {until_stamp(until)}; the deadlines of {seat.name}'s decisions wait "
-                       "until then.")
-        own = (f"You are away until {until_stamp(until)}: your deadlines wait until then. Send VACATION OFF to come "
-               "back sooner.")
+    words = {"name": seat.name, "until": Until.of(until) if until is not None else None,
+             "stand_in": settings.vacation == "bot"}
     kind = kind_of(game.kind)
     move = kind.shown_move(state)
     for other in seats(composer.session, game):
         if other.id != seat.id:
             composer.to_seat(game, other, purpose="vacation", version=move,
                              subject=move_subject(game.name, move, f"{seat.name}'s vacation"),
-                             body=note_block("Note from the moderator", [told_others]),
+                             body=note(VACATION, to="others", **words),
                              key=f"vacation:{seat.name}:{composer.cause or composer.now.isoformat()}")
-    return note_block("Your vacation", [own])
+    return note(VACATION, to="own", **words)
