@@ -45,7 +45,7 @@ from pbem.mail.wire import CACHED_BODIES, Recent
 from pbem.mail.wrap import wrap_text
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-MAX_PICTURE_BYTES = 150_000  # a board picture is 16-50 KB; a mail must stay small (base64 adds a third)
+MAX_PICTURE_BYTES = 150_000  # a board picture is 12-45 KB; a mail must stay small (base64 adds a third)
 RULE_CHARS = frozenset("=")
 RULE_MIN = 10  # an "=" line at least this long is a banner's rule
 PICTURE_NAME = "board.png"

@@ -4,7 +4,8 @@ Why not ``smtplib.SMTP.send_message``: it copies the message and runs the
 email package's generator over it again (``build_message`` has serialised it
 once already to surface errors), then scans the result with a regular
 expression for lines starting with a dot. For a mail with the board's
-picture (~95 KB, two thirds of it base64) that was most of what sending a
+picture (an Imperial 2030 report is ~70 KB, three quarters of it the picture
+in base64; it was ~110 KB before issue 29) that was most of what sending a
 mail cost. Here the message is serialised once, by :func:`flatten`, which
 writes what smtplib's ``email.generator.BytesGenerator`` writes for the
 shapes ``build_message`` makes (headers folded by the same policy call,
