@@ -36,6 +36,7 @@ from pbem.games.imperial2030.help import (
     resolve_topic,
     topics,
 )
+from pbem.games.imperial2030.helpfacts import help_facts
 from pbem.games.imperial2030.orders import (
     Query,
     QueryKind,
@@ -361,11 +362,11 @@ def test_help_lists_every_order_by_group_with_an_example() -> None:
     check_mail(text)
     lines = lines_of(text)
     assert lines[0] == "HELP: THE ORDERS"
-    headings = [line for line in lines if line in {g.value.upper() for g in Group}]
-    assert headings == ["YOUR NATION'S TURN", "THE MANEUVER", "ANSWERS OUT OF TURN", "AT ANY TIME"]
-    for spec in SPECS:
-        entry = order_help(spec.keyword)
-        assert any(line.startswith("  " + entry.form) for line in lines), spec.keyword
+    groups = ["YOUR NATION'S TURN", "THE MANEUVER", "ANSWERS OUT OF TURN", "AT ANY TIME"]
+    assert [line for line in lines if line in groups] == groups
+    assert {order_help(spec.keyword).group for spec in SPECS} == set(Group)
+    for spec in SPECS:  # each order's form, from its macro in templates/imperial2030/_help_orders.j2
+        assert any(line.startswith("  " + spec.keyword.text) for line in lines), spec.keyword
     assert "  RONDEL <space>                   Move the marker, take the space's action." in lines
     assert "                                   e.g. RONDEL taxation" in lines
     assert "                                   e.g. FLEET Vladivostok TO Sea of Japan" in lines
@@ -448,6 +449,7 @@ def test_every_help_example_reads_as_an_order_or_report() -> None:
                     pytest.fail(f"HELP {spec.keyword.text}: {line!r}: {exc}")
                 assert parsed is not None
     assert isinstance(parse_line(state, "ann", "HELP ARMY"), Query)
+    assert parse_line(state, "ann", help_facts(BOARD).mail_import) is not None  # HELP MESSAGES' example mail
 
 
 def test_help_examples_follow_the_board() -> None:
