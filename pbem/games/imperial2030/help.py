@@ -35,8 +35,10 @@ from pbem.games.imperial2030.orders.names import normalise
 from pbem.render.env import render
 from pbem.render.text import clip
 
-__all__ = ["Group", "OrderHelp", "Page", "Topic", "help_text", "order_help", "resolve_topic", "topics"]
+__all__ = ["Group", "HelpView", "OrderHelp", "Page", "Topic", "help_text", "help_view", "order_help", "resolve_topic",
+           "topics"]
 
+HELP_TEMPLATE = "imperial2030/help.j2"
 ASKED_WIDTH = 40  # an unknown topic is quoted back at most this wide
 
 
@@ -140,7 +142,10 @@ class HelpView:
     topics: tuple[str, ...] = ()  # Page.UNKNOWN: every topic
 
 
-def _view(topic: str | None, board: Board) -> HelpView:
+def help_view(topic: str | None, board: Board | None = None) -> HelpView:
+    """What ``HELP [topic]`` shows, before the template words it (apart, so that a test can word it in another
+    catalogue and see that every sentence is marked for translation)."""
+    board = board or default_board()
     orders = orders_help(board)
     every = tuple(orders.values())
     base = HelpView(Page.ORDERS, every, tuple(Group), help_facts(board))
@@ -160,4 +165,4 @@ def _view(topic: str | None, board: Board) -> HelpView:
 
 def help_text(topic: str | None = None, board: Board | None = None) -> str:
     """The answer to ``HELP [topic]``: every order, or one order, group or page; never raises."""
-    return render("imperial2030/help.j2", help=_view(topic, board or default_board()))
+    return render(HELP_TEMPLATE, help=help_view(topic, board))

@@ -8,11 +8,13 @@ that parses and that the engine accepts from the deciding player.
 from __future__ import annotations
 
 import random
+import re
 from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jinja2 import Environment, StrictUndefined
 
 from engine.imperial2030.actions import ArmyMove, ChooseSpace, SetStanding
 from engine.imperial2030.decisions import pending
@@ -30,8 +32,10 @@ from engine.imperial2030.model import (
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.setup import new_game
 from pbem.games.imperial2030.help import (
+    HELP_TEMPLATE,
     Group,
     help_text,
+    help_view,
     order_help,
     resolve_topic,
     topics,
@@ -57,6 +61,7 @@ from pbem.games.imperial2030.queries import (
     options_text,
 )
 from pbem.render import problems
+from pbem.render.env import environment
 from tests.helpers import standard_game, swiss_bank, turn_of
 from tests.imperialpositions import battle_question, canal_question, suez_position
 
@@ -458,6 +463,37 @@ def test_help_examples_follow_the_board() -> None:
                                   "IMPORT army Moscow, army Moscow, fleet Vladivostok")
     assert order_help(Keyword.BUILD).examples[0] == "BUILD Novosibirsk"
     assert order_help(Keyword.STANDING).examples[0] == "STANDING ALLOW Brazil Panama"
+
+
+OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
+
+
+def marking_environment() -> Environment:
+    """The mail templates with a catalogue that brackets every text it translates: what a translation reaches."""
+    base = environment()
+    env = Environment(loader=base.loader, autoescape=False, undefined=StrictUndefined, trim_blocks=True,
+                      lstrip_blocks=True, keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
+    env.filters.update(base.filters)
+    env.globals.update(base.globals)
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        lambda text: OPEN + text + CLOSE, lambda one, many, n: OPEN + (one if n == 1 else many) + CLOSE,
+        newstyle=True)
+    return env
+
+
+def test_every_help_sentence_is_marked_for_translation() -> None:
+    """Take away what a catalogue translates: only the order language is left (forms, examples, keywords)."""
+    template = marking_environment().get_template(HELP_TEMPLATE)
+    examples = {line.strip() for spec in SPECS for e in order_help(spec.keyword).examples for line in e.splitlines()}
+    examples.add(help_view(None).facts.mail_import)
+    asked = [None, *topics(), "turn", "answers", "anytime", "xyzzy", "armee"]
+    for topic in asked:
+        text = template.render(help=help_view(topic))
+        while re.search(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", text):
+            text = re.sub(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", "", text)
+        for line in text.splitlines():
+            left = re.sub(r"<[^>]*>|\[[a-z]+\]", "", line).strip()  # <province>, [n]: the forms' placeholders
+            assert left in examples or left == left.upper(), (topic, line)
 
 
 # --------------------------------------------------------------------------- random positions
