@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import fields, is_dataclass, replace
+from enum import Enum
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -54,11 +57,17 @@ from pbem.games.imperial2030.orders.keywords import MIN_PREFIX, SPECS, Keyword
 from pbem.games.imperial2030.queries import (
     DEFAULT_HISTORY,
     MAX_HISTORY,
+    QUERIES_TEMPLATE,
     HistoryEntry,
+    HistoryView,
+    Quiet,
+    Where,
     answer,
     history_entries,
     option_orders,
     options_text,
+    options_view,
+    status_view,
 )
 from pbem.render import problems
 from pbem.render.env import environment
@@ -324,7 +333,9 @@ def test_history_default_count_and_empty_game() -> None:
         "Russia imported an army in Moscow, a fleet in Vladivostok and an army in Novosibirsk (paid 3).",
         "Round 1: China's turn.",
     ))
-    assert entries[1].line == "move 2, ann: IMPORT army Moscow, fleet Vladivostok, army Novosibirsk"
+    assert entries[1].move == 2
+    told = answer(state, "ann", Query(QueryKind.HISTORY), log=log)  # templates/imperial2030/history.j2
+    assert "\nmove 2, ann: IMPORT army Moscow, fleet Vladivostok, army Novosibirsk\n" in told
     empty = answer(start(), "ann", Query(QueryKind.HISTORY), log=[])
     assert "Nothing has been played yet." in empty
     assert "not available" in answer(start(), "ann", Query(QueryKind.HISTORY), log=None)
@@ -494,6 +505,53 @@ def test_every_help_sentence_is_marked_for_translation() -> None:
         for line in text.splitlines():
             left = re.sub(r"<[^>]*>|\[[a-z]+\]", "", line).strip()  # <province>, [n]: the forms' placeholders
             assert left in examples or left == left.upper(), (topic, line)
+
+
+def marked(value: Any) -> Any:
+    """``value`` (a view) with every text marked as if translated: the words worded before the template."""
+    if isinstance(value, str) and not isinstance(value, Enum):
+        return OPEN + value + CLOSE if value else value
+    if isinstance(value, tuple):
+        return tuple(marked(item) for item in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return replace(value, **{f.name: marked(getattr(value, f.name)) for f in fields(value)})
+    return value
+
+
+def unmarked(text: str) -> list[str]:
+    """The lines of ``text`` with what the marking catalogue translated taken away."""
+    while re.search(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", text):
+        text = re.sub(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", "", text)
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def test_every_status_options_and_history_sentence_is_marked_for_translation() -> None:
+    """Only headings in capitals (the report's keyword) and punctuation are left once the catalogue has spoken."""
+    env = marking_environment()
+    state, log = maneuver()
+    suez = suez_position()
+    over = start().clone()
+    over.step = FinishedStep("test")
+    texts = []
+    bank = swiss_bank(turn_of(standard_game(), "russia", rondel="factory"), "Dan", "Cleo")  # Dan governs none
+    for position, player in ((state, "ann"), (state, "cat"), (canal_question(suez), "ann"),
+                             (canal_question(suez), "bob"), (over, "ann"), (start(), "bob"), (bank, "Dan")):
+        for game, cash in (("", False), ("atlas", True)):
+            texts.append(env.get_template("imperial2030/status.j2").render(
+                status=marked(status_view(position, player, game=game, open_cash=cash))))
+            texts.append(env.get_template("imperial2030/options.j2").render(
+                options=marked(options_view(position, player, game=game, deadline="Friday" if cash else None))))
+    entries = tuple(history_entries(BOARD, SETUP, log))
+    where = Where("atlas", 2, 9)
+    for view in (HistoryView(where, entries, True, "", None), HistoryView(where, entries[:1], True, "", MAX_HISTORY),
+                 HistoryView(where, (), True, "", None), HistoryView(where, (), False, "", None),
+                 HistoryView(where, (), True, "log entry 3", None)):
+        texts.append(env.get_template("imperial2030/history.j2").render(history=marked(view)))
+    quiet = env.get_template(QUERIES_TEMPLATE).module.quiet  # type: ignore[attr-defined]  # a macro
+    texts += [str(quiet(kind, "", "", "", "")) for kind in Quiet]
+    for text in texts:
+        for line in unmarked(text):
+            assert line == line.upper() and not re.search(r"[a-z]", line), (line, text)
 
 
 # --------------------------------------------------------------------------- random positions
