@@ -10,7 +10,10 @@ the query, the game's log (for HISTORY), the game's name and its settings::
 
 Each answer is a section of plain mail text (pure ASCII, no line wider than
 78 columns, ending in one newline) that starts with its own heading, so that
-a reply can hold several one after the other.
+a reply can hold several one after the other. The words are in
+``templates/imperial2030/`` (status.j2, options.j2, history.j2 and
+_queries.j2), marked for translation; this module gathers the facts they
+word (numbers, names, which case applies) into the views below.
 
 - STATUS: whose turn it is, whom the game waits for, the player's own cash,
   bonds and governments (everyone's cash only with ``open_cash``).
@@ -30,6 +33,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Protocol
 
 from engine.core.log import LogEntry
@@ -53,20 +57,23 @@ from pbem.games.imperial2030.help import help_text
 from pbem.games.imperial2030.mails import render_board
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import QueryKind, format_action, held
-from pbem.games.imperial2030.prompts import prompt_view
+from pbem.games.imperial2030.prompts import PromptView, prompt_view
 from pbem.games.imperial2030.viewmodels import (
+    Waiting,
     nation_rows,
     player_rows,
     turn_line,
     waiting_list,
 )
-from pbem.render.text import MAX_WIDTH, bullet, finish, join_words, pair, plural, wrap
+from pbem.render.env import environment, render
 
-__all__ = ["DEFAULT_HISTORY", "MAX_HISTORY", "OPTION_LINE", "HistoryEntry", "QueryLike", "answer",
-           "history_entries", "history_text", "option_orders", "options_text", "status_text"]
+__all__ = ["DEFAULT_HISTORY", "MAX_HISTORY", "OPTION_LINE", "QUERIES_TEMPLATE", "Governed", "HistoryEntry",
+           "HistoryView", "OptionsView", "Quiet", "QueryLike", "StatusView", "Where", "answer", "history_entries",
+           "history_text", "option_orders", "options_text", "options_view", "status_text", "status_view"]
 
 DEFAULT_HISTORY = 10  # HISTORY without a number
 MAX_HISTORY = 200  # longer histories are cut: a mail of thousands of lines helps nobody
+QUERIES_TEMPLATE = "imperial2030/_queries.j2"  # the sentences the answers share
 OPTION_LINE = re.compile(r"^ {4}(?P<order>\S.*?)(?: {2,}.*)?$")  # an option of OPTIONS: the order before the details
 
 
@@ -119,63 +126,105 @@ def _check_player(state: GameState, player: str) -> None:
         raise ValueError(f"{player!r} is not a player of this game; players: {', '.join(state.seating)}")
 
 
-def _heading(text: str) -> list[str]:
-    return [text, "-" * min(len(text), MAX_WIDTH)]
+@dataclass(frozen=True)
+class Where:
+    """Which game and how far it is, the line under each answer's heading (``_queries.j2``'s ``where``)."""
+
+    game: str  # "" when the answer is not for a named game
+    round: int
+    move: int  # the moves applied: "after move N"
 
 
-def _where(state: GameState, game: str) -> str:
-    where = f"round {state.round}, after move {state.version}."
-    return f'Game "{game}", {where}' if game else where[0].upper() + where[1:]
-
-
-def _lines(text: str) -> list[str]:
-    return text.splitlines()
+def _where(state: GameState, game: str) -> Where:
+    return Where(game, state.round, state.version)
 
 
 # --- STATUS -------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Governed:
+    """A nation the reader governs, as STATUS tells it."""
+
+    name: str
+    treasury: int
+    power: int
+    multiplier: int
+    rondel: str | None  # the space its marker is on; None before its first turn
+    factories: int
+    armies: int
+    fleets: int
+    flags: int
+
+
+@dataclass(frozen=True)
+class StatusView:
+    """What ``status.j2`` words: the reader's money and nations, whom the game waits for."""
+
+    player: str
+    where: Where
+    turn: str  # the turn line of the report (``viewmodels.turn_line``)
+    finished: bool
+    scores: tuple[tuple[str, int], ...]  # (player, score) once the game is over
+    waits: tuple[Waiting, ...]
+    cash: int
+    bonds: str | None  # the reader's bonds in words (``PlayerRow.bonds_text``); None without bonds
+    interest: int
+    roles: str  # what else the reader holds ("investor card"), or ""
+    governed: tuple[Governed, ...]
+    power: tuple[tuple[str, int], ...]  # every nation's power points, the strongest first
+    cash_of: tuple[tuple[str, int], ...]  # everyone's cash in seating order, with ``open_cash`` only
+
+
+def status_view(state: GameState, player: str, *, game: str = "", open_cash: bool = False) -> StatusView:
+    board = state.board
+    me = {r.name: r for r in player_rows(state, player, open_cash)}[player]
+    governed = tuple(Governed(row.name, row.treasury, row.power, row.multiplier,
+                              row.rondel if row.rondel != "-" else None, row.factories, row.armies, row.fleets,
+                              row.flags)
+                     for row in nation_rows(state) if state.nations[row.id].government == player)
+    power = sorted(board.nation_ids, key=lambda n: (-state.nations[n].power, board.nation_ids.index(n)))
+    return StatusView(
+        player, _where(state, game), turn_line(state), state.finished,
+        tuple(final_scores(state)) if state.finished else (), () if state.finished else waiting_list(state, player),
+        state.players[player].cash, me.bonds_text if me.bonds else None, me.interest, me.roles, governed,
+        tuple((board.name(n), state.nations[n].power) for n in power),
+        tuple((name, state.players[name].cash) for name in state.seating) if open_cash else ())
+
+
 def status_text(state: GameState, player: str, *, game: str = "", open_cash: bool = False) -> str:
     """A short status: whose turn, whom the game waits for, the player's money, bonds and nations."""
     _check_player(state, player)
-    board = state.board
-    lines = _heading("STATUS")
-    lines.append(_where(state, game))
-    lines += _lines(wrap(turn_line(state)))
-    if state.finished:
-        scores = ", ".join(f"{p} {s}" for p, s in final_scores(state))
-        lines += _lines(wrap(f"Final scores: {scores}."))
-    else:
-        waits = waiting_list(state, player)
-        lines.append("The game waits for:")
-        for w in waits:
-            mine = " (that is you: OPTIONS lists every choice)" if w.you else ""
-            lines += _lines(bullet(f"{w.player}: {w.what}{mine}"))
-    rows = {r.name: r for r in player_rows(state, player, open_cash)}
-    me = rows[player]
-    roles = f"; you hold the {me.roles}" if me.roles else ""
-    bonds = f"{me.bonds_text} (interest {me.interest})" if me.bonds else "none"
-    lines += _lines(wrap(f"You ({player}): cash {state.players[player].cash}; bonds {bonds}{roles}."))
-    for row in nation_rows(state):
-        if state.nations[row.id].government != player:
-            continue
-        units = join_words([plural(row.factories, "factory", "factories"), plural(row.armies, "army", "armies"),
-                            plural(row.fleets, "fleet"), plural(row.flags, "flag")])
-        rondel = f"rondel on {row.rondel}" if row.rondel != "-" else "not on the rondel yet"
-        lines += _lines(wrap(f"You govern {row.name}: treasury {row.treasury}, {row.power} power points "
-                             f"(score multiplier x{row.multiplier}), {rondel}, {units}.", indent=2, first=0))
-    if not state.governed_by(player):
-        lines.append("You govern no nation.")
-    power = sorted(board.nation_ids, key=lambda n: (-state.nations[n].power, board.nation_ids.index(n)))
-    lines += _lines(wrap("Power points: " + ", ".join(f"{board.name(n)} {state.nations[n].power}" for n in power)
-                         + "."))
-    if open_cash:
-        lines += _lines(wrap("Cash: " + ", ".join(f"{name} {state.players[name].cash}" for name in state.seating)
-                             + "."))
-    return finish("\n".join(lines))
+    return render("imperial2030/status.j2", status=status_view(state, player, game=game, open_cash=open_cash))
 
 
 # --- OPTIONS ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionsView:
+    """What ``options.j2`` words: the reader's open decisions (the prompt's), or whom the game waits for."""
+
+    player: str
+    where: Where
+    turn: str
+    finished: bool
+    prompt: PromptView | None  # the decisions with their options; None when the reader decides nothing now
+    held: bool  # the reader's maneuver waits for another player's answer
+    waits: tuple[Waiting, ...]
+    governs: tuple[str, ...]  # the nations the reader may DONATE to (none without cash)
+    cash: int
+
+
+def options_view(state: GameState, player: str, *, game: str = "",
+                 deadline: datetime | str | None = None) -> OptionsView:
+    board = state.board
+    cash = state.players[player].cash
+    view = None if state.finished else prompt_view(state, player, game=game, deadline=deadline)
+    waiting = view is None and not state.finished
+    return OptionsView(player, _where(state, game), turn_line(state), state.finished, view,
+                       waiting and bool(held(state, player)), waiting_list(state, player) if waiting else (),
+                       tuple(board.name(n) for n in state.governed_by(player)) if cash > 0 else (), cash)
 
 
 def options_text(state: GameState, player: str, *, game: str = "", deadline: datetime | str | None = None) -> str:
@@ -186,52 +235,7 @@ def options_text(state: GameState, player: str, *, game: str = "", deadline: dat
     lines); ``option_orders`` reads the orders back from the text.
     """
     _check_player(state, player)
-    lines = _heading(f"OPTIONS: WHAT {player.upper()} MAY DECIDE NOW")
-    lines.append(_where(state, game))
-    view = prompt_view(state, player, game=game, deadline=deadline)
-    if state.finished:
-        lines += _lines(wrap(turn_line(state) + " Nothing is left to decide."))
-        return finish("\n".join(lines))
-    if view is None:
-        if held(state, player):
-            lines += _lines(wrap("Your maneuver waits for another player's answer; it goes on (with the rest of "
-                                 "your message, if any) once that is given. The game waits for:"))
-        else:
-            lines.append("You have nothing to decide now. The game waits for:")
-        for w in waiting_list(state, player):
-            lines += _lines(bullet(f"{w.player}: {w.what}"))
-    else:
-        if view.deadline:
-            lines += _lines(wrap(f"Please answer by {view.deadline}."))
-        for number, d in enumerate(view.decisions):
-            lines += ["", d.title.upper()]
-            for about in d.about:
-                lines += _lines(wrap(about))
-            if number == 0 and view.money:
-                lines += _lines(wrap(view.money))
-            lines.append("")
-            for group in d.groups:
-                if group.title:
-                    lines.append(f"  {group.title}:")
-                for option in group.options:
-                    lines += _lines(pair(option.order, option.detail, 4, d.column))
-            if d.combine:
-                lines += _lines(wrap(d.combine, indent=2))
-    lines += ["", *_anytime(state, player)]
-    return finish("\n".join(lines))
-
-
-def _anytime(state: GameState, player: str) -> list[str]:
-    board = state.board
-    governed = state.governed_by(player)
-    cash = state.players[player].cash
-    parts = []
-    if governed and cash > 0:
-        nations = " | ".join(board.name(n) for n in governed)
-        amount = "1" if cash == 1 else f"<1 to {cash}>"
-        parts.append(f"DONATE {amount} TO {nations} gives your cash to a treasury you govern")
-    parts.append("STANDING sets an answer the game gives for you (HELP STANDING)")
-    return _lines(wrap("At any time: " + "; ".join(parts) + "."))
+    return render("imperial2030/options.j2", options=options_view(state, player, game=game, deadline=deadline))
 
 
 def option_orders(text: str) -> tuple[str, ...]:
@@ -262,8 +266,24 @@ class HistoryEntry:
     sentences: tuple[str, ...]  # what it did (``narrate``, as ``viewer`` may see it)
 
     @property
-    def line(self) -> str:
-        return f"move {self.version + 1}, {self.player}: {self.order}"
+    def move(self) -> int:
+        return self.version + 1
+
+
+class Quiet(StrEnum):
+    """What HISTORY says of an action whose own events are silent (``_queries.j2``'s ``quiet``)."""
+
+    IMPORTED_NOTHING = "imported_nothing"
+    PRODUCED_NOTHING = "produced_nothing"
+    FLEET_WAITS = "fleet_waits"  # a move held by a question to another player
+    ARMY_WAITS = "army_waits"
+    UNCHANGED = "unchanged"  # the order changed nothing but whose turn it is
+    NOTHING = "nothing"  # no event at all
+
+
+def _say(macro: str, *args: object) -> str:
+    """One sentence of ``_queries.j2``, for the narration HISTORY lists with ``narrate``'s own sentences."""
+    return str(getattr(environment().get_template(QUERIES_TEMPLATE).module, macro)(*args))
 
 
 def _visible(entry: LogEntry[Action], viewer: str | None) -> bool:
@@ -297,7 +317,7 @@ def history_entries(board: Board, setup: GameSetup, log: Sequence[LogEntry[Actio
             if quiet is not None:
                 sentences.insert(0, quiet)
             if not sentences:
-                sentences = ["Nothing changed."]
+                sentences = [_say("quiet", Quiet.NOTHING, "", "", "", "")]
             found.append(HistoryEntry(entry.version, entry.player, format_action(board, entry.action),
                                       tuple(sentences)))
     return found
@@ -306,16 +326,27 @@ def history_entries(board: Board, setup: GameSetup, log: Sequence[LogEntry[Actio
 def _quiet(board: Board, before: GameState, action: Action, events: Sequence[Event]) -> str | None:
     """A sentence for an action whose own events are silent (importing nothing, a move held by a question)."""
     nation = before.turn.nation if before.turn is not None else None
-    who = board.name(nation) if nation else "The nation"
+    who = board.name(nation) if nation else ""
     if isinstance(action, Import | Produce) and not any(isinstance(e, UnitsPlaced) for e in events):
-        return f"{who} {'imported' if isinstance(action, Import) else 'produced'} nothing."
+        return _say("quiet", Quiet.IMPORTED_NOTHING if isinstance(action, Import) else Quiet.PRODUCED_NOTHING, who,
+                    "", "", "")
     if isinstance(action, FleetMove | ArmyMove) and not events:
-        unit = "fleet" if isinstance(action, FleetMove) else "army"
-        return (f"{who}'s {unit} set out from {board.name(action.origin)} to {board.name(action.dest)}, "
-                "waiting for an answer.")
+        return _say("quiet", Quiet.FLEET_WAITS if isinstance(action, FleetMove) else Quiet.ARMY_WAITS, who,
+                    board.name(action.origin), board.name(action.dest), "")
     if all(isinstance(e, TurnStarted | NationSkipped) for e in events):
-        return f"{format_action(board, action)}: nothing changed."
+        return _say("quiet", Quiet.UNCHANGED, who, "", "", format_action(board, action))
     return None
+
+
+@dataclass(frozen=True)
+class HistoryView:
+    """What ``history.j2`` words: the last moves, or why they cannot be told."""
+
+    where: Where
+    entries: tuple[HistoryEntry, ...]
+    available: bool  # False: no log at hand
+    broken: str  # why the log does not replay, or ""
+    most: int | None  # the most moves HISTORY shows, when more were asked for
 
 
 def history_text(state: GameState, player: str, log: Sequence[LogEntry[Action]] | None, count: int | None = None, *,
@@ -323,28 +354,13 @@ def history_text(state: GameState, player: str, log: Sequence[LogEntry[Action]] 
     """The answer to ``HISTORY [count]``: the last actions, each with what it did."""
     _check_player(state, player)
     wanted = count if count and count > 0 else DEFAULT_HISTORY
-    cut = wanted > MAX_HISTORY
-    wanted = min(wanted, MAX_HISTORY)
-    if log is None:
-        lines = _heading("HISTORY")
-        lines += _lines(wrap("The history of the game is not available here."))
-        return finish("\n".join(lines))
-    try:
-        entries = history_entries(state.board, state.setup, log, wanted, viewer=player)
-    except EngineError as exc:
-        lines = _heading("HISTORY")
-        lines += _lines(wrap(f"The history cannot be told: the game's log does not replay ({exc}). Please tell "
-                             "the game master."))
-        return finish("\n".join(lines))
-    title = f"HISTORY: THE LAST {len(entries)} MOVES" if len(entries) != 1 else "HISTORY: THE LAST MOVE"
-    lines = _heading(title)
-    lines.append(_where(state, game))
-    if not entries:
-        lines.append("Nothing has been played yet.")
-    if cut:
-        lines += _lines(wrap(f"(HISTORY shows at most {MAX_HISTORY} moves.)"))
-    for entry in entries:
-        lines += ["", *_lines(wrap(entry.line, indent=6, first=0))]
-        for sentence in entry.sentences:
-            lines += _lines(bullet(sentence, indent=4))
-    return finish("\n".join(lines))
+    most = MAX_HISTORY if wanted > MAX_HISTORY else None
+    entries: tuple[HistoryEntry, ...] = ()
+    broken = ""
+    if log is not None:
+        try:
+            entries = tuple(history_entries(state.board, state.setup, log, min(wanted, MAX_HISTORY), viewer=player))
+        except EngineError as exc:
+            broken = str(exc)
+    return render("imperial2030/history.j2",
+                  history=HistoryView(_where(state, game), entries, log is not None, broken, most))

@@ -8,11 +8,16 @@ that parses and that the engine accepts from the deciding player.
 from __future__ import annotations
 
 import random
+import re
+from dataclasses import fields, is_dataclass, replace
+from enum import Enum
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jinja2 import Environment, StrictUndefined
 
 from engine.imperial2030.actions import ArmyMove, ChooseSpace, SetStanding
 from engine.imperial2030.decisions import pending
@@ -30,12 +35,15 @@ from engine.imperial2030.model import (
 from engine.imperial2030.randomplay import random_move
 from engine.imperial2030.setup import new_game
 from pbem.games.imperial2030.help import (
+    HELP_TEMPLATE,
     Group,
     help_text,
+    help_view,
     order_help,
     resolve_topic,
     topics,
 )
+from pbem.games.imperial2030.helpfacts import help_facts
 from pbem.games.imperial2030.orders import (
     Query,
     QueryKind,
@@ -49,13 +57,20 @@ from pbem.games.imperial2030.orders.keywords import MIN_PREFIX, SPECS, Keyword
 from pbem.games.imperial2030.queries import (
     DEFAULT_HISTORY,
     MAX_HISTORY,
+    QUERIES_TEMPLATE,
     HistoryEntry,
+    HistoryView,
+    Quiet,
+    Where,
     answer,
     history_entries,
     option_orders,
     options_text,
+    options_view,
+    status_view,
 )
 from pbem.render import problems
+from pbem.render.env import environment
 from tests.helpers import standard_game, swiss_bank, turn_of
 from tests.imperialpositions import battle_question, canal_question, suez_position
 
@@ -318,7 +333,9 @@ def test_history_default_count_and_empty_game() -> None:
         "Russia imported an army in Moscow, a fleet in Vladivostok and an army in Novosibirsk (paid 3).",
         "Round 1: China's turn.",
     ))
-    assert entries[1].line == "move 2, ann: IMPORT army Moscow, fleet Vladivostok, army Novosibirsk"
+    assert entries[1].move == 2
+    told = answer(state, "ann", Query(QueryKind.HISTORY), log=log)  # templates/imperial2030/history.j2
+    assert "\nmove 2, ann: IMPORT army Moscow, fleet Vladivostok, army Novosibirsk\n" in told
     empty = answer(start(), "ann", Query(QueryKind.HISTORY), log=[])
     assert "Nothing has been played yet." in empty
     assert "not available" in answer(start(), "ann", Query(QueryKind.HISTORY), log=None)
@@ -361,11 +378,11 @@ def test_help_lists_every_order_by_group_with_an_example() -> None:
     check_mail(text)
     lines = lines_of(text)
     assert lines[0] == "HELP: THE ORDERS"
-    headings = [line for line in lines if line in {g.value.upper() for g in Group}]
-    assert headings == ["YOUR NATION'S TURN", "THE MANEUVER", "ANSWERS OUT OF TURN", "AT ANY TIME"]
-    for spec in SPECS:
-        entry = order_help(spec.keyword)
-        assert any(line.startswith("  " + entry.form) for line in lines), spec.keyword
+    groups = ["YOUR NATION'S TURN", "THE MANEUVER", "ANSWERS OUT OF TURN", "AT ANY TIME"]
+    assert [line for line in lines if line in groups] == groups
+    assert {order_help(spec.keyword).group for spec in SPECS} == set(Group)
+    for spec in SPECS:  # each order's form, from its macro in templates/imperial2030/_help_orders.j2
+        assert any(line.startswith("  " + spec.keyword.text) for line in lines), spec.keyword
     assert "  RONDEL <space>                   Move the marker, take the space's action." in lines
     assert "                                   e.g. RONDEL taxation" in lines
     assert "                                   e.g. FLEET Vladivostok TO Sea of Japan" in lines
@@ -448,6 +465,7 @@ def test_every_help_example_reads_as_an_order_or_report() -> None:
                     pytest.fail(f"HELP {spec.keyword.text}: {line!r}: {exc}")
                 assert parsed is not None
     assert isinstance(parse_line(state, "ann", "HELP ARMY"), Query)
+    assert parse_line(state, "ann", help_facts(BOARD).mail_import) is not None  # HELP MESSAGES' example mail
 
 
 def test_help_examples_follow_the_board() -> None:
@@ -456,6 +474,84 @@ def test_help_examples_follow_the_board() -> None:
                                   "IMPORT army Moscow, army Moscow, fleet Vladivostok")
     assert order_help(Keyword.BUILD).examples[0] == "BUILD Novosibirsk"
     assert order_help(Keyword.STANDING).examples[0] == "STANDING ALLOW Brazil Panama"
+
+
+OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
+
+
+def marking_environment() -> Environment:
+    """The mail templates with a catalogue that brackets every text it translates: what a translation reaches."""
+    base = environment()
+    env = Environment(loader=base.loader, autoescape=False, undefined=StrictUndefined, trim_blocks=True,
+                      lstrip_blocks=True, keep_trailing_newline=True, extensions=["jinja2.ext.i18n"])
+    env.filters.update(base.filters)
+    env.globals.update(base.globals)
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        lambda text: OPEN + text + CLOSE, lambda one, many, n: OPEN + (one if n == 1 else many) + CLOSE,
+        newstyle=True)
+    return env
+
+
+def test_every_help_sentence_is_marked_for_translation() -> None:
+    """Take away what a catalogue translates: only the order language is left (forms, examples, keywords)."""
+    template = marking_environment().get_template(HELP_TEMPLATE)
+    examples = {line.strip() for spec in SPECS for e in order_help(spec.keyword).examples for line in e.splitlines()}
+    examples.add(help_view(None).facts.mail_import)
+    asked = [None, *topics(), "turn", "answers", "anytime", "xyzzy", "armee"]
+    for topic in asked:
+        text = template.render(help=help_view(topic))
+        while re.search(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", text):
+            text = re.sub(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", "", text)
+        for line in text.splitlines():
+            left = re.sub(r"<[^>]*>|\[[a-z]+\]", "", line).strip()  # <province>, [n]: the forms' placeholders
+            assert left in examples or left == left.upper(), (topic, line)
+
+
+def marked(value: Any) -> Any:
+    """``value`` (a view) with every text marked as if translated: the words worded before the template."""
+    if isinstance(value, str) and not isinstance(value, Enum):
+        return OPEN + value + CLOSE if value else value
+    if isinstance(value, tuple):
+        return tuple(marked(item) for item in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return replace(value, **{f.name: marked(getattr(value, f.name)) for f in fields(value)})
+    return value
+
+
+def unmarked(text: str) -> list[str]:
+    """The lines of ``text`` with what the marking catalogue translated taken away."""
+    while re.search(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", text):
+        text = re.sub(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", "", text)
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def test_every_status_options_and_history_sentence_is_marked_for_translation() -> None:
+    """Only headings in capitals (the report's keyword) and punctuation are left once the catalogue has spoken."""
+    env = marking_environment()
+    state, log = maneuver()
+    suez = suez_position()
+    over = start().clone()
+    over.step = FinishedStep("test")
+    texts = []
+    bank = swiss_bank(turn_of(standard_game(), "russia", rondel="factory"), "Dan", "Cleo")  # Dan governs none
+    for position, player in ((state, "ann"), (state, "cat"), (canal_question(suez), "ann"),
+                             (canal_question(suez), "bob"), (over, "ann"), (start(), "bob"), (bank, "Dan")):
+        for game, cash in (("", False), ("atlas", True)):
+            texts.append(env.get_template("imperial2030/status.j2").render(
+                status=marked(status_view(position, player, game=game, open_cash=cash))))
+            texts.append(env.get_template("imperial2030/options.j2").render(
+                options=marked(options_view(position, player, game=game, deadline="Friday" if cash else None))))
+    entries = tuple(history_entries(BOARD, SETUP, log))
+    where = Where("atlas", 2, 9)
+    for view in (HistoryView(where, entries, True, "", None), HistoryView(where, entries[:1], True, "", MAX_HISTORY),
+                 HistoryView(where, (), True, "", None), HistoryView(where, (), False, "", None),
+                 HistoryView(where, (), True, "log entry 3", None)):
+        texts.append(env.get_template("imperial2030/history.j2").render(history=marked(view)))
+    quiet = env.get_template(QUERIES_TEMPLATE).module.quiet  # type: ignore[attr-defined]  # a macro
+    texts += [str(quiet(kind, "", "", "", "")) for kind in Quiet]
+    for text in texts:
+        for line in unmarked(text):
+            assert line == line.upper() and not re.search(r"[a-z]", line), (line, text)
 
 
 # --------------------------------------------------------------------------- random positions
