@@ -22,6 +22,8 @@ from engine.imperial2030.model import GameState, ManeuverStep
 from pbem.games.imperial2030 import orders
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import MessageResult, format_action, split_orders
+from pbem.games.imperial2030.orders.reasons import Reason, why
+from pbem.games.imperial2030.sayings import say
 from pbem.games.results import (
     AppliedLine,
     MessageLine,
@@ -32,6 +34,8 @@ from pbem.games.results import (
     Waiting,
 )
 
+WAITING = "_waiting"  # templates/imperial2030/_waiting.j2: what a message waits for, quiet actions
+
 
 class OrderLayerError(RuntimeError):
     """The order layer's result does not continue the log (a bug, never a player's mistake)."""
@@ -39,8 +43,8 @@ class OrderLayerError(RuntimeError):
 
 def describe_decision(board: Board, decision: Decision) -> str:
     """Who must decide what, in a few words: 'bob (investment)', 'ann (rondel for Russia)'."""
-    kind = decision.kind.value.replace("_", " ")
-    return f"{decision.player} ({kind}" + (f" for {board.name(decision.nation)})" if decision.nation else ")")
+    return say(WAITING, "decision", player=decision.player, kind=decision.kind.value,
+               nation=board.name(decision.nation) if decision.nation else None)
 
 
 def describe_question(state: GameState, decision: Decision) -> str:
@@ -49,15 +53,14 @@ def describe_question(state: GameState, decision: Decision) -> str:
     step = state.step
     entry = step.entry if isinstance(step, ManeuverStep) else None
     if entry is None or state.turn is None or decision.kind not in (DecisionKind.CANAL, DecisionKind.BATTLE):
-        return decision.kind.value.replace("_", " ") + (f" for {board.name(decision.nation)}"
-                                                        if decision.nation else "")
+        return say(WAITING, "what", kind=decision.kind.value,
+                   nation=board.name(decision.nation) if decision.nation else None)
     mover = board.name(state.turn.nation)
-    unit = mover + ("'" if mover.endswith("s") else "'s") + f" {entry.kind.value}"
     asked = board.name(decision.nation) if decision.nation else "?"  # questions are always put to a nation
     if decision.kind is DecisionKind.CANAL:
         canal = entry.canals[0].replace("_", " ").title()
-        return f"{asked}: allow {unit} through the {canal} canal?"
-    return f"{asked}: fight {unit} entering {board.name(entry.dest)}?"
+        return say(WAITING, "canal", asked=asked, mover=mover, unit=entry.kind.value, canal=canal)
+    return say(WAITING, "battle", asked=asked, mover=mover, unit=entry.kind.value, dest=board.name(entry.dest))
 
 
 # --- the order layer, behind one function -----------------------------------------------
@@ -86,7 +89,7 @@ def run_message(board: Board, state: GameState, player: str, text: str,
     queries = _queries(result)
     refusal = _refusal(result)
     if refusal is None and not applied and not queries:
-        refusal = Refusal(reason="The message holds no orders.")
+        refusal = Refusal(reason=why(Reason.NO_ORDERS).text)
     final = exchange.state
     if refusal is not None and player not in waiting_for(final) and not final.finished:
         refusal = _with_waiting(board, final, refusal)
@@ -148,21 +151,21 @@ def _waiting_of(state: GameState, player: str, stored: dict[str, tuple[tuple[int
     lines = stored[player]
     decisions = pending(state)
     if not decisions:  # cannot happen while the game runs: stored lines are cleared when it ends
-        return Waiting(player, "nobody", "the game is over", lines)
+        return Waiting(player, say(WAITING, "nobody"), say(WAITING, "game_over"), lines)
     return Waiting(player, decisions[0].player, describe_question(state, decisions[0]), lines)
 
 
 def _quiet_action(board: Board, nation: str | None, action: Action, events: Sequence[Event]) -> str | None:
     """A sentence for an accepted action whose own events are silent (importing or producing nothing)."""
-    who = board.name(nation) if nation else "The nation"
+    who = board.name(nation) if nation else None
     if isinstance(action, Import | Produce) and not any(isinstance(e, UnitsPlaced) for e in events):
-        return f"{who} {'imported' if isinstance(action, Import) else 'produced'} nothing."
+        return say(WAITING, "imported_nothing" if isinstance(action, Import) else "produced_nothing", who=who)
     if isinstance(action, FleetMove | ArmyMove) and not events:  # held by a question to another player
         unit = "fleet" if isinstance(action, FleetMove) else "army"
-        return (f"{who}'s {unit} sets out from {board.name(action.origin)} to {board.name(action.dest)}, "
-                "waiting for an answer.")
+        return say(WAITING, "sets_out", who=who, unit=unit, origin=board.name(action.origin),
+                   dest=board.name(action.dest))
     if all(isinstance(e, TurnStarted | NationSkipped) for e in events):
-        return f"{format_action(board, action)}: nothing changed."
+        return say(WAITING, "unchanged", order=format_action(board, action))
     return None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.imperial2030.errors import IllegalAction, NotYourDecision
+from pbem.games.imperial2030.orders.reasons import Why
 
 
 class OrderError(Exception):
@@ -20,24 +21,27 @@ class OrderError(Exception):
 
     ``line_number`` (1-based, as the player counts the lines of the message)
     and ``line`` are None while the error is raised for a lone order text;
-    ``apply_message`` fills them in with :meth:`at_line`.
+    ``apply_message`` fills them in with :meth:`at_line`. The order layer
+    refuses with a ``Why`` (a typed reason, said by ``templates/imperial2030/_refusals.j2``), kept as ``why``;
+    ``reason`` is its text. A text comes in as it is only from the engine (its own words, see ``IllegalOrder``).
     """
 
     def __init__(
         self,
-        reason: str,
+        reason: Why | str,
         *,
         legal: Iterable[str] = (),
         suggestions: Iterable[str] = (),
         line_number: int | None = None,
         line: str | None = None,
     ) -> None:
-        self.reason = reason
+        self.why = reason if isinstance(reason, Why) else None
+        self.reason = reason.text if isinstance(reason, Why) else reason
         self.legal: tuple[str, ...] = tuple(legal)
         self.suggestions: tuple[str, ...] = tuple(suggestions)
         self.line_number = line_number
         self.line = line
-        super().__init__(reason)
+        super().__init__(self.reason)
 
     def at_line(self, line_number: int, line: str) -> OrderError:
         """Attach where the order stood in the message (returns ``self`` for ``raise ... from``)."""
@@ -120,7 +124,7 @@ class BadName(OrderError):
     other order error.
     """
 
-    def __init__(self, reason: str, *, text: str, candidates: Iterable[str] = (), suggestions: Iterable[str] = (),
+    def __init__(self, reason: Why | str, *, text: str, candidates: Iterable[str] = (), suggestions: Iterable[str] = (),
                  line_number: int | None = None, line: str | None = None) -> None:
         super().__init__(reason, suggestions=suggestions, line_number=line_number, line=line)
         self.text = text
@@ -130,7 +134,7 @@ class BadName(OrderError):
 class AmbiguousName(BadName):
     """A prefix that fits several names allowed here; ``candidates`` lists them."""
 
-    def __init__(self, reason: str, *, text: str, candidates: Iterable[str],
+    def __init__(self, reason: Why | str, *, text: str, candidates: Iterable[str],
                  line_number: int | None = None, line: str | None = None) -> None:
         candidates = tuple(candidates)
         super().__init__(reason, text=text, candidates=candidates, suggestions=candidates,

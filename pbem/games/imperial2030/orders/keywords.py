@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.names import normalise
+from pbem.games.imperial2030.orders.reasons import Reason, why
 
 MIN_PREFIX = 3  # "ROND", "UPG": shorter prefixes of keywords are too easily a typo of another
 
@@ -135,7 +136,7 @@ def read_keyword(text: str, preferred: Callable[[], Collection[Keyword]] | None 
     text = _COLON.sub(r"\1 ", text, count=1)
     words = list(_WORD.finditer(text))
     if not words:
-        raise OrderSyntaxError("The order is empty.")
+        raise OrderSyntaxError(why(Reason.EMPTY_ORDER))
     for count in (3, 2, 1):  # longest spelling first: "don't force" before "don't"
         if len(words) < count:
             continue
@@ -149,9 +150,10 @@ def read_keyword(text: str, preferred: Callable[[], Collection[Keyword]] | None 
         if len(fits) == 1:
             return Split(fits[0], text[words[0].end():].strip())
         if fits:
-            raise OrderSyntaxError(f"{words[0].group()!r} could be {', '.join(s.keyword.text for s in fits)}.",
+            raise OrderSyntaxError(why(Reason.KEYWORD_COULD_BE, word=words[0].group(),
+                                       keywords=[s.keyword.text for s in fits]),
                                    suggestions=[s.keyword.text for s in fits])
-    raise OrderSyntaxError(f"{words[0].group()!r} is not an order.",
+    raise OrderSyntaxError(why(Reason.NOT_AN_ORDER, word=words[0].group()),
                            suggestions=suggest_keywords(text, preferred() if preferred else ()))
 
 

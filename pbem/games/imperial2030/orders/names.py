@@ -34,7 +34,9 @@ from pbem.games.imperial2030.orders.errors import (
     OrderSyntaxError,
     UnknownName,
 )
+from pbem.games.imperial2030.orders.reasons import Among, Noun, Reason, why
 
+REGION = Noun(Among.REGION)  # any region of the map, how refusals speak of names looked for everywhere
 MAX_LISTED = 12  # longer candidate lists are noise in an email; suggestions still point the way
 
 
@@ -70,7 +72,7 @@ class Named:
 class Domain:
     """The names allowed in one context and how a refusal speaks of them ("home city of Russia")."""
 
-    what: str
+    what: Noun
     entries: tuple[Named, ...]
 
     @property
@@ -101,7 +103,8 @@ def resolve(text: str, domain: Domain, wider: Domain | None = None) -> str:
     """The id ``text`` names within ``domain`` (exact, then exact in ``wider``, then a unique prefix)."""
     key = normalise(text)
     if not key:
-        raise OrderSyntaxError(f"A {domain.what} is missing.", suggestions=_listed(domain))
+        raise OrderSyntaxError(why(Reason.NAME_MISSING, what=domain.what.kind, of=domain.what.of),
+                               suggestions=_listed(domain))
     for scope in (domain, wider):
         if scope is None:
             continue
@@ -109,17 +112,18 @@ def resolve(text: str, domain: Domain, wider: Domain | None = None) -> str:
         if len(exact) == 1:
             return exact[0].id
         if exact:  # two things share a spelling once normalised (possible only through accents)
-            raise AmbiguousName(f"{text!r} could be {_or(exact)}.", text=text, candidates=[e.name for e in exact])
+            names = [e.name for e in exact]
+            raise AmbiguousName(why(Reason.SAME_SPELLING, text=text, names=names), text=text, candidates=names)
     fits = _unique([e for e in domain.entries if any(k.startswith(key) for k in e.keys)])
     if len(fits) == 1:
         return fits[0].id
     if fits:
-        raise AmbiguousName(f"{text!r} could be {_or(fits)}; write more of the name.", text=text,
-                            candidates=[e.name for e in fits])
+        names = [e.name for e in fits]
+        raise AmbiguousName(why(Reason.WRITE_MORE, text=text, names=names), text=text, candidates=names)
     suggestions = _close(key, domain) or (_close(key, wider) if wider else ())
     listed = _listed(domain)
-    allowed = f" ({', '.join(listed)})" if listed else ""
-    raise UnknownName(f"{text!r} names no {domain.what}{allowed}.", text=text, candidates=listed,
+    raise UnknownName(why(Reason.NAMES_NO, text=text, what=domain.what.kind, of=domain.what.of, listed=listed),
+                      text=text, candidates=listed,
                       suggestions=suggestions)
 
 
@@ -128,11 +132,6 @@ def _unique(entries: list[Named]) -> list[Named]:
     for e in entries:
         seen.setdefault(e.id, e)
     return list(seen.values())
-
-
-def _or(entries: list[Named]) -> str:
-    names = [e.name for e in entries]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _listed(domain: Domain) -> tuple[str, ...]:
@@ -152,10 +151,10 @@ def _close(key: str, domain: Domain) -> tuple[str, ...]:
 
 
 def nation_domain(board: Board) -> Domain:
-    return Domain("nation", board_names(board).nations)
+    return Domain(Noun(Among.NATION), board_names(board).nations)
 
 
-def region_domain(board: Board, among: Iterable[str] | None = None, what: str = "region") -> Domain:
+def region_domain(board: Board, among: Iterable[str] | None = None, what: Noun = REGION) -> Domain:
     """All regions, or only ``among`` (ids, kept in map order)."""
     names = board_names(board)
     if among is None:
@@ -168,7 +167,7 @@ def resolve_nation(board: Board, text: str) -> str:
     return resolve(text, nation_domain(board))
 
 
-def resolve_region(board: Board, text: str, among: Iterable[str] | None = None, what: str = "region") -> str:
+def resolve_region(board: Board, text: str, among: Iterable[str] | None = None, what: Noun = REGION) -> str:
     """A region id; with ``among``, prefixes are matched only there but any exact name is accepted.
 
     Accepting an exact name outside the context lets the engine give the real
@@ -179,7 +178,7 @@ def resolve_region(board: Board, text: str, among: Iterable[str] | None = None, 
 
 
 def resolve_preferring(text: str, domain: Domain, preferred: Callable[[], Iterable[str]] | None,
-                       what: str) -> str:
+                       what: Noun) -> str:
     """An id of ``domain``; a prefix that fits several is narrowed to the ``preferred`` ids.
 
     Used for destinations: any region may be named (the engine explains why
@@ -204,7 +203,7 @@ def resolve_preferring(text: str, domain: Domain, preferred: Callable[[], Iterab
 
 def sea_domain(board: Board) -> Domain:
     names = board_names(board)
-    return Domain("sea", tuple(r for r in names.regions if board.regions[r.id].is_sea))
+    return Domain(Noun(Among.SEA), tuple(r for r in names.regions if board.regions[r.id].is_sea))
 
 
 # --- canals --------------------------------------------------------------------------------
@@ -216,7 +215,7 @@ def canal_domain(board: Board) -> Domain:
     for canal in board.canals:
         name = canal.replace("_", " ").title()
         entries.append(Named.of(canal, name, (f"{name} canal", f"{canal} canal")))
-    return Domain("canal", tuple(entries))
+    return Domain(Noun(Among.CANAL), tuple(entries))
 
 
 def resolve_canal(board: Board, text: str) -> str:
@@ -231,7 +230,7 @@ def is_canal(board: Board, text: str) -> bool:
 
 # --- units ---------------------------------------------------------------------------------
 
-_UNIT_DOMAIN = Domain("unit kind", (  # refusals list them: "names no unit kind (army, fleet)"
+_UNIT_DOMAIN = Domain(Noun(Among.UNIT_KIND), (  # refusals list them: "names no unit kind (army, fleet)"
     Named.of(UnitKind.ARMY.value, "army", ("armies", "a", "tank", "tanks")),
     Named.of(UnitKind.FLEET.value, "fleet", ("fleets", "f", "ship", "ships", "boat", "boats")),
 ))
@@ -273,7 +272,7 @@ def space_domain(board: Board) -> Domain:
             continue
         aliases = [s.name for s in spaces] + [a for act, names in _SPACE_ALIASES if act is action for a in names]
         entries.append(Named.of(action.value, spaces[0].name, aliases))
-    return Domain("rondel space", tuple(entries))
+    return Domain(Noun(Among.RONDEL_SPACE), tuple(entries))
 
 
 def spaces_by_distance(board: Board, action: SpaceAction, marker: str | None) -> tuple[str, ...]:
@@ -307,14 +306,14 @@ def resolve_space(board: Board, text: str, marker: str | None) -> str:
     for sid in board.rondel_ids:
         if key == _id_key(sid):
             if which is not None:
-                raise OrderSyntaxError(f"{sid} is one space; {which!r} applies to Production or Maneuver.",
+                raise OrderSyntaxError(why(Reason.ONE_SPACE, space=sid, which=which),
                                        suggestions=(f"RONDEL {sid}",))
             return sid
     action = SpaceAction(resolve(phrase, space_domain(board)))
     spaces = spaces_by_distance(board, action, marker)
     if which == FAR:
         if len(spaces) < 2:
-            raise OrderSyntaxError(f"There is only one {board.rondel_by_id[spaces[0]].name} space; "
-                                   f"'far' applies to spaces that come twice.", suggestions=(f"RONDEL {spaces[0]}",))
+            raise OrderSyntaxError(why(Reason.ONLY_ONE_SPACE, name=board.rondel_by_id[spaces[0]].name, far=FAR),
+                                   suggestions=(f"RONDEL {spaces[0]}",))
         return spaces[-1]
     return spaces[0]

@@ -81,6 +81,7 @@ from pbem.games.imperial2030.orders.keywords import (
 )
 from pbem.games.imperial2030.orders.legal import legal_orders, refusal
 from pbem.games.imperial2030.orders.names import (
+    REGION,
     is_canal,
     is_unit_kind,
     normalise,
@@ -93,6 +94,7 @@ from pbem.games.imperial2030.orders.names import (
     resolve_unit_kind,
     sea_domain,
 )
+from pbem.games.imperial2030.orders.reasons import Among, Noun, Reason, Why, why
 from pbem.games.imperial2030.orders.split import MessageLine, split_message
 
 __all__ = ["MessageLine", "Query", "QueryKind", "keyword_usage", "parse_line", "parse_order", "split_message"]
@@ -145,20 +147,22 @@ class _Context:
         homes = self.board.homes[self.nation]
         return tuple(h for h in homes if self.board.regions[h].city is not None) if cities_only else homes
 
-    def home_what(self, noun: str) -> str:
-        return f"{noun} of {self.board.name(self.nation)}" if self.nation else "region"
+    def home_what(self, noun: Among) -> Noun:
+        """``noun`` ("home_city", "home_province") of the nation whose turn it is; any region outside a turn."""
+        return Noun(noun, self.board.name(self.nation)) if self.nation else REGION
 
     def decision_nation(self) -> str | None:
         """The nation of the player's open decision, if exactly one is named (e.g. "BUY 9" in a round for China)."""
         nations = {d.nation for d in decisions_for(self.state, self.player)}
         return nations.pop() if len(nations) == 1 else None
 
-    def syntax(self, reason: str) -> OrderSyntaxError:
-        return OrderSyntaxError(f"{reason} Write: {self.spec.usage}.")
+    def syntax(self, reason: Reason, **values: object) -> OrderSyntaxError:
+        """The refusal ``reason`` followed by how the order is written."""
+        return OrderSyntaxError(Why(reason, values, self.spec.usage))
 
     def no_rest(self) -> None:
         if self.rest:
-            raise self.syntax(f"{self.spec.keyword.text} takes nothing after it, not {self.rest!r}.")
+            raise self.syntax(Reason.TAKES_NOTHING, keyword=self.spec.keyword.text, rest=self.rest)
 
     def maneuver(self) -> ManeuverStep | None:
         """The maneuver in progress, if the game waits for the government's next maneuver order."""
@@ -173,9 +177,10 @@ class _Context:
         kinds = tuple(UnitKind) if kind is None else (kind,)
         return tuple({r for k in kinds for r, n in ns.units(k).items() if n > 0})
 
-    def own_what(self, kind: UnitKind | None) -> str:
-        unit = {UnitKind.ARMY: "an army", UnitKind.FLEET: "a fleet", None: "a unit"}[kind]
-        return f"region with {unit} of {self.board.name(self.nation)}" if self.nation else "region"
+    def own_what(self, kind: UnitKind | None) -> Noun:
+        """A region with a unit (of ``kind``) of the nation whose turn it is; any region outside a turn."""
+        noun = {UnitKind.ARMY: Among.OWN_ARMY, UnitKind.FLEET: Among.OWN_FLEET, None: Among.OWN_UNIT}[kind]
+        return Noun(noun, self.board.name(self.nation)) if self.nation else REGION
 
 
 # --- one reader per order ------------------------------------------------------------------------
@@ -183,15 +188,15 @@ class _Context:
 
 def _rondel(c: _Context) -> Action:
     if not c.rest:
-        raise c.syntax("Which space?")
+        raise c.syntax(Reason.WHICH_SPACE)
     marker = c.state.nations[c.nation].rondel if c.nation else None
     return ChooseSpace(resolve_space(c.board, c.rest, marker))
 
 
 def _build(c: _Context) -> Action:
     if not c.rest:
-        raise c.syntax("In which city?")
-    return BuildFactory(resolve_region(c.board, c.rest, c.homes(cities_only=True), c.home_what("home city")))
+        raise c.syntax(Reason.WHICH_CITY)
+    return BuildFactory(resolve_region(c.board, c.rest, c.homes(cities_only=True), c.home_what(Among.HOME_CITY)))
 
 
 def _produce(c: _Context) -> Action:
@@ -202,7 +207,7 @@ def _produce(c: _Context) -> Action:
         return Produce(())
     provinces = []
     for part in _items(c, c.rest):
-        provinces.append(resolve_region(c.board, part, c.homes(), c.home_what("home province")))
+        provinces.append(resolve_region(c.board, part, c.homes(), c.home_what(Among.HOME_PROVINCE)))
     return Produce(tuple(provinces))
 
 
@@ -226,17 +231,17 @@ def _import_units(c: _Context, words: list[str]) -> list[ImportUnit]:
             count = int(words[i])
             i += 1
             if not 1 <= count <= MAX_IMPORT_COUNT:
-                raise c.syntax(f"{count} is not a number of units to import.")
+                raise c.syntax(Reason.IMPORT_COUNT, count=count)
         if i >= len(words):
-            raise c.syntax("Army or fleet, and where?")
+            raise c.syntax(Reason.ARMY_OR_FLEET)
         kind = resolve_unit_kind(words[i])
         i += 1
         end = i
         while end < len(words) and not _starts_unit(words, end):
             end += 1
         if end == i:
-            raise c.syntax(f"Where should the {kind.value} go?")
-        region = resolve_region(c.board, " ".join(words[i:end]), c.homes(), c.home_what("home province"))
+            raise c.syntax(Reason.WHERE_UNIT, unit=kind.value)
+        region = resolve_region(c.board, " ".join(words[i:end]), c.homes(), c.home_what(Among.HOME_PROVINCE))
         units.extend([ImportUnit(kind, region)] * count)
         i = end
     return units
@@ -253,10 +258,9 @@ def _items(c: _Context, text: str) -> list[str]:
     parts = [p.strip() for p in _LIST_SEPARATOR.split(text)]
     if len(parts) > 1 and not parts[-1] and all(parts[:-1]):  # "IMPORT army Moscow," and the rest on the next line
         end = _LIST_SEPARATOR.findall(text)[-1].strip()
-        raise c.syntax(f"The list ends with {end!r}: is the rest of the order on the next line? An order must "
-                       "stay on one line.")
+        raise c.syntax(Reason.LIST_ENDS, end=end)
     if not all(parts):
-        raise c.syntax(f"An empty item in the list {text!r}.")
+        raise c.syntax(Reason.EMPTY_ITEM, text=text)
     return parts
 
 
@@ -268,12 +272,12 @@ def _buy(c: _Context) -> Action:
     if m := re.fullmatch(NUMBER, rest):
         nation = c.decision_nation()
         if nation is None:
-            raise c.syntax("Which nation?")
+            raise c.syntax(Reason.WHICH_NATION)
         return BuyBond(nation, int(m.group()))
     m = (re.fullmatch(rf"(?P<nation>.+?)\s+(?P<value>{NUMBER})", rest)
          or re.fullmatch(rf"(?P<value>{NUMBER})\s+(?P<nation>.+)", rest))
     if not m:
-        raise c.syntax("A nation and a bond value are needed.")
+        raise c.syntax(Reason.BUY_PARTS)
     return BuyBond(resolve_nation(c.board, m["nation"]), int(m["value"]))
 
 
@@ -287,7 +291,7 @@ def _upgrade(c: _Context) -> Action:
     m = re.fullmatch(_UPGRADE_VALUES, c.rest, re.IGNORECASE)
     if m and (nation := c.decision_nation()) is not None:
         return UpgradeBond(nation, int(m["old"]), int(m["new"]))
-    raise c.syntax("A nation, the bond handed back and the bond taken are needed.")
+    raise c.syntax(Reason.UPGRADE_PARTS)
 
 
 def _donate(c: _Context) -> Action:
@@ -300,7 +304,7 @@ def _donate(c: _Context) -> Action:
         governed = c.state.governed_by(c.player) if c.player in c.state.players else ()
         if len(governed) == 1:
             return Donate(governed[0], int(rest))
-    raise c.syntax("An amount and a nation are needed.")
+    raise c.syntax(Reason.DONATE_PARTS)
 
 
 def _pass(c: _Context) -> Action:
@@ -350,28 +354,28 @@ def _move_parts(c: _Context, clause_words: frozenset[str]) -> _Move:
     words = _ARROW.sub(f" {_TO} ", c.rest).split()
     keys = [normalise(w) for w in words]
     if _TO not in keys:
-        raise c.syntax("Where from and where to?")
+        raise c.syntax(Reason.FROM_AND_TO)
     cut = keys.index(_TO)
     if cut == 0:
-        raise c.syntax("From where?")
+        raise c.syntax(Reason.FROM_WHERE)
     dest: list[str] = []
     clauses: list[tuple[str, list[str]]] = []
     for index, (word, key) in enumerate(zip(words[cut + 1:], keys[cut + 1:], strict=True)):
         if key not in clause_words and index and len(key) >= 4:
             near = difflib.get_close_matches(key, sorted(clause_words), n=1, cutoff=0.8)
             if near:  # "ARMY Paris TO Mumbai HOSTIL": a misspelt HOSTILE, not part of a name
-                raise OrderSyntaxError(f"{word!r} is not a word of the order; did you mean {near[0].upper()}? "
-                                       f"Write: {c.spec.usage}.", suggestions=(near[0].upper(),))
+                raise OrderSyntaxError(Why(Reason.NOT_A_WORD, {"word": word, "near": near[0].upper()}, c.spec.usage),
+                                       suggestions=(near[0].upper(),))
         if key in clause_words:
             if any(k == key for k, _ in clauses):
-                raise c.syntax(f"{word.upper()} is written twice.")
+                raise c.syntax(Reason.WRITTEN_TWICE, keyword=word.upper())
             clauses.append((key, []))
         elif clauses:
             clauses[-1][1].append(word)
         else:
             dest.append(word)
     if not dest:
-        raise c.syntax("To where?")
+        raise c.syntax(Reason.TO_WHERE)
     return _Move(" ".join(words[:cut]), " ".join(dest), tuple((k, tuple(w)) for k, w in clauses))
 
 
@@ -388,7 +392,7 @@ def _nation_and_kind(c: _Context, words: tuple[str, ...]) -> tuple[str | None, U
 def _attack_clause(c: _Context, words: tuple[str, ...]) -> tuple[str, UnitKind | None]:
     nation, kind = _nation_and_kind(c, words)
     if nation is None:
-        raise c.syntax("Attack which nation?")
+        raise c.syntax(Reason.ATTACK_WHICH)
     return nation, kind
 
 
@@ -403,13 +407,13 @@ def _fleet(c: _Context) -> Action:
             return ()
         return fleet_destinations(c.state, nation, step, origin)
 
-    dest = resolve_preferring(move.dest, region_domain(c.board), reachable, f"region a fleet in "
-                              f"{c.board.name(origin)} can reach")
+    dest = resolve_preferring(move.dest, region_domain(c.board), reachable,
+                              Noun(Among.FLEET_REACH, c.board.name(origin)))
     attack = None
     for _key, words in move.clauses:
         attack, kind = _attack_clause(c, words)
         if kind is UnitKind.ARMY:
-            raise c.syntax("A fleet attacks fleets only.")
+            raise c.syntax(Reason.FLEET_ATTACKS_FLEETS)
     return FleetMove(origin, dest, attack)
 
 
@@ -424,8 +428,8 @@ def _army(c: _Context) -> Action:
             return ()
         return tuple(army_routes(c.state, nation, step, origin))
 
-    dest = resolve_preferring(move.dest, region_domain(c.board), reachable, f"region an army in "
-                              f"{c.board.name(origin)} can reach")
+    dest = resolve_preferring(move.dest, region_domain(c.board), reachable,
+                              Noun(Among.ARMY_REACH, c.board.name(origin)))
     stance: Stance | None = None
     attack: str | None = None
     attack_kind: UnitKind | None = None
@@ -433,15 +437,16 @@ def _army(c: _Context) -> Action:
     for key, words in move.clauses:
         if key in _STANCES:
             if stance is not None:
-                raise c.syntax("HOSTILE or FRIENDLY, not both.")
+                raise c.syntax(Reason.ONE_STANCE, hostile=Stance.HOSTILE.value.upper(),
+                               friendly=Stance.FRIENDLY.value.upper())
             if words:
-                raise c.syntax(f"{key.upper()} takes nothing after it, not {' '.join(words)!r}.")
+                raise c.syntax(Reason.TAKES_NOTHING, keyword=key.upper(), rest=" ".join(words))
             stance = _STANCES[key]
         elif key == _ATTACK:
             attack, attack_kind = _attack_clause(c, words)
         else:
             if not words:
-                raise c.syntax("VIA which seas?")
+                raise c.syntax(Reason.VIA_WHICH, keyword=_VIA.upper())
             via = tuple(_sea(c, part) for part in _items(c, " ".join(words)))
     return ArmyMove(origin, dest, stance, attack, attack_kind, via)
 
@@ -449,17 +454,17 @@ def _army(c: _Context) -> Action:
 def _sea(c: _Context, text: str) -> str:
     own = c.own_regions(UnitKind.FLEET)
     return resolve_preferring(text, sea_domain(c.board), (lambda: own) if own is not None else None,
-                              f"sea with a fleet of {c.board.name(c.nation)}" if c.nation else "sea")
+                              Noun(Among.OWN_SEA, c.board.name(c.nation)) if c.nation else Noun(Among.SEA))
 
 
 def _attack(c: _Context) -> Action:
     words = c.rest.split()
     keys = [normalise(w) for w in words]
     if _IN not in keys:
-        raise c.syntax("Attack whom, and where?")
+        raise c.syntax(Reason.ATTACK_WHOM)
     cut = len(keys) - 1 - keys[::-1].index(_IN)
     if cut == len(words) - 1:
-        raise c.syntax("In which region?")
+        raise c.syntax(Reason.WHICH_REGION)
     nation, kind = _attack_clause(c, tuple(words[:cut]))
     region = resolve_region(c.board, " ".join(words[cut + 1:]), c.own_regions(None), c.own_what(None))
     return Attack(region, nation, kind)
@@ -470,7 +475,7 @@ def _destroy(c: _Context) -> Action:
     if words and normalise(words[0]) in _FACTORY_WORDS:
         words = words[1:]
     if not words:
-        raise c.syntax("Which factory?")
+        raise c.syntax(Reason.WHICH_FACTORY)
     return DestroyFactory(resolve_region(c.board, " ".join(words), c.own_regions(UnitKind.ARMY),
                                          c.own_what(UnitKind.ARMY)))
 
@@ -508,7 +513,7 @@ def _standing(c: _Context) -> Action:
     """``STANDING <answer> [<nation>] [<canal>]`` or ``STANDING CLEAR``."""
     usage = "STANDING ALLOW|DENY [<nation>] [<canal>], FIGHT|NO FIGHT [<nation>], FORCE|NO FORCE [<nation>] or CLEAR"
     if not c.rest:
-        raise c.syntax("Which standing order?")
+        raise c.syntax(Reason.WHICH_STANDING)
     if normalise(c.rest) == normalise(CLEAR):
         return ClearStanding()
     try:
@@ -517,7 +522,7 @@ def _standing(c: _Context) -> Action:
         split = None
     kind = _STANDING_KINDS.get(split.spec.keyword) if split is not None else None
     if split is None or kind is None:
-        raise OrderSyntaxError(f"{c.rest!r} is not a standing order. Write: {usage}.")
+        raise OrderSyntaxError(Why(Reason.NOT_STANDING, {"text": c.rest}, usage))
     words = split.rest.split()
     canal = None
     if kind in _CANAL_KINDS and words:
@@ -577,7 +582,7 @@ def _query(c: _Context) -> Query:
         if not c.rest:
             return Query(kind)
         if not re.fullmatch(NUMBER, c.rest):
-            raise c.syntax(f"HISTORY takes a number of events, not {c.rest!r}.")
+            raise c.syntax(Reason.HISTORY_COUNT, keyword=Keyword.HISTORY.text, text=c.rest)
         return Query(kind, count=int(c.rest))
     c.no_rest()
     return Query(kind)
@@ -602,7 +607,7 @@ def parse_line(state: GameState, player: str, text: str) -> Action | Query:
         if split.spec.role is Role.QUERY:
             return _query(context)
         if split.spec.role is Role.UNSUPPORTED:
-            raise UnsupportedOrder(f"{split.spec.keyword.text} is not available yet in this version of the game.")
+            raise UnsupportedOrder(why(Reason.NOT_YET, keyword=split.spec.keyword.text))
         return _READERS[split.spec.keyword](context)
     except (NotYourTurn, IllegalOrder):
         raise
@@ -647,7 +652,7 @@ def parse_order(state: GameState, player: str, text: str) -> Action:
     """
     parsed = parse_line(state, player, text)
     if isinstance(parsed, Query):
-        raise OrderSyntaxError(f"{parsed.kind.value.upper()} asks for a report; it is not an order.",
+        raise OrderSyntaxError(why(Reason.ASKS_REPORT, keyword=parsed.kind.value.upper()),
                                legal=legal_orders(state, player))
     return parsed
 
