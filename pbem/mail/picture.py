@@ -96,13 +96,19 @@ def html_page(text: str, picture: InlinePicture, cid: str, *, title: str = "") -
 
     ``picture.line`` is a line of ``text`` here (see :func:`add_picture`). No colour is set on the page, so
     that a client's dark mode stays readable; the picture brings its own light background.
+
+    The picture is shown at its own size, in a box as wide as the screen that slides sideways when the
+    picture is wider: shrunk to a phone's 400 pixels a whole board's labels would be 3 pixels tall, at its
+    own size they are 10 or more and the reader pans to the part they need (the page itself never scrolls
+    sideways). A screen as wide as the picture shows it whole, as before.
     """
     width, height = png_size(picture.png)
     lines = text.split("\n")
     at = picture_line(lines, picture.line)
     before, after = "\n".join(lines[:at]), "\n".join(lines[at:])
-    image = (f'<p style="margin:10px 0"><img src="cid:{quote(cid, safe="@.-_")}" alt="{html.escape(picture.alt)}" '
-             f'width="{width}" height="{height}" style="display:block;max-width:100%;height:auto;border:0"></p>')
+    image = (f'<div style="margin:10px 0;max-width:100%;overflow-x:auto">'
+             f'<img src="cid:{quote(cid, safe="@.-_")}" alt="{html.escape(picture.alt)}" width="{width}" '
+             f'height="{height}" style="display:block;width:{width}px;max-width:none;height:auto;border:0"></div>')
     parts = [_column(to_html(before, picture=True)) if before.strip() else "", image,
              _column(to_html(after, picture=True)) if after.strip() else ""]
     return ("<!DOCTYPE html>\n"

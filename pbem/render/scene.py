@@ -296,3 +296,13 @@ def fit(layout: Layout, size: tuple[int, int], node_size: tuple[int, int]) -> La
 def nearest(a: Sequence[Point], b: Sequence[Point]) -> tuple[Point, Point]:
     """The closest pair of places of two nodes: where a link between them is drawn."""
     return min(((p, q) for p in a for q in b), key=lambda pq: (pq[0].x - pq[1].x) ** 2 + (pq[0].y - pq[1].y) ** 2)
+
+
+TOKEN_TEXT = 11  # the smallest type a piece's text is drawn in (pbem.render.places: a flag's or a count's)
+
+
+def smallest_text(scene: Scene) -> float:
+    """The smallest type, in the picture's pixels, of any text the picture shows: the places' labels, the
+    pieces' words, the panels' cells. A mail shows the picture at its own size (pbem.mail.picture), so this is
+    the size a reader sees on any screen; the phone test holds it to 9 CSS pixels."""
+    return min([scene.label_size, TOKEN_TEXT, *(panel.text_size for panel in scene.panels)])

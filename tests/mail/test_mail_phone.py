@@ -2,7 +2,8 @@
 
 Headless Chromium shows the HTML part of each kind of mail that carries the picture, of both games, in a frame
 412 pixels wide (most phones) and 1280 (a laptop): nothing runs off the right edge (the page's scroll width is
-at most the frame's), and the picture takes the screen's width on the phone.
+at most the frame's), the picture takes the screen's width on the phone, and its smallest text is at least 9 CSS
+pixels tall there (the picture is shown at its own size and slides sideways in its box).
 """
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from pbem.config import ModeratorSettings
+from pbem.mail.picture import png_size
 from pbem.moderator import gamemaster
 from pbem.moderator.notify.compose import MailComposer
+from pbem.render.scene import smallest_text
 from pbem.store import find_game, load_state, seats
 from pbem.store.outbox import OutboxRow
 from tests.mailflowkit import MODERATOR, NOW
@@ -55,7 +58,10 @@ def test_issue29_every_mail_with_the_board_fits_the_screen(game: Game, tmp_path:
         assert isinstance(png, bytes)
         mails.append((html.get_content(), png, str(image["Content-ID"]).strip("<>")))
     shown = layouts(mails, tmp_path / f"at{width}", width)
-    for row, (page_width, picture_width) in zip(rows, shown, strict=True):
+    smallest = smallest_text(game.kind.picture(game.current(), game=game.name))
+    for row, (page_width, picture_width), (_, png, _) in zip(rows, shown, mails, strict=True):
         assert page_width <= width, (row.purpose, row.subject, page_width)
         if width == 412:
             assert picture_width >= 380, (row.purpose, row.subject, picture_width)
+        # the smallest text of the picture, in CSS pixels as shown: the picture's own size times its scale
+        assert smallest * picture_width / png_size(png)[0] >= 9, (row.purpose, row.subject, picture_width)
