@@ -39,8 +39,8 @@ from picture import eme_states, imperial_states  # noqa: E402  (benchmarks/pictu
 import pbem.render  # noqa: E402
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire  # noqa: E402
 from pbem.games.imperial2030.kind import Imperial2030  # noqa: E402
+from pbem.render.boundedcache import Remembered  # noqa: E402
 from pbem.render.picture import render_png  # noqa: E402
-from pbem.render.remembered import Remembered  # noqa: E402
 
 
 def forget_everything() -> None:

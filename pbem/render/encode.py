@@ -32,7 +32,7 @@ import zlib
 
 from PIL import Image
 
-from pbem.render.remembered import Remembered
+from pbem.render.boundedcache import Remembered
 
 PALETTE_COLOURS = 64  # of a picture of more than 256 colours, mapped onto a palette chosen by Pillow
 COMPRESS_LEVEL = 8

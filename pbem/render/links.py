@@ -25,8 +25,8 @@ from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
+from pbem.render.boundedcache import Remembered
 from pbem.render.measure import RULER, measure
-from pbem.render.remembered import Remembered
 from pbem.render.routes import Box, Routing, blocker, clears, dashes, routed
 from pbem.render.scene import LEGEND_BAND, MARGIN, RGB, TITLE_BAND, Link, LinkStyle, Point, Scene, nearest
 

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
+from pbem.render.boundedcache import Remembered
 from pbem.render.measure import (
     TOKEN_GAP,
     TOKEN_HEIGHT,
@@ -30,7 +31,6 @@ from pbem.render.measure import (
     write,
 )
 from pbem.render.places import PAPER, draw_token
-from pbem.render.remembered import Remembered
 from pbem.render.scene import INK, Align, Cell, Panel
 
 FRAME = (175, 165, 145)  # the panel's frame: quieter than a place's outline

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
 
+from pbem.render.boundedcache import Remembered
 from pbem.render.measure import RULER, TOKEN_GAP, TOKEN_HEIGHT, font, measure, row_width, token_width, write
-from pbem.render.remembered import Remembered
 from pbem.render.scene import INK, RGB, WATER, Node, NodeShape, Point, Scene, Token, TokenShape
 
 PAPER: RGB = (252, 250, 244)

@@ -6,7 +6,7 @@ PNG (a board picture is a few dozen colours, and must fit in a mail).
 
 A picture is drawn for every order applied by mail, so what does not change
 from one move to the next is remembered, each in a bounded memory of
-``pbem.render.remembered`` (the bounds add up to 84 MB, as estimated, however
+``pbem.render.boundedcache`` (the bounds add up to 84 MB, as estimated, however
 many games a host serves, plus ~13 MB of small ``lru_cache`` s): whole
 pictures by scene (10 MB, here), where places settle (4 MB, here), routes,
 drawn lines and their tiles (``pbem.render.links``, 36 MB), places and text
@@ -21,12 +21,12 @@ from dataclasses import replace
 
 from PIL import Image, ImageDraw
 
+from pbem.render.boundedcache import Remembered
 from pbem.render.encode import encode
 from pbem.render.links import draw_links
 from pbem.render.measure import _shape, font, measure, size_of, write
 from pbem.render.panels import draw_panels
 from pbem.render.places import PAPER, draw_patch, draw_place
-from pbem.render.remembered import Remembered
 from pbem.render.routes import Box
 from pbem.render.scene import INK, LEGEND_BAND, MARGIN, QUIET, Point, Scene
 

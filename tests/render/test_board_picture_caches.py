@@ -20,7 +20,7 @@ from engine.imperial2030.game import apply
 from engine.imperial2030.randomplay import random_move
 from pbem.games.imperial2030.kind import Imperial2030
 from pbem.render import encode, links, measure, panels, places, png, routes
-from pbem.render.remembered import Remembered
+from pbem.render.boundedcache import Remembered
 from pbem.render.scene import LEGEND_BAND, MARGIN, TITLE_BAND, Point, Scene, nearest
 from tests.helpers import standard_game
 

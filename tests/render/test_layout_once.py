@@ -2,7 +2,7 @@
 once per order"), and a later move still shows its own board.
 
 The board, the nations and the rondel read the same in every seat's report;
-they used to be laid out again for each seat. ``pbem.render.samestate.same_objects``
+they used to be laid out again for each seat. ``pbem.render.identitycache.same_objects``
 keeps the answers for the state objects asked about last.
 """
 from __future__ import annotations
@@ -26,10 +26,10 @@ from engine.imperial2030.setup import new_game
 from pbem.games.eight_minute_empire import views as eme_views
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.imperial2030.kind import Imperial2030
-from pbem.render import samestate
+from pbem.render import identitycache
 from pbem.render.art import fill_panel
 from pbem.render.env import environment
-from pbem.render.samestate import same_objects
+from pbem.render.identitycache import same_objects
 
 IMPERIAL = Imperial2030()
 EME = EightMinuteEmpire()
@@ -87,7 +87,7 @@ def test_imperial_every_seats_report_of_a_move_lays_the_shared_parts_out_once(
 def laid_out_anew(monkeypatch: pytest.MonkeyPatch, kind: Any, state: Any, player: str) -> str:
     """The report with nothing kept: every answer worked out from nothing, as before the memory."""
     with monkeypatch.context() as patched:
-        patched.setattr(samestate._SameObjects, "__call__", lambda self, *args, **kwargs: self._compute(*args, **kwargs))
+        patched.setattr(identitycache._SameObjects, "__call__", lambda self, *args, **kwargs: self._compute(*args, **kwargs))
         return str(kind.report(state, player, [], game="g"))
 
 
@@ -170,7 +170,7 @@ def test_a_few_answers_are_kept_for_workers_laying_out_moves_of_several_games() 
         calls.append(state)
         return state
 
-    states = [object() for _ in range(samestate.KEPT)]
+    states = [object() for _ in range(identitycache.KEPT)]
     for _ in range(3):
         for state in states:
             layout(state)

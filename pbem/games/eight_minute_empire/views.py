@@ -34,7 +34,7 @@ from pbem.games.eight_minute_empire.viewmodels import (
 from pbem.games.eight_minute_empire.words import row_text
 from pbem.render.art import Art, check_art, fill_panel, load_art
 from pbem.render.env import render
-from pbem.render.samestate import same_objects
+from pbem.render.identitycache import same_objects
 
 
 def narrate(board: Board, state: State, events: Iterable[Event], viewer: str | None) -> list[str]:

@@ -18,7 +18,7 @@ from functools import cache
 from engine.imperial2030.board import Board, CityKind
 from engine.imperial2030.model import GameState
 from pbem.render.art import Art, ArtError, FilledPanel, check_art, fill_panel, load_art
-from pbem.render.samestate import same_objects
+from pbem.render.identitycache import same_objects
 
 BOARD_ART = ("maps", "imperial2030-board.txt")
 RONDEL_ART = ("templates", "imperial2030/rondel.txt")

@@ -43,7 +43,7 @@ from pbem.games.imperial2030.viewmodels import (
 )
 from pbem.render.art import ArtError
 from pbem.render.env import RenderError, environment, render
-from pbem.render.samestate import same_objects
+from pbem.render.identitycache import same_objects
 from pbem.render.text import MAX_WIDTH, asciify, problems
 
 __all__ = [

@@ -38,7 +38,7 @@ from pbem.games.imperial2030.board import (
 )
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
-from pbem.render.samestate import same_objects
+from pbem.render.identitycache import same_objects
 from pbem.render.text import clip, join_words
 
 NAME_WIDTH = 10  # player names longer than this are clipped in tables (never in sentences)

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from sqlmodel import Session, col, select
 
 from pbem.mail import token_of_address
-from pbem.render.remembered import Remembered
+from pbem.render.boundedcache import Remembered
 from pbem.store import SeatRow
 from pbem.store.models import id_of
 from pbem.store.outbox import OutboxRow
