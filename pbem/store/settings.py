@@ -84,7 +84,7 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
         return GameSettings()
     hours = {k: float(v) for k, v in row.deadline_hours.items()}  # every game's row names all its hours
     return GameSettings(row.open_cash, row.paused, hours,
-                        tuple(float(h) for h in row.reminder_hours) or DEFAULT_REMINDER_HOURS, row.thread_root,
+                        tuple(float(h) for h in row.reminder_hours), row.thread_root,  # empty: reminders=none
                         row.clock_reset, row.mail_default, row.board_default, row.press, row.absent,
                         row.absent_limit, row.vacation, row.vacation_cap_days)
 

@@ -51,6 +51,17 @@ def test_set_changes_deadlines_and_reminders_and_says_what_changed(pbem: Run) ->
     assert "bid 12h" in shown and "other 30h" in shown and "reminders 6h, 1h before" in shown
 
 
+def test_reminders_none_stays_none_after_another_change(pbem: Run) -> None:
+    """Reminders turned off stay off: the stored empty list was read back as the default 24 hours."""
+    assert pbem("game", "set", "e", "reminders=none")[0] == 0
+    code, out = pbem("game", "set", "e", "deadline.bid=12")
+    assert code == 0 and "reminders" not in out
+    db = Database(pbem.url)  # type: ignore[attr-defined]
+    with db.transaction() as session:
+        assert load_settings(session, store.find_game(session, "e")).reminder_hours == ()
+    db.dispose()
+
+
 def test_a_changed_deadline_applies_to_the_decisions_pending_now(pbem: Run) -> None:
     pbem("game", "set", "e", "deadline.bid=5")
     db = Database(pbem.url)  # type: ignore[attr-defined]
