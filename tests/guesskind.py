@@ -330,7 +330,7 @@ class GuessKind(BaseKind[GuessState, Guess, Event]):
         return lines
 
     def report(self, state: GuessState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
-               board: bool = True) -> str:
+               board: bool = True, with_prompt: bool = False) -> str:
         told = self.narrate(state, events, viewer=player) or ["Nothing you may see has happened."]
         return self._mail(game, state, f"REPORT for {player}", *told, *self._standing(state, player))
 

@@ -13,8 +13,9 @@ A seat gets one mail, not a report and then a prompt. A mail that asks a
 decision opens with the question (who decides what, by when, the options
 ready to copy), so that a player sees on the first screen what is wanted of
 them; then what happened since the seat's last mail (a note, its kept news),
-then the report (with the board, or without it for ``BOARD OFF``), the board
-last. Only the answer to the sender's own mail (a refusal, answers to its
+then the report (with the board, or without it for ``BOARD OFF``; without
+what the prompt shows already, ``GameKind.report``'s ``with_prompt``), the
+board last. Only the answer to the sender's own mail (a refusal, answers to its
 questions) comes before the question: it is what they are looking for, and
 it says why they are asked again. A mail with the board also shows it as a
 picture (``MailComposer.picture``), after the report's banner.
@@ -220,7 +221,8 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     if board:
         board, unchanged = _board_again(composer, game, state, seat, whole_board)
     head = "\n".join(part for part in [*reply, question, *parts, news, unchanged] if part)
-    report = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash, board=board)
+    report = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash, board=board,
+                         with_prompt=bool(question))
     text = "\n".join(part for part in (head, report) if part)
     picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if board else \
         composer.board_answer_picture(game, state, head) if head else None
