@@ -310,4 +310,5 @@ def report(
     prompt = game_kind.prompt(current, player, game=name, deadline=deadline)
     if prompt is not None:  # the question first, as in the mail (pbem.moderator.notify.turnmail)
         typer.echo(prompt)
-    typer.echo(game_kind.report(current, player, events, game=name, open_cash=open_cash, board=with_board), nl=False)
+    typer.echo(game_kind.report(current, player, events, game=name, open_cash=open_cash, board=with_board,
+                                with_prompt=prompt is not None), nl=False)

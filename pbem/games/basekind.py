@@ -149,8 +149,9 @@ class BaseKind(ABC, Generic[S, A, E]):
                                 tuple(self.standing(state, reader)), tuple(told))
 
     def report(self, state: S, player: str, events: Iterable[E], *, game: str, open_cash: bool = False,
-               board: bool = True) -> str:
-        """What ``events`` did, as ``player`` may read it, with where the game stands."""
+               board: bool = True, with_prompt: bool = False) -> str:
+        """What ``events`` did, as ``player`` may read it, with where the game stands; ``with_prompt``: below
+        the player's prompt, leaving out what it shows (the plain prompt shows no standing of its own here)."""
         return plainmails.report(self._plain(state, game, player, self.narrate(state, events, viewer=player)))
 
     def prompt(self, state: S, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:

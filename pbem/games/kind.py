@@ -270,7 +270,15 @@ class GameKind(Rules[Any, S, A, E], Protocol[S, A, E]):
         ...
 
     def report(self, state: S, player: str, events: Iterable[E], *, game: str, open_cash: bool = False,
-               board: bool = True) -> str: ...
+               board: bool = True, with_prompt: bool = False) -> str:
+        """What ``events`` did, as ``player`` may read it, with where the game stands; ``board``: with the board.
+
+        ``with_prompt``: the mail carries the player's prompt (``prompt``) above
+        the report, so the report leaves out what the prompt shows already (a
+        mail that asks a decision opens with the question, issue 29, and tells
+        nothing twice): Eight-Minute Empire's row of cards, for one.
+        """
+        ...
 
     def prompt(self, state: S, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
         """What ``player`` must decide now with every legal option; None when nothing is asked of them."""

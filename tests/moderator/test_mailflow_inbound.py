@@ -146,8 +146,8 @@ def test_lines_before_a_refused_line_stand(table: Table) -> None:
     mails = new_mail(table, before)
     assert sorted((m.recipient, m.purpose) for m in mails) == [("ann@example.org", "prompt"),
                                                               ("bob@example.org", "report")]
-    ann = next(m for m in mails if m.recipient == "ann@example.org")  # one mail back: refusal, prompt, report
-    assert ann.body.index("BUILD Atlantis") < ann.body.index("your decision") < ann.body.index("report for ann")
+    ann = next(m for m in mails if m.recipient == "ann@example.org")  # one mail back: prompt, refusal, report
+    assert ann.body.index("your decision") < ann.body.index("BUILD Atlantis") < ann.body.index("report for ann")
 
 
 def test_an_empty_message_is_refused(table: Table) -> None:

@@ -208,8 +208,8 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         return say("_words", "holding", colour_of(state, player))
 
     def report(self, state: State, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
-               board: bool = True) -> str:
-        return views.report(self.board, state, player, events, game, board)
+               board: bool = True, with_prompt: bool = False) -> str:
+        return views.report(self.board, state, player, events, game, board, with_prompt=with_prompt)
 
     def prompt(self, state: State, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
         due = deadline.strftime("%Y-%m-%d %H:%M UTC") if isinstance(deadline, datetime) else deadline

@@ -2,13 +2,16 @@
 
 The words are in ``templates/eight_minute_empire/prompt.j2``; this module
 finds the options and hands the template an ``AskView`` of what is asked.
-Every prompt ends in "Your options:" with lines ready to copy, one line one
-whole reply. For a turn these are a card and a sensible use of it together
-(``TAKE 3; MOVE 12-13, 12-9``), found by the engine's greedy helper
-(``engine.eight_minute_empire.suggest``); the player may change the use as
-they like. The bot reads the same lines, so what people are offered is what
-the bots play. The one line that is no reply is a bid's range, ending in ':'
-before the example bids (a bid is any whole number up to all one's coins).
+Every prompt opens with the question, the deadline and "Your options:" with
+lines ready to copy, one line one whole reply (issue 29: a player sees on the
+first screen what is wanted); what the options refer to follows them (the
+row of cards, a card's steps in detail). For a turn these are a card and a
+sensible use of it together (``TAKE 3; MOVE 12-13, 12-9``), found by the
+engine's greedy helper (``engine.eight_minute_empire.suggest``); the player
+may change the use as they like. The bot reads the same lines, so what
+people are offered is what the bots play. The one line that is no reply is
+a bid's range, ending in ':' before the example bids (a bid is any whole
+number up to all one's coins).
 """
 from __future__ import annotations
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.eight_minute_empire.board import WILD, Board
 from engine.eight_minute_empire.events import Event
-from engine.eight_minute_empire.model import NEUTRAL, Score, State
+from engine.eight_minute_empire.model import NEUTRAL, Phase, Score, State
 from engine.eight_minute_empire.scoring import continent_owners, final_scores, region_owners
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
@@ -128,9 +128,13 @@ class ReportView:
     own_bid: int | None
 
 
-def report(board: Board, state: State, player: str, events: Iterable[Event], game: str, with_map: bool) -> str:
+def report(board: Board, state: State, player: str, events: Iterable[Event], game: str, with_map: bool, *,
+           with_prompt: bool = False) -> str:
+    """The report; ``with_prompt``: below the player's prompt, which shows the row when a card is to be taken
+    (``prompts.prompt``), so the report leaves the row out then: a mail shows it once."""
     view = ReportView(game, player, told(board, events, player), status_view(state, player), state.bids.get(player))
-    return render("eight_minute_empire/report.j2", report=view, row_text=row_text(board, state),
+    row_shown = with_prompt and state.phase is Phase.TAKE and player == state.current
+    return render("eight_minute_empire/report.j2", report=view, row_text="" if row_shown else row_text(board, state),
                   players_text=render_part("_players", players=player_views(board, state, player)),
                   map_text=map_text(board, state) if with_map else "")
 

@@ -173,7 +173,8 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         return f"the government of {', '.join(names)}" if names else ""
 
     def report(self, state: GameState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
-               board: bool = True) -> str:
+               board: bool = True, with_prompt: bool = False) -> str:
+        # The prompt shows nothing of the report (its costs and options are its own): nothing to leave out.
         return mails.render_report(state, player, list(events), game=game, open_cash=open_cash, board=board)
 
     def prompt(self, state: GameState, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:

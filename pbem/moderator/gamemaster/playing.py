@@ -153,7 +153,10 @@ def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, mome
     """Queue the reminder due at ``moment`` to the deciding player; False when it was queued before.
 
     Its Message-ID is made of the reminder's hours and the clock's start, not
-    of ``now``: a tick run twice, or by two processes, queues it once.
+    of ``now``: a tick run twice, or by two processes, queues it once. It is
+    the prompt again, the question first (issue 29: its options within the
+    first 15 lines; the subject says it is a reminder), then how long is left
+    and what happens without an answer.
     """
     assert deadline.pending is not None and deadline.since is not None
     composer = mail.composer(session, now, "")
@@ -172,7 +175,7 @@ def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, mome
     prompt = kind.prompt(state, deadline.player, game=game.name, deadline=deadline.due) or ""
     composer.to_seat(game, seat, purpose="reminder", key=key, version=move,
                      subject=move_subject(game.name, move, subject_words(Subject.REMINDER, what=what, due=due)),
-                     body=note + prompt, decision=deadline.kind)
+                     body="\n".join(part for part in (prompt, note) if part), decision=deadline.kind)
     return True
 
 

@@ -461,7 +461,8 @@ class _Handler(SeatReplies):
         kind, message = kind_of(game.kind), self.message
         changed = result.version != result.version_before
         if result.refusal is not None and self._allowed(self._seat_budget(seat), "error"):
-            parts.append(error_body(kind, result, seat.name, game.name))
+            asked = changed and decision_kind(kind, result.state, seat.name) is not None  # the move's mail asks
+            parts.append(error_body(kind, result, seat.name, game.name, with_prompt=asked))
         refused = [part for part in result.resumed if part.refusal is not None]
         table = {s.name: s for s in seats(self.session, game)} if refused else {}
         for part in refused:

@@ -53,6 +53,9 @@ class SeatReplies:
               parts: list[str] | None = None) -> Outcome:
         """Orders written for a position that is gone: nothing applied, the player told what is asked now.
 
+        The question comes first (issue 29: its options within the first 15 lines), then the press confirmed
+        (``parts``), then why the orders were not applied.
+
         ``body`` is the message without the core's own lines (press, mail preferences): only orders are quoted
         back as not applied (the press was relayed, bound to no move).
         """
@@ -65,10 +68,10 @@ class SeatReplies:
         if self._allowed(self._seat_budget(seat), "stale"):
             self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=shown,
                                  subject=move_subject(game.name, shown, "your orders were not applied"),
-                                 body="\n".join([*(parts or []), note("stale_orders", move=binding.move, shown=shown,
-                                                                       taken_back=binding.move > shown, lines=lines,
-                                                                       prompted=prompt is not None, waiting=waiting)
-                                                  + (prompt or "")]),
+                                 body="\n".join(part for part in [
+                                     prompt, *(parts or []),
+                                     note("stale_orders", move=binding.move, shown=shown, taken_back=binding.move > shown,
+                                          lines=lines, prompted=prompt is not None, waiting=waiting)] if part),
                                  known_token=token, reply_to_message=self.message,
                                  decision=decision_kind(kind, now, seat.name), auto_submitted="auto-replied")
         return self.outcome(InboundOutcome.STALE, f"answered move {binding.move}, the game is at move "

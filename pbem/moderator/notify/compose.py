@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -368,6 +368,9 @@ class MailComposer:
                      picture=picture)
 
 
-def error_body(kind: GameKind, result: SubmitResult, player: str, game: str) -> str:
+def error_body(kind: GameKind, result: SubmitResult, player: str, game: str, *, with_prompt: bool = False) -> str:
+    """The refusal of ``player``'s message; ``with_prompt``: in a mail that asks them again, whose options are what
+    is legal now, so the refusal leaves its own list of them out (a mail shows the options once, issue 29)."""
     assert result.refusal is not None
-    return kind.error(result.state, player, result.refusal, result.applied, game=game)
+    refusal = replace(result.refusal, legal=()) if with_prompt else result.refusal
+    return kind.error(result.state, player, refusal, result.applied, game=game)

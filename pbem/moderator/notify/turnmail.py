@@ -11,12 +11,16 @@ them, oldest first: so nothing a seat may see is ever lost between mails.
 
 A seat gets one mail, not a report and then a prompt. A mail that asks a
 decision opens with the question (who decides what, by when, the options
-ready to copy), so that a player sees on the first screen what is wanted of
-them; then what happened since the seat's last mail (a note, its kept news),
-then the report (with the board, or without it for ``BOARD OFF``), the board
-last. Only the answer to the sender's own mail (a refusal, answers to its
-questions) comes before the question: it is what they are looking for, and
-it says why they are asked again. A mail with the board also shows it as a
+ready to copy; within its first 15 lines, issue 29), so that a player sees on
+the first screen what is wanted of them; then the answer to the sender's own
+mail (a refusal, answers to its questions), which says why they are asked
+again; then what happened since the seat's last mail (a note, its kept
+news), then the report (with the board, or without it for ``BOARD OFF``;
+without what the prompt shows already, ``GameKind.report``'s
+``with_prompt``), the board last. The answer comes after the question, not
+before it: a refusal or a ``BOARD`` answer runs to many lines, and would push
+the options off the first screen. A mail that asks nothing opens with that
+answer, else with what happened. A mail with the board also shows it as a
 picture (``MailComposer.picture``), after the report's banner.
 
 A seat with ``BOARD ON`` gets the board when it changed since the last mail
@@ -192,9 +196,9 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
               reply_to_message: Replied | None = None, *, purpose: str | None = None,
               subject: str | None = None, suffix: str = "", since: datetime | None = None,
               reply: Sequence[str] = (), whole_board: bool = False) -> str | None:
-    """One mail to one seat: ``reply``, the prompt if ``asks``, ``parts``, its kept news, the report of ``events``.
+    """One mail to one seat: the prompt if ``asks``, ``reply``, ``parts``, its kept news, the report of ``events``.
 
-    The question comes first, after the answer to the sender's own mail
+    The question comes first, then the answer to the sender's own mail
     (``reply``) when there is one (the module docstring says why). The board
     is left out when the seat has seen it unchanged, unless ``whole_board``.
 
@@ -219,8 +223,9 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     board, unchanged = chosen.board, ""
     if board:
         board, unchanged = _board_again(composer, game, state, seat, whole_board)
-    head = "\n".join(part for part in [*reply, question, *parts, news, unchanged] if part)
-    report = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash, board=board)
+    head = "\n".join(part for part in [question, *reply, *parts, news, unchanged] if part)
+    report = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash, board=board,
+                         with_prompt=bool(question))
     text = "\n".join(part for part in (head, report) if part)
     picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if board else \
         composer.board_answer_picture(game, state, head) if head else None

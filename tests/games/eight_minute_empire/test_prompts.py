@@ -105,22 +105,34 @@ def test_every_offered_option_is_a_whole_legal_reply(seed: int, moves: int) -> N
             assert outcome.refusal is None, (line, outcome.refusal)
 
 
-def test_a_turn_prompt_offers_each_affordable_card_with_a_use_and_shows_the_row_first() -> None:
+def test_a_turn_prompt_offers_each_affordable_card_with_a_use_and_shows_the_row_after_them() -> None:
+    """The question first (issue 29): the options within the first 15 lines, the row they refer to below."""
     state = started()
     text = prompts.prompt(BOARD, state, state.current or "", "g1", "2030-01-01 12:00 UTC")
     assert text is not None and not problems(text)
-    assert text.index("THE ROW") < text.index("Your options:")
-    offered = text.split("Your options:\n")[1].splitlines()
+    assert "Your options:" in text.split("\n")[:15] and text.index("Your options:") < text.index("THE ROW")
+    offered = text.split("Your options:\n")[1].split("\n\n")[0].splitlines()
     assert [line.split(";")[0].strip() for line in offered] == [f"TAKE {n}" for n in range(1, 7)]
     assert any(";" in line for line in offered)  # a card and a use of it, in one reply
 
 
-def test_an_action_prompt_lists_what_the_card_can_do_step_by_step() -> None:
+def test_a_report_under_the_turn_prompt_leaves_out_the_row_the_prompt_shows() -> None:
+    """A mail that asks a card shows the row once (issue 29): in the prompt, below the options."""
+    state = started()
+    player = state.current or ""
+    assert "THE ROW" in (KIND.prompt(state, player, game="g1") or "")
+    assert "THE ROW" not in KIND.report(state, player, (), game="g1", with_prompt=True)
+    assert "THE ROW" in KIND.report(state, player, (), game="g1")
+    assert "THE ROW" in KIND.report(state, next(n for n in NAMES if n != player), (), game="g1", with_prompt=True)
+
+
+def test_an_action_prompt_lists_what_the_card_can_do_step_by_step_below_its_options() -> None:
     state = with_card(ActionKind.MOVE)
     text = prompts.prompt(BOARD, state, "ann", "g1", None) or ""
     assert "WHAT YOU CAN DO NOW" in text and "from 12 (3 armies): 1 step: 9, 10, 13, 15, 18, 19; 2 steps:" in " ".join(
         text.split())
-    assert text.rstrip().endswith("DONE")
+    options = text.split("Your options:\n")[1].split("\n\n")[0]
+    assert options.rstrip().endswith("DONE") and text.index("Your options:") < text.index("WHAT YOU CAN DO NOW")
 
 
 def test_the_bid_prompt_says_the_bid_is_sealed_and_may_be_changed() -> None:
