@@ -39,15 +39,16 @@ from engine.imperial2030.model import (
     UnitKind,
 )
 from engine.imperial2030.movement import army_routes, movable
+from pbem.games.imperial2030.sayings import say
 from pbem.games.imperial2030.viewmodels import (
     _canal_name,
     _check_player,
-    _possessive,
     decision_words,
     order_text,
 )
-from pbem.render.text import join_words, plural
+from pbem.render.text import join_words
 
+PROMPT_WORDS = "_prompt_words"  # templates/imperial2030/_prompt_words.j2: the prompt's sentences
 MAX_ORDER_COLUMN = 34  # options written longer than this put their details on the next line
 
 
@@ -123,15 +124,13 @@ def _money_line(state: GameState, reader: str, decisions: Sequence[Decision]) ->
     if not any(d.kind in _MONEY_KINDS for d in decisions):
         return ""
     board = state.board
-    parts = [f"You have {state.players[reader].cash} in cash"]
     nations = []
     for d in decisions:
         if d.nation and d.nation not in nations and d.kind in (
                 DecisionKind.RONDEL, DecisionKind.FACTORY, DecisionKind.IMPORT, DecisionKind.PRODUCTION):
             nations.append(d.nation)
-    for n in nations:
-        parts.append(f"the treasury of {board.name(n)} holds {state.nations[n].treasury}")
-    return join_words(parts) + "."
+    return _words("money", cash=state.players[reader].cash,
+                  treasuries=[(board.name(n), state.nations[n].treasury) for n in nations])
 
 
 def _decision_view(state: GameState, reader: str, decision: Decision) -> DecisionView:
@@ -150,38 +149,31 @@ def _decision_view(state: GameState, reader: str, decision: Decision) -> Decisio
         about, groups = _invest_options(state, reader, decision)
     elif kind is DecisionKind.FACTORY:
         tables = board.tables
-        about = [f"{nation} builds one factory in a home city without one; it costs {tables.factory_cost} "
-                 f"from the treasury. PASS builds nothing."]
+        about = [_words("factory_about", nation=nation, cost=tables.factory_cost, order=order_text(board, Pass()))]
         groups = [OptionGroup("", tuple(
-            OptionLine(order_text(board, o.action),
-                       f"{_factory_kind(state, o.action)}, {o.cost} from the treasury" if o.cost else "build nothing")
+            OptionLine(order_text(board, o.action), _words("factory_option", kind=_factory_kind(state, o.action),
+                                                           cost=o.cost))
             for o in decision.options))]
     elif kind is DecisionKind.PRODUCTION:
-        about = [f"Each factory of {nation} free of hostile armies produces one unit, free: armaments an army "
-                 "in its province, a shipyard a fleet in its port."]
+        about = [_words("production_about", nation=nation)]
         groups = [OptionGroup("", tuple(
             OptionLine(order_text(board, o.action), _produce_detail(state, o.action)) for o in decision.options))]
         if decision.limit > 1:
             shown = [p for o in decision.options[1:3] if isinstance(o.action, Produce) for p in o.action.provinces or ()]
-            combine = "Name several factories in one order to produce in some of them only, e.g. " + order_text(
-                board, Produce(tuple(shown))) + "."
+            combine = _words("production_combine", order=order_text(board, Produce(tuple(shown))))
     elif kind is DecisionKind.IMPORT:
         tables = board.tables
-        about = [f"{nation} may import up to {tables.import_max_units} units at {tables.import_cost_per_unit} each "
-                 f"from the treasury: armies into any home province, fleets into port cities, several into one "
-                 "province if you like."]
+        about = [_words("import_about", nation=nation, units=tables.import_max_units,
+                        cost=tables.import_cost_per_unit)]
         groups = [OptionGroup("", tuple(
-            OptionLine(order_text(board, o.action), f"{o.cost} from the treasury" if o.cost else "import nothing")
+            OptionLine(order_text(board, o.action), _words("import_option", cost=o.cost))
             for o in decision.options))]
-        combine = (f"Combine up to {decision.limit} units in one order, separated by commas." if decision.limit > 1
-                   else "")
+        combine = _words("import_combine", limit=decision.limit) if decision.limit > 1 else ""
     elif kind is DecisionKind.FORCE_STOP:
         target = state.step.target if isinstance(state.step, ForceStopStep) else None
-        about = [f"{nation} is moving" + (f" to {board.name(target)}" if target else "") + " past the Investor "
-                 "space. As a Swiss bank you may force it to stop on Investor instead, so that it pays its bond "
-                 "interest now."]
-        groups = [OptionGroup("", (OptionLine(order_text(board, decision.options[0].action), "stop it on Investor"),
-                                   OptionLine(order_text(board, decision.options[1].action), "let it move on")))]
+        about = [_words("force_stop_about", nation=nation, target=board.name(target) if target else None)]
+        groups = [OptionGroup("", (OptionLine(order_text(board, decision.options[0].action), _words("force_stop_yes")),
+                                   OptionLine(order_text(board, decision.options[1].action), _words("force_stop_no"))))]
     elif kind.value == "maneuver":
         about = _maneuver_about(state, decision)
         groups = _maneuver_groups(state, decision)
@@ -205,30 +197,35 @@ def _decision_view(state: GameState, reader: str, decision: Decision) -> Decisio
     )
 
 
+def _words(macro: str, **values: Any) -> str:
+    """One sentence or phrase of ``templates/imperial2030/_prompt_words.j2``."""
+    return say(PROMPT_WORDS, macro, **values)
+
+
 def _cost_detail(cost: int) -> str:
-    return f"costs {cost}" if cost else ""
+    return _words("costs", cost=cost)
 
 
-def _factory_kind(state: GameState, action: Action) -> str:
+def _factory_kind(state: GameState, action: Action) -> str | None:
+    """The kind of factory an order builds ("armaments", "shipyard"), None where no city is named."""
     city = getattr(action, "city", None)
     region = state.board.regions.get(city) if city else None
     if region is None or region.city is None:
-        return "factory"
-    return "armaments factory" if region.city.value == "armaments" else "shipyard"
+        return None
+    return "armaments" if region.city.value == "armaments" else "shipyard"
 
 
 def _produce_detail(state: GameState, action: Action) -> str:
     assert isinstance(action, Produce)
     board = state.board
     if action.provinces is None:
-        return "every factory (the default)"
-    parts = []
+        return _words("produced", units=[], every=True)
+    units = []
     for p in action.provinces:
         region = board.regions[p]
-        port = board.name(region.port) if region.port else "port"
-        unit = "an army" if region.city and region.city.value == "armaments" else f"a fleet ({port})"
-        parts.append(unit)
-    return join_words(parts) or "nothing"
+        port = board.name(region.port) if region.port else None
+        units.append(("army", None) if region.city and region.city.value == "armaments" else ("fleet", port))
+    return _words("produced", units=units, every=False)
 
 
 def _rondel_options(state: GameState, decision: Decision) -> tuple[list[str], list[OptionGroup]]:
@@ -239,38 +236,33 @@ def _rondel_options(state: GameState, decision: Decision) -> tuple[list[str], li
     ns = state.nations[nation]
     about: list[str]
     if ns.rondel is None:
-        about = [f"This is {_possessive(board.name(nation))} first turn: put its marker on any space, free."]
+        about = [_words("first_turn", nation=board.name(nation))]
     else:
-        about = [f"The marker of {board.name(nation)} stands on {board.name(ns.rondel)}. It moves 1 to "
-                 f"{tables.max_spaces} spaces clockwise; {tables.free_spaces} are free, each further space costs "
-                 f"{1 + state.multiplier(nation)} from your cash."]
+        about = [_words("marker_stands", nation=board.name(nation), space=board.name(ns.rondel),
+                        most=tables.max_spaces, free=tables.free_spaces, cost=1 + state.multiplier(nation))]
     lines = []
     for o in decision.options:
         assert isinstance(o.action, ChooseSpace)
         space = o.action.space
         action_name = board.rondel_by_id[space].action.value
-        words = [board.name(space) if board.name(space).lower() == action_name else action_name.capitalize()]
-        if o.steps:
-            words.append(plural(o.steps, "space"))
-        words.append(f"costs {o.cost}" if o.cost else "free")
-        note = _passes_investor(state, nation, space)
-        if note:
-            words.append(note)
-        lines.append(OptionLine(order_text(board, o.action), ", ".join(words)))
+        name = board.name(space) if board.name(space).lower() == action_name else action_name.capitalize()
+        lines.append(OptionLine(order_text(board, o.action), _words(
+            "space_option", name=name, steps=o.steps, cost=o.cost, investor=_passes_investor(state, nation, space))))
     skipped = _unaffordable(state, decision)
     if skipped:
         about.append(skipped)
     return about, [OptionGroup("", tuple(lines))]
 
 
-def _passes_investor(state: GameState, nation: str, space: str) -> str:
+def _passes_investor(state: GameState, nation: str, space: str) -> str | None:
+    """"pays" when the marker lands on Investor (bond interest is due), "passes" when it goes past it."""
     board = state.board
     start = state.nations[nation].rondel
     if space == board.investor_space:
-        return "pays interest"
+        return "pays"
     if start is not None and board.rondel_passes(start, space, board.investor_space):
-        return "passes Investor"
-    return ""
+        return "passes"
+    return None
 
 
 def _unaffordable(state: GameState, decision: Decision) -> str:
@@ -286,19 +278,19 @@ def _unaffordable(state: GameState, decision: Decision) -> str:
     extra = 1 + state.multiplier(nation)
     count = len(board.rondel_ids)
     index = board.rondel_ids.index(ns.rondel)
-    parts = []
+    parts: list[tuple[str, int | None, int | str]] = []
     for steps in range(1, board.tables.max_spaces + 1):
         space = board.rondel_ids[(index + steps) % count]
         if space in listed:
             continue
         cost = max(0, steps - board.tables.free_spaces) * extra
         if cost > cash:
-            parts.append(f"{space} ({steps} spaces) would cost {cost}")
+            parts.append((space, steps, cost))
         else:
-            parts.append(f"{space}: {board.name(nation)} could not pay the bond interest due there")
+            parts.append((space, None, board.name(nation)))
     if not parts:
         return ""
-    return f"Out of reach now: {'; '.join(parts)}; you have {cash}."
+    return _words("out_of_reach", spaces=parts, cash=cash)
 
 
 def _invest_options(state: GameState, reader: str, decision: Decision) -> tuple[list[str], list[OptionGroup]]:
