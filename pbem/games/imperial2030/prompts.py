@@ -39,6 +39,7 @@ from engine.imperial2030.model import (
     UnitKind,
 )
 from engine.imperial2030.movement import army_routes, movable
+from pbem.games.imperial2030.orders.keywords import Keyword
 from pbem.games.imperial2030.sayings import say
 from pbem.games.imperial2030.viewmodels import (
     _canal_name,
@@ -46,7 +47,6 @@ from pbem.games.imperial2030.viewmodels import (
     decision_words,
     order_text,
 )
-from pbem.render.text import join_words
 
 PROMPT_WORDS = "_prompt_words"  # templates/imperial2030/_prompt_words.j2: the prompt's sentences
 MAX_ORDER_COLUMN = 34  # options written longer than this put their details on the next line
@@ -298,36 +298,31 @@ def _invest_options(state: GameState, reader: str, decision: Decision) -> tuple[
     step = state.step
     about: list[str] = []
     if decision.kind is DecisionKind.SETUP_BOND:
-        about.append(f"Expert setup: each player in turn may buy one {board.name(decision.nation or '')} bond, "
-                     f"paying its value into the treasury, or pass.")
+        about.append(_words("setup_bond_about", nation=board.name(decision.nation or "")))
     elif isinstance(step, InvestStep) and step.mode is InvestMode.CARD and reader == state.investor_card:
-        about.append(f"You hold the investor card and have received {board.tables.investor_card_payment}. You may "
-                     "buy one bond of any nation, or trade one of your bonds in for a higher one of the same "
-                     "nation, paying the difference.")
+        about.append(_words("investor_card_about", payment=board.tables.investor_card_payment))
     elif isinstance(step, InvestStep) and decision.nation is None:
-        about.append("As a Swiss bank you may buy one bond of any nation, or upgrade one of yours.")
+        about.append(_words("swiss_bank_about"))
     else:
-        about.append(f"You may buy one bond of {board.name(decision.nation or '')}, or upgrade one of yours.")
-    about.append("Governments are settled after the round: whoever then holds the most bond value in a nation, "
-                 "strictly more than its government, takes it over.")
+        about.append(_words("invest_about", nation=board.name(decision.nation or "")))
+    about.append(_words("governments_settled"))
     by_nation: dict[str, list[OptionLine]] = {}
     passes: list[OptionLine] = []
     for o in decision.options:
         action = o.action
         if isinstance(action, BuyBond | UpgradeBond):
-            if isinstance(action, BuyBond):
-                detail = f"costs {o.cost}, interest {board.tables.interest(action.value)}"
-            else:
-                detail = (f"costs {o.cost}, interest {board.tables.interest(action.old)} -> "
-                          f"{board.tables.interest(action.new)}")
             note = _government_note(state, reader, action) if decision.kind is DecisionKind.INVESTMENT else ""
-            if note:
-                detail += f"; {note}"
+            if isinstance(action, BuyBond):
+                detail = _words("bond", cost=o.cost, interest=board.tables.interest(action.value), old_interest=None,
+                                note=note)
+            else:
+                detail = _words("bond", cost=o.cost, interest=board.tables.interest(action.new),
+                                old_interest=board.tables.interest(action.old), note=note)
             by_nation.setdefault(action.nation, []).append(OptionLine(order_text(board, action), detail))
         else:
-            passes.append(OptionLine(order_text(board, action), "invest nothing"))
+            passes.append(OptionLine(order_text(board, action), _words("invest_nothing")))
     groups = [OptionGroup(board.name(n), tuple(lines)) for n, lines in by_nation.items()]
-    groups.append(OptionGroup("Or" if groups else "", tuple(passes)))
+    groups.append(OptionGroup(_words("group", key="or") if groups else "", tuple(passes)))
     return about, groups
 
 
@@ -340,23 +335,23 @@ def _government_note(state: GameState, reader: str, action: BuyBond | UpgradeBon
     if gov == reader:
         return ""
     if gov is None:
-        return "you would form its government"
+        return _words("government", gov=None, mine=mine, theirs=0)
     theirs = state.players[gov].bond_total(nation)
     if mine > theirs:
-        return f"you would take it over from {gov} ({mine} against {theirs})"
+        return _words("government", gov=gov, mine=mine, theirs=theirs)
     return ""
 
 
 def _maneuver_about(state: GameState, decision: Decision) -> list[str]:
     board = state.board
-    nation = board.name(decision.nation) if decision.nation else "The nation"
+    nation = board.name(decision.nation) if decision.nation else None
     step = state.step
     moving_armies = isinstance(step, ManeuverStep) and step.armies_moving
-    about = [f"{nation} maneuvers: one order per unit, fleets first, then armies. An army entering another "
-             "nation's home province says HOSTILE or FRIENDLY. When other nations' units are there, add ATTACK "
-             "<nation> to fight them; DONE ends the maneuver and places flags."]
+    about = [_words("maneuver_about", nation=nation, hostile=Stance.HOSTILE.value.upper(),
+                    friendly=Stance.FRIENDLY.value.upper(), attack=f"{Keyword.ATTACK.text} <nation>",
+                    done=Keyword.DONE.text)]
     if moving_armies:
-        about.append("Armies have started moving, so fleets can no longer move.")
+        about.append(_words("fleets_stopped"))
     return about
 
 
@@ -366,14 +361,14 @@ def _maneuver_groups(state: GameState, decision: Decision) -> list[OptionGroup]:
     nation = decision.nation or ""
     fleets: list[OptionLine] = []
     armies: dict[str, list[tuple[ArmyMove, list[str]]]] = {}
-    rest: dict[str, list[OptionLine]] = {"Attacks": [], "Factories": [], "End": []}
+    rest: dict[str, list[OptionLine]] = {"attacks": [], "factories": [], "end": []}  # _prompt_words.j2's groups
     for o in decision.options:
         action = o.action
         text = order_text(board, action)
         if isinstance(action, FleetMove):
             canal = _canal_on(board, action.origin, action.dest)
-            detail = f"through the {_canal_name(canal)} canal" if canal else (
-                "out of port" if not board.regions[action.origin].is_sea else "")
+            detail = _words("fleet_move", canal=_canal_name(canal) if canal else None,
+                            from_port=not board.regions[action.origin].is_sea)
             fleets.append(OptionLine(text, detail))
         elif isinstance(action, ArmyMove):
             moves = armies.setdefault(action.origin, [])
@@ -383,27 +378,27 @@ def _maneuver_groups(state: GameState, decision: Decision) -> list[OptionGroup]:
             else:
                 moves.append((action, []))
         elif isinstance(action, Attack):
-            rest["Attacks"].append(OptionLine(text, ""))
+            rest["attacks"].append(OptionLine(text, ""))
         elif isinstance(action, DestroyFactory):
-            rest["Factories"].append(OptionLine(text, "three armies leave the board with it"))
+            rest["factories"].append(OptionLine(text, _words("destroy_detail")))
         elif isinstance(action, Done):
-            rest["End"].append(OptionLine(text, "end the maneuver, place flags"))
+            rest["end"].append(OptionLine(text, _words("done_detail")))
         else:
-            rest["End"].append(OptionLine(text, _cost_detail(o.cost)))
-    groups = [OptionGroup("Fleets", tuple(fleets))]
+            rest["end"].append(OptionLine(text, _cost_detail(o.cost)))
+    groups = [OptionGroup(_words("group", key="fleets"), tuple(fleets))]
     for origin, moves in armies.items():
         routes = _army_routes(state, nation, origin)
         count = _movable_armies(state, nation, origin)
-        title = f"Armies in {board.name(origin)}" + (f" ({count} may move)" if count else "")
+        title = _words("armies_in", region=board.name(origin), count=count)
         lines = []
         for action, others in moves:
-            words = [f"or {w}" for w in others]
+            words = [_words("or_stance", stance=w) for w in others]
             route = routes.get(action.dest)
             if route is not None:
                 words.append(_route_words(board, route))
             lines.append(OptionLine(order_text(board, action), "; ".join(w for w in words if w)))
         groups.append(OptionGroup(title, tuple(lines)))
-    groups += [OptionGroup(title, tuple(lines)) for title, lines in rest.items()]
+    groups += [OptionGroup(_words("group", key=key), tuple(lines)) for key, lines in rest.items()]
     return groups
 
 
@@ -436,36 +431,25 @@ def _route_words(board: Board, route: Any) -> str:
     kind = str(getattr(route, "kind", ""))
     seas = tuple(getattr(route, "seas", ()) or ())
     canals = tuple(getattr(route, "canals", ()) or ())
-    if seas:
-        text = "by sea via " + ", ".join(board.name(s) for s in seas)
-        if canals:
-            text += " and the " + join_words([_canal_name(c) for c in canals]) + " canal"
-        return text
-    if kind == "rail":
-        return "by rail"
     landing = getattr(route, "landing", None)
-    if landing and landing != getattr(route, "dest", landing):
-        return f"via {board.name(landing)}, then by rail"
-    return ""
+    landed = board.name(landing) if landing and landing != getattr(route, "dest", landing) else None
+    return _words("route", seas=[board.name(s) for s in seas], canals=[_canal_name(c) for c in canals],
+                  rail=kind == "rail", landing=landed)
 
 
 def _question_about(state: GameState, decision: Decision) -> list[str]:
     """A question put to another government during a maneuver (canal, battle) or any new kind."""
     board = state.board
     entry = getattr(state.step, "entry", None)
-    mover = board.name(state.turn.nation) if state.turn else "another nation"
+    mover = board.name(state.turn.nation) if state.turn else None
     nation = board.name(decision.nation) if decision.nation else ""
     if decision.kind.value == "canal" and entry is not None:
-        canal = _canal_name(entry.canals[0]) if entry.canals else "the"
-        unit = entry.kind.value
-        return [f"{mover} wants to move {'an' if unit == 'army' else 'a'} {unit} from {board.name(entry.origin)} "
-                f"to {board.name(entry.dest)} through the {canal} canal, which {nation} controls with its flag. "
-                "ALLOW lets it through; DENY stops it. Without an answer the canal stays open."]
+        return [_words("canal_question", mover=mover, unit=entry.kind.value, origin=board.name(entry.origin),
+                       dest=board.name(entry.dest), canal=_canal_name(entry.canals[0]) if entry.canals else None,
+                       nation=nation, allow=Keyword.ALLOW.text, deny=Keyword.DENY.text)]
     if decision.kind.value == "battle" and entry is not None:
-        unit = entry.kind.value
-        return [f"{'An' if unit == 'army' else 'A'} {unit} of {mover} enters {board.name(entry.dest)}, where "
-                f"{nation} has units. FIGHT removes one unit of each side; NO FIGHT lets it in. Without an answer "
-                "there is no battle."]
+        return [_words("battle_question", mover=mover, unit=entry.kind.value, dest=board.name(entry.dest),
+                       nation=nation, fight=Keyword.FIGHT.text, no_fight=Keyword.NO_FIGHT.text)]
     return []
 
 
