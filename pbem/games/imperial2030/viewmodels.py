@@ -38,9 +38,11 @@ from pbem.games.imperial2030.board import (
 )
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
+from pbem.games.imperial2030.sayings import say
 from pbem.render.samestate import same_objects
 from pbem.render.text import clip, join_words
 
+VIEW_WORDS = "_view_words"  # templates/imperial2030/_view_words.j2: the view models' few words
 NAME_WIDTH = 10  # player names longer than this are clipped in tables (never in sentences)
 
 
@@ -56,6 +58,11 @@ def order_text(board: Board, action: Action) -> str:
         return " ".join([words[0].upper(), *words[1:]])
 
 
+def _view_words(macro: str, **values: Any) -> str:
+    """One phrase or sentence of ``templates/imperial2030/_view_words.j2``."""
+    return say(VIEW_WORDS, macro, **values)
+
+
 def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
@@ -66,67 +73,39 @@ def _step_words(state: GameState) -> str:
     board = state.board
     match step:
         case RondelStep():
-            return "choosing a rondel space"
+            return _view_words("step", kind="rondel", value=None)
         case ActionStep(action):
-            return f"on {action.value.capitalize()}"
+            return _view_words("step", kind="action", value=action.value)
         case ManeuverStep():
-            return "maneuvering"
+            return _view_words("step", kind="maneuver", value=None)
         case ForceStopStep(target, _):
-            return f"moving to {board.name(target)}, past Investor"
+            return _view_words("step", kind="force_stop", value=board.name(target))
         case InvestStep(mode=InvestMode.CARD):
-            return "in the investor round"
+            return _view_words("step", kind="investor_round", value=None)
         case InvestStep():
-            return "in an investment round"
-    return "playing"
+            return _view_words("step", kind="investment_round", value=None)
+    return _view_words("step", kind="other", value=None)
 
 
 def decision_words(state: GameState, decision: Decision) -> str:
     """What a pending decision asks, in a few words: 'choose a rondel space for Russia'."""
     board = state.board
     nation = board.name(decision.nation) if decision.nation else ""
-    kind = decision.kind
-    if kind is DecisionKind.RONDEL:
-        return f"choose a rondel space for {nation}"
-    if kind is DecisionKind.FACTORY:
-        return f"build a factory for {nation}"
-    if kind is DecisionKind.PRODUCTION:
-        return f"choose what {nation} produces"
-    if kind is DecisionKind.IMPORT:
-        return f"choose what {nation} imports"
-    if kind is DecisionKind.INVESTMENT:
-        return _invest_words(state, decision)
-    if kind is DecisionKind.FORCE_STOP:
-        return f"decide as a Swiss bank whether {nation} must stop on Investor"
-    if kind is DecisionKind.SETUP_BOND:
-        return f"buy a {nation} bond or pass (expert setup)"
-    value = kind.value
-    if value == "maneuver":
-        return f"move {_possessive(nation)} fleets and armies"
-    if value == "canal":
-        entry = getattr(state.step, "entry", None)
-        canal = _canal_name(entry.canals[0]) if entry is not None and entry.canals else "a"
-        mover = board.name(state.turn.nation) if state.turn else "a nation"
-        return f"decide for {nation} whether {mover} may pass the {canal} canal"
-    if value == "battle":
-        entry = getattr(state.step, "entry", None)
-        mover = board.name(state.turn.nation) if state.turn else "another nation"
-        where = board.name(entry.dest) if entry is not None else "a region"
-        return f"decide whether {nation} fights {mover} in {where}"
-    return value.replace("_", " ") + (f" for {nation}" if nation else "")
+    kind = decision.kind.value
+    mover = board.name(state.turn.nation) if state.turn else None
+    entry = getattr(state.step, "entry", None)
+    canal = where = None
+    if kind == DecisionKind.INVESTMENT and isinstance(state.step, InvestStep) and state.step.mode is InvestMode.CARD:
+        kind = "card" if decision.player == state.investor_card else "swiss_bank"
+    elif kind == DecisionKind.CANAL:
+        canal = _canal_name(entry.canals[0]) if entry is not None and entry.canals else None
+    elif kind == DecisionKind.BATTLE:
+        where = board.name(entry.dest) if entry is not None else None
+    return _view_words("decision", kind=kind, nation=nation, mover=mover, canal=canal, where=where)
 
 
 def _canal_name(canal: str) -> str:
     return canal.replace("_", " ").title()
-
-
-def _invest_words(state: GameState, decision: Decision) -> str:
-    step = state.step
-    nation = state.board.name(decision.nation) if decision.nation else None
-    if isinstance(step, InvestStep) and step.mode is InvestMode.CARD:
-        if decision.player == state.investor_card:
-            return "invest with the investor card"
-        return "invest as a Swiss bank"
-    return f"invest in {nation}" if nation else "invest in any nation (Swiss bank)"
 
 
 # --- the board -------------------------------------------------------------------------------
@@ -171,12 +150,10 @@ def rondel_view(state: GameState) -> RondelView:
     drawn = draw_rondel(state)
     codes = nation_codes(board)
     tables = board.tables
-    off = f"Not on the rondel yet: {', '.join(drawn.off)}." if drawn.off else ""
-    cost = {codes[n]: 1 + state.multiplier(n) for n in board.nation_ids}
-    now = (f"{next(iter(cost.values()))} for every nation" if len(set(cost.values())) == 1
-           else ", ".join(f"{code} {c}" for code, c in cost.items()))
-    costs = (f"A nation moves 1 to {tables.max_spaces} spaces; {tables.free_spaces} are free, each further "
-             "space costs its government 1 + the power multiplier.", f"A further space now costs: {now}.")
+    off = _view_words("off_rondel", off=list(drawn.off))
+    cost = [(codes[n], 1 + state.multiplier(n)) for n in board.nation_ids]
+    costs = (_view_words("rondel_costs", most=tables.max_spaces, free=tables.free_spaces),
+             _view_words("further_space", costs=cost))
     return RondelView(drawn.lines, off, costs)
 
 
@@ -309,14 +286,14 @@ def waiting_list(state: GameState, reader: str | None = None) -> tuple[Waiting, 
 def turn_line(state: GameState) -> str:
     board = state.board
     if isinstance(state.step, FinishedStep):
-        return f"The game is over: {state.step.reason}."
+        return _view_words("game_over", reason=state.step.reason)
     if isinstance(state.step, SetupBondsStep):
-        return f"Setting up (expert variant): {board.name(state.step.nation)} bonds are offered."
+        return _view_words("setting_up", nation=board.name(state.step.nation))
     if state.turn is None:
-        return f"Round {state.round}."
+        return _view_words("round", round=state.round)
     nation = state.turn.nation
-    gov = state.nations[nation].government or "no government"
-    return f"Round {state.round}: {_possessive(board.name(nation))} turn ({gov}), {_step_words(state)}."
+    return _view_words("turn", round=state.round, nation=board.name(nation), gov=state.nations[nation].government,
+                       step=_step_words(state))
 
 
 # --- the turn report --------------------------------------------------------------------------

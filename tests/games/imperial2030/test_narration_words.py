@@ -24,6 +24,7 @@ from engine.imperial2030.events import (
 )
 from engine.imperial2030.model import StandingKind, StandingOrder, UnitKind
 from pbem.games.imperial2030.narrate import narrate, standing_text
+from pbem.games.imperial2030.sayings import say
 from tests.helpers import standard_game
 
 BOARD = standard_game().board
@@ -76,3 +77,19 @@ def test_a_standing_order_is_told_to_its_owner_only() -> None:
 ])
 def test_standing_orders_in_words(kind: StandingKind, told: str) -> None:
     assert standing_text(BOARD, StandingOrder(kind, None, None)) == told
+
+
+@pytest.mark.parametrize(("macro", "values", "text"), [
+    ("step", {"kind": "investment_round", "value": None}, "in an investment round"),
+    ("step", {"kind": "action", "value": "taxation"}, "on Taxation"),
+    ("game_over", {"reason": "Russia reached 25 power points"}, "The game is over: Russia reached 25 power points."),
+    ("round", {"round": 3}, "Round 3."),
+    ("turn", {"round": 2, "nation": "USA", "gov": None, "step": "maneuvering"},
+     "Round 2: USA's turn (no government), maneuvering."),
+    ("further_space", {"costs": [("RU", 2), ("CN", 3)]}, "A further space now costs: RU 2, CN 3."),
+    ("further_space", {"costs": [("RU", 2), ("CN", 2)]}, "A further space now costs: 2 for every nation."),
+    ("off_rondel", {"off": []}, ""),
+])
+def test_the_view_models_words_read_as_before(macro: str, values: dict[str, object], text: str) -> None:
+    """viewmodels.py's few words (whose turn, what a decision asks, the rondel's costs) are _view_words.j2's."""
+    assert say("_view_words", macro, **values) == text
