@@ -40,7 +40,7 @@ from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
 from pbem.games.imperial2030.sayings import say
 from pbem.render.samestate import same_objects
-from pbem.render.text import clip, join_words
+from pbem.render.text import clip
 
 VIEW_WORDS = "_view_words"  # templates/imperial2030/_view_words.j2: the view models' few words
 NAME_WIDTH = 10  # player names longer than this are clipped in tables (never in sentences)
@@ -212,13 +212,10 @@ def nation_rows(state: GameState) -> tuple[NationRow, ...]:
     for nation in board.nation_ids:
         ns = state.nations[nation]
         factories = [f"{board.name(f)} {_factory_mark(board.regions[f].city)}".rstrip() for f in ns.factories]
-        parts = [f"factories {join_words(factories)}" if factories else "no factories"]
-        if ns.flags:
-            parts.append("flags " + join_words([board.name(r) for r in sorted(ns.flags, key=board.name)]))
         hostile = {r: c for r, c in ns.hostile.items() if c}
-        if hostile:
-            parts.append("hostile armies in " + join_words(
-                [board.name(r) + (f" ({c})" if c > 1 else "") for r, c in sorted(hostile.items())]))
+        details = _view_words("details", nation=board.name(nation), factories=factories,
+                              flags=[board.name(r) for r in sorted(ns.flags, key=board.name)],
+                              hostile=[(board.name(r), c) for r, c in sorted(hostile.items())])
         rows.append(NationRow(
             id=nation,
             name=board.name(nation),
@@ -233,7 +230,7 @@ def nation_rows(state: GameState) -> tuple[NationRow, ...]:
             hostile=sum(hostile.values()),
             fleets=sum(ns.fleets.values()),
             flags=len(ns.flags),
-            details=f"{board.name(nation)}: " + "; ".join(parts) + ".",
+            details=details,
             to_play=nation == turn,
         ))
     return tuple(rows)
@@ -254,9 +251,9 @@ def player_rows(state: GameState, reader: str | None, open_cash: bool = False) -
                       for b in sorted(p.bonds, key=lambda b: (board.nation_ids.index(b.nation), -b.value)))
         roles = []
         if state.investor_card == name:
-            roles.append("investor card")
+            roles.append(_view_words("role", role="investor_card"))
         if _swiss_bank(state, name):
-            roles.append("Swiss bank")
+            roles.append(_view_words("role", role="swiss_bank"))
         show_cash = open_cash or reader is None or name == reader
         rows.append(PlayerRow(
             seat=seat,
@@ -389,8 +386,7 @@ def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str
     _check_player(state, player)
     row = next(r for r in player_rows(state, player) if r.name == player)
     waiting = waiting_list(state, player)
-    variants = ("variants: " + ", ".join(sorted(v.value.replace("_", " ") for v in state.setup.variants))
-                if state.setup.variants else "standard rules")
+    variants = _view_words("variants", variants=sorted(v.value.replace("_", " ") for v in state.setup.variants))
     return WelcomeView(
         game=game,
         player=player,
@@ -398,7 +394,7 @@ def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str
         seats=tuple((i, name, name == player) for i, name in enumerate(state.seating, start=1)),
         players=len(state.seating),
         governs=row.governs,
-        bonds=", ".join(f"{b.text} (interest {b.interest})" for b in row.bonds) or "none yet",
+        bonds=_view_words("bonds", bonds=[(b.text, b.interest) for b in row.bonds]),
         cash=state.players[player].cash,
         open_cash=open_cash,
         investor_card=state.investor_card or "",
@@ -432,17 +428,6 @@ class ErrorView:
     legal: tuple[str, ...]
     not_applied: tuple[tuple[int, str], ...]  # lines after the refused one
     waiting: tuple[str, ...]
-
-
-_PROBLEMS = {
-    "OrderSyntaxError": "could not be read as an order",
-    "AmbiguousName": "names something ambiguously",
-    "UnknownName": "names something unknown here",
-    "BadName": "names something that cannot be used here",
-    "NotYourTurn": "is not yours to give now",
-    "UnsupportedOrder": "is not supported yet",
-    "IllegalOrder": "is not legal now",
-}
 
 
 def error_view(state: GameState, reader: str, refusal: Any, *, game: str = "") -> ErrorView:
@@ -490,7 +475,7 @@ def error_view(state: GameState, reader: str, refusal: Any, *, game: str = "") -
         applied=tuple(applied),
         line_number=line_number,
         line=getattr(error, "line", None),
-        problem=_PROBLEMS.get(kind, "was refused"),
+        problem=_view_words("problem", kind=kind),  # what went wrong, by the refusal's kind
         reason=str(getattr(error, "reason", error)),
         suggestions=tuple(getattr(error, "suggestions", ()) or ()),
         legal=legal,
@@ -552,7 +537,7 @@ def game_end_view(state: GameState, reader: str | None = None, events: Iterable[
         tied = sum(1 for _, other in ranking if other == total) > 1
         rows.append(ScoreRow(rank, player, total, p.cash, sum(b.points for b in bonds), bonds, player == reader,
                              tied))
-    reason = state.step.reason if isinstance(state.step, FinishedStep) else "the game is not over yet"
+    reason = state.step.reason if isinstance(state.step, FinishedStep) else _view_words("not_over")
     return GameEndView(
         game=game,
         reader=reader,
@@ -574,21 +559,17 @@ def tie_break_lines(state: GameState, ranking: Sequence[tuple[str, int]]) -> lis
         if score != other:
             continue
         p, q = state.players[first], state.players[second]
-        text = (f"{first} and {second} both scored {score}. A tie goes to the larger bond holding in the most "
-                "powerful nation, then in the next (equal power in turn order).")
         same: list[str] = []
         for nation in order:
             a, b = p.bond_total(nation), q.bond_total(nation)
             if a != b:
-                if same:
-                    text += f" Both hold the same in {join_words(same)}."
-                text += (f" In {board.name(nation)} ({state.nations[nation].power} power points) {first} holds "
-                         f"{a} against {b}, so {first} ranks first.")
+                lines.append(_view_words("tie", first=first, second=second, score=score, same=same,
+                                         nation=board.name(nation), power=state.nations[nation].power, a=a, b=b))
                 break
             same.append(board.name(nation))
         else:
-            text += f" Both hold the same in every nation, so seating order puts {first} first."
-        lines.append(text)
+            lines.append(_view_words("tie", first=first, second=second, score=score, same=same, nation=None,
+                                     power=0, a=0, b=0))
     return lines
 
 

@@ -89,6 +89,22 @@ def test_standing_orders_in_words(kind: StandingKind, told: str) -> None:
     ("further_space", {"costs": [("RU", 2), ("CN", 3)]}, "A further space now costs: RU 2, CN 3."),
     ("further_space", {"costs": [("RU", 2), ("CN", 2)]}, "A further space now costs: 2 for every nation."),
     ("off_rondel", {"off": []}, ""),
+    ("problem", {"kind": "UnknownName"}, "names something unknown here"),
+    ("problem", {"kind": "RuntimeError"}, "was refused"),
+    ("variants", {"variants": []}, "standard rules"),
+    ("variants", {"variants": ["expert", "no investor card"]}, "variants: expert, no investor card"),
+    ("bonds", {"bonds": []}, "none yet"),
+    ("bonds", {"bonds": [("Russia 9", 4), ("China 2", 1)]}, "Russia 9 (interest 4), China 2 (interest 1)"),
+    ("details", {"nation": "USA", "factories": [], "flags": ["Cuba", "Mexico"], "hostile": [("Mexico", 2), ("Cuba", 1)]},
+     "USA: no factories; flags Cuba and Mexico; hostile armies in Mexico (2) and Cuba."),
+    ("tie", {"first": "ann", "second": "bob", "score": 40, "same": ["USA", "China"], "nation": "India", "power": 12,
+             "a": 9, "b": 6},
+     "ann and bob both scored 40. A tie goes to the larger bond holding in the most powerful nation, then in the "
+     "next (equal power in turn order). Both hold the same in USA and China. In India (12 power points) ann holds "
+     "9 against 6, so ann ranks first."),
+    ("tie", {"first": "ann", "second": "bob", "score": 40, "same": [], "nation": None, "power": 0, "a": 0, "b": 0},
+     "ann and bob both scored 40. A tie goes to the larger bond holding in the most powerful nation, then in the "
+     "next (equal power in turn order). Both hold the same in every nation, so seating order puts ann first."),
 ])
 def test_the_view_models_words_read_as_before(macro: str, values: dict[str, object], text: str) -> None:
     """viewmodels.py's few words (whose turn, what a decision asks, the rondel's costs) are _view_words.j2's."""
