@@ -59,11 +59,12 @@ def test_the_reminder_the_default_and_the_stalled_alert(mod: Moderator) -> None:
     (reminder,) = mails_after(mod, start)
     assert reminder.subject == ("[demo] Move 1: reminder: please invest with the investor card by Tuesday "
                                 "2031-01-07 12:00 UTC")
-    assert reminder.body.startswith(
-        "REMINDER\n--------\n"
+    assert reminder.body.startswith("====")  # the question first (issue 29), the reminder's note below it
+    assert reminder.body.endswith(
+        "\nREMINDER\n--------\n"
         "  Reminder: the game waits for you to invest with the investor card. Please\n"
         "  answer by Tuesday 2031-01-07 12:00 UTC (about 2 hours from this reminder).\n"
-        "  Without an answer by then, the game takes: PASS.\n\n====")
+        "  Without an answer by then, the game takes: PASS.\n\n")
     assert run(mod, 30) == ["demo: no answer from bob by 2031-01-07 12:00 UTC: PASS"]
     start = count(mod)
     assert run(mod, 300) == ["demo: bob is past the deadline (rondel, due 2031-01-10 18:00 UTC): game master alerted"]

@@ -1,4 +1,4 @@
-"""Events in plain English: one sentence per thing that happened.
+"""Events in plain English: one sentence per thing that happened (the sentences: templates/imperial2030/_narration.j2).
 
 Money is folded into the sentence it belongs to ("Russia moved to Taxation (4
 spaces, anton paid 1).", "anton bought China 9.") and interest is summed up per
@@ -47,7 +47,8 @@ from engine.imperial2030.events import (
     TurnStarted,
     UnitsPlaced,
 )
-from engine.imperial2030.model import StandingKind, StandingOrder, UnitKind
+from engine.imperial2030.model import StandingOrder
+from pbem.games.imperial2030.sayings import say
 
 # Money told by the sentence of the typed event that follows it.
 _FOLDED = {Reason.RONDEL, Reason.BOND, Reason.UPGRADE, Reason.FACTORY, Reason.IMPORT,
@@ -56,21 +57,12 @@ E = TypeVar("E", bound=Event)
 _INTEREST = {Reason.INTEREST, Reason.INTEREST_SHORTFALL}
 
 
-def _units(count: int, kind: UnitKind) -> str:
-    word = kind.value
-    if count == 1:
-        return f"an {word}" if word[0] in "aeiou" else f"a {word}"
-    return f"{count} {word}s"
+NARRATION = "_narration"  # templates/imperial2030/_narration.j2: one macro a sentence
 
 
-def _join(parts: Sequence[str]) -> str:
-    if len(parts) <= 1:
-        return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word if count == 1 else plural or word + 's'}"
+def _tell(macro: str, **values: object) -> str:
+    """One sentence (or phrase) of ``_narration.j2``."""
+    return say(NARRATION, macro, **values)
 
 
 def _canal(canal: str) -> str:
@@ -79,22 +71,14 @@ def _canal(canal: str) -> str:
 
 def standing_text(board: Board, order: StandingOrder) -> str:
     """A standing order in words: 'always allow Europe through Suez', 'never fight USA'."""
-    nation = board.name(order.nation) if order.nation else None
-    canal = _canal(order.canal) if order.canal else "the canals"
-    match order.kind:
-        case StandingKind.FIGHT:
-            return f"always fight {nation or 'every nation'}"
-        case StandingKind.NO_FIGHT:
-            return f"never fight {nation or 'any nation'}"
-        case StandingKind.ALLOW:
-            return f"always allow {nation or 'every nation'} through {canal}"
-        case StandingKind.DENY:
-            return f"always deny {nation or 'every nation'} passage through {canal}"
-        case StandingKind.FORCE:
-            return f"force {nation or 'every nation'} to stop on Investor whenever allowed"
-        case StandingKind.NO_FORCE:
-            return f"never force {nation or 'any nation'} to stop on Investor"
-    return order.kind.value.replace("_", " ")
+    return _tell("standing", kind=order.kind.value, nation=board.name(order.nation) if order.nation else None,
+                 canal=_canal(order.canal) if order.canal else None)
+
+
+def _standing_values(board: Board, order: StandingOrder) -> tuple[str, str | None, str | None]:
+    """``standing``'s values, for a sentence that tells a standing order."""
+    return (order.kind.value, board.name(order.nation) if order.nation else None,
+            _canal(order.canal) if order.canal else None)
 
 
 class _Narrator:
@@ -111,11 +95,7 @@ class _Narrator:
         return self.viewer is None or self.viewer == player
 
     def name(self, ident: str | None) -> str:
-        return self.board.name(ident) if ident else "nobody"
-
-    def possessive(self, nation: str) -> str:
-        name = self.name(nation)
-        return name + ("'" if name.endswith("s") else "'s")
+        return self.board.name(ident) if ident else _tell("nobody")
 
     # --- money -------------------------------------------------------------------------
 
@@ -130,23 +110,23 @@ class _Narrator:
         for m in left:
             self.lines.append(self.money_sentence(m))
 
-    def account(self, kind: AccountKind, owner: str | None) -> str:
+    def account(self, kind: AccountKind, owner: str | None) -> tuple[str, str | None]:
+        """An account as the template's ``account`` takes it: its kind and whose (a nation's name for a treasury)."""
         if kind is AccountKind.BANK:
-            return "the bank"
+            return "bank", None
         if kind is AccountKind.TREASURY:
-            return f"the treasury of {self.name(owner)}"
-        return owner or "nobody"
+            return "treasury", self.name(owner)
+        return "player", owner
 
     def money_sentence(self, m: MoneyMoved) -> str:
         if m.reason is Reason.DONATION:
-            return f"{m.source.owner} donated {m.amount} to {self.name(m.target.owner)}."
+            return _tell("donated", player=m.source.owner, amount=m.amount, nation=self.name(m.target.owner))
         if m.reason is Reason.INVESTOR_CARD:
-            return f"{m.target.owner} received {m.amount} with the investor card."
+            return _tell("investor_card", player=m.target.owner, amount=m.amount)
         if m.reason is Reason.STARTING_CASH:
-            return f"{m.target.owner} received {m.amount} starting cash."
-        source = self.account(m.source.kind, m.source.owner)
-        target = self.account(m.target.kind, m.target.owner)
-        return f"{source[0].upper() + source[1:]} paid {m.amount} to {target} ({m.reason.value})."
+            return _tell("starting_cash", player=m.target.owner, amount=m.amount)
+        return _tell("paid", source=self.account(m.source.kind, m.source.owner),
+                     target=self.account(m.target.kind, m.target.owner), amount=m.amount, reason=m.reason.value)
 
     def interest(self, run: list[MoneyMoved]) -> None:
         """One sentence per nation paying interest: who got how much, who made up a shortfall."""
@@ -158,11 +138,8 @@ class _Narrator:
                 received[m.target.owner] = received.get(m.target.owner, 0) + m.amount
             if m.reason is Reason.INTEREST_SHORTFALL and m.source.owner:
                 shortfall[m.source.owner] = shortfall.get(m.source.owner, 0) + m.amount
-        paid = ", ".join(f"{amount} to {player}" for player, amount in received.items())
-        text = f"{self.name(nation)} paid interest: {paid}"
-        if shortfall:
-            text += " (" + ", ".join(f"{p} made up {a} from own cash" for p, a in shortfall.items()) + ")"
-        self.lines.append(text + ".")
+        self.lines.append(_tell("interest", nation=self.name(nation), received=list(received.items()),
+                                shortfall=list(shortfall.items())))
 
     # --- the typed events -----------------------------------------------------------------
 
@@ -203,136 +180,110 @@ class _Narrator:
     def starting_cash(self, run: list[MoneyMoved]) -> None:
         amounts = {m.amount for m in run}
         if len(run) > 1 and len(amounts) == 1:
-            self.lines.append(f"Each player received {run[0].amount} starting cash.")
+            self.lines.append(_tell("each_starting_cash", amount=run[0].amount))
         else:
             self.lines.extend(self.money_sentence(m) for m in run)
 
     def units_placed(self, run: list[UnitsPlaced]) -> None:
         nation = run[0].nation
-        what = _join([f"{_units(u.count, u.kind)} in {self.name(u.region)}" for u in run])
+        placed = [(u.count, u.kind.value, self.name(u.region)) for u in run]
         if run[0].imported:
             paid = sum(m.amount for m in self.take(Reason.IMPORT))
             self.flush_money()
-            self.lines.append(f"{self.name(nation)} imported {what}" + (f" (paid {paid})." if paid else "."))
+            self.lines.append(_tell("imported", nation=self.name(nation), units_placed=placed, paid=paid))
         else:
             self.flush_money()
-            self.lines.append(f"{self.name(nation)} produced {what}.")
+            self.lines.append(_tell("produced", nation=self.name(nation), units_placed=placed))
 
     def event(self, event: Event) -> None:  # one branch per event type
         board = self.board
+        name = self.name
         text: str
         match event:
             case TurnStarted(nation, round_):
                 self.nation = nation
-                text = f"Round {round_}: {self.possessive(nation)} turn."
+                text = _tell("turn_started", round=round_, nation=name(nation))
             case NationSkipped(nation):
-                text = f"{self.name(nation)} has no government and is skipped."
+                text = _tell("skipped", nation=name(nation))
             case RondelMoved(nation, start, space, steps, cost, _forced_by):
                 self.nation = nation
                 payers = [m.source.owner for m in self.take(Reason.RONDEL) if m.source.owner]
                 if start is None:
-                    text = f"{self.name(nation)} placed its marker on {board.name(space)}."
+                    text = _tell("marker_placed", nation=name(nation), space=board.name(space))
                 else:
-                    detail = _plural(steps, "space")
-                    if cost:
-                        detail += f", {payers[0] if payers else 'the government'} paid {cost}"
-                    text = f"{self.name(nation)} moved to {board.name(space)} ({detail})."
+                    text = _tell("rondel_moved", nation=name(nation), space=board.name(space), steps=steps, cost=cost,
+                                 payer=payers[0] if payers else None)
             case ForceStopAnswered(player, nation, force):
-                if force:
-                    text = f"{player} (Swiss bank) forced {self.name(nation)} to stop on Investor."
-                else:
-                    text = f"{player} (Swiss bank) did not force {self.name(nation)} to stop on Investor."
+                text = _tell("force_stop", player=player, nation=name(nation), force=force)
             case FactoryBuilt(nation, city):
                 paid = sum(m.amount for m in self.take(Reason.FACTORY))
-                text = f"{self.name(nation)} built a factory in {board.name(city)}" + (f" (paid {paid})." if paid else ".")
+                text = _tell("factory_built", nation=name(nation), city=board.name(city), paid=paid)
             case NothingDone(nation, action, why):
-                text = f"{self.name(nation)} did nothing on {action.capitalize()}: {why}."
+                text = _tell("nothing_done", nation=name(nation), action=action, why=why)
             case FleetMoved(nation, origin, dest, canal):
-                text = f"{self.name(nation)} moved a fleet from {board.name(origin)} to {board.name(dest)}"
-                text += f" through the {_canal(canal)} canal." if canal else "."
+                text = _tell("fleet_moved", nation=name(nation), origin=board.name(origin), dest=board.name(dest),
+                             canal=_canal(canal) if canal else None)
             case ArmyMoved(nation, origin, dest, seas, stance, by_rail):
-                text = f"{self.name(nation)} moved an army from {board.name(origin)} to {board.name(dest)}"
-                if seas:  # the seas whose own fleets carried it, and the canals crossed between them
-                    text += " by convoy via " + _join([board.name(s) for s in seas])
-                    canals = [c for a, b in pairwise(seas) if (c := board.canal_on(a, b))]
-                    text += "".join(f" through the {_canal(c)} canal" for c in canals)
-                elif by_rail:
-                    text += " by rail"
-                text += f", {stance.value}." if stance else "."
+                # the seas whose own fleets carried it, and the canals crossed between them
+                canals = [_canal(c) for a, b in pairwise(seas) if (c := board.canal_on(a, b))] if seas else []
+                text = _tell("army_moved", nation=name(nation), origin=board.name(origin), dest=board.name(dest),
+                             seas=[board.name(s) for s in seas] if seas else [], canals=canals, by_rail=by_rail,
+                             stance=stance.value if stance else None)
             case Battle(region, attacker, attacker_kind, defender, defender_kind):
                 # R-BATTLE-1: a nation that chose to fight a newcomer is the engine's "attacker", but the
                 # newcomer came to it: it fought, it did not attack.
-                if self.fighting == (attacker, region):
-                    what = f"fought {self.possessive(defender)} arriving {defender_kind.value}"
-                else:
-                    what = f"attacked {self.name(defender)}"
-                text = (f"Battle in {board.name(region)}: {self.name(attacker)} {what}; "
-                        f"{self.name(attacker)} lost {_units(1, attacker_kind)}, "
-                        f"{self.name(defender)} lost {_units(1, defender_kind)}.")
+                text = _tell("battle", region=board.name(region), attacker=name(attacker),
+                             attacker_kind=attacker_kind.value, defender=name(defender),
+                             defender_kind=defender_kind.value, fought=self.fighting == (attacker, region))
                 self.fighting = None
             case FightAnswered(player, nation, region, fight, standing):
                 self.fighting = (nation, region) if fight else None
-                how = " (standing order)" if standing and self.sees(player) else ""
-                text = (f"{player} ({self.name(nation)}) chose to fight in {board.name(region)}{how}." if fight
-                        else f"{player} ({self.name(nation)}) did not fight in {board.name(region)}{how}.")
+                text = _tell("fight_answered", player=player, nation=name(nation), region=board.name(region),
+                             fight=fight, standing=standing and self.sees(player))
             case PassageAnswered(player, nation, canal, mover, allow, standing):
-                how = " (standing order)" if standing and self.sees(player) else ""
-                verb = "allowed" if allow else "denied"
-                text = (f"{player} ({self.name(nation)}) {verb} {self.name(mover)} passage through the "
-                        f"{_canal(canal)} canal{how}.")
+                text = _tell("passage_answered", player=player, nation=name(nation), mover=name(mover),
+                             canal=_canal(canal), allow=allow, standing=standing and self.sees(player))
             case FactoryDestroyed(owner, province, by):
-                text = (f"{self.name(by)} destroyed {self.possessive(owner)} factory in {board.name(province)}; "
-                        "the three armies left the board.")
+                text = _tell("factory_destroyed", by=name(by), owner=name(owner), province=board.name(province))
             case FlagPlaced(nation, region, replaced):
-                text = f"{self.name(nation)} placed a flag in {board.name(region)}"
-                text += f", replacing {self.possessive(replaced)}." if replaced else "."
+                text = _tell("flag_placed", nation=name(nation), region=board.name(region),
+                             replaced=name(replaced) if replaced else None)
             case FlagRemoved(nation, region, occupier):
-                text = (f"{self.possessive(nation)} flag in {board.name(region)} was removed: "
-                        f"{self.name(occupier)} has no flag left to place.")
+                text = _tell("flag_removed", nation=name(nation), region=board.name(region), occupier=name(occupier))
             case StandingChanged(player, order):
                 if not self.sees(player):
                     self.flush_money()
                     return
-                text = (f"{player} set a standing order: {standing_text(board, order)}." if order
-                        else f"{player} cleared all standing orders.")
+                text = (_tell("standing_set", player=player, order=_standing_values(board, order)) if order
+                        else _tell("standing_cleared", player=player))
             case TaxCollected(nation, income, factories, flags, owed, paid, bonus):
                 gov = next((m.target.owner for m in self.take(Reason.BONUS)), None)
                 self.take(Reason.TAX)
                 self.take(Reason.SOLDIERS_PAY)
-                text = (f"{self.name(nation)} collected {income} in taxes "
-                        f"({_plural(factories, 'factory', 'factories')}, {_plural(flags, 'flag')})")
-                extras = []
-                if owed:
-                    extras.append(f"paid its soldiers {paid}" + (f" of {owed}" if paid < owed else ""))
-                if bonus:
-                    extras.append(f"paid {gov or 'the government'} a bonus of {bonus}")
-                text += (", " + " and ".join(extras) if extras else "") + "."
+                text = _tell("tax", nation=name(nation), income=income, factories=factories, flags=flags, owed=owed,
+                             paid=paid, bonus=bonus, gov=gov)
             case PowerGained(nation, points, total):
-                text = (f"{self.name(nation)} gained {_plural(points, 'power point')} (now {total})."
-                        if points else f"{self.name(nation)} gained no power points (still {total}).")
+                text = _tell("power", nation=name(nation), points=points, total=total)
             case FlagCardDealt(nation, player):
-                text = f"{player} holds the flag card of {self.name(nation)}."
+                text = _tell("flag_card", player=player, nation=name(nation))
             case BondBought(player, nation, value):
                 self.take(Reason.BOND)
-                text = f"{player} bought {self.name(nation)} {value}."
+                text = _tell("bond_bought", player=player, nation=name(nation), value=value)
             case BondUpgraded(player, nation, old, new):
                 self.take(Reason.UPGRADE)
-                text = f"{player} upgraded {self.name(nation)} {old} to {new} (paid {new - old})."
+                text = _tell("bond_upgraded", player=player, nation=name(nation), old=old, new=new)
             case InvestmentPassed(player):
-                text = f"{player} did not invest."
+                text = _tell("not_invested", player=player)
             case GovernmentChanged(nation, None, new):
-                text = f"{new} forms the government of {self.name(nation)}."
+                text = _tell("government_formed", nation=name(nation), player=new)
             case GovernmentChanged(nation, old, new):
-                text = f"{self.possessive(nation)} government passes from {old} to {new}."
+                text = _tell("government_passes", nation=name(nation), old=old, new=new)
             case InvestorCardPassed(old, new):
-                text = f"The investor card passes from {old} to {new}." if old else f"{new} takes the investor card."
+                text = _tell("investor_card_passes", old=old, new=new)
             case GameEnded(reason, scores):
-                ranking = ", ".join(f"{p} {s}" for p, s in scores)
-                text = f"The game is over: {reason}. Final scores: {ranking}."
-                if scores:
-                    text += f" {scores[0][0]} wins."
+                text = _tell("game_over", reason=reason, scores=list(scores))
             case _:
-                text = f"{event!r}"
+                text = f"{event!r}"  # an event this narrator does not know yet: shown raw rather than hidden
         self.flush_money()
         self.lines.append(text)
 

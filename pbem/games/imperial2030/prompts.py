@@ -39,15 +39,16 @@ from engine.imperial2030.model import (
     UnitKind,
 )
 from engine.imperial2030.movement import army_routes, movable
+from pbem.games.imperial2030.orders.keywords import Keyword
+from pbem.games.imperial2030.sayings import say
 from pbem.games.imperial2030.viewmodels import (
     _canal_name,
     _check_player,
-    _possessive,
     decision_words,
     order_text,
 )
-from pbem.render.text import join_words, plural
 
+PROMPT_WORDS = "_prompt_words"  # templates/imperial2030/_prompt_words.j2: the prompt's sentences
 MAX_ORDER_COLUMN = 34  # options written longer than this put their details on the next line
 
 
@@ -123,15 +124,13 @@ def _money_line(state: GameState, reader: str, decisions: Sequence[Decision]) ->
     if not any(d.kind in _MONEY_KINDS for d in decisions):
         return ""
     board = state.board
-    parts = [f"You have {state.players[reader].cash} in cash"]
     nations = []
     for d in decisions:
         if d.nation and d.nation not in nations and d.kind in (
                 DecisionKind.RONDEL, DecisionKind.FACTORY, DecisionKind.IMPORT, DecisionKind.PRODUCTION):
             nations.append(d.nation)
-    for n in nations:
-        parts.append(f"the treasury of {board.name(n)} holds {state.nations[n].treasury}")
-    return join_words(parts) + "."
+    return _words("money", cash=state.players[reader].cash,
+                  treasuries=[(board.name(n), state.nations[n].treasury) for n in nations])
 
 
 def _decision_view(state: GameState, reader: str, decision: Decision) -> DecisionView:
@@ -150,38 +149,31 @@ def _decision_view(state: GameState, reader: str, decision: Decision) -> Decisio
         about, groups = _invest_options(state, reader, decision)
     elif kind is DecisionKind.FACTORY:
         tables = board.tables
-        about = [f"{nation} builds one factory in a home city without one; it costs {tables.factory_cost} "
-                 f"from the treasury. PASS builds nothing."]
+        about = [_words("factory_about", nation=nation, cost=tables.factory_cost, order=order_text(board, Pass()))]
         groups = [OptionGroup("", tuple(
-            OptionLine(order_text(board, o.action),
-                       f"{_factory_kind(state, o.action)}, {o.cost} from the treasury" if o.cost else "build nothing")
+            OptionLine(order_text(board, o.action), _words("factory_option", kind=_factory_kind(state, o.action),
+                                                           cost=o.cost))
             for o in decision.options))]
     elif kind is DecisionKind.PRODUCTION:
-        about = [f"Each factory of {nation} free of hostile armies produces one unit, free: armaments an army "
-                 "in its province, a shipyard a fleet in its port."]
+        about = [_words("production_about", nation=nation)]
         groups = [OptionGroup("", tuple(
             OptionLine(order_text(board, o.action), _produce_detail(state, o.action)) for o in decision.options))]
         if decision.limit > 1:
             shown = [p for o in decision.options[1:3] if isinstance(o.action, Produce) for p in o.action.provinces or ()]
-            combine = "Name several factories in one order to produce in some of them only, e.g. " + order_text(
-                board, Produce(tuple(shown))) + "."
+            combine = _words("production_combine", order=order_text(board, Produce(tuple(shown))))
     elif kind is DecisionKind.IMPORT:
         tables = board.tables
-        about = [f"{nation} may import up to {tables.import_max_units} units at {tables.import_cost_per_unit} each "
-                 f"from the treasury: armies into any home province, fleets into port cities, several into one "
-                 "province if you like."]
+        about = [_words("import_about", nation=nation, units=tables.import_max_units,
+                        cost=tables.import_cost_per_unit)]
         groups = [OptionGroup("", tuple(
-            OptionLine(order_text(board, o.action), f"{o.cost} from the treasury" if o.cost else "import nothing")
+            OptionLine(order_text(board, o.action), _words("import_option", cost=o.cost))
             for o in decision.options))]
-        combine = (f"Combine up to {decision.limit} units in one order, separated by commas." if decision.limit > 1
-                   else "")
+        combine = _words("import_combine", limit=decision.limit) if decision.limit > 1 else ""
     elif kind is DecisionKind.FORCE_STOP:
         target = state.step.target if isinstance(state.step, ForceStopStep) else None
-        about = [f"{nation} is moving" + (f" to {board.name(target)}" if target else "") + " past the Investor "
-                 "space. As a Swiss bank you may force it to stop on Investor instead, so that it pays its bond "
-                 "interest now."]
-        groups = [OptionGroup("", (OptionLine(order_text(board, decision.options[0].action), "stop it on Investor"),
-                                   OptionLine(order_text(board, decision.options[1].action), "let it move on")))]
+        about = [_words("force_stop_about", nation=nation, target=board.name(target) if target else None)]
+        groups = [OptionGroup("", (OptionLine(order_text(board, decision.options[0].action), _words("force_stop_yes")),
+                                   OptionLine(order_text(board, decision.options[1].action), _words("force_stop_no"))))]
     elif kind.value == "maneuver":
         about = _maneuver_about(state, decision)
         groups = _maneuver_groups(state, decision)
@@ -205,30 +197,35 @@ def _decision_view(state: GameState, reader: str, decision: Decision) -> Decisio
     )
 
 
+def _words(macro: str, **values: Any) -> str:
+    """One sentence or phrase of ``templates/imperial2030/_prompt_words.j2``."""
+    return say(PROMPT_WORDS, macro, **values)
+
+
 def _cost_detail(cost: int) -> str:
-    return f"costs {cost}" if cost else ""
+    return _words("costs", cost=cost)
 
 
-def _factory_kind(state: GameState, action: Action) -> str:
+def _factory_kind(state: GameState, action: Action) -> str | None:
+    """The kind of factory an order builds ("armaments", "shipyard"), None where no city is named."""
     city = getattr(action, "city", None)
     region = state.board.regions.get(city) if city else None
     if region is None or region.city is None:
-        return "factory"
-    return "armaments factory" if region.city.value == "armaments" else "shipyard"
+        return None
+    return "armaments" if region.city.value == "armaments" else "shipyard"
 
 
 def _produce_detail(state: GameState, action: Action) -> str:
     assert isinstance(action, Produce)
     board = state.board
     if action.provinces is None:
-        return "every factory (the default)"
-    parts = []
+        return _words("produced", units=[], every=True)
+    units = []
     for p in action.provinces:
         region = board.regions[p]
-        port = board.name(region.port) if region.port else "port"
-        unit = "an army" if region.city and region.city.value == "armaments" else f"a fleet ({port})"
-        parts.append(unit)
-    return join_words(parts) or "nothing"
+        port = board.name(region.port) if region.port else None
+        units.append(("army", None) if region.city and region.city.value == "armaments" else ("fleet", port))
+    return _words("produced", units=units, every=False)
 
 
 def _rondel_options(state: GameState, decision: Decision) -> tuple[list[str], list[OptionGroup]]:
@@ -239,38 +236,33 @@ def _rondel_options(state: GameState, decision: Decision) -> tuple[list[str], li
     ns = state.nations[nation]
     about: list[str]
     if ns.rondel is None:
-        about = [f"This is {_possessive(board.name(nation))} first turn: put its marker on any space, free."]
+        about = [_words("first_turn", nation=board.name(nation))]
     else:
-        about = [f"The marker of {board.name(nation)} stands on {board.name(ns.rondel)}. It moves 1 to "
-                 f"{tables.max_spaces} spaces clockwise; {tables.free_spaces} are free, each further space costs "
-                 f"{1 + state.multiplier(nation)} from your cash."]
+        about = [_words("marker_stands", nation=board.name(nation), space=board.name(ns.rondel),
+                        most=tables.max_spaces, free=tables.free_spaces, cost=1 + state.multiplier(nation))]
     lines = []
     for o in decision.options:
         assert isinstance(o.action, ChooseSpace)
         space = o.action.space
         action_name = board.rondel_by_id[space].action.value
-        words = [board.name(space) if board.name(space).lower() == action_name else action_name.capitalize()]
-        if o.steps:
-            words.append(plural(o.steps, "space"))
-        words.append(f"costs {o.cost}" if o.cost else "free")
-        note = _passes_investor(state, nation, space)
-        if note:
-            words.append(note)
-        lines.append(OptionLine(order_text(board, o.action), ", ".join(words)))
+        name = board.name(space) if board.name(space).lower() == action_name else action_name.capitalize()
+        lines.append(OptionLine(order_text(board, o.action), _words(
+            "space_option", name=name, steps=o.steps, cost=o.cost, investor=_passes_investor(state, nation, space))))
     skipped = _unaffordable(state, decision)
     if skipped:
         about.append(skipped)
     return about, [OptionGroup("", tuple(lines))]
 
 
-def _passes_investor(state: GameState, nation: str, space: str) -> str:
+def _passes_investor(state: GameState, nation: str, space: str) -> str | None:
+    """"pays" when the marker lands on Investor (bond interest is due), "passes" when it goes past it."""
     board = state.board
     start = state.nations[nation].rondel
     if space == board.investor_space:
-        return "pays interest"
+        return "pays"
     if start is not None and board.rondel_passes(start, space, board.investor_space):
-        return "passes Investor"
-    return ""
+        return "passes"
+    return None
 
 
 def _unaffordable(state: GameState, decision: Decision) -> str:
@@ -286,19 +278,19 @@ def _unaffordable(state: GameState, decision: Decision) -> str:
     extra = 1 + state.multiplier(nation)
     count = len(board.rondel_ids)
     index = board.rondel_ids.index(ns.rondel)
-    parts = []
+    parts: list[tuple[str, int | None, int | str]] = []
     for steps in range(1, board.tables.max_spaces + 1):
         space = board.rondel_ids[(index + steps) % count]
         if space in listed:
             continue
         cost = max(0, steps - board.tables.free_spaces) * extra
         if cost > cash:
-            parts.append(f"{space} ({steps} spaces) would cost {cost}")
+            parts.append((space, steps, cost))
         else:
-            parts.append(f"{space}: {board.name(nation)} could not pay the bond interest due there")
+            parts.append((space, None, board.name(nation)))
     if not parts:
         return ""
-    return f"Out of reach now: {'; '.join(parts)}; you have {cash}."
+    return _words("out_of_reach", spaces=parts, cash=cash)
 
 
 def _invest_options(state: GameState, reader: str, decision: Decision) -> tuple[list[str], list[OptionGroup]]:
@@ -306,36 +298,31 @@ def _invest_options(state: GameState, reader: str, decision: Decision) -> tuple[
     step = state.step
     about: list[str] = []
     if decision.kind is DecisionKind.SETUP_BOND:
-        about.append(f"Expert setup: each player in turn may buy one {board.name(decision.nation or '')} bond, "
-                     f"paying its value into the treasury, or pass.")
+        about.append(_words("setup_bond_about", nation=board.name(decision.nation or "")))
     elif isinstance(step, InvestStep) and step.mode is InvestMode.CARD and reader == state.investor_card:
-        about.append(f"You hold the investor card and have received {board.tables.investor_card_payment}. You may "
-                     "buy one bond of any nation, or trade one of your bonds in for a higher one of the same "
-                     "nation, paying the difference.")
+        about.append(_words("investor_card_about", payment=board.tables.investor_card_payment))
     elif isinstance(step, InvestStep) and decision.nation is None:
-        about.append("As a Swiss bank you may buy one bond of any nation, or upgrade one of yours.")
+        about.append(_words("swiss_bank_about"))
     else:
-        about.append(f"You may buy one bond of {board.name(decision.nation or '')}, or upgrade one of yours.")
-    about.append("Governments are settled after the round: whoever then holds the most bond value in a nation, "
-                 "strictly more than its government, takes it over.")
+        about.append(_words("invest_about", nation=board.name(decision.nation or "")))
+    about.append(_words("governments_settled"))
     by_nation: dict[str, list[OptionLine]] = {}
     passes: list[OptionLine] = []
     for o in decision.options:
         action = o.action
         if isinstance(action, BuyBond | UpgradeBond):
-            if isinstance(action, BuyBond):
-                detail = f"costs {o.cost}, interest {board.tables.interest(action.value)}"
-            else:
-                detail = (f"costs {o.cost}, interest {board.tables.interest(action.old)} -> "
-                          f"{board.tables.interest(action.new)}")
             note = _government_note(state, reader, action) if decision.kind is DecisionKind.INVESTMENT else ""
-            if note:
-                detail += f"; {note}"
+            if isinstance(action, BuyBond):
+                detail = _words("bond", cost=o.cost, interest=board.tables.interest(action.value), old_interest=None,
+                                note=note)
+            else:
+                detail = _words("bond", cost=o.cost, interest=board.tables.interest(action.new),
+                                old_interest=board.tables.interest(action.old), note=note)
             by_nation.setdefault(action.nation, []).append(OptionLine(order_text(board, action), detail))
         else:
-            passes.append(OptionLine(order_text(board, action), "invest nothing"))
+            passes.append(OptionLine(order_text(board, action), _words("invest_nothing")))
     groups = [OptionGroup(board.name(n), tuple(lines)) for n, lines in by_nation.items()]
-    groups.append(OptionGroup("Or" if groups else "", tuple(passes)))
+    groups.append(OptionGroup(_words("group", key="or") if groups else "", tuple(passes)))
     return about, groups
 
 
@@ -348,23 +335,23 @@ def _government_note(state: GameState, reader: str, action: BuyBond | UpgradeBon
     if gov == reader:
         return ""
     if gov is None:
-        return "you would form its government"
+        return _words("government", gov=None, mine=mine, theirs=0)
     theirs = state.players[gov].bond_total(nation)
     if mine > theirs:
-        return f"you would take it over from {gov} ({mine} against {theirs})"
+        return _words("government", gov=gov, mine=mine, theirs=theirs)
     return ""
 
 
 def _maneuver_about(state: GameState, decision: Decision) -> list[str]:
     board = state.board
-    nation = board.name(decision.nation) if decision.nation else "The nation"
+    nation = board.name(decision.nation) if decision.nation else None
     step = state.step
     moving_armies = isinstance(step, ManeuverStep) and step.armies_moving
-    about = [f"{nation} maneuvers: one order per unit, fleets first, then armies. An army entering another "
-             "nation's home province says HOSTILE or FRIENDLY. When other nations' units are there, add ATTACK "
-             "<nation> to fight them; DONE ends the maneuver and places flags."]
+    about = [_words("maneuver_about", nation=nation, hostile=Stance.HOSTILE.value.upper(),
+                    friendly=Stance.FRIENDLY.value.upper(), attack=f"{Keyword.ATTACK.text} <nation>",
+                    done=Keyword.DONE.text)]
     if moving_armies:
-        about.append("Armies have started moving, so fleets can no longer move.")
+        about.append(_words("fleets_stopped"))
     return about
 
 
@@ -374,14 +361,14 @@ def _maneuver_groups(state: GameState, decision: Decision) -> list[OptionGroup]:
     nation = decision.nation or ""
     fleets: list[OptionLine] = []
     armies: dict[str, list[tuple[ArmyMove, list[str]]]] = {}
-    rest: dict[str, list[OptionLine]] = {"Attacks": [], "Factories": [], "End": []}
+    rest: dict[str, list[OptionLine]] = {"attacks": [], "factories": [], "end": []}  # _prompt_words.j2's groups
     for o in decision.options:
         action = o.action
         text = order_text(board, action)
         if isinstance(action, FleetMove):
             canal = _canal_on(board, action.origin, action.dest)
-            detail = f"through the {_canal_name(canal)} canal" if canal else (
-                "out of port" if not board.regions[action.origin].is_sea else "")
+            detail = _words("fleet_move", canal=_canal_name(canal) if canal else None,
+                            from_port=not board.regions[action.origin].is_sea)
             fleets.append(OptionLine(text, detail))
         elif isinstance(action, ArmyMove):
             moves = armies.setdefault(action.origin, [])
@@ -391,27 +378,27 @@ def _maneuver_groups(state: GameState, decision: Decision) -> list[OptionGroup]:
             else:
                 moves.append((action, []))
         elif isinstance(action, Attack):
-            rest["Attacks"].append(OptionLine(text, ""))
+            rest["attacks"].append(OptionLine(text, ""))
         elif isinstance(action, DestroyFactory):
-            rest["Factories"].append(OptionLine(text, "three armies leave the board with it"))
+            rest["factories"].append(OptionLine(text, _words("destroy_detail")))
         elif isinstance(action, Done):
-            rest["End"].append(OptionLine(text, "end the maneuver, place flags"))
+            rest["end"].append(OptionLine(text, _words("done_detail")))
         else:
-            rest["End"].append(OptionLine(text, _cost_detail(o.cost)))
-    groups = [OptionGroup("Fleets", tuple(fleets))]
+            rest["end"].append(OptionLine(text, _cost_detail(o.cost)))
+    groups = [OptionGroup(_words("group", key="fleets"), tuple(fleets))]
     for origin, moves in armies.items():
         routes = _army_routes(state, nation, origin)
         count = _movable_armies(state, nation, origin)
-        title = f"Armies in {board.name(origin)}" + (f" ({count} may move)" if count else "")
+        title = _words("armies_in", region=board.name(origin), count=count)
         lines = []
         for action, others in moves:
-            words = [f"or {w}" for w in others]
+            words = [_words("or_stance", stance=w) for w in others]
             route = routes.get(action.dest)
             if route is not None:
                 words.append(_route_words(board, route))
             lines.append(OptionLine(order_text(board, action), "; ".join(w for w in words if w)))
         groups.append(OptionGroup(title, tuple(lines)))
-    groups += [OptionGroup(title, tuple(lines)) for title, lines in rest.items()]
+    groups += [OptionGroup(_words("group", key=key), tuple(lines)) for key, lines in rest.items()]
     return groups
 
 
@@ -444,36 +431,25 @@ def _route_words(board: Board, route: Any) -> str:
     kind = str(getattr(route, "kind", ""))
     seas = tuple(getattr(route, "seas", ()) or ())
     canals = tuple(getattr(route, "canals", ()) or ())
-    if seas:
-        text = "by sea via " + ", ".join(board.name(s) for s in seas)
-        if canals:
-            text += " and the " + join_words([_canal_name(c) for c in canals]) + " canal"
-        return text
-    if kind == "rail":
-        return "by rail"
     landing = getattr(route, "landing", None)
-    if landing and landing != getattr(route, "dest", landing):
-        return f"via {board.name(landing)}, then by rail"
-    return ""
+    landed = board.name(landing) if landing and landing != getattr(route, "dest", landing) else None
+    return _words("route", seas=[board.name(s) for s in seas], canals=[_canal_name(c) for c in canals],
+                  rail=kind == "rail", landing=landed)
 
 
 def _question_about(state: GameState, decision: Decision) -> list[str]:
     """A question put to another government during a maneuver (canal, battle) or any new kind."""
     board = state.board
     entry = getattr(state.step, "entry", None)
-    mover = board.name(state.turn.nation) if state.turn else "another nation"
+    mover = board.name(state.turn.nation) if state.turn else None
     nation = board.name(decision.nation) if decision.nation else ""
     if decision.kind.value == "canal" and entry is not None:
-        canal = _canal_name(entry.canals[0]) if entry.canals else "the"
-        unit = entry.kind.value
-        return [f"{mover} wants to move {'an' if unit == 'army' else 'a'} {unit} from {board.name(entry.origin)} "
-                f"to {board.name(entry.dest)} through the {canal} canal, which {nation} controls with its flag. "
-                "ALLOW lets it through; DENY stops it. Without an answer the canal stays open."]
+        return [_words("canal_question", mover=mover, unit=entry.kind.value, origin=board.name(entry.origin),
+                       dest=board.name(entry.dest), canal=_canal_name(entry.canals[0]) if entry.canals else None,
+                       nation=nation, allow=Keyword.ALLOW.text, deny=Keyword.DENY.text)]
     if decision.kind.value == "battle" and entry is not None:
-        unit = entry.kind.value
-        return [f"{'An' if unit == 'army' else 'A'} {unit} of {mover} enters {board.name(entry.dest)}, where "
-                f"{nation} has units. FIGHT removes one unit of each side; NO FIGHT lets it in. Without an answer "
-                "there is no battle."]
+        return [_words("battle_question", mover=mover, unit=entry.kind.value, dest=board.name(entry.dest),
+                       nation=nation, fight=Keyword.FIGHT.text, no_fight=Keyword.NO_FIGHT.text)]
     return []
 
 

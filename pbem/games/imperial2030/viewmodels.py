@@ -38,9 +38,11 @@ from pbem.games.imperial2030.board import (
 )
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
+from pbem.games.imperial2030.sayings import say
 from pbem.render.identitycache import same_objects
-from pbem.render.text import clip, join_words
+from pbem.render.text import clip
 
+VIEW_WORDS = "_view_words"  # templates/imperial2030/_view_words.j2: the view models' few words
 NAME_WIDTH = 10  # player names longer than this are clipped in tables (never in sentences)
 
 
@@ -56,6 +58,11 @@ def order_text(board: Board, action: Action) -> str:
         return " ".join([words[0].upper(), *words[1:]])
 
 
+def _view_words(macro: str, **values: Any) -> str:
+    """One phrase or sentence of ``templates/imperial2030/_view_words.j2``."""
+    return say(VIEW_WORDS, macro, **values)
+
+
 def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
@@ -66,67 +73,39 @@ def _step_words(state: GameState) -> str:
     board = state.board
     match step:
         case RondelStep():
-            return "choosing a rondel space"
+            return _view_words("step", kind="rondel", value=None)
         case ActionStep(action):
-            return f"on {action.value.capitalize()}"
+            return _view_words("step", kind="action", value=action.value)
         case ManeuverStep():
-            return "maneuvering"
+            return _view_words("step", kind="maneuver", value=None)
         case ForceStopStep(target, _):
-            return f"moving to {board.name(target)}, past Investor"
+            return _view_words("step", kind="force_stop", value=board.name(target))
         case InvestStep(mode=InvestMode.CARD):
-            return "in the investor round"
+            return _view_words("step", kind="investor_round", value=None)
         case InvestStep():
-            return "in an investment round"
-    return "playing"
+            return _view_words("step", kind="investment_round", value=None)
+    return _view_words("step", kind="other", value=None)
 
 
 def decision_words(state: GameState, decision: Decision) -> str:
     """What a pending decision asks, in a few words: 'choose a rondel space for Russia'."""
     board = state.board
     nation = board.name(decision.nation) if decision.nation else ""
-    kind = decision.kind
-    if kind is DecisionKind.RONDEL:
-        return f"choose a rondel space for {nation}"
-    if kind is DecisionKind.FACTORY:
-        return f"build a factory for {nation}"
-    if kind is DecisionKind.PRODUCTION:
-        return f"choose what {nation} produces"
-    if kind is DecisionKind.IMPORT:
-        return f"choose what {nation} imports"
-    if kind is DecisionKind.INVESTMENT:
-        return _invest_words(state, decision)
-    if kind is DecisionKind.FORCE_STOP:
-        return f"decide as a Swiss bank whether {nation} must stop on Investor"
-    if kind is DecisionKind.SETUP_BOND:
-        return f"buy a {nation} bond or pass (expert setup)"
-    value = kind.value
-    if value == "maneuver":
-        return f"move {_possessive(nation)} fleets and armies"
-    if value == "canal":
-        entry = getattr(state.step, "entry", None)
-        canal = _canal_name(entry.canals[0]) if entry is not None and entry.canals else "a"
-        mover = board.name(state.turn.nation) if state.turn else "a nation"
-        return f"decide for {nation} whether {mover} may pass the {canal} canal"
-    if value == "battle":
-        entry = getattr(state.step, "entry", None)
-        mover = board.name(state.turn.nation) if state.turn else "another nation"
-        where = board.name(entry.dest) if entry is not None else "a region"
-        return f"decide whether {nation} fights {mover} in {where}"
-    return value.replace("_", " ") + (f" for {nation}" if nation else "")
+    kind = decision.kind.value
+    mover = board.name(state.turn.nation) if state.turn else None
+    entry = getattr(state.step, "entry", None)
+    canal = where = None
+    if kind == DecisionKind.INVESTMENT and isinstance(state.step, InvestStep) and state.step.mode is InvestMode.CARD:
+        kind = "card" if decision.player == state.investor_card else "swiss_bank"
+    elif kind == DecisionKind.CANAL:
+        canal = _canal_name(entry.canals[0]) if entry is not None and entry.canals else None
+    elif kind == DecisionKind.BATTLE:
+        where = board.name(entry.dest) if entry is not None else None
+    return _view_words("decision", kind=kind, nation=nation, mover=mover, canal=canal, where=where)
 
 
 def _canal_name(canal: str) -> str:
     return canal.replace("_", " ").title()
-
-
-def _invest_words(state: GameState, decision: Decision) -> str:
-    step = state.step
-    nation = state.board.name(decision.nation) if decision.nation else None
-    if isinstance(step, InvestStep) and step.mode is InvestMode.CARD:
-        if decision.player == state.investor_card:
-            return "invest with the investor card"
-        return "invest as a Swiss bank"
-    return f"invest in {nation}" if nation else "invest in any nation (Swiss bank)"
 
 
 # --- the board -------------------------------------------------------------------------------
@@ -171,12 +150,10 @@ def rondel_view(state: GameState) -> RondelView:
     drawn = draw_rondel(state)
     codes = nation_codes(board)
     tables = board.tables
-    off = f"Not on the rondel yet: {', '.join(drawn.off)}." if drawn.off else ""
-    cost = {codes[n]: 1 + state.multiplier(n) for n in board.nation_ids}
-    now = (f"{next(iter(cost.values()))} for every nation" if len(set(cost.values())) == 1
-           else ", ".join(f"{code} {c}" for code, c in cost.items()))
-    costs = (f"A nation moves 1 to {tables.max_spaces} spaces; {tables.free_spaces} are free, each further "
-             "space costs its government 1 + the power multiplier.", f"A further space now costs: {now}.")
+    off = _view_words("off_rondel", off=list(drawn.off))
+    cost = [(codes[n], 1 + state.multiplier(n)) for n in board.nation_ids]
+    costs = (_view_words("rondel_costs", most=tables.max_spaces, free=tables.free_spaces),
+             _view_words("further_space", costs=cost))
     return RondelView(drawn.lines, off, costs)
 
 
@@ -235,13 +212,10 @@ def nation_rows(state: GameState) -> tuple[NationRow, ...]:
     for nation in board.nation_ids:
         ns = state.nations[nation]
         factories = [f"{board.name(f)} {_factory_mark(board.regions[f].city)}".rstrip() for f in ns.factories]
-        parts = [f"factories {join_words(factories)}" if factories else "no factories"]
-        if ns.flags:
-            parts.append("flags " + join_words([board.name(r) for r in sorted(ns.flags, key=board.name)]))
         hostile = {r: c for r, c in ns.hostile.items() if c}
-        if hostile:
-            parts.append("hostile armies in " + join_words(
-                [board.name(r) + (f" ({c})" if c > 1 else "") for r, c in sorted(hostile.items())]))
+        details = _view_words("details", nation=board.name(nation), factories=factories,
+                              flags=[board.name(r) for r in sorted(ns.flags, key=board.name)],
+                              hostile=[(board.name(r), c) for r, c in sorted(hostile.items())])
         rows.append(NationRow(
             id=nation,
             name=board.name(nation),
@@ -256,7 +230,7 @@ def nation_rows(state: GameState) -> tuple[NationRow, ...]:
             hostile=sum(hostile.values()),
             fleets=sum(ns.fleets.values()),
             flags=len(ns.flags),
-            details=f"{board.name(nation)}: " + "; ".join(parts) + ".",
+            details=details,
             to_play=nation == turn,
         ))
     return tuple(rows)
@@ -277,9 +251,9 @@ def player_rows(state: GameState, reader: str | None, open_cash: bool = False) -
                       for b in sorted(p.bonds, key=lambda b: (board.nation_ids.index(b.nation), -b.value)))
         roles = []
         if state.investor_card == name:
-            roles.append("investor card")
+            roles.append(_view_words("role", role="investor_card"))
         if _swiss_bank(state, name):
-            roles.append("Swiss bank")
+            roles.append(_view_words("role", role="swiss_bank"))
         show_cash = open_cash or reader is None or name == reader
         rows.append(PlayerRow(
             seat=seat,
@@ -309,14 +283,14 @@ def waiting_list(state: GameState, reader: str | None = None) -> tuple[Waiting, 
 def turn_line(state: GameState) -> str:
     board = state.board
     if isinstance(state.step, FinishedStep):
-        return f"The game is over: {state.step.reason}."
+        return _view_words("game_over", reason=state.step.reason)
     if isinstance(state.step, SetupBondsStep):
-        return f"Setting up (expert variant): {board.name(state.step.nation)} bonds are offered."
+        return _view_words("setting_up", nation=board.name(state.step.nation))
     if state.turn is None:
-        return f"Round {state.round}."
+        return _view_words("round", round=state.round)
     nation = state.turn.nation
-    gov = state.nations[nation].government or "no government"
-    return f"Round {state.round}: {_possessive(board.name(nation))} turn ({gov}), {_step_words(state)}."
+    return _view_words("turn", round=state.round, nation=board.name(nation), gov=state.nations[nation].government,
+                       step=_step_words(state))
 
 
 # --- the turn report --------------------------------------------------------------------------
@@ -412,8 +386,7 @@ def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str
     _check_player(state, player)
     row = next(r for r in player_rows(state, player) if r.name == player)
     waiting = waiting_list(state, player)
-    variants = ("variants: " + ", ".join(sorted(v.value.replace("_", " ") for v in state.setup.variants))
-                if state.setup.variants else "standard rules")
+    variants = _view_words("variants", variants=sorted(v.value.replace("_", " ") for v in state.setup.variants))
     return WelcomeView(
         game=game,
         player=player,
@@ -421,7 +394,7 @@ def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str
         seats=tuple((i, name, name == player) for i, name in enumerate(state.seating, start=1)),
         players=len(state.seating),
         governs=row.governs,
-        bonds=", ".join(f"{b.text} (interest {b.interest})" for b in row.bonds) or "none yet",
+        bonds=_view_words("bonds", bonds=[(b.text, b.interest) for b in row.bonds]),
         cash=state.players[player].cash,
         open_cash=open_cash,
         investor_card=state.investor_card or "",
@@ -455,17 +428,6 @@ class ErrorView:
     legal: tuple[str, ...]
     not_applied: tuple[tuple[int, str], ...]  # lines after the refused one
     waiting: tuple[str, ...]
-
-
-_PROBLEMS = {
-    "OrderSyntaxError": "could not be read as an order",
-    "AmbiguousName": "names something ambiguously",
-    "UnknownName": "names something unknown here",
-    "BadName": "names something that cannot be used here",
-    "NotYourTurn": "is not yours to give now",
-    "UnsupportedOrder": "is not supported yet",
-    "IllegalOrder": "is not legal now",
-}
 
 
 def error_view(state: GameState, reader: str, refusal: Any, *, game: str = "") -> ErrorView:
@@ -513,7 +475,7 @@ def error_view(state: GameState, reader: str, refusal: Any, *, game: str = "") -
         applied=tuple(applied),
         line_number=line_number,
         line=getattr(error, "line", None),
-        problem=_PROBLEMS.get(kind, "was refused"),
+        problem=_view_words("problem", kind=kind),  # what went wrong, by the refusal's kind
         reason=str(getattr(error, "reason", error)),
         suggestions=tuple(getattr(error, "suggestions", ()) or ()),
         legal=legal,
@@ -575,7 +537,7 @@ def game_end_view(state: GameState, reader: str | None = None, events: Iterable[
         tied = sum(1 for _, other in ranking if other == total) > 1
         rows.append(ScoreRow(rank, player, total, p.cash, sum(b.points for b in bonds), bonds, player == reader,
                              tied))
-    reason = state.step.reason if isinstance(state.step, FinishedStep) else "the game is not over yet"
+    reason = state.step.reason if isinstance(state.step, FinishedStep) else _view_words("not_over")
     return GameEndView(
         game=game,
         reader=reader,
@@ -597,21 +559,17 @@ def tie_break_lines(state: GameState, ranking: Sequence[tuple[str, int]]) -> lis
         if score != other:
             continue
         p, q = state.players[first], state.players[second]
-        text = (f"{first} and {second} both scored {score}. A tie goes to the larger bond holding in the most "
-                "powerful nation, then in the next (equal power in turn order).")
         same: list[str] = []
         for nation in order:
             a, b = p.bond_total(nation), q.bond_total(nation)
             if a != b:
-                if same:
-                    text += f" Both hold the same in {join_words(same)}."
-                text += (f" In {board.name(nation)} ({state.nations[nation].power} power points) {first} holds "
-                         f"{a} against {b}, so {first} ranks first.")
+                lines.append(_view_words("tie", first=first, second=second, score=score, same=same,
+                                         nation=board.name(nation), power=state.nations[nation].power, a=a, b=b))
                 break
             same.append(board.name(nation))
         else:
-            text += f" Both hold the same in every nation, so seating order puts {first} first."
-        lines.append(text)
+            lines.append(_view_words("tie", first=first, second=second, score=score, same=same, nation=None,
+                                     power=0, a=0, b=0))
     return lines
 
 

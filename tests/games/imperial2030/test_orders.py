@@ -78,6 +78,7 @@ from pbem.games.imperial2030.orders import (
     split_message,
 )
 from pbem.games.imperial2030.orders.keywords import SPECS, Role
+from pbem.games.imperial2030.orders.reasons import Among, Noun
 from tests.imperialpositions import (
     SUEZ_DEAL,
     SUEZ_MOVE,
@@ -160,8 +161,9 @@ class TestNames:
 
     def test_unknown_name_suggests_close_spellings(self) -> None:
         with pytest.raises(UnknownName) as caught:
-            resolve_region(BOARD, "Moskow", among=BOARD.homes["russia"], what="home province of Russia")
+            resolve_region(BOARD, "Moskow", among=BOARD.homes["russia"], what=Noun(Among.HOME_PROVINCE, "Russia"))
         error = caught.value
+        assert error.reason == "'Moskow' names no home province of Russia (Moscow, Novosibirsk, Murmansk, Vladivostok)."
         assert "Moscow" in error.suggestions
         assert "Did you mean: Moscow" in str(error)
         assert error.candidates == ("Moscow", "Novosibirsk", "Murmansk", "Vladivostok")

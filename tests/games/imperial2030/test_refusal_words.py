@@ -120,3 +120,18 @@ def test_a_noun_the_template_lacks_fails_loudly() -> None:
 def test_what_a_message_waits_for_reads_as_before(macro: str, values: dict[str, object], text: str) -> None:
     """runmessage.py's few words (the game waits for ..., quiet actions) are said by _waiting.j2."""
     assert say("_waiting", macro, **values) == text
+
+
+@pytest.mark.parametrize(("macro", "values", "text"), [
+    ("import_hint", {"order": "IMPORT <army|fleet> <province>, ...", "limit": 3},
+     "IMPORT <army|fleet> <province>, ... (up to 3 of the above in one order)"),
+    ("produce_hint", {"order": "PRODUCE <province>, ..."},
+     "PRODUCE <province>, ... (any of the factories above in one order)"),
+    ("maneuver_hint", {"order": "FLEET|ARMY <from> TO <to> ATTACK <nation>", "kinds": "ARMY|FLEET",
+                       "via": "VIA <sea>, ..."},
+     "FLEET|ARMY <from> TO <to> ATTACK <nation> (attack a unit where it arrives; an army may add ARMY|FLEET, and "
+     "VIA <sea>, ... to choose its convoy)"),
+])
+def test_the_hints_of_what_is_legal_read_as_before(macro: str, values: dict[str, object], text: str) -> None:
+    """orders/legal.py's hints after the options (Legal now) are _refusals.j2's, the order forms as values."""
+    assert say("_refusals", macro, **values) == text

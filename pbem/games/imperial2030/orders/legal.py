@@ -2,7 +2,7 @@
 
 Every refusal ends with what is legal instead. The engine lists every legal
 option of the open decisions; here they become orders the player can copy
-back into a reply.
+back into a reply. The hints' few words are ``_refusals.j2``'s (``*_hint``).
 """
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.orders.errors import IllegalOrder, NotYourTurn, OrderError
 from pbem.games.imperial2030.orders.format import format_action
 from pbem.games.imperial2030.orders.keywords import Keyword
+from pbem.games.imperial2030.orders.reasons import TEMPLATE
+from pbem.games.imperial2030.sayings import say
 
 
 def legal_orders(state: GameState, player: str) -> tuple[str, ...]:
@@ -27,14 +29,15 @@ def legal_orders(state: GameState, player: str) -> tuple[str, ...]:
             if text not in found:
                 found.append(text)
         if decision.limit > 1 and decision.kind is DecisionKind.IMPORT:
-            found.append(f"{Keyword.IMPORT.text} <army|fleet> <province>, ... (up to {decision.limit} of the above "
-                         f"in one order)")
+            found.append(say(TEMPLATE, "import_hint", order=f"{Keyword.IMPORT.text} <army|fleet> <province>, ...",
+                             limit=decision.limit))
         elif decision.limit > 1 and decision.kind is DecisionKind.PRODUCTION:
-            found.append(f"{Keyword.PRODUCE.text} <province>, ... (any of the factories above in one order)")
+            found.append(say(TEMPLATE, "produce_hint", order=f"{Keyword.PRODUCE.text} <province>, ..."))
         elif decision.kind is DecisionKind.MANEUVER:
-            found.append(f"{Keyword.FLEET.text}|{Keyword.ARMY.text} <from> TO <to> {Keyword.ATTACK.text} <nation> "
-                         f"(attack a unit where it arrives; an army may add ARMY|FLEET, and VIA <sea>, ... to "
-                         f"choose its convoy)")
+            found.append(say(TEMPLATE, "maneuver_hint",
+                             order=f"{Keyword.FLEET.text}|{Keyword.ARMY.text} <from> TO <to> {Keyword.ATTACK.text} "
+                                   "<nation>",
+                             kinds=f"{Keyword.ARMY.text}|{Keyword.FLEET.text}", via="VIA <sea>, ..."))
     governed = state.governed_by(player)
     money = state.players[player].cash
     if governed and money > 0:
