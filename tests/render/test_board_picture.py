@@ -27,8 +27,8 @@ from engine.imperial2030.game import apply
 from engine.imperial2030.model import GameState
 from engine.imperial2030.randomplay import random_move
 from pbem.cli import app
+from pbem.games.eight_minute_empire.cardtext import card_words
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
-from pbem.games.eight_minute_empire.words import card_words
 from pbem.games.imperial2030.kind import Imperial2030
 from pbem.render.art import parse_art
 from pbem.render.links import STROKES, Obstacles, _answer

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.eight_minute_empire.board import WILD, Board, default_board
-from pbem.games.eight_minute_empire.vocabulary import ALIASES, SPELLINGS
+from pbem.games.eight_minute_empire.keywords import ALIASES, SPELLINGS
 from pbem.render.env import render
 
 ORDERS = ("bid", "take", "place", "move", "city", "destroy", "done", "neutral", "status")

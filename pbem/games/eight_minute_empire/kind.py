@@ -24,8 +24,9 @@ from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
 from pbem.games.basekind import BaseKind
-from pbem.games.eight_minute_empire import phrases, picture, prompts, views, welcome
+from pbem.games.eight_minute_empire import orderitems, picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
+from pbem.games.eight_minute_empire.cardtext import order_text
 from pbem.games.eight_minute_empire.help import help_text
 from pbem.games.eight_minute_empire.orders import (
     OrderError,
@@ -36,7 +37,6 @@ from pbem.games.eight_minute_empire.orders import (
     parse,
 )
 from pbem.games.eight_minute_empire.viewmodels import render_part, say, status_view
-from pbem.games.eight_minute_empire.words import order_text
 from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, match_player, option_flag
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.env import render
@@ -109,16 +109,16 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         self.info.refuse_unknown(choices)
         strange = sorted(set(choices.variants) - set(self.info.variants))
         if strange:
-            raise BadSetup(phrases.refusal("no_variant", self.info.title, tuple(strange), self.info.variants))
+            raise BadSetup(orderitems.refusal("no_variant", self.info.title, tuple(strange), self.info.variants))
         chosen = frozenset(Variant(v) for v in choices.variants)
         if Variant.NEUTRAL in chosen and len(choices.players) != 2:
-            raise BadSetup(phrases.refusal("neutral_for_two"))
+            raise BadSetup(orderitems.refusal("neutral_for_two"))
         names = tuple(seat.name for seat in choices.players)
         ages = tuple(choices.options.get("age_order", ()))
         if ages:
             resolved = tuple(match_player(a, names) for a in ages)
             if None in resolved or sorted(r for r in resolved if r) != sorted(names):
-                raise BadSetup(phrases.refusal("age_order", option_flag("age_order"), names))
+                raise BadSetup(orderitems.refusal("age_order", option_flag("age_order"), names))
             ages = tuple(r for r in resolved if r)
         return Setup(choices.players, choices.seed, ages, chosen)
 
@@ -161,7 +161,7 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
                                        implicit=True))
             events.extend(done)
         if refusal is None and not applied and not queries:
-            refusal = Refusal(phrases.refusal("no_orders"), legal=tuple(self._option_lines(state, player)))
+            refusal = Refusal(orderitems.refusal("no_orders"), legal=tuple(self._option_lines(state, player)))
         return MessageOutcome(state, tuple(applied), tuple(entries), refusal, tuple(queries), {}, None, (),
                               tuple(p.detail for p in self.rules.pending(state)), tuple(events), split.ignored)
 

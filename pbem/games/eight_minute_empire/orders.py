@@ -3,9 +3,9 @@
 
 The canonical forms of ``ORDERS-eight-minute-empire.md`` work exactly as
 written; on top, the parser forgives what people write by mail: aliases
-(BUILD for CITY, KILL for DESTROY, PASS for DONE, see ``vocabulary``), items
+(BUILD for CITY, KILL for DESTROY, PASS for DONE, see ``keywords``), items
 in natural word order (``PLACE 2 armies in 12``, ``DESTROY 13 red``, see
-``phrases``), numbers as words, and a card taken by its number
+``orderitems``), numbers as words, and a card taken by its number
 (``TAKE card 37``). What could be read two ways, or is misspelt, is refused
 with what to write instead, never guessed: a guess would spend a turn on an
 order the player did not give. A message is read line by line; the first
@@ -21,9 +21,8 @@ from dataclasses import dataclass
 
 from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.model import NEUTRAL, State
-from pbem.games.eight_minute_empire import phrases
-from pbem.games.eight_minute_empire.phrases import OrderError, refusal
-from pbem.games.eight_minute_empire.vocabulary import (
+from pbem.games.eight_minute_empire import orderitems
+from pbem.games.eight_minute_empire.keywords import (
     QUERIES,
     close_to_keyword,
     number,
@@ -32,6 +31,7 @@ from pbem.games.eight_minute_empire.vocabulary import (
     suggestions,
     without_please,
 )
+from pbem.games.eight_minute_empire.orderitems import OrderError, refusal
 from pbem.games.kind import match_player
 
 __all__ = ["COLOURS", "OrderError", "QueryOrder", "colour_of", "is_query", "looks_like_order", "parse"]
@@ -182,13 +182,13 @@ def _place(state: State, rest: str) -> Action:
     words = rest.split()
     if words and words[0].lower() == NEUTRAL:
         return _neutral(state, " ".join(words[1:]))
-    return Place(tuple(phrases.place_item(item) for item in phrases.items(rest, "PLACE 12 x2, 5")))
+    return Place(tuple(orderitems.place_item(item) for item in orderitems.items(rest, "PLACE 12 x2, 5")))
 
 
 def _move(state: State, rest: str) -> Action:
     """``MOVE 12-13-14, 12-9``, ``MOVE 12 to 13``, ``MOVE 12->13``, ``MOVE 2 armies 12-13``."""
-    items = phrases.items(rest, "MOVE 12-13-14, 12-9")
-    return Move(tuple(p for item in items for p in phrases.path(item)))
+    items = orderitems.items(rest, "MOVE 12-13-14, 12-9")
+    return Move(tuple(p for item in items for p in orderitems.path(item)))
 
 
 _CITY = re.compile(r"^(?:an?\s+)?(?:new\s+)?(?:city\s+)?(?:in|at|on)?\s*(?P<r>.*)$", re.IGNORECASE)
@@ -212,14 +212,14 @@ def _neutral(state: State, rest: str) -> Action:
 def _one_region(text: str, example: str) -> int:
     if not text.strip():
         raise OrderError(refusal("say_where", example))
-    return phrases.region(text)
+    return orderitems.region(text)
 
 
 def _destroy(state: State, rest: str) -> Action:
     """``DESTROY red 13, ann 9``, ``DESTROY 13 red``, ``DESTROY the red army in 13``, ``DESTROY red 13 x2``."""
     found = []
-    for item in phrases.items(rest, "DESTROY red 13"):
-        who, region, armies = phrases.target(item)
+    for item in orderitems.items(rest, "DESTROY red 13"):
+        who, region, armies = orderitems.target(item)
         found += [(_player(state, who), region)] * armies
     return Destroy(tuple(found))
 

@@ -17,10 +17,10 @@ import re
 from engine.eight_minute_empire.board import Board
 from engine.eight_minute_empire.model import NEUTRAL, State, Variant
 from engine.eight_minute_empire.scoring import continent_owners, region_owners
+from pbem.games.eight_minute_empire.cardtext import card_words
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.viewmodels import say, status_view
 from pbem.games.eight_minute_empire.views import REGIONS_TABLE, map_art
-from pbem.games.eight_minute_empire.words import card_words
 from pbem.render.scene import (
     INK,
     LAND,

@@ -22,9 +22,9 @@ from engine.eight_minute_empire.board import ActionKind, Board
 from engine.eight_minute_empire.choices import StepChoice, step_choices
 from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, State
 from engine.eight_minute_empire.suggest import good_use, use_of_take
+from pbem.games.eight_minute_empire.cardtext import order_text, row_text
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.viewmodels import CardView, Use, card_view, left_of, say
-from pbem.games.eight_minute_empire.words import order_text, row_text
 from pbem.render.env import render
 
 NEUTRAL_SPOTS = (1, 5, 9, 13, 17, 21, 25)  # examples spread over the map; any region is legal (R8-VAR-2)

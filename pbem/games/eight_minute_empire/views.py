@@ -18,6 +18,7 @@ from engine.eight_minute_empire.board import WILD, Board
 from engine.eight_minute_empire.events import Event
 from engine.eight_minute_empire.model import NEUTRAL, Phase, Score, State
 from engine.eight_minute_empire.scoring import continent_owners, final_scores, region_owners
+from pbem.games.eight_minute_empire.cardtext import row_text
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
 from pbem.games.eight_minute_empire.viewmodels import (
@@ -31,7 +32,6 @@ from pbem.games.eight_minute_empire.viewmodels import (
     status_view,
     told,
 )
-from pbem.games.eight_minute_empire.words import row_text
 from pbem.render.art import Art, check_art, fill_panel, load_art
 from pbem.render.env import render
 from pbem.render.identitycache import same_objects

@@ -19,6 +19,7 @@ from engine.eight_minute_empire.game import apply, new_game
 from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State
 from pbem.games import kind_named
 from pbem.games.eight_minute_empire.help import help_text, topics
+from pbem.games.eight_minute_empire.keywords import QUERIES, SPELLINGS
 from pbem.games.eight_minute_empire.orders import (
     READERS,
     OrderError,
@@ -27,7 +28,6 @@ from pbem.games.eight_minute_empire.orders import (
     looks_like_order,
     parse,
 )
-from pbem.games.eight_minute_empire.vocabulary import QUERIES, SPELLINGS
 from pbem.games.results import MessageOutcome
 from pbem.render import problems
 

@@ -19,9 +19,9 @@ from engine.eight_minute_empire.randomplay import random_move
 from engine.eight_minute_empire.scoring import final_scores
 from pbem.games import kind_named
 from pbem.games.eight_minute_empire import prompts, views
+from pbem.games.eight_minute_empire.cardtext import card_words
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
-from pbem.games.eight_minute_empire.words import card_words
 from pbem.games.results import Query, StoredLines
 from pbem.render.text import problems
 

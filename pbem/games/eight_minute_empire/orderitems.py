@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pbem.games.eight_minute_empire.keywords import number
 from pbem.games.eight_minute_empire.viewmodels import say
-from pbem.games.eight_minute_empire.vocabulary import number
 
 REGIONS = range(1, 26)  # the four-continent map's regions (R8-PIECE-2)
 
