@@ -21,7 +21,6 @@ it is the engine's ``Pass``.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,17 +28,13 @@ from enum import StrEnum
 
 from engine.imperial2030.actions import (
     Action,
-    ArmyMove,
-    Attack,
     BuildFactory,
     BuyBond,
     ChooseSpace,
     ClearStanding,
-    DestroyFactory,
     Donate,
     Done,
     Fight,
-    FleetMove,
     ForceStop,
     Import,
     ImportUnit,
@@ -49,20 +44,16 @@ from engine.imperial2030.actions import (
     SetStanding,
     UpgradeBond,
 )
-from engine.imperial2030.board import Board
-from engine.imperial2030.decisions import decisions_for
 from engine.imperial2030.errors import EngineError
 from engine.imperial2030.game import apply as engine_apply
 from engine.imperial2030.game import waiting_for
 from engine.imperial2030.model import (
     GameState,
     ManeuverStep,
-    Stance,
     StandingKind,
     StandingOrder,
-    UnitKind,
 )
-from engine.imperial2030.movement import army_routes, fleet_destinations
+from pbem.games.imperial2030.orders.context import Context as _Context
 from pbem.games.imperial2030.orders.errors import (
     BadName,
     IllegalOrder,
@@ -75,32 +66,37 @@ from pbem.games.imperial2030.orders.format import CLEAR, NOTHING, STANDING_KEYWO
 from pbem.games.imperial2030.orders.keywords import (
     SPEC_BY_KEYWORD,
     Keyword,
-    KeywordSpec,
     Role,
     read_keyword,
 )
 from pbem.games.imperial2030.orders.legal import legal_orders, refusal
+from pbem.games.imperial2030.orders.maneuver import (
+    read_allow,
+    read_army,
+    read_attack,
+    read_deny,
+    read_destroy,
+    read_done,
+    read_fight,
+    read_fleet,
+    read_no_fight,
+)
 from pbem.games.imperial2030.orders.names import (
-    REGION,
     is_canal,
     is_unit_kind,
     normalise,
-    region_domain,
     resolve_canal,
     resolve_nation,
-    resolve_preferring,
     resolve_region,
     resolve_space,
     resolve_unit_kind,
-    sea_domain,
 )
-from pbem.games.imperial2030.orders.reasons import Among, Noun, Reason, Why, why
+from pbem.games.imperial2030.orders.reasons import Among, Reason, Why, why
 from pbem.games.imperial2030.orders.split import MessageLine, split_message
 
 __all__ = ["MessageLine", "Query", "QueryKind", "keyword_usage", "parse_line", "parse_order", "split_message"]
 
 NUMBER = r"[0-9]{1,6}"  # bounded: a thousand-digit "amount" is a typo, not a number to convert
-_LIST_SEPARATOR = re.compile(r"\s*(?:,|&|\+|\band\b)\s*", re.IGNORECASE)
 _EMPTY_WORDS = frozenset({normalise(NOTHING), "none", "no"})
 _ALL_WORDS = frozenset({"all", "every", "everything", "allfactories"})
 MAX_IMPORT_COUNT = 9  # "IMPORT 2 army Moscow": counts above this are typos; the engine judges the real limit
@@ -122,65 +118,6 @@ class Query:
     topic: str | None = None  # HELP <topic>
     count: int | None = None  # HISTORY <n>
 
-
-@dataclass(frozen=True, slots=True)
-class _Context:
-    """What one order is read against: the state, the writer and the nation whose turn it is."""
-
-    state: GameState
-    player: str
-    spec: KeywordSpec
-    rest: str
-
-    @property
-    def board(self) -> Board:
-        return self.state.board
-
-    @property
-    def nation(self) -> str | None:
-        return self.state.turn.nation if self.state.turn is not None else None
-
-    def homes(self, cities_only: bool = False) -> tuple[str, ...] | None:
-        """Home provinces (or cities) of the nation whose turn it is; None (anywhere) outside a turn."""
-        if self.nation is None:
-            return None
-        homes = self.board.homes[self.nation]
-        return tuple(h for h in homes if self.board.regions[h].city is not None) if cities_only else homes
-
-    def home_what(self, noun: Among) -> Noun:
-        """``noun`` ("home_city", "home_province") of the nation whose turn it is; any region outside a turn."""
-        return Noun(noun, self.board.name(self.nation)) if self.nation else REGION
-
-    def decision_nation(self) -> str | None:
-        """The nation of the player's open decision, if exactly one is named (e.g. "BUY 9" in a round for China)."""
-        nations = {d.nation for d in decisions_for(self.state, self.player)}
-        return nations.pop() if len(nations) == 1 else None
-
-    def syntax(self, reason: Reason, **values: object) -> OrderSyntaxError:
-        """The refusal ``reason`` followed by how the order is written."""
-        return OrderSyntaxError(Why(reason, values, self.spec.usage))
-
-    def no_rest(self) -> None:
-        if self.rest:
-            raise self.syntax(Reason.TAKES_NOTHING, keyword=self.spec.keyword.text, rest=self.rest)
-
-    def maneuver(self) -> ManeuverStep | None:
-        """The maneuver in progress, if the game waits for the government's next maneuver order."""
-        step = self.state.step
-        return step if isinstance(step, ManeuverStep) and step.entry is None and self.nation else None
-
-    def own_regions(self, kind: UnitKind | None) -> tuple[str, ...] | None:
-        """Regions holding units (of ``kind``, or any) of the nation whose turn it is; None outside a turn."""
-        if self.nation is None:
-            return None
-        ns = self.state.nations[self.nation]
-        kinds = tuple(UnitKind) if kind is None else (kind,)
-        return tuple({r for k in kinds for r, n in ns.units(k).items() if n > 0})
-
-    def own_what(self, kind: UnitKind | None) -> Noun:
-        """A region with a unit (of ``kind``) of the nation whose turn it is; any region outside a turn."""
-        noun = {UnitKind.ARMY: Among.OWN_ARMY, UnitKind.FLEET: Among.OWN_FLEET, None: Among.OWN_UNIT}[kind]
-        return Noun(noun, self.board.name(self.nation)) if self.nation else REGION
 
 
 # --- one reader per order ------------------------------------------------------------------------
@@ -206,7 +143,7 @@ def _produce(c: _Context) -> Action:
     if key in _EMPTY_WORDS:
         return Produce(())
     provinces = []
-    for part in _items(c, c.rest):
+    for part in c.items(c.rest):
         provinces.append(resolve_region(c.board, part, c.homes(), c.home_what(Among.HOME_PROVINCE)))
     return Produce(tuple(provinces))
 
@@ -216,7 +153,7 @@ def _import(c: _Context) -> Action:
     if not key or key in _EMPTY_WORDS:
         return Import(())
     units: list[ImportUnit] = []
-    for part in _items(c, c.rest):
+    for part in c.items(c.rest):
         units.extend(_import_units(c, part.split()))
     return Import(tuple(units))
 
@@ -252,16 +189,6 @@ def _starts_unit(words: list[str], i: int) -> bool:
     if is_unit_kind(words[i]):
         return True
     return bool(re.fullmatch(NUMBER, words[i])) and i + 1 < len(words) and is_unit_kind(words[i + 1])
-
-
-def _items(c: _Context, text: str) -> list[str]:
-    parts = [p.strip() for p in _LIST_SEPARATOR.split(text)]
-    if len(parts) > 1 and not parts[-1] and all(parts[:-1]):  # "IMPORT army Moscow," and the rest on the next line
-        end = _LIST_SEPARATOR.findall(text)[-1].strip()
-        raise c.syntax(Reason.LIST_ENDS, end=end)
-    if not all(parts):
-        raise c.syntax(Reason.EMPTY_ITEM, text=text)
-    return parts
 
 
 _CURRENCY = re.compile(r"[$\u20ac\u00a3\u00a5]")  # "DONATE $5 TO Russia", "BUY China 4\u20ac"
@@ -328,183 +255,6 @@ def _no_force(c: _Context) -> Action:
     return ForceStop(False)
 
 
-# --- the maneuver ------------------------------------------------------------------------------
-
-# TO may be written as an arrow ("->", "=>", a phone's "\u2014>", "\u2192") or as a dash between spaces
-# ("ARMY Paris - London", as in Diplomacy; a dash inside a name like "new-york" is no arrow).
-_ARROW = re.compile(r"\s*(?:[-=\u2013\u2014]+>|[\u2192\u27f6\u2013\u2014])\s*|\s+-\s+")
-_TO = "to"
-_ATTACK = "attack"
-_VIA = "via"
-_IN = "in"
-_STANCES = {normalise(s.value): s for s in Stance}
-_FACTORY_WORDS = frozenset({"factory", "factories"})
-
-
-@dataclass(frozen=True, slots=True)
-class _Move:
-    """``<from> TO <to>`` and the clauses after it, each a keyword and its words."""
-
-    origin: str
-    dest: str
-    clauses: tuple[tuple[str, tuple[str, ...]], ...]
-
-
-def _move_parts(c: _Context, clause_words: frozenset[str]) -> _Move:
-    words = _ARROW.sub(f" {_TO} ", c.rest).split()
-    keys = [normalise(w) for w in words]
-    if _TO not in keys:
-        raise c.syntax(Reason.FROM_AND_TO)
-    cut = keys.index(_TO)
-    if cut == 0:
-        raise c.syntax(Reason.FROM_WHERE)
-    dest: list[str] = []
-    clauses: list[tuple[str, list[str]]] = []
-    for index, (word, key) in enumerate(zip(words[cut + 1:], keys[cut + 1:], strict=True)):
-        if key not in clause_words and index and len(key) >= 4:
-            near = difflib.get_close_matches(key, sorted(clause_words), n=1, cutoff=0.8)
-            if near:  # "ARMY Paris TO Mumbai HOSTIL": a misspelt HOSTILE, not part of a name
-                raise OrderSyntaxError(Why(Reason.NOT_A_WORD, {"word": word, "near": near[0].upper()}, c.spec.usage),
-                                       suggestions=(near[0].upper(),))
-        if key in clause_words:
-            if any(k == key for k, _ in clauses):
-                raise c.syntax(Reason.WRITTEN_TWICE, keyword=word.upper())
-            clauses.append((key, []))
-        elif clauses:
-            clauses[-1][1].append(word)
-        else:
-            dest.append(word)
-    if not dest:
-        raise c.syntax(Reason.TO_WHERE)
-    return _Move(" ".join(words[:cut]), " ".join(dest), tuple((k, tuple(w)) for k, w in clauses))
-
-
-def _nation_and_kind(c: _Context, words: tuple[str, ...]) -> tuple[str | None, UnitKind | None]:
-    """``<nation> [army|fleet]``, either part optional: "China army", "China", "army"."""
-    kind = None
-    if words and is_unit_kind(words[-1]):
-        kind = resolve_unit_kind(words[-1])
-        words = words[:-1]
-    nation = resolve_nation(c.board, " ".join(words)) if words else None
-    return nation, kind
-
-
-def _attack_clause(c: _Context, words: tuple[str, ...]) -> tuple[str, UnitKind | None]:
-    nation, kind = _nation_and_kind(c, words)
-    if nation is None:
-        raise c.syntax(Reason.ATTACK_WHICH)
-    return nation, kind
-
-
-def _fleet(c: _Context) -> Action:
-    move = _move_parts(c, frozenset({_ATTACK}))
-    origin = resolve_region(c.board, move.origin, c.own_regions(UnitKind.FLEET), c.own_what(UnitKind.FLEET))
-    step = c.maneuver()
-
-    def reachable() -> tuple[str, ...]:
-        nation = c.nation
-        if step is None or nation is None or origin not in c.state.nations[nation].fleets:
-            return ()
-        return fleet_destinations(c.state, nation, step, origin)
-
-    dest = resolve_preferring(move.dest, region_domain(c.board), reachable,
-                              Noun(Among.FLEET_REACH, c.board.name(origin)))
-    attack = None
-    for _key, words in move.clauses:
-        attack, kind = _attack_clause(c, words)
-        if kind is UnitKind.ARMY:
-            raise c.syntax(Reason.FLEET_ATTACKS_FLEETS)
-    return FleetMove(origin, dest, attack)
-
-
-def _army(c: _Context) -> Action:
-    move = _move_parts(c, frozenset({_ATTACK, _VIA, *_STANCES}))
-    origin = resolve_region(c.board, move.origin, c.own_regions(UnitKind.ARMY), c.own_what(UnitKind.ARMY))
-    step = c.maneuver()
-
-    def reachable() -> tuple[str, ...]:
-        nation = c.nation
-        if step is None or nation is None or origin not in c.state.nations[nation].armies:
-            return ()
-        return tuple(army_routes(c.state, nation, step, origin))
-
-    dest = resolve_preferring(move.dest, region_domain(c.board), reachable,
-                              Noun(Among.ARMY_REACH, c.board.name(origin)))
-    stance: Stance | None = None
-    attack: str | None = None
-    attack_kind: UnitKind | None = None
-    via: tuple[str, ...] | None = None
-    for key, words in move.clauses:
-        if key in _STANCES:
-            if stance is not None:
-                raise c.syntax(Reason.ONE_STANCE, hostile=Stance.HOSTILE.value.upper(),
-                               friendly=Stance.FRIENDLY.value.upper())
-            if words:
-                raise c.syntax(Reason.TAKES_NOTHING, keyword=key.upper(), rest=" ".join(words))
-            stance = _STANCES[key]
-        elif key == _ATTACK:
-            attack, attack_kind = _attack_clause(c, words)
-        else:
-            if not words:
-                raise c.syntax(Reason.VIA_WHICH, keyword=_VIA.upper())
-            via = tuple(_sea(c, part) for part in _items(c, " ".join(words)))
-    return ArmyMove(origin, dest, stance, attack, attack_kind, via)
-
-
-def _sea(c: _Context, text: str) -> str:
-    own = c.own_regions(UnitKind.FLEET)
-    return resolve_preferring(text, sea_domain(c.board), (lambda: own) if own is not None else None,
-                              Noun(Among.OWN_SEA, c.board.name(c.nation)) if c.nation else Noun(Among.SEA))
-
-
-def _attack(c: _Context) -> Action:
-    words = c.rest.split()
-    keys = [normalise(w) for w in words]
-    if _IN not in keys:
-        raise c.syntax(Reason.ATTACK_WHOM)
-    cut = len(keys) - 1 - keys[::-1].index(_IN)
-    if cut == len(words) - 1:
-        raise c.syntax(Reason.WHICH_REGION)
-    nation, kind = _attack_clause(c, tuple(words[:cut]))
-    region = resolve_region(c.board, " ".join(words[cut + 1:]), c.own_regions(None), c.own_what(None))
-    return Attack(region, nation, kind)
-
-
-def _destroy(c: _Context) -> Action:
-    words = c.rest.split()
-    if words and normalise(words[0]) in _FACTORY_WORDS:
-        words = words[1:]
-    if not words:
-        raise c.syntax(Reason.WHICH_FACTORY)
-    return DestroyFactory(resolve_region(c.board, " ".join(words), c.own_regions(UnitKind.ARMY),
-                                         c.own_what(UnitKind.ARMY)))
-
-
-def _done(c: _Context) -> Action:
-    c.no_rest()
-    return Done()
-
-
-def _fight(c: _Context) -> Action:
-    nation, kind = _nation_and_kind(c, tuple(c.rest.split()))
-    return Fight(True, nation, kind)
-
-
-def _no_fight(c: _Context) -> Action:
-    c.no_rest()
-    return Fight(False)
-
-
-def _allow(c: _Context) -> Action:
-    c.no_rest()
-    return Passage(True)
-
-
-def _deny(c: _Context) -> Action:
-    c.no_rest()
-    return Passage(False)
-
-
 _STANDING_KINDS = {keyword: kind for kind, keyword in STANDING_KEYWORDS.items()}
 _CANAL_KINDS = frozenset({StandingKind.ALLOW, StandingKind.DENY})
 
@@ -558,15 +308,15 @@ _READERS: dict[Keyword, Callable[[_Context], Action]] = {
     Keyword.FORCE: _force,
     Keyword.NO_FORCE: _no_force,
     Keyword.DONATE: _donate,
-    Keyword.FLEET: _fleet,
-    Keyword.ARMY: _army,
-    Keyword.ATTACK: _attack,
-    Keyword.DESTROY: _destroy,
-    Keyword.DONE: _done,
-    Keyword.FIGHT: _fight,
-    Keyword.NO_FIGHT: _no_fight,
-    Keyword.ALLOW: _allow,
-    Keyword.DENY: _deny,
+    Keyword.FLEET: read_fleet,
+    Keyword.ARMY: read_army,
+    Keyword.ATTACK: read_attack,
+    Keyword.DESTROY: read_destroy,
+    Keyword.DONE: read_done,
+    Keyword.FIGHT: read_fight,
+    Keyword.NO_FIGHT: read_no_fight,
+    Keyword.ALLOW: read_allow,
+    Keyword.DENY: read_deny,
     Keyword.STANDING: _standing,
 }
 
