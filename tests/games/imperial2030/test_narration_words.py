@@ -1,7 +1,7 @@
 """The sentences of events that random games rarely raise, said by templates/imperial2030/_narration.j2.
 
 narrate.py folds money and picks the sentence; the words are the template's (issue 28). These events read
-as they did when the sentences were Python f-strings, byte for byte ("2 armys" included, as it was).
+as they did when the sentences were Python f-strings, byte for byte (but "2 armies": the plural was "armys" in the Python).
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ BANK, USA, ANN, BOB = (Account(AccountKind.BANK), Account(AccountKind.TREASURY, 
      ["Ann paid 1 to the treasury of nobody (import)."]),
     ([MoneyMoved(USA, BANK, 3, Reason.IMPORT), UnitsPlaced("usa", UnitKind.ARMY, "newyork", 2, True),
       UnitsPlaced("usa", UnitKind.FLEET, "neworleans", 3, True), UnitsPlaced("usa", UnitKind.ARMY, "chicago", 1, True)],
-     ["USA imported 2 armys in New York, 3 fleets in New Orleans and an army in Chicago (paid 3)."]),
+     ["USA imported 2 armies in New York, 3 fleets in New Orleans and an army in Chicago (paid 3)."]),
     ([UnitsPlaced("usa", UnitKind.FLEET, "newyork", 1, False)], ["USA produced a fleet in New York."]),
     ([MoneyMoved(USA, ANN, 3, Reason.INTEREST), MoneyMoved(ANN, ANN, 1, Reason.INTEREST_SHORTFALL)],
      ["USA paid interest: 4 to ann (ann made up 1 from own cash)."]),
