@@ -3,20 +3,25 @@ that brackets each text it translates, what is left of HELP, a prompt, a report 
 language (keywords, ready-to-copy orders), headings' rules and numbers only."""
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
 
+from engine.core.log import LogEntry
 from engine.core.seats import Seat
 from engine.eight_minute_empire.actions import Bid, Take
 from engine.eight_minute_empire.board import ActionKind, default_board
 from engine.eight_minute_empire.game import apply, new_game
 from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State, Variant
+from engine.eight_minute_empire.randomplay import random_move
 from pbem.games import kind_named
 from pbem.games.eight_minute_empire.help import help_text, topics
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
+from pbem.games.eight_minute_empire.scoresheet import score_sheet
+from pbem.games.results import Query
 from pbem.render.env import environment
 
 BOARD = default_board()
@@ -115,3 +120,30 @@ def test_every_refusal_sentence_is_marked_for_translation(marking: None) -> None
         orders = set(outcome.refusal.legal)
         for line in unmarked(mail):
             assert order_language(line, orders), (line, mail)
+
+
+def test_every_welcome_score_sheet_history_and_options_sentence_is_marked_for_translation(marking: None) -> None:
+    for state in (started(), started(frozenset({Variant.NEUTRAL}), ("ann", "bob"))):
+        for player in state.seating:
+            for reply_to in (None, "g1+token@example.org"):
+                for line in unmarked(KIND.welcome(state, player, game="g1", reply_to=reply_to)):
+                    assert order_language(line, {"TAKE 3", "MOVE 12-13-14, 12-9"}), line
+    rng = random.Random(5)
+    state, log = bid(started()), list[LogEntry[object]]()
+    while not state.finished:
+        player, action = random_move(BOARD, state, rng)
+        log.append(LogEntry(player, action, state.version))
+        state, _ = apply(BOARD, state, player, action)
+    texts = ["\n".join(score_sheet(BOARD, state)), "\n".join(KIND.end_lines(state)), "\n".join(KIND.pending_lines(state))]
+    for position in (started(), bid(started())):
+        for player in position.seating:
+            texts.append(KIND.answer_query(position, player, Query(1, "HISTORY", "history"), log=[], game="g1"))
+            texts.append(KIND.answer_query(position, player, Query(1, "OPTIONS", "options"), log=[], game="g1"))
+            texts.append("\n".join(KIND.pending_lines(position)))
+    texts.append(KIND.answer_query(state, "ann", Query(1, "HISTORY", "history", count=30), log=log, game="g1"))
+    orders = {KIND.format_action(state, entry.action) for entry in log} | {
+        order for position in (started(), bid(started())) for player in position.seating
+        for order in KIND.legal_orders(position, player)}
+    for text in texts:
+        for line in unmarked(text):
+            assert order_language(line, orders), (line, text)
