@@ -1,0 +1,149 @@
+"""Every English sentence of Eight-Minute Empire's mails is marked for translation (issue 28): with a catalogue
+that brackets each text it translates, what is left of HELP, a prompt, a report and a refusal is the order
+language (keywords, ready-to-copy orders), headings' rules and numbers only."""
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pytest
+
+from engine.core.log import LogEntry
+from engine.core.seats import Seat
+from engine.eight_minute_empire.actions import Bid, Take
+from engine.eight_minute_empire.board import ActionKind, default_board
+from engine.eight_minute_empire.game import apply, new_game
+from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State, Variant
+from engine.eight_minute_empire.randomplay import random_move
+from pbem.games import kind_named
+from pbem.games.eight_minute_empire.help import help_text, topics
+from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
+from pbem.games.eight_minute_empire.scoresheet import score_sheet
+from pbem.games.results import Query
+from pbem.render.env import environment
+
+BOARD = default_board()
+NAMES = ("ann", "bob", "cy")
+KIND = kind_named("eight-minute-empire")
+assert isinstance(KIND, EightMinuteEmpire)
+
+OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
+MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+
+
+@pytest.fixture
+def marking() -> Iterator[None]:
+    """The mail environment with a catalogue that brackets every text it translates, for the test's length only."""
+    env = environment()
+    saved = dict(env.globals)
+    env.cache.clear()  # type: ignore[union-attr]  # templates (and their imported macros) made afresh
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        lambda text: OPEN + text + CLOSE, lambda one, many, n: OPEN + (one if n == 1 else many) + CLOSE,
+        newstyle=True)
+    try:
+        yield
+    finally:
+        env.globals.clear()
+        env.globals.update(saved)
+        env.cache.clear()  # type: ignore[union-attr]
+
+
+def unmarked(text: str) -> list[str]:
+    """The lines of ``text`` with what the marking catalogue translated taken away."""
+    while MARKED.search(text):
+        text = MARKED.sub("", text)
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def order_language(line: str, orders: set[str]) -> bool:
+    """A keyword or heading in capitals, a rule, or one of the orders the mail offers ready to copy."""
+    return line in orders or not re.search(r"[a-z]", line)
+
+
+def started(variants: frozenset[Variant] = frozenset(), names: tuple[str, ...] = NAMES) -> State:
+    state, _ = new_game(BOARD, Setup(tuple(Seat(n) for n in names), 3, variants=variants))
+    return state
+
+
+def bid(state: State) -> State:
+    for name in state.seating:
+        state, _ = apply(BOARD, state, name, Bid(0))
+    return state
+
+
+def with_card(kind: ActionKind) -> State:
+    card = next(c for c in BOARD.cards.values() if c.actions[0].kind is kind)
+    left = (card.actions[0].amount, *(0 for _ in card.actions[1:]))
+    return replace(bid(started()), phase=Phase.ACTION, current="ann", in_play=CardInPlay(card.id, left))
+
+
+def test_every_help_sentence_is_marked_for_translation(marking: None) -> None:
+    for topic in (None, *topics(), "xyzzy"):
+        for line in unmarked(help_text(topic)):
+            assert order_language(line, set()), (topic, line)
+
+
+def positions() -> list[State]:
+    return [started(), started(frozenset({Variant.NEUTRAL}), ("ann", "bob")), bid(started()),
+            *(with_card(kind) for kind in ActionKind)]
+
+
+def test_every_prompt_and_report_sentence_is_marked_for_translation(marking: None) -> None:
+    for state in positions():
+        for player in state.seating:
+            prompt = KIND.prompt(state, player, game="g1", deadline="Friday")
+            if prompt is not None:
+                orders = set(KIND.legal_orders(state, player))
+                for line in unmarked(prompt):
+                    assert order_language(line, orders), (line, prompt)
+            for line in unmarked(KIND.report(state, player, (), game="g1", board=False)):
+                assert order_language(line, set()), line
+    state = bid(started())
+    first = state.current or ""
+    after, events = apply(BOARD, state, first, Take(1))
+    for player in state.seating:
+        for line in unmarked(KIND.report(after, player, events, game="g1", board=False)):
+            assert order_language(line, set()), line
+
+
+def test_every_refusal_sentence_is_marked_for_translation(marking: None) -> None:
+    state = bid(started())
+    player = state.current or ""
+    # the order layer's refusals (the engine's own, e.g. a place beyond the row, are worded by engine/)
+    for text in ("TAKE card 99", "TAEK 2", "TAKE 1\nPLACE 99", "TAKE 1\nDESTROY dan 3", "HISTORY many", "BID lots",
+                 "12, 13", "TAKE 1\nMOVE 12", "TAKE 1\nPLACE 12 x0"):
+        outcome = KIND.run_message(state, player, text, {})
+        assert outcome.refusal is not None, text
+        mail = KIND.error(state, player, outcome.refusal, outcome.applied, game="g1")
+        orders = set(outcome.refusal.legal)
+        for line in unmarked(mail):
+            assert order_language(line, orders), (line, mail)
+
+
+def test_every_welcome_score_sheet_history_and_options_sentence_is_marked_for_translation(marking: None) -> None:
+    for state in (started(), started(frozenset({Variant.NEUTRAL}), ("ann", "bob"))):
+        for player in state.seating:
+            for reply_to in (None, "g1+token@example.org"):
+                for line in unmarked(KIND.welcome(state, player, game="g1", reply_to=reply_to)):
+                    assert order_language(line, {"TAKE 3", "MOVE 12-13-14, 12-9"}), line
+    rng = random.Random(5)
+    state, log = bid(started()), list[LogEntry[object]]()
+    while not state.finished:
+        player, action = random_move(BOARD, state, rng)
+        log.append(LogEntry(player, action, state.version))
+        state, _ = apply(BOARD, state, player, action)
+    texts = ["\n".join(score_sheet(BOARD, state)), "\n".join(KIND.end_lines(state)), "\n".join(KIND.pending_lines(state))]
+    for position in (started(), bid(started())):
+        for player in position.seating:
+            texts.append(KIND.answer_query(position, player, Query(1, "HISTORY", "history"), log=[], game="g1"))
+            texts.append(KIND.answer_query(position, player, Query(1, "OPTIONS", "options"), log=[], game="g1"))
+            texts.append("\n".join(KIND.pending_lines(position)))
+    texts.append(KIND.answer_query(state, "ann", Query(1, "HISTORY", "history", count=30), log=log, game="g1"))
+    orders = {KIND.format_action(state, entry.action) for entry in log} | {
+        order for position in (started(), bid(started())) for player in position.seating
+        for order in KIND.legal_orders(position, player)}
+    for text in texts:
+        for line in unmarked(text):
+            assert order_language(line, orders), (line, text)
