@@ -13,8 +13,9 @@ import random
 import re
 from collections.abc import Sequence
 
+from pbem.games.optionsblock import blocks
+
 STRATEGIES = ("random", "sensible")
-_OPTION = re.compile(r"^    ([A-Z]+ ?.*)$")
 _BANNER = re.compile(r"^EIGHT-MINUTE EMPIRE - (?P<game>\S+) - (?P<what>.*)$", re.MULTILINE)
 _ROW = re.compile(r"^  (\d)  cost (\d)  ", re.MULTILINE)
 WORTH = {"PLACE": 1.0, "MOVE": 1.2, "CITY": 2.5, "DESTROY": 1.5}  # per army, path, city or army destroyed
@@ -38,20 +39,10 @@ def worth(line: str, costs: dict[int, int]) -> float:
 
 
 def options_of(text: str) -> list[str]:
-    """The ready-to-copy orders under "Your options:" (a line ending in ':', like the bid's range, only
-    introduces the lines after it)."""
-    lines = text.replace("\r\n", "\n").split("\n")
-    if "Your options:" not in lines:
-        return []
-    start = lines.index("Your options:") + 1
-    found = []
-    for line in lines[start:]:
-        match = _OPTION.match(line)
-        if match is None:
-            break
-        if not match.group(1).rstrip().endswith(":"):
-            found.append(match.group(1).strip())
-    return found
+    """The ready-to-copy orders of the mail's first options block, as every game prints it
+    (``pbem.games.optionsblock``: a line ending in ':', like the bid's range, only introduces the lines after it)."""
+    found = blocks(text)
+    return list(found[0].orders) if found else []
 
 
 def decision_key(text: str) -> str:
