@@ -194,7 +194,7 @@ def _noted(note: Sequence[str], private: Sequence[str]) -> tuple[str, ...]:
 def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
               events: Sequence[Any], asks: bool, parts: Sequence[str],
               reply_to_message: Replied | None = None, *, purpose: str | None = None,
-              subject: str | None = None, suffix: str = "", since: datetime | None = None,
+              subject: str | None = None, short: str = "", since: datetime | None = None,
               reply: Sequence[str] = (), whole_board: bool = False) -> str | None:
     """One mail to one seat: the prompt if ``asks``, ``reply``, ``parts``, its kept news, the report of ``events``.
 
@@ -208,7 +208,7 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
 
     A move's mail is a ``prompt`` or a ``report``; a game master's notice
     (``pbem.moderator.gamemaster``: undo, replace, resume, resend) names its own
-    ``purpose`` and ``subject``, which a prompt ends with ``suffix``; its
+    ``purpose`` and ``subject``; a prompt's subject ends with ``short`` in brackets; its
     deadline counts from ``since`` (else from now). Returns the decision the
     mail asks for (``X-PBEM-Decision``), if any.
     """
@@ -216,7 +216,7 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     settings = composer.settings(game)
     move = kind.shown_move(state)
     subject, decision, question = subject or move_subject(game.name, move, kind.status_words(state)), None, ""
-    prompt = composer.prompt_parts(game, state, seat, since=since, suffix=suffix) if asks else None
+    prompt = composer.prompt_parts(game, state, seat, since=since, short=short) if asks else None
     if prompt is not None:
         (subject, question, decision) = prompt
     news = news_block(take_news(composer.session, seat))
