@@ -58,13 +58,14 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from pbem.games import GameKind, kind_of
 from pbem.moderator.notify.observers import after_change
 from pbem.moderator.notify.subjects import decisions_of, move_subject
-from pbem.render.env import render
+from pbem.render.env import render, render_phrase
 from pbem.render.text import bullet, finish, note_block
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.mailprefs import BoardSeen, MailMode, MailPrefs, board_seen, keep_news, prefs_of, saw_board, take_news
@@ -72,9 +73,21 @@ from pbem.store.mailprefs import BoardSeen, MailMode, MailPrefs, board_seen, kee
 if TYPE_CHECKING:
     from pbem.moderator.notify.compose import MailComposer, Replied
 
-NEWS_TITLE = "SINCE YOUR LAST MAIL"
 UNCHANGED = "core/board_unchanged.j2"
-NOTE_TITLE = "Note from the moderator"
+HEADINGS = "core/headings.j2"
+
+
+class Heading(StrEnum):
+    """Which block above a seat's report ``core/headings.j2`` heads: the words are the template's, to be
+    translated; this module only lays the block out."""
+
+    NEWS = "news"
+    NOTE = "note"
+
+
+def heading(which: Heading) -> str:
+    """A block's heading, one line (``core/headings.j2``)."""
+    return render_phrase(HEADINGS, heading=which)
 
 
 @dataclass(frozen=True)
@@ -108,7 +121,7 @@ def news_block(lines: Sequence[str]) -> str:
     """The kept news as a section above the report (empty when there is none)."""
     if not lines:
         return ""
-    return finish("\n".join([NEWS_TITLE, *(bullet(line) for line in lines)]) + "\n")
+    return finish("\n".join([heading(Heading.NEWS), *(bullet(line) for line in lines)]) + "\n")
 
 
 def prefs(composer: MailComposer, game: GameRow, seat: SeatRow) -> MailPrefs:
@@ -188,7 +201,7 @@ def _each_seat(composer: MailComposer, game: GameRow, move: Move, table: dict[st
 
 def _noted(note: Sequence[str], private: Sequence[str]) -> tuple[str, ...]:
     """A source's note and a seat's private lines as one block of its mail's head (none when both are empty)."""
-    return (note_block(NOTE_TITLE, [*note, *private]),) if note or private else ()
+    return (note_block(heading(Heading.NOTE), [*note, *private]),) if note or private else ()
 
 
 def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
