@@ -136,7 +136,7 @@ def _notice(composer: MailComposer | None, game: GameRow, state: Any, seat: Seat
     the report of ``events`` and its prompt (its subject ends with ``short``); the decision it asks."""
     assert composer is not None
     return seat_mail(composer, game, state, seat, prefs(composer, game, seat), events, True, head, purpose=purpose,
-                     subject=subject, suffix=f" ({short})", since=since, whole_board=True)
+                     subject=subject, short=short, since=since, whole_board=True)
 
 
 def _count(composer: MailComposer | None) -> int:

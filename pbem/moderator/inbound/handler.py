@@ -107,7 +107,7 @@ from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
 from pbem.moderator.inbound.words import said
 from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
 from pbem.moderator.notify.observers import answer as observer_answer
-from pbem.moderator.notify.subjects import decision_kind, reply_subject
+from pbem.moderator.notify.subjects import MailSubject, decision_kind, game_subject, mail_subject, reply_subject
 from pbem.moderator.notify.telling import Recorded, record_move, tell_safely
 from pbem.moderator.notify.tokens import remember_token
 from pbem.store import (
@@ -299,9 +299,9 @@ class _Handler(SeatReplies):
         if message.sender_problem is not None or (message.sender or "").lower() != seat.email.strip().lower():
             return self.spoofed(token)
         if game.status == GameStatus.FINISHED:
-            return self.notice(InboundOutcome.FINISHED, token, "the game is over", "The game is over")
+            return self.notice(InboundOutcome.FINISHED, token, "the game is over", MailSubject.IS_OVER)
         if self.compose.settings(game).paused:
-            return self.notice(InboundOutcome.PAUSED, token, "the game is paused", "The game is paused")
+            return self.notice(InboundOutcome.PAUSED, token, "the game is paused", MailSubject.IS_PAUSED)
         return self.orders(token)
 
     def outcome(self, outcome: str, reason: str, *, version_before: int | None = None,
@@ -367,12 +367,12 @@ class _Handler(SeatReplies):
                 assert game is not None
                 self.game, self.seat = game, seat
                 self.compose.to_seat(game, seat, purpose="oversize", key=f"oversize:{self.tag}", version=0,
-                                     subject=reply_subject(message.subject, f"[{game.name}] Your message"),
+                                     subject=reply_subject(message.subject, game_subject(game.name, MailSubject.YOUR_MESSAGE)),
                                      body=body, known_token=token, reply_to_message=message,
                                      auto_submitted="auto-replied")
             else:
                 self.compose.to_address(sender, purpose="oversize", key=f"oversize:{self.tag}",
-                                        subject=reply_subject(message.subject, "Your message to the moderator"),
+                                        subject=reply_subject(message.subject, mail_subject(MailSubject.TO_MODERATOR)),
                                         body=body, reply_to_message=message)
         return self.outcome(InboundOutcome.OVERSIZE, reason)
 
@@ -385,7 +385,7 @@ class _Handler(SeatReplies):
             body = said(REFUSAL, reason=outcome, subject=message.subject, address=self.identity.address, local=local,
                         host=host)
             self.compose.to_address(sender, purpose=outcome, key=f"{outcome}:{self.tag}",
-                                    subject=reply_subject(message.subject, "Your message to the moderator"),
+                                    subject=reply_subject(message.subject, mail_subject(MailSubject.TO_MODERATOR)),
                                     body=body, reply_to_message=message)
         return self.outcome(outcome, reason)
 
@@ -404,17 +404,17 @@ class _Handler(SeatReplies):
             body = said(REFUSAL, reason="spoofed", game=game.name, sender=message.sender or "", email=seat.email,
                         subject=message.subject)
             self.compose.to_seat(game, seat, purpose="spoofed", key=f"spoofed:{self.tag}", version=0,
-                                 subject=f"[{game.name}] A message from another address was ignored", body=body,
+                                 subject=game_subject(game.name, MailSubject.SPOOFED), body=body,
                                  known_token=token)
         return self.outcome(InboundOutcome.SPOOFED, reason)
 
-    def notice(self, outcome: str, token: str, reason: str, title: str) -> Outcome:
+    def notice(self, outcome: str, token: str, reason: str, title: MailSubject) -> Outcome:
         """A game that takes no orders now (over, or paused): the seat is told, nothing is applied."""
         game, seat, message = self.game, self.seat, self.message
         assert game is not None and seat is not None
         if self._allowed(self._seat_budget(seat), outcome):
             self.compose.to_seat(game, seat, purpose=outcome, key=f"{outcome}:{self.tag}", version=0,
-                                 subject=reply_subject(message.subject, f"[{game.name}] {title}"),
+                                 subject=reply_subject(message.subject, game_subject(game.name, title)),
                                  body=said(REFUSAL, reason=outcome, game=game.name), known_token=token, reply_to_message=message,
                                  auto_submitted="auto-replied")
         return self.outcome(outcome, reason)
@@ -470,7 +470,7 @@ class _Handler(SeatReplies):
             if part.refusal is not None and other is not None:
                 self.compose.to_seat(game, other, purpose="error", key=f"error:{self.tag}:{part.player}",
                                      version=kind.shown_move(result.state),
-                                     subject=f"[{game.name}] Your waiting orders were refused",
+                                     subject=game_subject(game.name, MailSubject.WAITING_REFUSED),
                                      body=kind.error(result.state, part.player, part.refusal, game=game.name),
                                      decision=decision_kind(kind, result.state, part.player))
         if changed and binding.verdict is Verdict.SAME_DECISION and self._allowed(self._seat_budget(seat),

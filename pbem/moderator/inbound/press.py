@@ -78,6 +78,7 @@ from pbem.games.kind import match_player
 from pbem.games.messagetext import QUOTE, SIGNATURES
 from pbem.mail import InboundMessage
 from pbem.moderator.inbound.words import said
+from pbem.moderator.notify.subjects import MailSubject, game_subject
 from pbem.render.text import join_words
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.inbound import Budget, replies_since, take_reply
@@ -101,7 +102,7 @@ _TO = re.compile(r"^\s*to\s+([^:]*?)\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)  # "T
 _END = re.compile(r"^\s*end\s+press\s*[.!]?\s*$", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;\"']+")
 _FILLER = {"and", "&", "+"}
-_PRESS_WORD = re.compile(r"\bpress\b", re.IGNORECASE)
+_PRESS_WORD = re.compile(r"\bpress\b", re.IGNORECASE)  # in a press mail's subject (core/mail_subjects.j2)
 
 
 class Problem(Enum):
@@ -448,7 +449,8 @@ def _queue(composer: MailComposer, game: GameRow, kind: GameKind, state: Any, se
            recipients: Sequence[SeatRow], press: Press, mode: str, key: str) -> None:
     """One relayed press: From the moderator, Reply-To the recipient's token; no address of the sender."""
     signed = mode == SIGNED
-    subject = f"[{game.name}] Press from {sender.name}" if signed else f"[{game.name}] Anonymous press"
+    subject = game_subject(game.name, MailSubject.PRESS_SIGNED if signed else MailSubject.PRESS_ANONYMOUS,
+                           writer=sender.name)
     body = said(MAIL, game=game.name, text=press.text, signed=signed, writer=sender.name if signed else "",
                 others=[s.name for s in recipients if s.id != seat.id] if signed else [])
     row = composer.to_seat(game, seat, purpose=PURPOSE, version=kind.shown_move(state), subject=subject, body=body,

@@ -23,7 +23,14 @@ from pbem.moderator.inbound.outcome import Outcome
 from pbem.moderator.inbound.preferences import Refusal
 from pbem.moderator.inbound.words import note
 from pbem.moderator.notify.compose import MailComposer
-from pbem.moderator.notify.subjects import decision_kind, move_subject, reply_subject
+from pbem.moderator.notify.subjects import (
+    MailSubject,
+    decision_kind,
+    game_subject,
+    mail_subject,
+    move_subject,
+    reply_subject,
+)
 from pbem.store import GameRow, SeatRow, load_log
 from pbem.store.inbound import Budget, InboundOutcome
 from pbem.store.mailprefs import prefs_of
@@ -67,7 +74,7 @@ class SeatReplies:
         waiting = sorted({d.player for d in kind.pending(now)}) if prompt is None else []
         if self._allowed(self._seat_budget(seat), "stale"):
             self.compose.to_seat(game, seat, purpose="stale", key=f"stale:{self.tag}", version=shown,
-                                 subject=move_subject(game.name, shown, "your orders were not applied"),
+                                 subject=move_subject(game.name, shown, mail_subject(MailSubject.NOT_APPLIED)),
                                  body="\n".join(part for part in [
                                      prompt, *(parts or []),
                                      note("stale_orders", move=binding.move, shown=shown, taken_back=binding.move > shown,
@@ -121,10 +128,11 @@ class SeatReplies:
         """The one reply to a message that changed nothing (a refusal, questions, preferences)."""
         kind = kind_of(game.kind)
         purpose = "error" if result.refusal is not None else "query" if result.queries else "preferences"
-        fallback = {"error": "Your orders", "query": "Your questions", "preferences": "Your mail"}[purpose]
+        fallback = {"error": MailSubject.YOUR_ORDERS, "query": MailSubject.YOUR_QUESTIONS,
+                    "preferences": MailSubject.YOUR_MAIL}[purpose]
         self.compose.to_seat(game, seat, purpose=purpose, key=f"{purpose}:{self.tag}",
                              version=kind.shown_move(result.state),
-                             subject=reply_subject(self.message.subject, f"[{game.name}] {fallback}"),
+                             subject=reply_subject(self.message.subject, game_subject(game.name, fallback)),
                              body="\n".join(parts), reply_to_message=self.message,
                              decision=decision_kind(kind, result.state, seat.name) if purpose == "error" else None,
                              auto_submitted="auto-replied")
@@ -136,7 +144,7 @@ class SeatReplies:
         if self._allowed(self._seat_budget(seat), "preferences"):
             self.compose.to_seat(game, seat, purpose="preferences", key=f"preferences:{self.tag}",
                                  version=kind.shown_move(state),
-                                 subject=reply_subject(self.message.subject, f"[{game.name}] Your mail"),
+                                 subject=reply_subject(self.message.subject, game_subject(game.name, MailSubject.YOUR_MAIL)),
                                  body="\n".join(parts), reply_to_message=self.message, auto_submitted="auto-replied")
         return self.outcome(InboundOutcome.QUERY, what, version_before=state.version,
                             version=state.version)
@@ -148,7 +156,7 @@ class SeatReplies:
         if self._allowed(self._seat_budget(seat), "error"):
             body = note("preference_refused", refusal=refusal)
             self.compose.to_seat(game, seat, purpose="error", key=f"error:{self.tag}", version=kind.shown_move(state),
-                                 subject=reply_subject(self.message.subject, f"[{game.name}] Your orders"),
+                                 subject=reply_subject(self.message.subject, game_subject(game.name, MailSubject.YOUR_ORDERS)),
                                  body=body, reply_to_message=self.message,
                                  decision=decision_kind(kind, state, seat.name), auto_submitted="auto-replied")
         return self.outcome(InboundOutcome.REFUSED, refusal.text(), version_before=state.version,

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import kind_of
 from pbem.moderator.inbound.preferences import Preferences, Refusal, Wrong
 from pbem.moderator.inbound.words import Until, note
-from pbem.moderator.notify.subjects import move_subject
+from pbem.moderator.notify.subjects import MailSubject, mail_subject, move_subject
 from pbem.render.text import utc_stamp
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.absence import set_vacation
@@ -53,7 +53,7 @@ def announce_vacation(composer: MailComposer, game: GameRow, state: Any, seat: S
     for other in seats(composer.session, game):
         if other.id != seat.id:
             composer.to_seat(game, other, purpose="vacation", version=move,
-                             subject=move_subject(game.name, move, f"{seat.name}'s vacation"),
+                             subject=move_subject(game.name, move, mail_subject(MailSubject.VACATION, player=seat.name)),
                              body=note(VACATION, to="others", **words),
                              key=f"vacation:{seat.name}:{composer.cause or composer.now.isoformat()}")
     return note(VACATION, to="own", **words)

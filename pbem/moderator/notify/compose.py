@@ -61,8 +61,10 @@ from pbem.mail import (
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.notify.boards import Boards, BoardUse
 from pbem.moderator.notify.subjects import (
+    MailSubject,
     decision_deadline,
     decisions_of,
+    game_subject,
     prompt_subject,
 )
 from pbem.moderator.notify.tokens import seat_token
@@ -319,7 +321,7 @@ class MailComposer:
                             open_cash=settings.open_cash, mail_note=note)
         self._queue(
             recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
-            subject=f"[{game.name}] Welcome to {kind.info.title}, {seat.name}", body=body, game=game,
+            subject=game_subject(game.name, MailSubject.WELCOME, title=kind.info.title, player=seat.name), body=body, game=game,
             version=kind.shown_move(state), reply_to=token_address(self.moderator.address, token),
             threading=self._welcome_threading(game, seat.email), decision=None, auto_submitted=AUTO_GENERATED)
         self.prompt(game, state, seat)
@@ -334,9 +336,9 @@ class MailComposer:
             self.welcome(game, state, seat)
 
     def prompt_parts(self, game: GameRow, state: Any, seat: SeatRow, *, since: datetime | None = None,
-                     suffix: str = "") -> tuple[str, str, str] | None:
+                     short: str = "") -> tuple[str, str, str] | None:
         """(subject, body, decision kind) of the seat's prompt now, its deadline counted from ``since`` (else
-        from now: the decision is new); None when it decides nothing. ``suffix`` ends the subject."""
+        from now: the decision is new); None when it decides nothing. ``short`` ends the subject, in brackets."""
         kind = kind_of(game.kind)
         decisions = decisions_of(kind, state, seat.name)
         if not decisions:
@@ -345,7 +347,7 @@ class MailComposer:
         body = kind.prompt(state, seat.name, game=game.name, deadline=deadline)
         if body is None:
             return None
-        return prompt_subject(kind, game.name, state, decisions[0], suffix), body, decisions[0].kind
+        return prompt_subject(kind, game.name, state, decisions[0], short), body, decisions[0].kind
 
     def prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str = "prompt") -> bool:
         """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
@@ -364,7 +366,7 @@ class MailComposer:
         body = head + kind.game_end(state, seat.name, list(events), game=game.name)
         picture = self.picture(game, state, line=line_at(body, len(head))) if self.board_wanted(game, seat) else None
         self.to_seat(game, seat, purpose="game_end", version=kind.shown_move(state),
-                     subject=f"[{game.name}] Game over", body=body, reply_to_message=reply_to_message,
+                     subject=game_subject(game.name, MailSubject.GAME_OVER), body=body, reply_to_message=reply_to_message,
                      picture=picture)
 
 

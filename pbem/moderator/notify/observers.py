@@ -44,7 +44,7 @@ from pbem.mail import (
     reply_threading,
     token_address,
 )
-from pbem.moderator.notify.subjects import move_subject
+from pbem.moderator.notify.subjects import MailSubject, game_subject, move_subject
 from pbem.moderator.notify.tokens import tokens_in_outbox
 from pbem.render.env import render, render_phrase
 from pbem.render.text import finish
@@ -157,7 +157,7 @@ def report_to_observers(session: Session, game: GameRow, state: Any, events: Seq
         return []
     body = public_report(kind, state, list(events), game.name)
     move = kind.shown_move(state)
-    subject = f"[{game.name}] Game over" if state.finished else move_subject(game.name, move,
+    subject = game_subject(game.name, MailSubject.GAME_OVER) if state.finished else move_subject(game.name, move,
                                                                             kind.status_words(state))
     return [queue_to_observer(session, game, row, sender, key=f"{PURPOSE}:{cause}", version=move, subject=subject,
                               body=body, now=now) for row in watchers]

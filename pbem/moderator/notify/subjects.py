@@ -5,15 +5,52 @@ a reply carries the move back, and ``pbem.moderator.inbound.binding`` reads it
 to tell which position the orders were written at. A prompt's subject says
 what is asked (:func:`prompt_subject`), and its ``X-PBEM-Decision`` header the
 kind of the decision (:func:`decision_kind`).
+
+The words after the frame are templates (``core/mail_subjects.j2``, picked by
+:class:`MailSubject`; the game master's in ``core/subjects.j2``), marked for
+translation. The frames ``[GAME] Move N:`` and ``[GAME]`` and a reply's
+``Re:`` stay here, untranslated: the reader of replies matches them as they are.
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from enum import StrEnum
 from typing import Any
 
 from engine.core.decisions import Pending
 from pbem.games import GameKind
+from pbem.render.env import render_phrase
 from pbem.store.settings import GameSettings
+
+MAIL_SUBJECTS = "core/mail_subjects.j2"
+
+
+class MailSubject(StrEnum):
+    """Which mail's subject ``core/mail_subjects.j2`` words (its comment says when each is sent and the values
+    it takes): the caller names the mail, the template holds its words."""
+
+    PROMPT = "prompt"
+    GAME_OVER = "game_over"
+    WELCOME = "welcome"
+    IS_OVER = "is_over"
+    IS_PAUSED = "is_paused"
+    YOUR_MESSAGE = "your_message"
+    TO_MODERATOR = "to_moderator"
+    SPOOFED = "spoofed"
+    WAITING_REFUSED = "waiting_refused"
+    NOT_APPLIED = "not_applied"
+    YOUR_ORDERS = "your_orders"
+    YOUR_QUESTIONS = "your_questions"
+    YOUR_MAIL = "your_mail"
+    PRESS_SIGNED = "press_signed"
+    PRESS_ANONYMOUS = "press_anonymous"
+    VACATION = "vacation"
+
+
+def mail_subject(subject: MailSubject, /, **values: Any) -> str:
+    """A subject's words, one line (``core/mail_subjects.j2``): a header line is never wrapped, so
+    ``render_phrase`` and not the mail body's ``render``."""
+    return render_phrase(MAIL_SUBJECTS, subject=subject, **values)
 
 
 def move_subject(game: str, move: int, text: str) -> str:
@@ -21,12 +58,22 @@ def move_subject(game: str, move: int, text: str) -> str:
     return f"[{game}] Move {move}: {text}"
 
 
-def prompt_subject(kind: GameKind, game: str, state: Any, decision: Pending, suffix: str = "") -> str:
-    """'[g1] Move 16: please choose a rondel space for Russia': the move, then what is asked."""
-    return move_subject(game, kind.shown_move(state), f"please {kind.decision_words(state, decision)}{suffix}")
+def game_subject(game: str, subject: MailSubject, /, **values: Any) -> str:
+    """The subject of a mail about the game and no move (``[g1] Game over``): the tag alone, which a reply's
+    reader compares with the game's name (module docstring), then the words of ``subject``."""
+    return f"[{game}] {mail_subject(subject, **values)}"
+
+
+def prompt_subject(kind: GameKind, game: str, state: Any, decision: Pending, short: str = "") -> str:
+    """'[g1] Move 16: please choose a rondel space for Russia': the move, then what is asked; ``short``, a
+    game master's notice that carries the prompt, goes in brackets after the question."""
+    return move_subject(game, kind.shown_move(state),
+                        mail_subject(MailSubject.PROMPT, what=kind.decision_words(state, decision), short=short))
 
 
 def reply_subject(subject: str, fallback: str) -> str:
+    """The subject of a reply to a mail: its own, ``Re:`` once, so the player's thread holds together (and a
+    move it named still reads back); ``fallback`` when it had none."""
     subject = " ".join(subject.split())
     if not subject:
         return fallback

@@ -58,13 +58,14 @@ import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from pbem.games import GameKind, kind_of
 from pbem.moderator.notify.observers import after_change
 from pbem.moderator.notify.subjects import decisions_of, move_subject
-from pbem.render.env import render
+from pbem.render.env import render, render_phrase
 from pbem.render.text import bullet, finish, note_block
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.mailprefs import BoardSeen, MailMode, MailPrefs, board_seen, keep_news, prefs_of, saw_board, take_news
@@ -72,9 +73,21 @@ from pbem.store.mailprefs import BoardSeen, MailMode, MailPrefs, board_seen, kee
 if TYPE_CHECKING:
     from pbem.moderator.notify.compose import MailComposer, Replied
 
-NEWS_TITLE = "SINCE YOUR LAST MAIL"
 UNCHANGED = "core/board_unchanged.j2"
-NOTE_TITLE = "Note from the moderator"
+HEADINGS = "core/headings.j2"
+
+
+class Heading(StrEnum):
+    """Which block above a seat's report ``core/headings.j2`` heads: the words are the template's, to be
+    translated; this module only lays the block out."""
+
+    NEWS = "news"
+    NOTE = "note"
+
+
+def heading(which: Heading) -> str:
+    """A block's heading, one line (``core/headings.j2``)."""
+    return render_phrase(HEADINGS, heading=which)
 
 
 @dataclass(frozen=True)
@@ -108,7 +121,7 @@ def news_block(lines: Sequence[str]) -> str:
     """The kept news as a section above the report (empty when there is none)."""
     if not lines:
         return ""
-    return finish("\n".join([NEWS_TITLE, *(bullet(line) for line in lines)]) + "\n")
+    return finish("\n".join([heading(Heading.NEWS), *(bullet(line) for line in lines)]) + "\n")
 
 
 def prefs(composer: MailComposer, game: GameRow, seat: SeatRow) -> MailPrefs:
@@ -188,13 +201,13 @@ def _each_seat(composer: MailComposer, game: GameRow, move: Move, table: dict[st
 
 def _noted(note: Sequence[str], private: Sequence[str]) -> tuple[str, ...]:
     """A source's note and a seat's private lines as one block of its mail's head (none when both are empty)."""
-    return (note_block(NOTE_TITLE, [*note, *private]),) if note or private else ()
+    return (note_block(heading(Heading.NOTE), [*note, *private]),) if note or private else ()
 
 
 def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
               events: Sequence[Any], asks: bool, parts: Sequence[str],
               reply_to_message: Replied | None = None, *, purpose: str | None = None,
-              subject: str | None = None, suffix: str = "", since: datetime | None = None,
+              subject: str | None = None, short: str = "", since: datetime | None = None,
               reply: Sequence[str] = (), whole_board: bool = False) -> str | None:
     """One mail to one seat: the prompt if ``asks``, ``reply``, ``parts``, its kept news, the report of ``events``.
 
@@ -208,7 +221,7 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
 
     A move's mail is a ``prompt`` or a ``report``; a game master's notice
     (``pbem.moderator.gamemaster``: undo, replace, resume, resend) names its own
-    ``purpose`` and ``subject``, which a prompt ends with ``suffix``; its
+    ``purpose`` and ``subject``; a prompt's subject ends with ``short`` in brackets; its
     deadline counts from ``since`` (else from now). Returns the decision the
     mail asks for (``X-PBEM-Decision``), if any.
     """
@@ -216,7 +229,7 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     settings = composer.settings(game)
     move = kind.shown_move(state)
     subject, decision, question = subject or move_subject(game.name, move, kind.status_words(state)), None, ""
-    prompt = composer.prompt_parts(game, state, seat, since=since, suffix=suffix) if asks else None
+    prompt = composer.prompt_parts(game, state, seat, since=since, short=short) if asks else None
     if prompt is not None:
         (subject, question, decision) = prompt
     news = news_block(take_news(composer.session, seat))
