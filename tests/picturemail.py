@@ -105,7 +105,8 @@ def layouts(mails: list[tuple[str, bytes, str]], folder: Path, width: int) -> li
 
     A headless window is never narrower than 500 pixels, hence the frames. A script in the test's page around
     them (a mail carries none) writes the figures into its title, which ``--dump-dom`` prints once every frame
-    has loaded. Each mail's cid: reference is pointed at its PNG beside it.
+    has loaded. Each mail's cid: reference is pointed at its PNG beside it. A screenshot of the frames is kept
+    in ``folder`` (``screen.png``), the test's artefact.
     """
     assert CHROMIUM is not None
     folder.mkdir()
@@ -127,4 +128,10 @@ def layouts(mails: list[tuple[str, bytes, str]], folder: Path, width: int) -> li
                            "--dump-dom", page.as_uri()], check=True, timeout=300, capture_output=True, text=True)
     found = re.search(r"<title>(\[.*?\])</title>", done.stdout)
     assert found, done.stdout[:500]
+    # what a reader sees, kept beside the mails as the test's artefact (pytest keeps its last runs' folders)
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                    "--allow-file-access-from-files", f"--user-data-dir={folder / 'profile'}",
+                    f"--window-size={max(800, width + 100)},1000", "--virtual-time-budget=5000",
+                    f"--screenshot={folder / 'screen.png'}", page.as_uri()], check=True, timeout=300, capture_output=True)
+    assert (folder / "screen.png").stat().st_size > 0
     return [(int(page_width), round(picture_width)) for page_width, picture_width in json.loads(found.group(1))]
