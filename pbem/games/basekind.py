@@ -157,8 +157,8 @@ class BaseKind(ABC, Generic[S, A, E]):
     def prompt(self, state: S, player: str, *, game: str, deadline: datetime | str | None = None) -> str | None:
         """What ``player`` must decide now with every legal option; None when nothing is asked of them."""
         asked = [d for d in self.pending(state) if d.player == player and not d.answered]
-        options = tuple(self.legal_orders(state, player))
-        if not asked or not options:
+        options = tuple(self.legal_orders(state, player))  # none: the decision's words and HELP tell what to write
+        if not asked:
             return None
         decisions = tuple(plainmails.Decision(self.decision_words(state, d), tuple(self.decision_about(state, d)),
                                               options, self.default_order(state, d)) for d in asked[:1])

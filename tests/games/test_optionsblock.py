@@ -1,8 +1,10 @@
 """The options block every game prints (templates/core/options.j2), read back by one reader for every game."""
 from __future__ import annotations
 
+from engine.core.seats import Seat
 from pbem.games.optionsblock import Option, blocks, heading, options_in, split_option
 from pbem.render.env import environment
+from tests.guesskind import GuessKind, GuessSetup, GuessState
 
 PROMPT = """\
 MANEUVER
@@ -49,3 +51,19 @@ def test_the_block_the_template_prints_is_the_block_the_reader_reads() -> None:
     printed = environment().from_string('{% import "core/options.j2" as o %}{{ o.block(orders) }}').render(orders=orders)
     assert printed.splitlines()[0] == heading() == "Your options:"
     assert options_in(printed) == orders
+
+
+class _NoReadyOrders(GuessKind):
+    """Guess the Number as a game that lists no orders to copy (``BaseKind.legal_orders``' default)."""
+
+    def legal_orders(self, state: GuessState, player: str) -> list[str]:
+        return []
+
+
+def test_a_game_without_ready_orders_is_still_asked_its_decision() -> None:
+    """The plain prompt asks a decision even when the game lists no orders to copy: its words and HELP say
+    what to write, and no empty options block is printed."""
+    state = GuessKind().rules.new_game(GuessSetup((Seat("ann", "a@x.org"), Seat("bob", "b@x.org")), 1))[0]
+    assert options_in(GuessKind().prompt(state, "ann", game="g1") or "")
+    bare = _NoReadyOrders().prompt(state, "ann", game="g1") or ""
+    assert bare and not blocks(bare) and "HELP lists the orders" in bare
