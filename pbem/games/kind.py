@@ -104,6 +104,9 @@ class KindInfo:
     decisions: tuple[str, ...] = ()  # every ``Pending.kind`` the game asks for
     deadline_hours: Mapping[str, float] = field(default_factory=dict)  # per decision kind, for a new game
     holding_verb: str = "holds"  # how a seat holds things in this game: "governs"
+    # decisions asked in a brief mail (the question and the news, no report or board): those taken within
+    # another seat's turn and answered from the question alone (Imperial 2030: a battle, a canal passage)
+    brief: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "deadline_hours", MappingProxyType(dict(self.deadline_hours)))

@@ -71,7 +71,8 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         # no hours of its own: Imperial's are the configuration's defaults ([deadlines], docs/configuration.md)
         self.info = KindInfo("imperial2030", "Imperial 2030", 2, len(self.board.nation_ids),
                              variants=tuple(v.value for v in Variant), options=OPTIONS,
-                             decisions=tuple(kind.value for kind in DecisionKind), holding_verb="governs")
+                             decisions=tuple(kind.value for kind in DecisionKind), holding_verb="governs",
+                             brief=(DecisionKind.BATTLE.value, DecisionKind.CANAL.value))
         self.rules = ImperialRules(self.board)
         self.bot = ImperialBot()
 

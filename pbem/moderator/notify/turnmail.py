@@ -31,6 +31,14 @@ the map (a bid, an investment, a tax), and the board and its picture are
 most of a mail's bytes. The game master's notices always show it: they are
 rare, and a replaced player has seen nothing yet.
 
+A decision the game asks in a brief mail (``KindInfo.brief``: Imperial
+2030's battles and canal passages, taken within another nation's
+maneuver, several in a few moves) comes with the question and the news
+alone, what happened told as news; the report and the board wait for the
+seat's next full mail (one line says so), whose board is then new to the
+seat. Those decisions are a third of a seat's mails and are answered from
+the question; with the board they were half of the seat's bytes (issue 29).
+
 The player whose message caused the change gets
 at most one mail back, threaded under their message, carrying also what the
 inbound flow hands in as ``sender_parts`` (a refusal, answers to questions,
@@ -74,6 +82,7 @@ if TYPE_CHECKING:
     from pbem.moderator.notify.compose import MailComposer, Replied
 
 UNCHANGED = "core/board_unchanged.j2"
+BRIEF = "core/brief_mail.j2"
 HEADINGS = "core/headings.j2"
 
 
@@ -232,13 +241,18 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     prompt = composer.prompt_parts(game, state, seat, since=since, short=short) if asks else None
     if prompt is not None:
         (subject, question, decision) = prompt
-    news = news_block(take_news(composer.session, seat))
-    board, unchanged = chosen.board, ""
-    if board:
-        board, unchanged = _board_again(composer, game, state, seat, whole_board)
+    brief = prompt is not None and purpose is None and not whole_board and _brief(kind, state, seat.name)
+    kept = take_news(composer.session, seat)
+    if brief:  # what happened is told as news: the report it would be told in is left out
+        news = news_block([*kept, *kind.narrate(state, events, seat.name)] if events else kept)
+        board, unchanged = False, render(BRIEF, strict=True)
+    else:
+        news, board, unchanged = news_block(kept), chosen.board, ""
+        if board:
+            board, unchanged = _board_again(composer, game, state, seat, whole_board)
     head = "\n".join(part for part in [question, *reply, *parts, news, unchanged] if part)
-    report = kind.report(state, seat.name, list(events), game=game.name, open_cash=settings.open_cash, board=board,
-                         with_prompt=bool(question))
+    report = "" if brief else kind.report(state, seat.name, list(events), game=game.name,
+                                          open_cash=settings.open_cash, board=board, with_prompt=bool(question))
     text = "\n".join(part for part in (head, report) if part)
     picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if board else \
         composer.board_answer_picture(game, state, head) if head else None
@@ -257,6 +271,12 @@ def _board_again(composer: MailComposer, game: GameRow, state: Any, seat: SeatRo
         return False, render(UNCHANGED, strict=True, move=seen.move)
     saw_board(composer.session, seat, BoardSeen(digest, kind.shown_move(state)))
     return True, ""
+
+
+def _brief(kind: GameKind, state: Any, player: str) -> bool:
+    """Whether every decision ``player`` is asked is one the game asks in a brief mail (``KindInfo.brief``)."""
+    decisions = decisions_of(kind, state, player)
+    return bool(decisions) and all(d.kind in kind.info.brief for d in decisions)
 
 
 def _decision_keys(kind: GameKind, state: Any, player: str) -> tuple[tuple[str, str | None], ...]:
