@@ -14,17 +14,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
 
 from pbem import store
 from pbem.games import kind_of
 from pbem.moderator.deadlines import deadlines, decision_since
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.moderator.inbound.handler import process_message
 from pbem.moderator.notify.subjects import decision_deadline, decisions_of
 from pbem.moderator.tick import tick
+from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import load_settings
 from tests.emetable import EmeTable
-from tests.mailflowkit import MODERATOR, NOW
+from tests.imperialpositions import SUEZ_DEAL, SUEZ_OPENING
+from tests.mailflowkit import MODERATOR, NOW, PLAYERS, config_for
 
 IMPERIAL, EME = "imperial2030", "eight-minute-empire"
 FIRST_LINES = 15
@@ -207,3 +213,40 @@ def table_players(table: EmeTable) -> dict[str, str]:
     """The seats' addresses by player."""
     with table.db.transaction() as session:
         return {seat.name: seat.email for seat in store.seats(session, store.find_game(session, table.name))}
+
+
+@pytest.mark.parametrize("mode", ["turn", "round", "daily"])
+def test_issue29_in_every_mail_mode_a_mail_that_asks_opens_with_the_question(
+        game: tuple[str, EmeTable], mode: str) -> None:
+    """``MAIL TURN``, ``ROUND`` and ``DAILY`` seats keep news between mails: the question still comes before
+    them; a daily digest to a seat that must decide asks first too."""
+    kind, table = game
+    for player in table_players(table):
+        table.send(player, f"MAIL {mode.upper()}")
+    seen = len(table.outbox())
+    for _ in play(table, kind, 8):
+        pass
+    tick(table.db, NOW + timedelta(hours=25), moderator_address=MODERATOR)
+    asking = [row for row in table.outbox()[seen:] if row.headers.get("decision")]
+    assert asking
+    for row in asking:
+        assert asks_first(row.body), (row.purpose, row.body[:1200])
+
+
+def test_issue29_a_reply_saying_waiting_orders_were_refused_opens_with_the_question(tmp_path: Path) -> None:
+    """R-MAN-7: orders that waited for a canal answer and were refused once it came are told to their player in
+    the mail that asks them again: what is legal now (the options) within its first 15 lines."""
+    table = EmeTable(Database(f"sqlite:///{tmp_path / 'game.db'}"), config_for())
+    setup = table.moderator.make_setup(table.name, PLAYERS[:2], list(SUEZ_DEAL), 1)
+    create_game_with_mail(table.moderator, table.config, table.name, setup, NOW)
+    for player, text in SUEZ_OPENING:
+        table.send(player, text)
+    table.send("ann", "FLEET Rome TO Mediterranean Sea\nFLEET Mediterranean Sea TO Indian Ocean\n"
+                      "ARMY Paris TO Mumbai HOSTILE\nARMY Paris TO Nowhere")
+    seen = len(table.outbox())
+    table.send("bob", "DENY")
+    refused = [row for row in mails_to(table, "ann", seen) if "refused" in row.body.lower()]
+    assert refused, [row.body[:600] for row in mails_to(table, "ann", seen)]
+    for row in refused:
+        assert row.headers.get("decision") and (asks_first(row.body) or asks_first(row.body, LEGAL)), row.body[:1200]
+    table.db.dispose()
