@@ -4,26 +4,37 @@ Templates only format: they get view models (a game's ``views``, e.g. ``pbem.gam
 them out with the filters below. ``render`` passes the result through
 ``text.finish`` (ASCII, at most 78 columns) unless ``strict`` asks to be told
 about any line the templates got wrong instead.
+
+One environment per language (:func:`environment`): the same templates with
+the gettext functions of that language's catalogue (``pbem/locale``, Babel's
+compiled ``.mo``; CLDR plural rules in each catalogue's header). ``render``
+takes the language being written (``pbem.languages.spoken``), which the
+composer sets for each seat's mail.
 """
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from babel.support import Translations
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from pbem.languages import SOURCE, Language, spoken
 from pbem.render.text import (
     MAX_WIDTH,
-    asciify,
     bullet,
     clip,
     finish,
     pair,
+    plain,
     problems,
     wrap,
 )
 
 TEMPLATE_PACKAGE = "templates"
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"  # pbem/locale/<code>/LC_MESSAGES/pbem.mo
+DOMAIN = "pbem"
 
 
 class RenderError(ValueError):
@@ -43,12 +54,30 @@ def _rule(char: str = "=", width: int = MAX_WIDTH) -> str:
 
 
 def _heading(text: str, char: str = "-") -> str:
-    text = asciify(text)
+    text = plain(text)
     return f"{text}\n{char * min(len(text), MAX_WIDTH)}"
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
+class CatalogueMissing(RuntimeError):
+    """A language's compiled catalogue is not in the package (an install without ``pbem/locale``)."""
+
+
+def translations(language: Language) -> Translations:
+    """``language``'s compiled catalogue; never a silent English stand-in (see :class:`CatalogueMissing`)."""
+    path = LOCALE_DIR / language.value / "LC_MESSAGES" / f"{DOMAIN}.mo"
+    if not path.is_file():
+        raise CatalogueMissing(f"no catalogue for {language.value}: {path} is missing")
+    with path.open("rb") as compiled:
+        return Translations(compiled, domain=DOMAIN)
+
+
+def environment(language: Language | None = None) -> Environment:
+    """The environment of ``language``, by default the language being written (``pbem.languages.spoken``)."""
+    return _environment(spoken() if language is None else language)
+
+
+@lru_cache(maxsize=len(Language))
+def _environment(language: Language) -> Environment:
     env = Environment(
         loader=PackageLoader(TEMPLATE_PACKAGE, "."),
         autoescape=False,
@@ -61,7 +90,11 @@ def environment() -> Environment:
         # language is chosen the null translations give the English text unchanged
         extensions=["jinja2.ext.i18n"],
     )
-    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # added by the i18n extension
+    if language is SOURCE:
+        env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # added by the i18n extension
+    else:
+        env.install_gettext_translations(  # type: ignore[attr-defined]  # added by the i18n extension
+            translations(language), newstyle=True)
     env.filters.update(
         wrap=wrap,
         bullet=bullet,
@@ -69,7 +102,7 @@ def environment() -> Environment:
         rjust=_rjust,
         clip=clip,
         heading=_heading,
-        ascii=asciify,
+        ascii=plain,
         pair=pair,
     )
     env.globals.update(rule=_rule, width=MAX_WIDTH)

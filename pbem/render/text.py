@@ -1,4 +1,10 @@
-"""Plain text for mail: pure ASCII, at most 78 columns, words wrapped with hanging indents."""
+"""Plain text for mail: at most 78 columns, words wrapped with hanging indents; pure ASCII in English.
+
+Mail in English stays pure ASCII, as it always was (``asciify``); mail in
+another language keeps that language's letters (ą, ё, ñ) and writes the
+typographic signs as ASCII still (``plain``), in UTF-8. Columns are counted
+in characters, not bytes: a Cyrillic letter takes one column as a Latin one.
+"""
 from __future__ import annotations
 
 import textwrap
@@ -6,6 +12,8 @@ import unicodedata
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+
+from pbem.languages import SOURCE, spoken
 
 MAX_WIDTH = 78
 
@@ -17,6 +25,9 @@ _REPLACEMENTS = {
     "\u00d7": "x", "\u00df": "ss", "\u00e6": "ae", "\u00c6": "AE", "\u00f8": "o", "\u00d8": "O",
     "\u0142": "l", "\u0141": "L", "\u0131": "i", "\u2022": "*", "\t": " ",
 }
+
+
+_SIGNS = {ch: ascii for ch, ascii in _REPLACEMENTS.items() if not ch.isalpha()}
 
 
 def asciify(text: str) -> str:
@@ -36,18 +47,39 @@ def asciify(text: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=8192)
+def plain(text: str) -> str:
+    """The text as mail in the language being written shows it (the module doc): ASCII in English; else the
+    letters kept, typographic signs as ASCII, anything else that is not a letter or a digit as ``?``."""
+    if text.isascii():
+        return text
+    if spoken() is SOURCE:
+        return asciify(text)
+    return "".join(ch if ch.isascii() or ch.isalnum() or unicodedata.combining(ch) else _SIGNS.get(ch, "?")
+                   for ch in text)
+
+
+def is_plain(line: str) -> bool:
+    """Whether ``line`` is already as :func:`plain` would write it."""
+    return line.isascii() or plain(line) == line
+
+
 def wrap(text: str, indent: int | str = 0, first: int | str | None = None, width: int = MAX_WIDTH) -> str:
     """One paragraph wrapped to ``width``: ``indent`` for every line, ``first`` for the first if given.
 
     Long words (an email address, a long order) are broken only when they
     cannot fit on a line of their own. Remembered (bounded): a move's report
     to every seat wraps mostly the same paragraphs, and wrapping was a tenth
-    of the time a move took.
+    of the time a move took; the language is part of what is remembered
+    (``plain`` keeps its letters).
     """
+    return _wrapped(text, indent, first, width, spoken())
+
+
+@lru_cache(maxsize=8192)
+def _wrapped(text: str, indent: int | str, first: int | str | None, width: int, language: str) -> str:
     rest = " " * indent if isinstance(indent, int) else indent
     head = rest if first is None else (" " * first if isinstance(first, int) else first)
-    text = " ".join(asciify(text).split())
+    text = " ".join(plain(text).split())
     if not text:
         return head.rstrip()
     return textwrap.fill(text, width=width, initial_indent=head, subsequent_indent=rest,
@@ -77,13 +109,13 @@ def clip(text: str, width: int) -> str:
 
 
 def finish(text: str, width: int = MAX_WIDTH) -> str:
-    """The last safety net before mail: ASCII only, no line wider than ``width``, no trailing blanks.
+    """The last safety net before mail: ``plain`` text, no line wider than ``width``, no trailing blanks.
 
     Templates already keep to the limits; a line that does not (a very long
     player name, say) is wrapped here rather than sent too wide.
     """
     lines = []
-    for line in asciify(text).splitlines():
+    for line in plain(text).splitlines():
         line = line.rstrip()
         while len(line) > width:
             cut = line.rfind(" ", 0, width + 1)
@@ -110,8 +142,8 @@ def problems(text: str, width: int = MAX_WIDTH) -> list[str]:
     for number, line in enumerate(text.splitlines(), start=1):
         if len(line) > width:
             found.append(f"line {number} is {len(line)} columns: {line!r}")
-        if not line.isascii():
-            found.append(f"line {number} is not ASCII: {line!r}")
+        if not is_plain(line):
+            found.append(f"line {number} is not plain text in its language: {line!r}")
         if line != line.rstrip():
             found.append(f"line {number} has trailing blanks: {line!r}")
     return found
@@ -123,8 +155,8 @@ def pair(left: str, right: str, indent: int = 4, column: int = 36, width: int = 
     A ``left`` too long for its column gets a line of its own, ``right`` then
     follows on the next line, still aligned.
     """
-    left = asciify(left)
-    right = " ".join(asciify(right).split())
+    left = plain(left)
+    right = " ".join(plain(right).split())
     head = " " * indent + left
     hang = " " * (indent + column)
     if not right:

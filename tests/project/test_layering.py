@@ -24,7 +24,7 @@ ENGINE_GAMES = sorted(p.name for p in (ROOT / "engine").iterdir() if p.is_dir() 
 PBEM_GAMES = sorted(p.name for p in (ROOT / "pbem" / "games").iterdir() if p.is_dir()
                     and (p / "__init__.py").exists())
 # What a game's own modules may use of the moderator's package: the seam itself and the shared text tools.
-GAME_MAY_USE = ("pbem.games", "pbem.render", "pbem.errors")
+GAME_MAY_USE = ("pbem.games", "pbem.render", "pbem.errors", "pbem.languages")
 
 
 def modules(folder: str) -> dict[str, set[str]]:
@@ -127,7 +127,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pbem.moderator",),  # the core: games, orders, the mail a move causes, deadlines, the game master
     ("pbem.config", "pbem.initfile"),  # the configuration file, read (into mail and store settings) and written
     ("pbem.games", "pbem.store", "pbem.mail", "pbem.render", "templates"),
-    ("pbem", "pbem.errors", "pbem.holders", "pbem.privatefiles", "pbem.crash"),  # what every layer shares
+    ("pbem", "pbem.errors", "pbem.holders", "pbem.privatefiles", "pbem.crash", "pbem.languages"),  # what every layer shares
     ("engine", "maps"),  # the rules, pure: no I/O, nothing of the rest
 )
 # Pillow is loaded only when a picture is drawn (pbem.render.picture's render_png): the one import a function

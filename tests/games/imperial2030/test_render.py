@@ -440,7 +440,7 @@ def test_text_helpers() -> None:
     assert finish("\n\nx" + " y" * 60 + "  \n\n\nz\n\n") .splitlines()[0].endswith("y")
     assert all(len(line) <= 78 for line in finish("w" * 200).splitlines())
     assert problems("caf\u00e9 \nok\n" + "x" * 79) == [
-        "line 1 is not ASCII: 'caf\u00e9 '", "line 1 has trailing blanks: 'caf\u00e9 '",
+        "line 1 is not plain text in its language: 'caf\u00e9 '", "line 1 has trailing blanks: 'caf\u00e9 '",
         "line 3 is 79 columns: '" + "x" * 79 + "'"]
 
 
