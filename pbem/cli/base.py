@@ -15,6 +15,7 @@ from pbem.cli.style import PlainGroup
 from pbem.config import database_url
 from pbem.errors import BadSetup, PbemError
 from pbem.games import GameKind
+from pbem.languages import Language, language_named
 from pbem.moderator.games import Moderator
 from pbem.store import Database
 from pbem.store.schema import head_revisions
@@ -126,10 +127,19 @@ def parse_variant(kind: GameKind, text: str) -> str:
 
 
 def parse_player(text: str) -> tuple[str, str]:
-    name, sep, email = text.partition(":")
-    if not sep or not name.strip() or not email.strip():
-        raise BadSetup(f"--player must be NAME:EMAIL (e.g. ann:ann@example.org), not {text!r}")
+    """NAME:EMAIL of ``--player`` (a language after a second colon is :func:`player_language`'s)."""
+    name, sep, rest = text.partition(":")
+    email, _, language = rest.partition(":")
+    if not sep or not name.strip() or not email.strip() or (language and language_named(language) is None):
+        raise BadSetup(f"--player must be NAME:EMAIL or NAME:EMAIL:LANGUAGE (e.g. ann:ann@example.org:ru; "
+                       f"languages: {', '.join(lang.value for lang in Language)}), not {text!r}")
     return name.strip(), email.strip()
+
+
+def player_language(text: str) -> Language | None:
+    """The language of ``--player NAME:EMAIL:LANGUAGE``, if it names one."""
+    parts = text.split(":")
+    return language_named(parts[2]) if len(parts) > 2 else None
 
 
 def parse_deal(text: str) -> tuple[str, str]:

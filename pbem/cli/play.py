@@ -19,6 +19,7 @@ from pbem.cli.base import (
     parse_deal,
     parse_player,
     parse_variant,
+    player_language,
 )
 from pbem.cli.lines import submit_lines
 from pbem.cli.master import gm_mail
@@ -26,6 +27,7 @@ from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
 from pbem.games import DEFAULT_KIND, KINDS, GameKind, kind_named
 from pbem.games.kind import match_player
+from pbem.languages import SOURCE, Language, language_named
 from pbem.moderator.gamemaster import GamePaused, refuse_if_paused
 from pbem.moderator.gamemaster import order as order_with_mail
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
@@ -81,10 +83,21 @@ def game_new(
                                     "turn (a mail when it must decide, with everything since its last), every "
                                     "(a report after every move), round or daily (digests).")
     ] = NEW_GAME_MAIL,
+    language: Annotated[
+        str, typer.Option("--language", metavar="LANG",
+                          help="The language of the game's mail (en, ru, pl, es, it) for the seats that name none "
+                               "in --player NAME:EMAIL:LANG; a player changes theirs by mail (LANGUAGE RU).")
+    ] = SOURCE.value,
 ) -> None:
     """Create a game of any kind (--kind) and print its setup: the seats, what was dealt, who decides first."""
     game_kind = kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
     players = [parse_player(p) for p in player]
+    game_language = language_named(language)
+    if game_language is None:
+        raise BadSetup(f"--language {language!r} is no language; the languages: "
+                       + ", ".join(lang.value for lang in Language))
+    languages = {name: lang for (name, _), text in zip(players, player, strict=True)
+                 if (lang := player_language(text)) is not None}
     fixed = [parse_deal(d) for d in deal or ()]
     variants = [parse_variant(game_kind, v) for v in variant or ()]
     own = {"age_order": tuple(n.strip() for n in age_order.split(",") if n.strip())} if age_order else {}
@@ -100,7 +113,8 @@ def game_new(
     moderator = options.moderator()
     setup = moderator.make_setup(name, players, fixed, seed, variants, start_player, kind=game_kind.info.name,
                                  options=own)
-    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.info.name, mail=mail)
+    game, queued = create_game_with_mail(moderator, config, name, setup, kind=game_kind.info.name, mail=mail,
+                                         language=game_language, languages=languages)
     for line in game_kind.new_game_lines(game):
         echo(line)
     welcomed = [q.recipient for q in queued if q.purpose == "welcome"]

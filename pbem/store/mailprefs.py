@@ -1,8 +1,9 @@
-"""How much mail each seat wants, the news kept for its next digest, and the board its last mail showed.
+"""How much mail each seat wants and in which language, the news kept for its next digest, and the board its
+last mail showed.
 
-A seat's mode (``MAIL EVERY|TURN|ROUND|DAILY``) and board choice (``BOARD
-ON|OFF``) override the game's defaults (``GameSettings.mail_default`` and
-``board_default``). A seat that does not get a mail for a change keeps the
+A seat's mode (``MAIL EVERY|TURN|ROUND|DAILY``), board choice (``BOARD
+ON|OFF``) and language (``LANGUAGE RU``) override the game's defaults
+(``GameSettings.mail_default``, ``board_default``, ``language``). A seat that does not get a mail for a change keeps the
 change's sentences, as that seat may read them, in ``news``; its next mail
 carries them all, oldest first, and empties the list. So the mails a seat
 receives, read in order, tell everything it may see, whatever its mode.
@@ -17,6 +18,7 @@ from typing import Any
 from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKey, Integer, String
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from pbem.languages import Language
 from pbem.store.alarm import wake
 from pbem.store.memo import game_rows, remember
 from pbem.store.models import GameRow, SeatRow, id_of
@@ -45,6 +47,7 @@ this keep the mode they were created with.
 class MailPrefs:
     mode: MailMode
     board: bool
+    language: Language = Language.EN
 
 
 class SeatMailRow(SQLModel, table=True):
@@ -84,17 +87,26 @@ def _row_for_update(session: Session, seat: SeatRow) -> SeatMailRow:
     return row
 
 
-def prefs_of(session: Session, seat: SeatRow, default_mode: str, default_board: bool) -> MailPrefs:
+def prefs_of(session: Session, seat: SeatRow, default_mode: str, default_board: bool,
+             default_language: str = Language.EN.value) -> MailPrefs:
     row = _row(session, seat)
     mode = row.mode if row is not None and row.mode else default_mode
     board = row.board if row is not None and row.board is not None else default_board
-    return MailPrefs(MailMode(mode), board)
+    language = seat.language or default_language
+    return MailPrefs(MailMode(mode), board, Language(language))
 
 
-def set_prefs(session: Session, seat: SeatRow, *, mode: MailMode | None = None, board: bool | None = None) -> None:
+def set_prefs(session: Session, seat: SeatRow, *, mode: MailMode | None = None, board: bool | None = None,
+              language: Language | None = None) -> None:
     """The seat's choices; a mode change wakes the deadline tick's alarm (daily digests are sent by the tick)."""
     if mode is not None:
         wake(session, seat.game_id)
+    if language is not None:
+        seat.language = language.value  # kept on the seat: see SeatRow.language
+        session.add(seat)
+    if mode is None and board is None:
+        session.flush()
+        return
     row = _row_for_update(session, seat)
     if mode is not None:
         row.mode = mode.value

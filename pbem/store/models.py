@@ -69,6 +69,10 @@ class SeatRow(SQLModel, table=True):
     seat: int = Field(sa_column=Column(Integer, nullable=False))  # 0-based, clockwise
     name: str = Field(sa_column=Column(String(64), nullable=False))
     email: str = Field(default="", sa_column=Column(String(320), nullable=False))
+    # the seat's mail language (LANGUAGE), None: the game's; here, not among the seat's mail preferences
+    # (pbem.store.mailprefs), because a refusal is written in it while the move's transaction, which reads
+    # none of those, holds the seat already
+    language: str | None = Field(default=None, sa_column=Column(String(8), nullable=True))
 
 
 class ActionRow(SQLModel, table=True):

@@ -45,6 +45,7 @@ class GameSettings:
     absent_limit: int = 3  # decisions the stand-in took in a row before the game master is asked to replace
     vacation: str = "stretch"  # VACATION UNTIL: "stretch" the seat's deadlines, or the "bot" stands in
     vacation_cap_days: int = 14  # the longest vacation a player may announce
+    language: str = "en"  # a seat's mail language unless it chose one (pbem.languages.Language)
 
     def hours_for(self, decision: str) -> float | None:
         """The hours a decision of this kind gets, else the game's fallback; None: no deadline."""
@@ -72,6 +73,7 @@ class GameSettingsRow(SQLModel, table=True):
     absent_limit: int = Field(default=3, sa_column=Column(Integer, nullable=False, server_default="3"))
     vacation: str = Field(default="stretch", sa_column=Column(String(8), nullable=False, server_default="stretch"))
     vacation_cap_days: int = Field(default=14, sa_column=Column(Integer, nullable=False, server_default="14"))
+    language: str = Field(default="en", sa_column=Column(String(8), nullable=False, server_default="en"))
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -86,7 +88,7 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
     return GameSettings(row.open_cash, row.paused, hours,
                         tuple(float(h) for h in row.reminder_hours), row.thread_root,  # empty: reminders=none
                         row.clock_reset, row.mail_default, row.board_default, row.press, row.absent,
-                        row.absent_limit, row.vacation, row.vacation_cap_days)
+                        row.absent_limit, row.vacation, row.vacation_cap_days, row.language)
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
@@ -112,6 +114,7 @@ def _write(session: Session, game: GameRow, settings: GameSettings) -> None:
     row.absent_limit = settings.absent_limit
     row.vacation = settings.vacation
     row.vacation_cap_days = settings.vacation_cap_days
+    row.language = settings.language
     row.changed = utcnow()
     session.add(row)
     session.flush()

@@ -356,11 +356,12 @@ def pause(db: Database, name: str, *, mail: MailContext | None = None, now: date
         save_settings(session, game, settings)
         version = kind_of(game.kind).shown_move(store.load_state(session, game))
         composer = mail.composer(session, moment, _stamp(moment))
-        body = notice("core/notice_paused.j2", game=name)
         for seat in _seats(session, game) if composer is not None else ():  # the notice alone: module docstring
             assert composer is not None
-            composer.to_seat(game, seat, purpose="pause", version=version,
-                             subject=move_subject(name, version, subject_words(Subject.PAUSED)), body=body)
+            with composer.writing_to(game, seat):
+                composer.to_seat(game, seat, purpose="pause", version=version,
+                                 subject=move_subject(name, version, subject_words(Subject.PAUSED)),
+                                 body=notice("core/notice_paused.j2", game=name))
         return PauseChange(name, True, (), _count(composer))
 
 

@@ -7,23 +7,27 @@ Used by ``pbem game new`` when the configuration has ``[moderator]`` and
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from pbem.config import Config
 from pbem.games import DEFAULT_KIND, NewGame, kind_of
+from pbem.languages import SOURCE, Language
 from pbem.moderator.games import Moderator
 from pbem.moderator.notify.compose import MailComposer, Queued
 from pbem.store import seats
-from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode
+from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode, set_prefs
 from pbem.store.settings import GameSettings, save_settings
 
 
 def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup: Any,
                           now: datetime | None = None, *, kind: str = DEFAULT_KIND,
-                          mail: MailMode = NEW_GAME_MAIL) -> tuple[NewGame, list[Queued]]:
+                          mail: MailMode = NEW_GAME_MAIL, language: Language = SOURCE,
+                          languages: Mapping[str, Language] | None = None) -> tuple[NewGame, list[Queued]]:
     """Store the game and queue every seat's welcome mail, in one transaction; the mails queued. ``mail``: the
-    game's default MAIL mode, which a seat may change by mail."""
+    game's default MAIL mode, which a seat may change by mail; ``language``: the game's language, ``languages``
+    a seat's own (by player name), which a seat may change by mail (``LANGUAGE``)."""
     identity = config.require_moderator()
     now = now or datetime.now(UTC)
     with moderator.transaction() as session:
@@ -34,7 +38,11 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
         settings = GameSettings(deadline_hours=config.deadlines.for_kind(game_kind.info.deadline_hours,
                                                                          game_kind.info.decisions),
                                 reminder_hours=tuple(config.deadlines.reminder_hours),
-                                thread_root=composer.welcome_id(game, first.email), mail_default=mail.value)
+                                thread_root=composer.welcome_id(game, first.email), mail_default=mail.value,
+                                language=language.value)
         save_settings(session, game, settings)
+        for seat in seats(session, game):
+            if seat.name in (languages or {}):
+                set_prefs(session, seat, language=(languages or {})[seat.name])
         composer.welcomes(game, created.state)
     return created, composer.queued

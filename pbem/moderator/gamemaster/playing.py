@@ -169,13 +169,14 @@ def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, mome
     move = kind.shown_move(state)
     if composer.queued_before(composer.message_id(game.name, move, seat.email, key)) is not None:
         return False
-    what, due = kind.decision_words(state, deadline.pending), _when(deadline.due)
-    note = notice("core/notice_reminder.j2", what=what, due=due, hours=hours,
-                  default=kind.default_order(state, deadline.pending))
-    prompt = kind.prompt(state, deadline.player, game=game.name, deadline=deadline.due) or ""
-    composer.to_seat(game, seat, purpose="reminder", key=key, version=move,
-                     subject=move_subject(game.name, move, subject_words(Subject.REMINDER, what=what, due=due)),
-                     body="\n".join(part for part in (prompt, note) if part), decision=deadline.kind)
+    with composer.writing_to(game, seat):
+        what, due = kind.decision_words(state, deadline.pending), _when(deadline.due)
+        note = notice("core/notice_reminder.j2", what=what, due=due, hours=hours,
+                      default=kind.default_order(state, deadline.pending))
+        prompt = kind.prompt(state, deadline.player, game=game.name, deadline=deadline.due) or ""
+        composer.to_seat(game, seat, purpose="reminder", key=key, version=move,
+                         subject=move_subject(game.name, move, subject_words(Subject.REMINDER, what=what, due=due)),
+                         body="\n".join(part for part in (prompt, note) if part), decision=deadline.kind)
     return True
 
 

@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import Any
 
 from pbem.games import kind_of
+from pbem.languages import Language
 from pbem.moderator.gamemaster.common import GameMasterError, _locked_game, _transaction, words
 from pbem.store import Database
 from pbem.store.mailprefs import MailMode
@@ -28,13 +29,14 @@ from pbem.store.settings import FALLBACK_DECISION, PRESS_MODES, GameSettings, lo
 
 DEADLINE = "deadline."
 KEYS = ("deadline.<decision>", "deadline.default", "reminders", "open_cash", "mail", "board", "press", "absent",
-        "absent_limit", "vacation", "vacation_cap")
+        "absent_limit", "vacation", "vacation_cap", "language")
 # key -> (GameSettings field, the words it takes, whether it is a default for the seats that chose none)
 CHOICES: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "absent": ("absent", ("alert", "bot"), False),
     "vacation": ("vacation", ("stretch", "bot"), False),
     "mail": ("mail_default", tuple(m.value for m in MailMode), True),
     "press": ("press", PRESS_MODES, False),
+    "language": ("language", tuple(language.value for language in Language), True),
 }
 FLAGS = {"board": ("board_default", True), "open_cash": ("open_cash", False)}  # key -> (field, a seats' default)
 COUNTS = {"absent_limit": "absent_limit", "vacation_cap": "vacation_cap_days"}

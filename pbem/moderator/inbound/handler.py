@@ -95,12 +95,13 @@ from pbem.crash import crash_point
 from pbem.errors import ConcurrentUpdate, PbemError
 from pbem.games import kind_of
 from pbem.holders import holder_name
+from pbem.languages import speaking
 from pbem.mail import InboundError, InboundMessage, ReplyTo, parse_message
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.binding import Binding, Verdict, answered_move, judge
 from pbem.moderator.inbound.outcome import DUPLICATE, FAILED, PROCESSED, Outcome
-from pbem.moderator.inbound.preferences import read_preferences
+from pbem.moderator.inbound.preferences import Preferences, read_preferences
 from pbem.moderator.inbound.press import PressReading, answered_press, read_press, relay
 from pbem.moderator.inbound.seatreplies import SeatReplies
 from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
@@ -296,7 +297,14 @@ class _Handler(SeatReplies):
             return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
         seat, game = found
         self.game, self.seat = game, seat
-        if message.sender_problem is not None or (message.sender or "").lower() != seat.email.strip().lower():
+        with self.compose.writing_to(game, seat):  # what the seat is answered, in its language
+            return self.from_seat(token)
+
+    def from_seat(self, token: str) -> Outcome:
+        """A mail with a seat's token (``self.seat``): checked for its sender and the game's state, then read."""
+        game, message = self.game, self.message
+        assert game is not None and self.seat is not None
+        if message.sender_problem is not None or (message.sender or "").lower() != self.seat.email.strip().lower():
             return self.spoofed(token)
         if game.status == GameStatus.FINISHED:
             return self.notice(InboundOutcome.FINISHED, token, "the game is over", MailSubject.IS_OVER)
@@ -424,7 +432,6 @@ class _Handler(SeatReplies):
     def orders(self, token: str) -> Outcome:
         game, seat, message = self.game, self.seat, self.message
         assert game is not None and seat is not None
-        kind = kind_of(game.kind)
         before = load_state(self.session, game)
         # First the press (its text may hold lines that look like MAIL or BOARD); a reply to a press mail is press
         press = read_press(message.body, answered_press(self.session, game, seat, message))
@@ -433,6 +440,17 @@ class _Handler(SeatReplies):
             wanted = vacation_problem(self.compose.settings(game), wanted, self.now)
         if wanted.refusal is not None:
             return self.preference_refused(game, seat, token, before, wanted.refusal)
+        if wanted.language is not None:  # the answer, and every mail after it, in the language chosen
+            set_prefs(self.session, seat, language=wanted.language)
+            with speaking(wanted.language):
+                return self.read_orders(token, before, press, wanted)
+        return self.read_orders(token, before, press, wanted)
+
+    def read_orders(self, token: str, before: Any, press: PressReading, wanted: Preferences) -> Outcome:
+        """The mail's preferences (``wanted``), press and orders, once its preference lines are known right."""
+        game, seat = self.game, self.seat
+        assert game is not None and seat is not None
+        kind = kind_of(game.kind)
         body = wanted.body
         parts = [self.press(game, seat, before, press)] if press.any else []  # press is bound to no move
         binding = self.binding(game, seat, before)
@@ -443,7 +461,7 @@ class _Handler(SeatReplies):
         if wanted.any:
             if wanted.vacation:
                 parts.append(announce_vacation(self.compose, game, before, seat, wanted))
-            if wanted.mode is not None or wanted.board is not None:
+            if wanted.mode is not None or wanted.board is not None or wanted.language is not None:
                 set_prefs(self.session, seat, mode=wanted.mode, board=wanted.board)
                 parts.append(wanted.told())
             if wanted.history_from is not None:

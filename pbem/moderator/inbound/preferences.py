@@ -1,5 +1,6 @@
 """A player's mail preferences in their mail: ``MAIL EVERY|TURN|ROUND|DAILY``, ``BOARD ON|OFF``,
-``VACATION UNTIL <date>|OFF``, and the core's own reports ``HISTORY ALL`` and ``HISTORY FROM <move>``.
+``LANGUAGE <language>`` (the command in each language: ``ЯЗЫК русский``, ``JĘZYK PL``, ``IDIOMA ES``, ``LINGUA
+IT``), ``VACATION UNTIL <date>|OFF``, and the core's own reports ``HISTORY ALL`` and ``HISTORY FROM <move>``.
 
 Read by the moderator core before the game reads the orders, the same for
 every game: such a line is taken out of the message (its place left blank,
@@ -16,11 +17,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import Enum
 
+from pbem.languages import ENDONYM, Language, is_command_word, language_named
 from pbem.moderator.inbound.words import Until, said
 from pbem.store.mailprefs import MailMode
 
 _LINE = re.compile(r"^\s*(mail|board|vacation)\b\s*(.*?)\s*[.!]?\s*$", re.IGNORECASE)
 _HISTORY = re.compile(r"^\s*history\s+(?:(all)|from\s+(?:move\s+)?(\d{1,6}))\s*[.!?]?\s*$", re.IGNORECASE)
+_LANGUAGE = re.compile(r"^\s*(\w+)\s*(.*?)\s*[.!]?\s*$")
 _UNTIL = re.compile(r"^until\s+(\d{4}-\d{2}-\d{2})(?:[ t](\d{1,2}:\d{2}))?(?:\s*utc)?$", re.IGNORECASE)
 SIGNATURE = "-- "
 MODES = tuple(m.value.upper() for m in MailMode)
@@ -34,6 +37,7 @@ class Wrong(Enum):
     VACATION_WORDS = "vacation_words"  # VACATION and neither UNTIL <date> nor OFF
     VACATION_PAST = "vacation_past"  # a vacation that ends before now
     VACATION_TOO_LONG = "vacation_too_long"  # longer than the game allows
+    LANGUAGE_NAME = "language_name"  # LANGUAGE and no language the moderator writes
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class Refusal:
     days: int = 0  # the game's longest vacation (VACATION_TOO_LONG)
     latest: str = ""  # the latest end allowed now, a UTC stamp (VACATION_TOO_LONG)
     modes: tuple[str, ...] = MODES
+    languages: tuple[str, ...] = tuple(f"{language.value.upper()} ({ENDONYM[language]})" for language in Language)
 
     def text(self) -> str:
         """The refusal as the player reads it, also kept as the message's record."""
@@ -64,11 +69,12 @@ class Preferences:
     away_until: datetime | None = None  # VACATION UNTIL <date>: back at the end of that day (or at that time)
     back: bool = False  # VACATION OFF
     history_from: int | None = None  # HISTORY ALL (0) or HISTORY FROM <move>: answered by the core
+    language: Language | None = None  # LANGUAGE <language>
 
     @property
     def any(self) -> bool:
         return (self.mode is not None or self.board is not None or self.refusal is not None or self.vacation
-                or self.history_from is not None)
+                or self.history_from is not None or self.language is not None)
 
     @property
     def vacation(self) -> bool:
@@ -76,7 +82,8 @@ class Preferences:
 
     def told(self) -> str:
         """The confirmation for the reply (the vacation is confirmed by the inbound flow, which checks it)."""
-        return said("mail_preferences", mode=self.mode, board=self.board)
+        return said("mail_preferences", mode=self.mode, board=self.board,
+                    language=ENDONYM[self.language] if self.language is not None else None)
 
 
 def _vacation(value: str) -> tuple[datetime | None, bool] | None:
@@ -103,6 +110,7 @@ def read_preferences(body: str) -> Preferences:
     away: datetime | None = None
     back = False
     history_from: int | None = None
+    language: Language | None = None
     for index, raw in enumerate(lines):
         if raw.startswith(SIGNATURE.rstrip()) and raw.strip() in ("--", "-- "):
             break
@@ -111,6 +119,13 @@ def read_preferences(body: str) -> Preferences:
         asked = _HISTORY.match(raw)
         if asked is not None:
             history_from = 0 if asked.group(1) else int(asked.group(2))
+            lines[index] = ""
+            continue
+        spoken = _LANGUAGE.match(raw)
+        if spoken is not None and is_command_word(spoken.group(1)):
+            language = language_named(spoken.group(2))
+            if language is None:
+                return Preferences(body, refusal=Refusal(Wrong.LANGUAGE_NAME, index + 1, raw.strip()))
             lines[index] = ""
             continue
         match = _LINE.match(raw)
@@ -133,4 +148,5 @@ def read_preferences(body: str) -> Preferences:
         else:
             return Preferences(body, refusal=Refusal(Wrong.BOARD_WORDS, index + 1, raw.strip()))
         lines[index] = ""
-    return Preferences("\n".join(lines), mode, board, away_until=away, back=back, history_from=history_from)
+    return Preferences("\n".join(lines), mode, board, away_until=away, back=back, history_from=history_from,
+                       language=language)

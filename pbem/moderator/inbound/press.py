@@ -448,6 +448,12 @@ def _room(composer: MailComposer, sender: SeatRow, game: GameRow, count: int) ->
 def _queue(composer: MailComposer, game: GameRow, kind: GameKind, state: Any, sender: SeatRow, seat: SeatRow,
            recipients: Sequence[SeatRow], press: Press, mode: str, key: str) -> None:
     """One relayed press: From the moderator, Reply-To the recipient's token; no address of the sender."""
+    with composer.writing_to(game, seat):
+        _queue_one(composer, game, kind, state, sender, seat, recipients, press, mode, key)
+
+
+def _queue_one(composer: MailComposer, game: GameRow, kind: GameKind, state: Any, sender: SeatRow, seat: SeatRow,
+               recipients: Sequence[SeatRow], press: Press, mode: str, key: str) -> None:
     signed = mode == SIGNED
     subject = game_subject(game.name, MailSubject.PRESS_SIGNED if signed else MailSubject.PRESS_ANONYMOUS,
                            writer=sender.name)

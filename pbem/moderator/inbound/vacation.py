@@ -52,8 +52,10 @@ def announce_vacation(composer: MailComposer, game: GameRow, state: Any, seat: S
     move = kind.shown_move(state)
     for other in seats(composer.session, game):
         if other.id != seat.id:
-            composer.to_seat(game, other, purpose="vacation", version=move,
-                             subject=move_subject(game.name, move, mail_subject(MailSubject.VACATION, player=seat.name)),
-                             body=note(VACATION, to="others", **words),
-                             key=f"vacation:{seat.name}:{composer.cause or composer.now.isoformat()}")
+            with composer.writing_to(game, other):
+                composer.to_seat(game, other, purpose="vacation", version=move,
+                                 subject=move_subject(game.name, move,
+                                                      mail_subject(MailSubject.VACATION, player=seat.name)),
+                                 body=note(VACATION, to="others", **words),
+                                 key=f"vacation:{seat.name}:{composer.cause or composer.now.isoformat()}")
     return note(VACATION, to="own", **words)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -48,6 +49,7 @@ from sqlmodel import Session, col, select
 
 from pbem.config import ModeratorSettings
 from pbem.games import GameKind, kind_of
+from pbem.languages import ENDONYM, Language, speaking
 from pbem.mail import (
     InboundMessage,
     ReplyTo,
@@ -104,6 +106,9 @@ class Queued:
     recipient: str
     purpose: str
     message_id: str
+
+
+LANGUAGES = tuple(f"{language.value.upper()} ({name})" for language, name in ENDONYM.items())  # the welcome offers
 
 
 class MailComposer:
@@ -200,6 +205,15 @@ class MailComposer:
         board = kind_of(game.kind).board_text(state, game=game.name).strip()
         at = body.find(board) if board else -1
         return self.picture(game, state, line=line_at(body, at)) if at >= 0 else None
+
+    def language_of(self, game: GameRow, seat: SeatRow) -> Language:
+        """The language the seat's mail is written in (``LANGUAGE``, else the game's)."""
+        return Language(seat.language or self.settings(game).language)  # the seat's row only: see SeatRow.language
+
+    def writing_to(self, game: GameRow, seat: SeatRow) -> AbstractContextManager[Language]:
+        """Write in the seat's language inside the block: every mail to one seat is written inside one
+        (``pbem.languages`` says why a context and not an argument)."""
+        return speaking(self.language_of(game, seat))
 
     def board_wanted(self, game: GameRow, seat: SeatRow) -> bool:
         """Whether the seat takes the board in its mail (``BOARD ON|OFF``, else the game's default)."""
@@ -312,11 +326,16 @@ class MailComposer:
 
     def welcome(self, game: GameRow, state: Any, seat: SeatRow, *, known_token: str | None = None) -> None:
         """The welcome mail to one seat (its token in the Reply-To and in the text), and its prompt if it decides."""
+        with self.writing_to(game, seat):
+            self._welcome(game, state, seat, known_token)
+
+    def _welcome(self, game: GameRow, state: Any, seat: SeatRow, known_token: str | None) -> None:
         settings = self.settings(game)
         token = self.token_for(seat, known_token)
         kind = kind_of(game.kind)
-        prefs = prefs_of(self.session, seat, settings.mail_default, settings.board_default)
-        note = render(WELCOME_MAIL, strict=True, mode=prefs.mode.value, board=prefs.board).rstrip("\n")
+        prefs = prefs_of(self.session, seat, settings.mail_default, settings.board_default, settings.language)
+        note = render(WELCOME_MAIL, strict=True, mode=prefs.mode.value, board=prefs.board,
+                      language=prefs.language.value, languages=LANGUAGES).rstrip("\n")
         body = kind.welcome(state, seat.name, game=game.name, reply_to=token_address(self.moderator.address, token),
                             open_cash=settings.open_cash, mail_note=note)
         self._queue(
@@ -351,6 +370,10 @@ class MailComposer:
 
     def prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str = "prompt") -> bool:
         """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
+        with self.writing_to(game, seat):
+            return self._prompt(game, state, seat, purpose)
+
+    def _prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str) -> bool:
         found = self.prompt_parts(game, state, seat)
         if found is None:
             return False
@@ -362,6 +385,11 @@ class MailComposer:
     def game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any], *, head: str = "",
                  reply_to_message: Replied | None = None) -> None:
         """The last mail of the game to a seat, after ``head``; with the final board's picture (``BOARD ON``)."""
+        with self.writing_to(game, seat):
+            self._game_end(game, state, seat, events, head, reply_to_message)
+
+    def _game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any], head: str,
+                  reply_to_message: Replied | None) -> None:
         kind = kind_of(game.kind)
         body = head + kind.game_end(state, seat.name, list(events), game=game.name)
         picture = self.picture(game, state, line=line_at(body, len(head))) if self.board_wanted(game, seat) else None

@@ -135,7 +135,7 @@ def news_block(lines: Sequence[str]) -> str:
 
 def prefs(composer: MailComposer, game: GameRow, seat: SeatRow) -> MailPrefs:
     settings = composer.settings(game)
-    return prefs_of(composer.session, seat, settings.mail_default, settings.board_default)
+    return prefs_of(composer.session, seat, settings.mail_default, settings.board_default, settings.language)
 
 
 def turn_mail(composer: MailComposer, game: GameRow, move: Move, *, sender_parts: Sequence[str] = (),
@@ -175,36 +175,37 @@ def _each_seat(composer: MailComposer, game: GameRow, move: Move, table: dict[st
         seat = table.get(player)
         if seat is None:
             continue
-        sender = source is None and player == move.player
-        told = kind.tells(state, events, player)
-        note = source.note if source is not None and told else ()
-        private = tuple(source.private.get(player, ())) if source is not None else ()
-        reply = tuple(sender_parts) if sender else ()
-        parts: tuple[str, ...] = ()
-        keys = _decision_keys(kind, state, player)
-        asks = bool(keys) and (keys != _decision_keys(kind, before, player) or player in prompted)
-        chosen = prefs(composer, game, seat)
-        if state.finished:
-            parts += _noted(note, private)
-            news = take_news(composer.session, seat)
-            composer.game_end(game, state, seat, events, head="".join([*reply, *parts, news_block(news)]),
-                              reply_to_message=reply_to_message if sender else None)
-        elif chosen.mode is MailMode.EVERY:
-            parts += _noted(note, private)
-            if not (told or asks or parts or sender):  # a reply has a sender
-                continue
-            seat_mail(composer, game, state, seat, chosen, events if told else (), asks, parts,
-                      reply_to_message if sender else None, reply=reply)
-        else:
-            parts += _noted((), private)
-            if told:
-                keep_news(composer.session, seat, kind.shown_move(state),
-                          [*note, *kind.narrate(state, events, player)], composer.now)
-            if not (asks or parts or reply or (chosen.mode is MailMode.ROUND and round_ended())):
-                continue  # orders that applied and ask nothing more: the next mail's news confirm them
-            seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None,
-                      reply=reply)
-        sender_told = sender_told or sender
+        with composer.writing_to(game, seat):  # the seat's news, notes and mail in its language
+            sender = source is None and player == move.player
+            told = kind.tells(state, events, player)
+            note = source.note if source is not None and told else ()
+            private = tuple(source.private.get(player, ())) if source is not None else ()
+            reply = tuple(sender_parts) if sender else ()
+            parts: tuple[str, ...] = ()
+            keys = _decision_keys(kind, state, player)
+            asks = bool(keys) and (keys != _decision_keys(kind, before, player) or player in prompted)
+            chosen = prefs(composer, game, seat)
+            if state.finished:
+                parts += _noted(note, private)
+                news = take_news(composer.session, seat)
+                composer.game_end(game, state, seat, events, head="".join([*reply, *parts, news_block(news)]),
+                                  reply_to_message=reply_to_message if sender else None)
+            elif chosen.mode is MailMode.EVERY:
+                parts += _noted(note, private)
+                if not (told or asks or parts or sender):  # a reply has a sender
+                    continue
+                seat_mail(composer, game, state, seat, chosen, events if told else (), asks, parts,
+                          reply_to_message if sender else None, reply=reply)
+            else:
+                parts += _noted((), private)
+                if told:
+                    keep_news(composer.session, seat, kind.shown_move(state),
+                              [*note, *kind.narrate(state, events, player)], composer.now)
+                if not (asks or parts or reply or (chosen.mode is MailMode.ROUND and round_ended())):
+                    continue  # orders that applied and ask nothing more: the next mail's news confirm them
+                seat_mail(composer, game, state, seat, chosen, (), asks, parts, reply_to_message if sender else None,
+                          reply=reply)
+            sender_told = sender_told or sender
     return sender_told
 
 
@@ -234,6 +235,16 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     deadline counts from ``since`` (else from now). Returns the decision the
     mail asks for (``X-PBEM-Decision``), if any.
     """
+    with composer.writing_to(game, seat):
+        return _seat_mail(composer, game, state, seat, chosen, events, asks, parts, reply_to_message,
+                          purpose=purpose, subject=subject, short=short, since=since, reply=reply,
+                          whole_board=whole_board)
+
+
+def _seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
+               events: Sequence[Any], asks: bool, parts: Sequence[str], reply_to_message: Replied | None, *,
+               purpose: str | None, subject: str | None, short: str, since: datetime | None,
+               reply: Sequence[str], whole_board: bool) -> str | None:
     kind = kind_of(game.kind)
     settings = composer.settings(game)
     move = kind.shown_move(state)

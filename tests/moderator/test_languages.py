@@ -1,0 +1,90 @@
+"""Every seat in its own language (issue 30): LANGUAGE by mail, a game's and a seat's language at creation.
+
+A seat's mail is written in its language (``LANGUAGE RU``, the command's own
+word in each language accepted: ``ЯЗЫК``, ``JĘZYK``, ``IDIOMA``, ``LINGUA``),
+else the game's; the other seats' mail is untouched. Mail in another language
+keeps its letters, within 78 columns counted in characters, sent as UTF-8.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+
+from pbem.languages import Language
+from pbem.mail.outbound import build_message
+from pbem.moderator.gamemaster.newgame import create_game_with_mail
+from pbem.store import Database
+from pbem.store.outbox import OutboxRow
+from tests.emetable import EmeTable
+from tests.mailflowkit import NOW, PLAYERS, config_for, mail_of
+
+EMAIL = dict(PLAYERS)
+CYRILLIC = set("абвгдежзийклмнопрстуфхцчшщъыьэюяё")
+
+
+def russian(text: str) -> bool:
+    return len(CYRILLIC & set(text.lower())) >= 10
+
+
+def to(table: EmeTable, player: str, since: int) -> list[OutboxRow]:
+    return [row for row in table.outbox()[since:] if row.recipient == EMAIL[player]]
+
+
+@pytest.mark.parametrize("line", ["LANGUAGE RU", "language russian", "ЯЗЫК русский", "Język ru", "IDIOMA ruso",
+                                  "lingua RUSSO"])
+def test_issue30_language_by_mail_answers_in_the_language_chosen_in_any_of_its_words(table: EmeTable,
+                                                                                      line: str) -> None:
+    seen = len(table.outbox())
+    table.send("ann", line)
+    (reply,) = to(table, "ann", seen)
+    assert russian(reply.body), reply.body[:600]
+    assert all(len(text) <= 78 for text in reply.body.splitlines())
+
+
+def test_issue30_a_seats_language_stays_for_its_later_mail_and_the_others_stay_english(table: EmeTable) -> None:
+    table.send("bob", "LANGUAGE RU")
+    seen = len(table.outbox())
+    for player in ("ann", "bob", "cy"):
+        table.send(player, "BID 1")
+    assert all(russian(row.body) for row in to(table, "bob", seen))
+    others = to(table, "ann", seen) + to(table, "cy", seen)
+    assert others and not any(russian(row.body) for row in others)
+
+
+def test_issue30_an_unknown_language_refuses_the_mail_naming_those_there_are(table: EmeTable) -> None:
+    seen = len(table.outbox())
+    table.send("ann", "LANGUAGE klingon")
+    (reply,) = to(table, "ann", seen)
+    flat = " ".join(reply.body.split())
+    assert "line 1: LANGUAGE klingon: write LANGUAGE and one of EN (English), RU (" in flat
+    assert not russian(reply.body)
+
+
+@pytest.fixture
+def polish_game(tmp_path: Path) -> Iterator[EmeTable]:
+    """A game whose language is Spanish, ann's own Polish."""
+    table = EmeTable(Database(f"sqlite:///{tmp_path / 'game.db'}"), config_for())
+    setup = table.moderator.make_setup(table.name, PLAYERS[:3], [], 1, kind="eight-minute-empire")
+    create_game_with_mail(table.moderator, table.config, table.name, setup, NOW, kind="eight-minute-empire",
+                          language=Language.ES, languages={"ann": Language.PL})
+    yield table
+    table.db.dispose()
+
+
+def test_issue30_the_welcome_comes_in_the_seats_language_else_the_games(polish_game: EmeTable) -> None:
+    welcome = {row.recipient: row for row in polish_game.outbox() if row.purpose == "welcome"}
+    assert "Twoje" in welcome[EMAIL["ann"]].body or "twoje" in welcome[EMAIL["ann"]].body
+    assert "LANGUAGE EN" in " ".join(welcome[EMAIL["bob"]].body.split())
+    assert "correo" in welcome[EMAIL["bob"]].body
+
+
+def test_issue30_mail_in_another_language_is_sent_as_utf8_with_its_letters(table: EmeTable) -> None:
+    seen = len(table.outbox())
+    table.send("ann", "LANGUAGE RU")
+    (row,) = to(table, "ann", seen)
+    parsed = message_from_bytes(build_message(mail_of(table.db, row)).as_bytes(), policy=policy.default)
+    text = parsed.get_body(("plain",))
+    assert text is not None and russian(text.get_content())
