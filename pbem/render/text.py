@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
+from babel.dates import format_date
+
 from pbem.languages import SOURCE, spoken
 
 MAX_WIDTH = 78
@@ -178,6 +180,16 @@ def utc_stamp(moment: datetime) -> str:
     """'2030-06-03 12:00 UTC': how every mail and command tells a time (a naive time is UTC, as SQLite keeps it)."""
     moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def due_stamp(moment: datetime) -> str:
+    """'Tuesday 2030-06-04 12:00 UTC': a deadline as a player reads it, the weekday in the language being written
+    (CLDR's names, by Babel: 'вторник', 'wtorek', 'martes', 'martedì'); the date stays ISO, which every reader
+    reads the same way. A naive time is UTC, as SQLite keeps it."""
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    language = spoken()
+    day = moment.strftime("%A") if language is SOURCE else format_date(moment, "EEEE", locale=language.value)
+    return f"{day} {utc_stamp(moment)}"
 
 
 def until_stamp(moment: datetime) -> str:

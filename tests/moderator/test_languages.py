@@ -8,14 +8,16 @@ keeps its letters, within 78 columns counted in characters, sent as UTF-8.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from pathlib import Path
 
 import pytest
 
-from pbem.languages import Language
+from pbem.languages import Language, speaking
 from pbem.mail.outbound import build_message
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
+from pbem.render.text import due_stamp
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from tests.emetable import EmeTable
@@ -88,3 +90,11 @@ def test_issue30_mail_in_another_language_is_sent_as_utf8_with_its_letters(table
     parsed = message_from_bytes(build_message(mail_of(table.db, row)).as_bytes(), policy=policy.default)
     text = parsed.get_body(("plain",))
     assert text is not None and russian(text.get_content())
+
+
+@pytest.mark.parametrize(("language", "weekday"), [(Language.EN, "Tuesday"), (Language.RU, "вторник"),
+                                                   (Language.PL, "wtorek"), (Language.ES, "martes"),
+                                                   (Language.IT, "martedì")])
+def test_issue30_a_deadline_names_its_weekday_in_the_readers_language(language: Language, weekday: str) -> None:
+    with speaking(language):
+        assert due_stamp(datetime(2026, 12, 8, 4, 37, tzinfo=UTC)) == f"{weekday} 2026-12-08 04:37 UTC"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from engine.imperial2030.actions import (
@@ -47,6 +47,7 @@ from pbem.games.imperial2030.viewmodels import (
     decision_words,
     order_text,
 )
+from pbem.render.text import due_stamp
 
 PROMPT_WORDS = "_prompt_words"  # templates/imperial2030/_prompt_words.j2: the prompt's sentences
 MAX_ORDER_COLUMN = 34  # options written longer than this put their details on the next line
@@ -56,8 +57,8 @@ def _deadline_text(deadline: datetime | str | None) -> str | None:
     if deadline is None:
         return None
     if isinstance(deadline, datetime):
-        moment = deadline.astimezone(UTC) if deadline.tzinfo else deadline
-        return moment.strftime("%A %Y-%m-%d %H:%M") + (" UTC" if deadline.tzinfo else "")
+        stamp = due_stamp(deadline)
+        return stamp if deadline.tzinfo else stamp.removesuffix(" UTC")  # a naive time names no zone
     return str(deadline)
 
 

@@ -26,6 +26,7 @@ from pbem.moderator.deadlines import utc
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.telling import Recorded, tell_safely
 from pbem.render.env import environment, render
+from pbem.render.text import due_stamp
 from pbem.store import Database, GameRow, SeatRow
 from pbem.store.settings import GameSettings, save_settings
 
@@ -139,7 +140,7 @@ def _stamp(moment: datetime) -> str:
 
 
 def _when(moment: datetime) -> str:
-    return utc(moment).strftime("%A %Y-%m-%d %H:%M UTC")
+    return due_stamp(utc(moment))
 
 
 # --- the words: templates/core (see the package docstring for the names) --------------------------------
