@@ -78,6 +78,28 @@ def is_command_word(word: str) -> bool:
     return folded(word) in _COMMANDS
 
 
+# Each language's English name: an English mail is pure ASCII, so it names the languages in English.
+ENGLISH_NAME: dict[Language, str] = {
+    Language.EN: "English",
+    Language.RU: "Russian",
+    Language.PL: "Polish",
+    Language.ES: "Spanish",
+    Language.IT: "Italian",
+}
+
+
+def labels() -> tuple[str, ...]:
+    """Every language as a player may choose it, for the text being written: ``RU (Русский)``, and in an
+    English mail ``RU (Russian)``."""
+    names = ENGLISH_NAME if spoken() is SOURCE else ENDONYM
+    return tuple(f"{language.value.upper()} ({names[language]})" for language in Language)
+
+
+def label(language: Language) -> str:
+    """``language`` by its name as :func:`labels` gives it."""
+    return (ENGLISH_NAME if spoken() is SOURCE else ENDONYM)[language]
+
+
 _SPEAKING: ContextVar[Language] = ContextVar("pbem_speaking", default=SOURCE)
 
 

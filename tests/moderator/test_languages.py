@@ -98,3 +98,12 @@ def test_issue30_mail_in_another_language_is_sent_as_utf8_with_its_letters(table
 def test_issue30_a_deadline_names_its_weekday_in_the_readers_language(language: Language, weekday: str) -> None:
     with speaking(language):
         assert due_stamp(datetime(2026, 12, 8, 4, 37, tzinfo=UTC)) == f"{weekday} 2026-12-08 04:37 UTC"
+
+
+@pytest.mark.parametrize("line", ["HELP LANGUAGE", "HELP ЯЗЫК", "help idioma"])
+def test_issue30_help_on_language_lists_the_languages_in_the_readers_words(table: EmeTable, line: str) -> None:
+    table.send("bob", "LANGUAGE PL")
+    seen = len(table.outbox())
+    table.send("bob", line)
+    (reply,) = to(table, "bob", seen)
+    assert "HELP: LANGUAGE" in reply.body and "RU (Русский)" in reply.body and "PL (Polski)" in reply.body

@@ -1,5 +1,5 @@
 """HELP on the moderator's own commands (``MAIL``, ``BOARD ON|OFF``, ``PRESS``, ``VACATION``, ``HISTORY ALL``,
-``TOKEN``), beside each game's HELP on its orders.
+``TOKEN``, ``LANGUAGE``), beside each game's HELP on its orders.
 
 Why here and not in each game: those lines are read by the core before any
 game sees the message (``preferences``, ``press``, ``vacation``, the token
@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pbem.languages import is_command_word, labels
 from pbem.moderator.inbound.words import said
 from pbem.render.env import render
 from pbem.store.mailprefs import MailMode
 from pbem.store.settings import GameSettings
 
 TEMPLATE = "core/help.j2"
-OWN = frozenset({"mail", "press", "vacation", "token"})  # answered by the core alone
+OWN = frozenset({"mail", "press", "vacation", "token", "language"})  # answered by the core alone
 ADDED = frozenset({"board", "map", "history"})  # the game's page on the report, then the core's part
 
 
@@ -37,6 +38,8 @@ class HelpContext:
 def topic_of(topic: str | None) -> str | None:
     """The core's topic a ``HELP`` topic names (its first word, case and a trailing dot ignored), else None."""
     words = (topic or "").strip().rstrip(".?!").lower().split()
+    if words and is_command_word(words[0]):
+        return "language"  # HELP ЯЗЫК, HELP IDIOMA: the command's word in any language
     return words[0] if words else None
 
 
@@ -55,4 +58,5 @@ def answer_help(topic: str | None, game_answer: Callable[[], str], context: Help
 def _core(topic: str, context: HelpContext) -> str:
     return render(TEMPLATE, strict=True, topic=topic, board_on=context.board_on, press=context.settings.press,
                   vacation=context.settings.vacation, vacation_days=context.settings.vacation_cap_days,
-                  modes=[(mode.value.upper(), said("mail_mode", mode=mode)) for mode in MailMode])
+                  modes=[(mode.value.upper(), said("mail_mode", mode=mode)) for mode in MailMode],
+                  languages=labels())

@@ -13,11 +13,11 @@ told by ``templates/core/preference_refusal.j2``; the confirmation is
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import Enum
 
-from pbem.languages import ENDONYM, Language, is_command_word, language_named
+from pbem.languages import Language, is_command_word, label, labels, language_named
 from pbem.moderator.inbound.words import Until, said
 from pbem.store.mailprefs import MailMode
 
@@ -51,7 +51,7 @@ class Refusal:
     days: int = 0  # the game's longest vacation (VACATION_TOO_LONG)
     latest: str = ""  # the latest end allowed now, a UTC stamp (VACATION_TOO_LONG)
     modes: tuple[str, ...] = MODES
-    languages: tuple[str, ...] = tuple(f"{language.value.upper()} ({ENDONYM[language]})" for language in Language)
+    languages: tuple[str, ...] = field(default_factory=labels)
 
     def text(self) -> str:
         """The refusal as the player reads it, also kept as the message's record."""
@@ -83,7 +83,7 @@ class Preferences:
     def told(self) -> str:
         """The confirmation for the reply (the vacation is confirmed by the inbound flow, which checks it)."""
         return said("mail_preferences", mode=self.mode, board=self.board,
-                    language=ENDONYM[self.language] if self.language is not None else None)
+                    language=label(self.language) if self.language is not None else None)
 
 
 def _vacation(value: str) -> tuple[datetime | None, bool] | None:

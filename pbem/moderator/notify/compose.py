@@ -49,7 +49,7 @@ from sqlmodel import Session, col, select
 
 from pbem.config import ModeratorSettings
 from pbem.games import GameKind, kind_of
-from pbem.languages import ENDONYM, Language, speaking
+from pbem.languages import Language, labels, speaking
 from pbem.mail import (
     InboundMessage,
     ReplyTo,
@@ -106,9 +106,6 @@ class Queued:
     recipient: str
     purpose: str
     message_id: str
-
-
-LANGUAGES = tuple(f"{language.value.upper()} ({name})" for language, name in ENDONYM.items())  # the welcome offers
 
 
 class MailComposer:
@@ -335,7 +332,7 @@ class MailComposer:
         kind = kind_of(game.kind)
         prefs = prefs_of(self.session, seat, settings.mail_default, settings.board_default, settings.language)
         note = render(WELCOME_MAIL, strict=True, mode=prefs.mode.value, board=prefs.board,
-                      language=prefs.language.value, languages=LANGUAGES).rstrip("\n")
+                      language=prefs.language.value, languages=labels()).rstrip("\n")
         body = kind.welcome(state, seat.name, game=game.name, reply_to=token_address(self.moderator.address, token),
                             open_cash=settings.open_cash, mail_note=note)
         self._queue(
