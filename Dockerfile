@@ -17,6 +17,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# A font with Cyrillic and Polish letters, for board pictures in Russian and Polish (pbem.render.measure).
+# hadolint ignore=DL3008
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
+
 # An unprivileged user owns the data; nothing runs as root once the image is built.
 RUN groupadd --system --gid 10001 pbem \
     && useradd --system --uid 10001 --gid pbem --home-dir /data --no-create-home --shell /usr/sbin/nologin pbem

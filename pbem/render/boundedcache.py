@@ -10,6 +10,11 @@ simply replaces the first, which is the same).
 A hit only stamps the answer with the time of its use (one lookup: keys
 here are large, a whole scene or a place's tokens, and cost to compare);
 when the memory is full, the least recently used quarter goes at once.
+
+An answer drawn in another language than English is remembered under that
+language too (:func:`_stored`): its words and its font differ, so a place
+or a panel drawn for a Polish seat is never handed to an English one, even
+where their texts are the same (a player's name, a number).
 """
 from __future__ import annotations
 
@@ -18,6 +23,8 @@ import threading
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
+
+from pbem.languages import SOURCE, spoken
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -39,7 +46,7 @@ class Remembered(Generic[K, V]):
     budget: int
     weigh: Callable[[K, V], int]
     entries: int = 100_000
-    _items: dict[K, _Entry[V]] = field(default_factory=dict)
+    _items: dict[Hashable, _Entry[V]] = field(default_factory=dict)
     _used: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _clock: itertools.count[int] = field(default_factory=itertools.count)
@@ -47,8 +54,9 @@ class Remembered(Generic[K, V]):
     misses: int = 0
 
     def get(self, key: K) -> V | None:
+        stored = _stored(key)
         with self._lock:
-            found = self._items.get(key)
+            found = self._items.get(stored)
             if found is None:
                 self.misses += 1
                 return None
@@ -58,13 +66,14 @@ class Remembered(Generic[K, V]):
 
     def put(self, key: K, value: V) -> V:
         size = self.weigh(key, value) + 200  # the key, the entry and the dict's slot, roughly
+        stored = _stored(key)
         with self._lock:
-            old = self._items.pop(key, None)
+            old = self._items.pop(stored, None)
             if old is not None:
                 self._used -= old.size
             if size > self.budget:
                 return value
-            self._items[key] = _Entry(value, size, next(self._clock))
+            self._items[stored] = _Entry(value, size, next(self._clock))
             self._used += size
             if self._used > self.budget or len(self._items) > self.entries:
                 self._forget()
@@ -88,3 +97,9 @@ class Remembered(Generic[K, V]):
         with self._lock:
             self._items.clear()
             self._used = 0
+
+
+def _stored(key: Hashable) -> Hashable:
+    """The key an answer is kept under: itself in English, with the language drawn in otherwise (module doc)."""
+    language = spoken()
+    return key if language is SOURCE else (language, key)

@@ -10,9 +10,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from pbem.languages import Language, spoken
 from pbem.render.routes import Box
 from pbem.render.scene import RGB, Node, Point, Scene, Token, TokenShape
 
@@ -22,11 +24,68 @@ TOKEN_HEIGHT = 18
 WORD_GAP = 3  # pixels between two words, at least
 
 
-@cache
 def font(size: float) -> Font:
-    """Pillow's own default font at ``size`` pixels: no font file to ship or find (it scales since Pillow 10.1,
-    whose wheels all bring FreeType)."""
-    return ImageFont.load_default(size=size)
+    """The font of the language being drawn (``pbem.languages.spoken``) at ``size`` pixels (see :func:`_font`)."""
+    return _font(size, spoken())
+
+
+@cache
+def _font(size: float, language: Language) -> Font:
+    """Pillow's own default font, which writes English, Spanish and Italian: no font file to ship or find (it
+    scales since Pillow 10.1, whose wheels all bring FreeType); for a language whose letters it lacks (Cyrillic,
+    Polish ł, ą, ę), a system font that has them (:func:`font_file`)."""
+    path = font_file(language)
+    return ImageFont.truetype(str(path), size=size) if path is not None else ImageFont.load_default(size=size)
+
+
+@cache
+def font_file(language: Language) -> Path | None:
+    """A font on this machine that writes ``language``'s letters, when Pillow's own does not; None when Pillow's
+    own writes them, or when no such font is installed (:func:`writes` is then False)."""
+    if _default_writes(LETTERS[language]):
+        return None
+    for path in SYSTEM_FONTS:
+        if path.is_file():
+            return path
+    return None
+
+
+def writes(language: Language) -> bool:
+    """Whether a picture can be drawn in ``language`` here (else it is drawn in English: see
+    ``pbem.moderator.notify.boards``). A host adds a font for Russian and Polish with the Debian package
+    ``fonts-dejavu-core`` (docs/hosting.md)."""
+    return font_file(language) is not None or _default_writes(LETTERS[language])
+
+
+def _default_writes(letters: str) -> bool:
+    """Whether Pillow's default font has a glyph of its own for each of ``letters`` (not the missing-glyph box)."""
+    default = ImageFont.load_default(size=12)
+
+    def glyph(text: str) -> bytes:
+        mask = default.getmask(text)
+        return bytes(mask) + bytes(str(mask.size), "ascii")
+
+    missing = glyph("\uffff")
+    return all(glyph(letter) != missing for letter in letters)
+
+
+# The letters of each language beyond ASCII that a picture may have to write (names, the key's words).
+LETTERS: dict[Language, str] = {
+    Language.EN: "",
+    Language.RU: "абвгдеёжзийклмнопрстуфхцчшщъыьэюяАБВГДЕЁЖЗИЙКЛМНОПРСТУФХЦЧШЩЪЫЬЭЮЯ",
+    Language.PL: "ąćęłńóśźżĄĆĘŁŃÓŚŹŻ",
+    Language.ES: "áéíóúñüÁÉÍÓÚÑ",
+    Language.IT: "àèéìòùÀÈÉÌÒÙ",
+}
+SYSTEM_FONTS = tuple(Path(p) for p in (  # sans-serif fonts with Latin, Polish and Cyrillic letters, where hosts have them
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",  # narrow, near the default font's width
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+))
 
 
 RULER = ImageDraw.Draw(Image.new("RGB", (1, 1)))  # measures text; draws nothing

@@ -27,6 +27,7 @@ from collections import Counter
 from engine.imperial2030.board import Board, CityKind, Edge
 from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.board import REGIONS_TABLE, board_art, nation_codes
+from pbem.games.imperial2030.sayings import say
 from pbem.render.scene import (
     INK,
     LAND,
@@ -53,9 +54,7 @@ NODE = (76, 32)
 PANELS = ((0, 1, 2),)  # one row: west to east, as on a world map
 JOIN = 30  # a sea at the facing edges of two panels is one place (not the Pacific, at both ends)
 FACTORY_TEXT = {CityKind.ARMAMENTS: "A", CityKind.SHIPYARD: "S"}  # as the text board's [A] and [S]
-KEY = ("Pieces in the nation's colour: A2 two armies, H1 a hostile army, F1 a fleet; squares: factories "
-       "(A armaments, S shipyard); a flag: the nation controlling a neutral region.",
-       "Lines: solid land, thick rail, dashed across water (straits, thick: canals), dotted coast.")
+WORDS = "_picture_words"  # templates/imperial2030/_picture_words.j2: the picture's words, in the mail's language
 SEA_OUTLINE = (70, 120, 180)
 MARK_OUTLINE = (160, 190, 220)  # the mark where a sea of the other edge is: fainter than a sea
 # Where the panels go: below the Americas (nothing is drawn there; the South Atlantic, grown with pieces,
@@ -75,9 +74,10 @@ def picture(state: GameState, *, game: str) -> Scene:
     nodes = tuple(_node(state, region, places[region][0]) for region in board.regions)
     marks = tuple(_mark(board, region, index, at, places[region][0]) for region in board.regions
                   for index, at in enumerate(places[region][1:], start=1))
-    round_words = "game over" if state.finished else f"round {state.round}"
-    return Scene(f"{game}: Imperial 2030, {round_words}", SIZE, nodes + marks, _links(board, places),
-                 layout.captions, (), KEY, NODE, panels=(_rondel(state), _nations(state)))
+    title = say(WORDS, "title", game=game, round=state.round, finished=state.finished)
+    key = (say(WORDS, "key_pieces"), say(WORDS, "key_lines"))
+    return Scene(title, SIZE, nodes + marks, _links(board, places),
+                 layout.captions, (), key, NODE, panels=(_rondel(state), _nations(state)))
 
 
 def _places(board: Board, layout: Layout) -> dict[str, tuple[Point, ...]]:
@@ -108,7 +108,8 @@ def _mark_id(region: str, index: int) -> str:
 def _mark(board: Board, region: str, index: int, at: Point, main: Point) -> Node:
     """Where a region is drawn again at the other edge: no pieces, and a label that sends the reader to it."""
     side = "left" if main.x < at.x else "right"
-    return Node(_mark_id(region, index), f"{board.name(region)} (see {side} edge)", (at,), None, MARK_OUTLINE,
+    return Node(_mark_id(region, index), say(WORDS, "see_edge", name=board.name(region), side=side), (at,), None,
+                MARK_OUTLINE,
                 shape=NodeShape.OVAL, repeats=region)
 
 
@@ -193,7 +194,7 @@ def _rondel(state: GameState) -> Panel:
                           outline=INK, fill=LAND))
     off = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids if state.nations[n].rondel is None)
     left, top = 3 + width + SPACE_GAP, 3 + height + SPACE_GAP
-    middle = ("Not on the rondel:",) if off else ("The rondel", "turns clockwise")
+    middle = (say(WORDS, "not_on_rondel"),) if off else (say(WORDS, "rondel_name"), say(WORDS, "turns_clockwise"))
     cells.append(Cell((left, top, left + width, top + height), middle, off, Align.CENTRE))
     return Panel("", RONDEL_BOX, tuple(cells))
 
@@ -206,7 +207,8 @@ def _nations(state: GameState) -> Panel:
     to_play = state.turn.nation if state.turn is not None and not state.finished else None
     columns = ((4, 34), (34, 104), (104, 214), (214, 274), (274, 336))  # marker, name, government, numbers
     aligns = (Align.LEFT, Align.LEFT, Align.LEFT, Align.RIGHT, Align.RIGHT)
-    heads = ((4, 104, "Nation"), (*columns[2], "Governed by"), (*columns[3], "Treasury"), (*columns[4], "Power"))
+    heads = ((4, 104, say(WORDS, "head_nation")), (*columns[2], say(WORDS, "head_governed")),
+             (*columns[3], say(WORDS, "head_treasury")), (*columns[4], say(WORDS, "head_power")))
     cells = [Cell((left, 3, right, 3 + ROW_HEIGHT), (head,), align=Align.RIGHT if left >= 214 else Align.LEFT)
              for left, right, head in heads]
     for index, nation in enumerate(board.nation_ids):
@@ -216,7 +218,8 @@ def _nations(state: GameState) -> Panel:
         (left, right), rest = columns[0], columns[1:]
         cells.append(Cell((left, top, right, top + ROW_HEIGHT), tokens=(Token(codes[nation], _shade(board, nation)),),
                           fill=shade))
-        texts = (board.name(nation), ns.government or "nobody", str(ns.treasury), f"{ns.power} PP")
+        texts = (board.name(nation), ns.government or say(WORDS, "nobody"), str(ns.treasury),
+                 say(WORDS, "power_points", points=ns.power))
         cells += [Cell((left, top, right, top + ROW_HEIGHT), (text,), align=aligns[k], fill=shade)
                   for k, ((left, right), text) in enumerate(zip(rest, texts, strict=True), start=1)]
     return Panel("", NATIONS_BOX, tuple(cells))

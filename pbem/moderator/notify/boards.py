@@ -15,6 +15,12 @@ written. Elsewhere (the game master's notices, digests, answers to
 ``BOARD``) it is drawn at once. A picture that cannot be drawn leaves the
 mail as text alone: the text shows the same board.
 
+The picture's words (its title, key, tables, and the names once a game
+translates them) are in the language of the mail that carries it: a board is
+drawn once per version and language, in the seat's language when this
+machine has a font for its letters (``pbem.render.measure.writes``), else in
+English.
+
 A board drawn is stored once (``pbem.store.outbox.store_picture``), before
 the first mail that carries it is written, and every such mail refers to it.
 """
@@ -26,8 +32,10 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.games import kind_of
+from pbem.languages import SOURCE, Language, speaking, spoken
 from pbem.moderator.notify import pictures
 from pbem.moderator.notify.pictures import Drawing, Drawn, board_picture
+from pbem.render.measure import writes
 from pbem.store import GameRow
 from pbem.store.models import id_of
 from pbem.store.outbox import OutboxRow, store_picture
@@ -40,6 +48,7 @@ class Board:
 
     game_id: int
     version: int
+    language: Language = SOURCE
     drawing: Drawing | None = None
     drawn: Drawn = None
     waiting: list[tuple[OutboxRow, int]] = field(default_factory=list)
@@ -67,21 +76,23 @@ class Boards:
     def __init__(self, session: Session, *, aside: bool = False) -> None:
         self.session = session
         self.aside = aside
-        self._boards: dict[tuple[int, int], Board] = {}
+        self._boards: dict[tuple[int, int, Language], Board] = {}
 
     def use(self, game: GameRow, state: Any, line: int = 0) -> BoardUse:
         """The board of ``state`` for a mail whose part that shows it begins at ``line``; drawn (or asked of the
         helper) the first time a mail of this composer carries it."""
         kind = kind_of(game.kind)
-        key = (id_of(game), kind.version(state))
+        language = spoken() if writes(spoken()) else SOURCE
+        key = (id_of(game), kind.version(state), language)
         board = self._boards.get(key)
         if board is None:
             board = self._boards[key] = Board(*key)
-            drawing = pictures.ask(game.kind, game.name, state) if self.aside else None
+            drawing = pictures.ask(game.kind, game.name, state, language) if self.aside else None
             if drawing is not None:
                 board.drawing = drawing
             else:
-                board.drawn = board_picture(kind, game.name, state)
+                with speaking(language):
+                    board.drawn = board_picture(kind, game.name, state)
         return BoardUse(board, line)
 
     def attach(self, row: OutboxRow, use: BoardUse) -> None:

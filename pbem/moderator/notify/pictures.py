@@ -46,6 +46,7 @@ from typing import Any
 
 from engine.core.seats import Seat
 from pbem.games import KINDS, GameKind, SetupChoices, kind_of
+from pbem.languages import SOURCE, Language, speaking
 from pbem.mail.picture import MAX_PICTURE_BYTES
 from pbem.render.env import render_phrase
 from pbem.render.picture import render_png
@@ -81,17 +82,19 @@ def board_picture(kind: GameKind, game: str, state: Any) -> tuple[bytes, str] | 
     return png, render_phrase(ALT_TEXT, move=kind.shown_move(state), title=scene.title.strip().rstrip("."))
 
 
-def draw_here(kind: str, game: str, state: Any) -> Drawn:
-    """The picture drawn in this process (:func:`board_picture`: None when it cannot be)."""
-    return board_picture(kind_of(kind), game, state)
+def draw_here(kind: str, game: str, state: Any, language: Language = SOURCE) -> Drawn:
+    """The picture drawn in this process, its words in ``language`` (:func:`board_picture`: None when it cannot
+    be)."""
+    with speaking(language):
+        return board_picture(kind_of(kind), game, state)
 
 
 class Drawing:
     """A picture asked of the helper; :meth:`result` waits for it, once, and draws here should the helper fail."""
 
-    def __init__(self, helper: Helper, kind: str, game: str, state: Any) -> None:
+    def __init__(self, helper: Helper, kind: str, game: str, state: Any, language: Language = SOURCE) -> None:
         self._helper = helper
-        self.kind, self.game, self.state = kind, game, state
+        self.kind, self.game, self.state, self.language = kind, game, state, language
         self._done = False
         self._drawn: Drawn = None
 
@@ -159,18 +162,18 @@ class Helper:
         if process.stdout is not None:
             process.stdout.close()
 
-    def ask(self, kind: str, game: str, state: Any) -> Drawing | None:
+    def ask(self, kind: str, game: str, state: Any, language: Language = SOURCE) -> Drawing | None:
         """Start drawing; None when the helper is busy or down (the caller draws itself)."""
         with self._lock:
             if self._owed is not None:
                 self._collect_owed()
             if self._busy or not self._ready():
                 return None
-            drawing = Drawing(self, kind, game, state)
+            drawing = Drawing(self, kind, game, state, language)
             self._busy = True
             try:
                 assert self._process is not None and self._process.stdin is not None
-                write_message(self._process.stdin.fileno(), (kind, game, state))
+                write_message(self._process.stdin.fileno(), (kind, game, state, language.value))
             except Exception as exc:  # a state that does not pickle, a helper gone: draw here
                 self._busy = False
                 self._fail(f"cannot ask the picture helper: {exc}")
@@ -190,11 +193,11 @@ class Helper:
         except _Late:
             with self._lock:
                 self._owed = time.monotonic()
-            return draw_here(drawing.kind, drawing.game, drawing.state)
+            return draw_here(drawing.kind, drawing.game, drawing.state, drawing.language)
         except Exception as exc:
             self._fail(f"the picture helper failed ({type(exc).__name__}: {exc}); drawing here")
             self._free()
-            return draw_here(drawing.kind, drawing.game, drawing.state)
+            return draw_here(drawing.kind, drawing.game, drawing.state, drawing.language)
         self._free()
         return drawn
 
@@ -308,10 +311,10 @@ def serve(source: int, sink: int) -> None:
     write_message(sink, READY)
     while True:
         try:
-            kind, game, state = read_message(source)
+            kind, game, state, language = read_message(source)
         except (EOFError, OSError):
             return
-        write_message(sink, draw_here(kind, game, state))
+        write_message(sink, draw_here(kind, game, state, Language(language)))
 
 
 _HELPER: Helper | None = None
@@ -332,9 +335,9 @@ def stop() -> None:
         helper.stop()
 
 
-def ask(kind: str, game: str, state: Any) -> Drawing | None:
+def ask(kind: str, game: str, state: Any, language: Language = SOURCE) -> Drawing | None:
     """A picture being drawn by the helper; None when there is no helper or it is busy (draw it yourself)."""
-    return _HELPER.ask(kind, game, state) if _HELPER is not None else None
+    return _HELPER.ask(kind, game, state, language) if _HELPER is not None else None
 
 
 def helper_main() -> None:
