@@ -27,7 +27,7 @@ from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
 from pbem.games import DEFAULT_KIND, KINDS, GameKind, kind_named
 from pbem.games.kind import match_player
-from pbem.languages import SOURCE, Language, language_named
+from pbem.languages import SOURCE, Language, language_named, speaking
 from pbem.moderator.gamemaster import GamePaused, refuse_if_paused
 from pbem.moderator.gamemaster import order as order_with_mail
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
@@ -316,13 +316,15 @@ def report(
                      help="Deadline shown in the prompt, e.g. 'Friday 2030-05-03 18:00 UTC'."),
     ] = None,
 ) -> None:
-    """Print a player's turn report, after the prompt when that player must decide, as mailed."""
+    """Print a player's turn report, after the prompt when that player must decide, as mailed (in the player's
+    language)."""
     moderator = options_of(ctx).moderator()
     current, events, _ = game_history(moderator, name, since)
     game_kind = moderator.kind_of(name)
     player = resolve_player(game_kind, current, name, for_player)
-    prompt = game_kind.prompt(current, player, game=name, deadline=deadline)
-    if prompt is not None:  # the question first, as in the mail (pbem.moderator.notify.turnmail)
-        typer.echo(prompt)
-    typer.echo(game_kind.report(current, player, events, game=name, open_cash=open_cash, board=with_board,
-                                with_prompt=prompt is not None), nl=False)
+    with speaking(moderator.language_of(name, player)):
+        prompt = game_kind.prompt(current, player, game=name, deadline=deadline)
+        if prompt is not None:  # the question first, as in the mail (pbem.moderator.notify.turnmail)
+            typer.echo(prompt)
+        typer.echo(game_kind.report(current, player, events, game=name, open_cash=open_cash, board=with_board,
+                                    with_prompt=prompt is not None), nl=False)

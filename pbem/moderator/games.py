@@ -30,10 +30,11 @@ from pbem.games import (
     kind_named,
     kind_of,
 )
+from pbem.languages import Language
 from pbem.moderator.apply import SubmitResult, submit_in
 from pbem.store import Database, GameInfo, GameRow, GameStatus
 from pbem.store import waiting as waiting_store
-from pbem.store.settings import GameSettings, save_settings
+from pbem.store.settings import GameSettings, load_settings, save_settings
 
 GAME_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 PLAYER_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{0,31}$")
@@ -134,6 +135,14 @@ class Moderator:
     def seats(self, name: str) -> list[tuple[str, str]]:
         with self._transaction() as session:
             return [(s.name, s.email) for s in store.seats(session, store.find_game(session, name))]
+
+    def language_of(self, name: str, player: str) -> Language:
+        """The language ``player``'s mail in game ``name`` is written in (``LANGUAGE``, else the game's)."""
+        with self._transaction() as session:
+            game = store.find_game(session, name)
+            seat = next((s for s in store.seats(session, game) if s.name == player), None)
+            own = seat.language if seat is not None else None
+            return Language(own or load_settings(session, game).language)
 
     def state(self, name: str) -> Any:
         with self._transaction() as session:

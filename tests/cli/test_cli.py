@@ -484,3 +484,20 @@ def test_order_standing_and_answers_out_of_turn(runner: CliRunner, url: str) -> 
     assert "waiting for" not in result.stdout
     assert "bob (India) allowed Europe passage through the Suez canal (standing order)." in result.stdout
     assert "end of message: DONE" in result.stdout
+
+
+def test_issue30_report_for_a_player_is_written_in_the_games_language(runner: CliRunner, url: str) -> None:
+    """``pbem game set NAME language=ru``: every seat that chose none reads Russian; the CLI's own words stay
+    English."""
+    new_demo(runner, url)
+    changed = run(runner, url, "game", "set", "demo", "language=ru")
+    assert changed.exit_code == 0, changed.output
+    result = run(runner, url, "report", "demo", "--for", "ann", "--no-board")
+    assert result.exit_code == 0, result.output
+    assert re.search("[а-яё]{4,}", result.stdout), result.stdout[:600]
+    assert all(len(line) <= 78 for line in result.stdout.splitlines())
+
+
+def test_issue30_a_players_language_is_checked_when_the_game_is_made(runner: CliRunner, url: str) -> None:
+    result = run(runner, url, "game", "new", "demo", "--player", "ann:ann@example.org:xx", "--player", PLAYERS[1])
+    assert result.exit_code == 2 and "NAME:EMAIL:LANGUAGE" in result.output
