@@ -33,8 +33,9 @@ from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.games.imperial2030.picture import picture
 from pbem.games.imperial2030.runmessage import run_message
+from pbem.games.imperial2030.sayings import say
 from pbem.games.imperial2030.statejson import state_json
-from pbem.games.imperial2030.viewmodels import decision_words, turn_line
+from pbem.games.imperial2030.viewmodels import VIEW_WORDS, decision_words, turn_line
 from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
@@ -222,7 +223,7 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
     def end_lines(self, state: GameState) -> list[str]:
         board = self.board
         winner = max(board.nation_ids, key=lambda n: state.nations[n].power)
-        return [f"{board.name(winner)} reached {state.nations[winner].power} power points."]
+        return [say(VIEW_WORDS, "reached", nation=board.name(winner), power=state.nations[winner].power)]
 
     def summary_lines(self, name: str, state: GameState) -> list[str]:
         return summary_lines(name, state)

@@ -1,0 +1,194 @@
+"""Every English sentence of Imperial 2030's mails is marked for translation (issue 30): with a catalogue that
+brackets each text it translates, what is left of every kind of mail (welcome, the prompt of each decision, the
+report with the board and the rondel, refusals, the game's end, HELP and its topics, STATUS, OPTIONS, HISTORY)
+is the order language (keywords in capitals, ready-to-copy orders), names (players, nations, regions, rondel
+spaces: data, translated in a later step), numbers, punctuation, rules and the ASCII art's cells."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+import pytest
+
+from engine.core.log import LogEntry
+from engine.imperial2030.actions import ChooseSpace
+from engine.imperial2030.decisions import pending
+from engine.imperial2030.game import apply
+from engine.imperial2030.model import GameSetup, GameState, Seat, Variant
+from engine.imperial2030.setup import new_game
+from pbem.games import kind_named
+from pbem.games.imperial2030.board import board_art
+from pbem.games.imperial2030.help import help_text, topics
+from pbem.games.imperial2030.kind import Imperial2030
+from pbem.games.imperial2030.orders.keywords import Keyword
+from pbem.games.results import Query
+from pbem.render.env import environment
+from pbem.render.text import wrap
+from tests.helpers import BOARD, play, standard_game, turn_of
+from tests.imperialpositions import (
+    battle_question,
+    busy,
+    canal_question,
+    finished,
+    force_question,
+    investment_question,
+    russia_maneuvers,
+    start,
+    suez_position,
+    three_players,
+)
+
+KIND = kind_named("imperial2030")
+assert isinstance(KIND, Imperial2030)
+
+OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
+MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+PIECES = re.compile(r"\b[A-Z]{2}(?:[afh]\d+)+\b|\(x\d+\)")  # the board's pieces (RUa2f1), a multiplier (x2)
+ORDER_WORDS = {"far", "production", "maneuver", "nothing", "invest", "don", "t", "to", *(w for k in Keyword for w in k.value.split())}  # lower-case words of orders (IMPORT army Moscow, fleet Vladivostok)
+
+
+@pytest.fixture
+def marking() -> Iterator[None]:
+    """The mail environment with a catalogue that brackets every text it translates, for the test's length only."""
+    env = environment()
+    saved = dict(env.globals)
+    env.cache.clear()  # type: ignore[union-attr]  # templates (and their imported macros) made afresh
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
+        lambda text: OPEN + text + CLOSE, lambda one, many, n: OPEN + (one if n == 1 else many) + CLOSE,
+        newstyle=True, pgettext=lambda context, text: OPEN + text + CLOSE,
+        npgettext=lambda context, one, many, n: OPEN + (one if n == 1 else many) + CLOSE)
+    try:
+        yield
+    finally:
+        env.globals.clear()
+        env.globals.update(saved)
+        env.cache.clear()  # type: ignore[union-attr]
+
+
+def names(players: Iterable[str] = ()) -> list[str]:
+    """Every name a mail may print as data, longest first: regions, nations, rondel spaces, canals, players."""
+    found = {BOARD.name(x) for x in (*BOARD.regions, *BOARD.nation_ids, *BOARD.rondel_ids)}
+    found |= {c.replace("_", " ").title() for c in BOARD.canals} | set(players) | {"g1"}
+    found |= {*BOARD.rondel_ids, *BOARD.nation_ids}
+    return sorted(found, key=len, reverse=True)
+
+
+ART = {line.strip() for panel in board_art().panels for line in panel.lines}
+
+
+def leftover(text: str, orders: Iterable[str] = (), players: Iterable[str] = ()) -> list[str]:
+    """The lines of ``text`` that still hold an English word once the marked texts, the ready-to-copy orders,
+    the names, the board's pieces and the world board's art are taken away."""
+    while MARKED.search(text):
+        text = MARKED.sub("", text)
+    known = sorted(set(orders), key=len, reverse=True)
+    left = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line in known:
+            continue
+        if any(line[:12] in art or art.startswith(line[:12]) for art in ART if art):
+            continue  # a line of the world board's art: cells and sea names
+        for word in known:
+            line = line.replace(word, " ")
+        for word in names(players):  # as written in full, or in lower case as HELP's examples do
+            line = line.replace(word, " ").replace(word.lower(), " ")
+        line = PIECES.sub(" ", re.sub(r"<[^<>]*>|\[[a-z ,.<>]*\]|-v-", " ", line)).strip()  # and an order's syntax: RONDEL <space>
+        if set(re.findall(r"[a-z]+", line)) <= ORDER_WORDS:
+            continue  # an order: its keyword, names and order words
+        if re.search(r"[a-z]", line):
+            left.append(line)
+    return left
+
+
+def check(text: str, orders: Iterable[str] = (), players: Iterable[str] = ()) -> None:
+    found = leftover(text, orders, players)
+    assert not found, "unmarked:\n" + "\n".join(found) + "\n--- in the mail:\n" + text.replace(OPEN, "[").replace(
+        CLOSE, "]")
+
+
+def expert() -> GameState:
+    state, _ = new_game(BOARD, GameSetup((Seat("ann"), Seat("bob"), Seat("cat")), seed=1,
+                                         variants=frozenset({Variant.EXPERT})))
+    return state
+
+
+def positions() -> list[GameState]:
+    """A position for every kind of decision: rondel, import, factory, production, maneuver, taxation's
+    investor, a force stop, an investment, a canal passage, a battle, the expert bond selection."""
+    found = [start()[0], three_players(), busy(), russia_maneuvers(), force_question(), investment_question(),
+             suez_position(), canal_question(suez_position()), battle_question(suez_position()), expert()]
+    for before, space in (("maneuver_1", "import"), ("taxation", "factory"), ("factory", "production_1"),
+                          ("maneuver_1", "investor"), ("maneuver_2", "taxation")):
+        state, _ = play(turn_of(standard_game(), "russia", rondel=before), ChooseSpace(space))
+        found.append(state)
+    return found
+
+
+def test_every_prompt_report_and_board_sentence_is_marked_for_translation(marking: None) -> None:
+    for state in positions():
+        for decision in pending(state):
+            player = decision.player
+            prompt = KIND.prompt(state, player, game="g1", deadline="Friday")
+            assert prompt is not None
+            check(prompt, KIND.legal_orders(state, player), state.seating)
+        for player in state.seating[:2]:
+            check(KIND.report(state, player, (), game="g1", board=True), (), state.seating)
+            check(KIND.report(state, player, (), game="g1", open_cash=True, board=False), (), state.seating)
+    state, events = start()
+    after, events = play(state, ChooseSpace("investor"))
+    for player in after.seating:
+        check(KIND.report(after, player, events, game="g1", board=False), (), after.seating)
+
+
+def test_every_refusal_sentence_is_marked_for_translation(marking: None) -> None:
+    state = russia_maneuvers()
+    player = pending(state)[0].player
+    other = next(p for p in state.seating if p != player)
+    # the order layer's refusals, and the engine's (their reasons are worded by engine/ and left out here)
+    for who, text, engine in ((player, "ARMY Moscow TO Atlantis", False), (player, "HISTORY many", False),
+                              (player, "BUMP 3", False), (player, "ARMY Moscow TO Murmansk\nBUMP 3\nDONE", False),
+                              (player, "FLEET Moscow TO Ukraine", True), (player, "RONDEL taxation", True),
+                              (player, "DONE\nDONE", True), (other, "RONDEL taxation", True)):
+        outcome = KIND.run_message(state, who, text, ())
+        assert outcome.refusal is not None, text
+        mail = KIND.error(state, who, outcome.refusal, outcome.applied, game="g1")
+        if engine:
+            mail = mail.replace(wrap(outcome.refusal.reason, 2), "")
+        check(mail, [*outcome.refusal.legal, *text.splitlines()], state.seating)
+
+
+def test_every_welcome_and_game_end_sentence_is_marked_for_translation(marking: None) -> None:
+    for state in (start()[0], three_players(), expert()):
+        for player in state.seating:
+            for reply_to in (None, "g1+token@example.org"):
+                for open_cash in (False, True):
+                    check(KIND.welcome(state, player, game="g1", reply_to=reply_to, open_cash=open_cash),
+                          ("RONDEL import", "IMPORT army Moscow, fleet Vladivostok"), state.seating)
+    for tie in (False, True):
+        state, events = finished(tie)
+        for player in (None, *state.seating):
+            check(KIND.game_end(state, player, events, game="g1"), (), state.seating)
+        check("\n".join(KIND.end_lines(state)), (), state.seating)
+
+
+def test_every_help_status_options_and_history_sentence_is_marked_for_translation(marking: None) -> None:
+    for topic in (None, *topics(), "xyzzy"):
+        check(help_text(topic, BOARD))
+    state, _ = start()
+    log: list[LogEntry[object]] = []
+    for player, action in (("Anna", ChooseSpace("investor")),):
+        log.append(LogEntry(player, action, state.version))
+        state, _ = apply(state, player, action)
+    for position in (start()[0], state, russia_maneuvers(), canal_question(suez_position()), finished()[0]):
+        for player in position.seating[:3]:
+            orders = KIND.legal_orders(position, player)
+            for kind in ("STATUS", "OPTIONS", "BOARD"):
+                check(KIND.answer_query(position, player, Query(1, kind, kind.lower()), log=[], game="g1"),
+                      orders, position.seating)
+            check(KIND.answer_query(position, player, Query(1, "HISTORY", "history"), log=None, game="g1"),
+                  orders, position.seating)
+    orders = {KIND.format_action(state, entry.action) for entry in log}  # type: ignore[arg-type]
+    for player in state.seating:
+        check(KIND.answer_query(state, player, Query(1, "HISTORY", "history", count=30), log=log, game="g1"),
+              orders, state.seating)
