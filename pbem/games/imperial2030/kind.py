@@ -158,11 +158,8 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         return self.board.name(subject) if subject else None
 
     def status_words(self, state: GameState) -> str:
-        if state.finished:
-            return "game over"
-        if state.turn is None:
-            return "setting up"
-        return f"round {state.round}, {state.board.name(state.turn.nation)} to play"
+        nation = state.board.name(state.turn.nation) if state.turn is not None else None
+        return say(VIEW_WORDS, "game_state", finished=state.finished, round=state.round, nation=nation)
 
     def turn_line(self, state: GameState) -> str:
         return turn_line(state)
@@ -172,7 +169,7 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
 
     def holding_words(self, state: GameState, player: str) -> str:
         names = self.holdings(state, player)
-        return f"the government of {', '.join(names)}" if names else ""
+        return say(VIEW_WORDS, "holding", nations=names) if names else ""
 
     def report(self, state: GameState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
                board: bool = True, with_prompt: bool = False) -> str:

@@ -41,7 +41,8 @@ def marking() -> Iterator[None]:
     env.cache.clear()  # type: ignore[union-attr]  # templates (and their imported macros) made afresh
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
         lambda text: OPEN + text + CLOSE, lambda one, many, n: OPEN + (one if n == 1 else many) + CLOSE,
-        newstyle=True)
+        newstyle=True, pgettext=lambda context, text: OPEN + text + CLOSE,
+        npgettext=lambda context, one, many, n: OPEN + (one if n == 1 else many) + CLOSE)
     try:
         yield
     finally:
@@ -57,9 +58,18 @@ def unmarked(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+# words in capitals that are no English: the order language's keywords and the game's name
+KEYWORDS = {"TAKE", "BID", "PLACE", "MOVE", "CITY", "DESTROY", "PASS", "DONE", "HELP", "STATUS", "BOARD", "OPTIONS",
+            "HISTORY", "EIGHT", "MINUTE", "EMPIRE", "OR", "AND", "NEUTRAL", "END", "MAIL", "TURN", "EVERY", "OFF", "ON",
+            *(word for topic in topics() for word in re.findall(r"[A-Z]{2,}", topic.upper()))}
+
+
 def order_language(line: str, orders: set[str]) -> bool:
-    """A keyword or heading in capitals, a rule, or one of the orders the mail offers ready to copy."""
-    return line in orders or not re.search(r"[a-z]", line)
+    """One of the orders the mail offers ready to copy, or keywords in capitals, rules, numbers and the map's
+    cells (12:R3 Rc: red's 3 armies and a city)."""
+    if line not in orders:
+        line = re.sub(r"\b[A-Z](?:\d+|c)\b", " ", line)
+    return line in orders or not (re.search(r"[a-z]", line) or set(re.findall(r"[A-Z]{2,}", line)) - KEYWORDS)
 
 
 def started(variants: frozenset[Variant] = frozenset(), names: tuple[str, ...] = NAMES) -> State:
@@ -134,11 +144,15 @@ def test_every_welcome_score_sheet_history_and_options_sentence_is_marked_for_tr
         player, action = random_move(BOARD, state, rng)
         log.append(LogEntry(player, action, state.version))
         state, _ = apply(BOARD, state, player, action)
-    texts = ["\n".join(score_sheet(BOARD, state)), "\n".join(KIND.end_lines(state)), "\n".join(KIND.pending_lines(state))]
+    texts = ["\n".join(score_sheet(BOARD, state)), "\n".join(KIND.end_lines(state)), "\n".join(KIND.pending_lines(state)),
+             *(KIND.game_end(state, player, (), game="g1") for player in (None, *state.seating))]
     for position in (started(), bid(started())):
         for player in position.seating:
             texts.append(KIND.answer_query(position, player, Query(1, "HISTORY", "history"), log=[], game="g1"))
             texts.append(KIND.answer_query(position, player, Query(1, "OPTIONS", "options"), log=[], game="g1"))
+            texts.append(KIND.answer_query(position, player, Query(1, "STATUS", "status"), log=[], game="g1"))
+            texts.append(KIND.answer_query(position, player, Query(1, "BOARD", "board"), log=[], game="g1"))
+            texts.append(KIND.report(position, player, (), game="g1", board=True))
             texts.append("\n".join(KIND.pending_lines(position)))
     texts.append(KIND.answer_query(state, "ann", Query(1, "HISTORY", "history", count=30), log=log, game="g1"))
     orders = {KIND.format_action(state, entry.action) for entry in log} | {

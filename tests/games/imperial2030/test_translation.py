@@ -73,6 +73,9 @@ def names(players: Iterable[str] = ()) -> list[str]:
     return sorted(found, key=len, reverse=True)
 
 
+# words in capitals that are no English: keywords, the game's name, nation codes, the marks of the board
+CAPITALS = {w.upper() for w in ORDER_WORDS} | {"IMPERIAL", "RU", "CN", "IN", "BR", "US", "EU", "END", "CLEAR", "HOSTILE", "FRIENDLY", "TO", "VIA", "PP", "NY", "OFF", "ON"} | {
+    w for n in (*BOARD.regions, *BOARD.nation_ids, *BOARD.rondel_ids) for w in BOARD.name(n).upper().split()}
 ART = {line.strip() for panel in board_art().panels for line in panel.lines}
 
 
@@ -94,9 +97,10 @@ def leftover(text: str, orders: Iterable[str] = (), players: Iterable[str] = ())
         for word in names(players):  # as written in full, or in lower case as HELP's examples do
             line = line.replace(word, " ").replace(word.lower(), " ")
         line = PIECES.sub(" ", re.sub(r"<[^<>]*>|\[[a-z ,.<>]*\]|-v-", " ", line)).strip()  # and an order's syntax: RONDEL <space>
-        if set(re.findall(r"[a-z]+", line)) <= ORDER_WORDS:
-            continue  # an order: its keyword, names and order words
-        if re.search(r"[a-z]", line):
+        capitals = {w for w in re.findall(r"[A-Z]{2,}", line) if w not in CAPITALS}
+        if set(re.findall(r"[a-z]+", line)) <= ORDER_WORDS and not capitals:
+            continue  # an order: its keywords, names and order words
+        if re.search(r"[a-z]", line) or capitals:
             left.append(line)
     return left
 
