@@ -21,6 +21,7 @@ from pbem.games.imperial2030.board import board_art
 from pbem.games.imperial2030.help import help_text, topics
 from pbem.games.imperial2030.kind import Imperial2030
 from pbem.games.imperial2030.orders.keywords import Keyword
+from pbem.games.imperial2030.sayings import say
 from pbem.games.results import Query
 from pbem.render.env import environment
 from pbem.render.text import wrap
@@ -44,7 +45,9 @@ assert isinstance(KIND, Imperial2030)
 OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
 MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
 PIECES = re.compile(r"\b[A-Z]{2}(?:[afh]\d+)+\b|\(x\d+\)")  # the board's pieces (RUa2f1), a multiplier (x2)
-ORDER_WORDS = {"far", "production", "maneuver", "nothing", "invest", "don", "t", "to", *(w for k in Keyword for w in k.value.split())}  # lower-case words of orders (IMPORT army Moscow, fleet Vladivostok)
+# lower-case words of orders (IMPORT army Moscow, fleet Vladivostok; HELP's examples in lower case)
+ORDER_WORDS = {"far", "production", "maneuver", "nothing", "invest", "don", "t", "to",
+               *(w for k in Keyword for w in k.value.split())}
 
 
 @pytest.fixture
@@ -74,7 +77,8 @@ def names(players: Iterable[str] = ()) -> list[str]:
 
 
 # words in capitals that are no English: keywords, the game's name, nation codes, the marks of the board
-CAPITALS = {w.upper() for w in ORDER_WORDS} | {"IMPERIAL", "RU", "CN", "IN", "BR", "US", "EU", "END", "CLEAR", "HOSTILE", "FRIENDLY", "TO", "VIA", "PP", "NY", "OFF", "ON"} | {
+CAPITALS = {w.upper() for w in ORDER_WORDS} | {"IMPERIAL", "RU", "CN", "IN", "BR", "US", "EU", "END", "CLEAR",
+                                               "HOSTILE", "FRIENDLY", "TO", "VIA", "PP", "NY", "OFF", "ON"} | {
     w for n in (*BOARD.regions, *BOARD.nation_ids, *BOARD.rondel_ids) for w in BOARD.name(n).upper().split()}
 ART = {line.strip() for panel in board_art().panels for line in panel.lines}
 
@@ -96,7 +100,8 @@ def leftover(text: str, orders: Iterable[str] = (), players: Iterable[str] = ())
             line = line.replace(word, " ")
         for word in names(players):  # as written in full, or in lower case as HELP's examples do
             line = line.replace(word, " ").replace(word.lower(), " ")
-        line = PIECES.sub(" ", re.sub(r"<[^<>]*>|\[[a-z ,.<>]*\]|-v-", " ", line)).strip()  # and an order's syntax: RONDEL <space>
+        # and an order's syntax (RONDEL <space>, HELP [topic]), the rondel art's arrows
+        line = PIECES.sub(" ", re.sub(r"<[^<>]*>|\[[a-z ,.<>]*\]|-v-", " ", line)).strip()
         capitals = {w for w in re.findall(r"[A-Z]{2,}", line) if w not in CAPITALS}
         if set(re.findall(r"[a-z]+", line)) <= ORDER_WORDS and not capitals:
             continue  # an order: its keywords, names and order words
@@ -196,3 +201,19 @@ def test_every_help_status_options_and_history_sentence_is_marked_for_translatio
     for player in state.seating:
         check(KIND.answer_query(state, player, Query(1, "HISTORY", "history", count=30), log=log, game="g1"),
               orders, state.seating)
+
+
+def test_a_canal_whose_name_is_not_known_takes_no_doubled_article() -> None:
+    """An unknown canal is 'a canal' (no "through the the canal", "pass the a canal"); a known one keeps its name."""
+    for unit in ("army", "fleet"):
+        for canal in (None, "Suez"):
+            text = say("_prompt_words", "canal_question", mover=None, unit=unit, origin="Rome", dest="Mumbai",
+                       canal=canal, nation="India", allow="ALLOW", deny="DENY")
+            assert ("through the Suez canal" if canal else "through a canal, which India controls") in text, text
+            assert not re.search(r"\b(the|a) (the|a)\b", text), text
+    for canal, words in ((None, "decide for India whether Europe may pass a canal"),
+                         ("Suez", "decide for India whether Europe may pass the Suez canal")):
+        said = say("_view_words", "decision", kind="canal", nation="India", mover="Europe", canal=canal, where=None)
+        assert said == words
+    state = canal_question(suez_position())
+    assert "pass the Suez canal" in KIND.decision_words(state, KIND.rules.pending(state)[0])
