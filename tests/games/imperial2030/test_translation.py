@@ -23,6 +23,7 @@ from pbem.games.imperial2030.kind import Imperial2030
 from pbem.games.imperial2030.orders.keywords import Keyword
 from pbem.games.imperial2030.sayings import say
 from pbem.games.results import Query
+from pbem.languages import Language, speaking
 from pbem.render.env import environment
 from pbem.render.text import wrap
 from tests.helpers import BOARD, play, standard_game, turn_of
@@ -217,3 +218,14 @@ def test_a_canal_whose_name_is_not_known_takes_no_doubled_article() -> None:
         assert said == words
     state = canal_question(suez_position())
     assert "pass the Suez canal" in KIND.decision_words(state, KIND.rules.pending(state)[0])
+
+
+def test_the_two_games_count_their_armies_in_their_own_rulebooks_words() -> None:
+    """'%(num)d army' has the Imperial 2030 context: a Polish Imperial army is the rulebook's czolg, while an
+    Eight-Minute Empire army stays an armia."""
+    state = start()[0]
+    with speaking(Language.PL):
+        status = KIND.answer_query(state, "Anna", Query(1, "STATUS", "status"), log=[], game="g1")
+        assert "0 czołgów" in status and "armii" not in status
+        assert say("_view_words", "reached", nation="Europa", power=25) == "Europa: punktów wpływu 25."
+        assert "2 armie" in str(getattr(environment().get_template("eight_minute_empire/_words.j2").module, "armies")(2))
