@@ -228,4 +228,4 @@ def test_the_two_games_count_their_armies_in_their_own_rulebooks_words() -> None
         status = KIND.answer_query(state, "Anna", Query(1, "STATUS", "status"), log=[], game="g1")
         assert "0 czołgów" in status and "armii" not in status
         assert say("_view_words", "reached", nation="Europa", power=25) == "Europa: punktów wpływu 25."
-        assert "2 armie" in str(getattr(environment().get_template("eight_minute_empire/_words.j2").module, "armies")(2))
+        assert "2 armie" in str(environment().get_template("eight_minute_empire/_words.j2").module.armies(2))
