@@ -229,3 +229,16 @@ def test_the_two_games_count_their_armies_in_their_own_rulebooks_words() -> None
         assert "0 czołgów" in status and "armii" not in status
         assert say("_view_words", "reached", nation="Europa", power=25) == "Europa: punktów wpływu 25."
         assert "2 armie" in str(environment().get_template("eight_minute_empire/_words.j2").module.armies(2))
+
+
+def test_a_part_laid_out_once_per_move_is_kept_per_language() -> None:
+    """The nations table, the rondel and the board are laid out once for a move's seats (same_objects): a Russian
+    seat's report must not hand its words to the English seat's, nor the other way round."""
+    state = start()[0]
+    english = KIND.report(state, "Anna", (), game="g1", board=True)
+    with speaking(Language.RU):
+        russian = KIND.report(state, "Ben", (), game="g1", board=True)
+    assert KIND.report(state, "Anna", (), game="g1", board=True) == english
+    assert "THE RONDEL" in english and "Legend:" in english and "Treasury" in english
+    assert "РОНДЕЛЬ" in russian and "THE RONDEL" not in russian and "Legend:" not in russian
+    assert "Treasury" not in russian and "Казна" in russian
