@@ -20,7 +20,7 @@ from pbem.games import kind_named
 from pbem.games.imperial2030.board import board_art
 from pbem.games.imperial2030.help import help_text, topics
 from pbem.games.imperial2030.kind import Imperial2030
-from pbem.games.imperial2030.orders.keywords import Keyword
+from pbem.games.imperial2030.orders.keywords import SPECS, Keyword
 from pbem.games.imperial2030.sayings import say
 from pbem.games.results import Query
 from pbem.languages import Language, speaking
@@ -45,10 +45,18 @@ assert isinstance(KIND, Imperial2030)
 
 OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
 MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+PLACEHOLDER = re.compile(r"(%\([a-zA-Z_]+\)[sd])")
 PIECES = re.compile(r"\b[A-Z]{2}(?:[afh]\d+)+\b|\(x\d+\)")  # the board's pieces (RUa2f1), a multiplier (x2)
 # lower-case words of orders (IMPORT army Moscow, fleet Vladivostok; HELP's examples in lower case)
 ORDER_WORDS = {"far", "production", "maneuver", "nothing", "invest", "don", "t", "to",
                *(w for k in Keyword for w in k.value.split())}
+
+
+def bracket(text: str) -> str:
+    """``text`` as the marking catalogue translates it: each piece of its own words bracketed, its placeholders
+    left outside, so that what a placeholder brings in (a name, or words from elsewhere) is checked too."""
+    return "".join(part if PLACEHOLDER.fullmatch(part) else OPEN + part + CLOSE
+                   for part in PLACEHOLDER.split(text) if part)
 
 
 @pytest.fixture
@@ -58,9 +66,9 @@ def marking() -> Iterator[None]:
     saved = dict(env.globals)
     env.cache.clear()  # type: ignore[union-attr]  # templates (and their imported macros) made afresh
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        lambda text: OPEN + text + CLOSE, lambda one, many, n: OPEN + (one if n == 1 else many) + CLOSE,
-        newstyle=True, pgettext=lambda context, text: OPEN + text + CLOSE,
-        npgettext=lambda context, one, many, n: OPEN + (one if n == 1 else many) + CLOSE)
+        bracket, lambda one, many, n: bracket(one if n == 1 else many), newstyle=True,
+        pgettext=lambda context, text: bracket(text),
+        npgettext=lambda context, one, many, n: bracket(one if n == 1 else many))
     try:
         yield
     finally:
@@ -72,35 +80,43 @@ def marking() -> Iterator[None]:
 def names(players: Iterable[str] = ()) -> list[str]:
     """Every name a mail may print as data, longest first: regions, nations, rondel spaces, canals, players."""
     found = {BOARD.name(x) for x in (*BOARD.regions, *BOARD.nation_ids, *BOARD.rondel_ids)}
-    found |= {c.replace("_", " ").title() for c in BOARD.canals} | set(players) | {"g1"}
-    found |= {*BOARD.rondel_ids, *BOARD.nation_ids}
+    found |= {c.replace("_", " ").title() for c in BOARD.canals} | set(players) | {p.upper() for p in players} | {"g1"}
+    found |= {*BOARD.rondel_ids, *BOARD.nation_ids, *BOARD.regions}
+    found |= {"N Pacific", "mos", "SAN FRANCISCO"}  # HELP NAMES' examples of names as players write them
     return sorted(found, key=len, reverse=True)
 
 
 # words in capitals that are no English: keywords, the game's name, nation codes, the marks of the board
 CAPITALS = {w.upper() for w in ORDER_WORDS} | {"IMPERIAL", "RU", "CN", "IN", "BR", "US", "EU", "END", "CLEAR",
                                                "HOSTILE", "FRIENDLY", "TO", "VIA", "PP", "NY", "OFF", "ON"} | {
+    word for topic in topics() for word in re.findall(r"[A-Z]{2,}", topic.upper())} | {
+    word for spec in SPECS for alias in spec.aliases for word in re.findall(r"[A-Z]{2,}", alias.upper())} | {
+    word for canal in BOARD.canals for word in re.findall(r"[A-Z]{2,}", canal.upper())} | {
     w for n in (*BOARD.regions, *BOARD.nation_ids, *BOARD.rondel_ids) for w in BOARD.name(n).upper().split()}
 ART = {line.strip() for panel in board_art().panels for line in panel.lines}
+
+
+def spread(words: str) -> str:
+    """A pattern for ``words`` that a line's wrapping may have broken anywhere between them."""
+    return r"\s+".join(re.escape(word) for word in words.split())
 
 
 def leftover(text: str, orders: Iterable[str] = (), players: Iterable[str] = ()) -> list[str]:
     """The lines of ``text`` that still hold an English word once the marked texts, the ready-to-copy orders,
     the names, the board's pieces and the world board's art are taken away."""
     while MARKED.search(text):
-        text = MARKED.sub("", text)
-    known = sorted(set(orders), key=len, reverse=True)
+        text = MARKED.sub(" ", text)
+    text = re.sub(r"\S+@\S+|\d{4}-\d\d-\d\d \d\d:\d\d UTC", " ", text)  # addresses and deadlines: data
+    known = sorted({order for order in orders if order.strip()}, key=len, reverse=True)
+    lines = [line.strip() for line in text.splitlines()]
+    text = "\n".join(line for line in lines if line and line not in known
+                     and not any(line[:12] in art or art.startswith(line[:12]) for art in ART if art))
+    # the orders, and the names as written in full or in lower case (HELP's examples), wherever lines broke
+    every = {*names(players), *(name.lower() for name in names(players))}
+    for words in (*known, *sorted(every, key=len, reverse=True)):
+        text = re.sub(spread(words), " ", text)
     left = []
     for line in text.splitlines():
-        line = line.strip()
-        if not line or line in known:
-            continue
-        if any(line[:12] in art or art.startswith(line[:12]) for art in ART if art):
-            continue  # a line of the world board's art: cells and sea names
-        for word in known:
-            line = line.replace(word, " ")
-        for word in names(players):  # as written in full, or in lower case as HELP's examples do
-            line = line.replace(word, " ").replace(word.lower(), " ")
         # and an order's syntax (RONDEL <space>, HELP [topic]), the rondel art's arrows
         line = PIECES.sub(" ", re.sub(r"<[^<>]*>|\[[a-z ,.<>]*\]|-v-", " ", line)).strip()
         capitals = {w for w in re.findall(r"[A-Z]{2,}", line) if w not in CAPITALS}
@@ -139,7 +155,7 @@ def test_every_prompt_report_and_board_sentence_is_marked_for_translation(markin
     for state in positions():
         for decision in pending(state):
             player = decision.player
-            prompt = KIND.prompt(state, player, game="g1", deadline="Friday")
+            prompt = KIND.prompt(state, player, game="g1", deadline="2030-05-03 18:00 UTC")
             assert prompt is not None
             check(prompt, KIND.legal_orders(state, player), state.seating)
         for player in state.seating[:2]:
@@ -156,7 +172,7 @@ def test_every_refusal_sentence_is_marked_for_translation(marking: None) -> None
     player = pending(state)[0].player
     other = next(p for p in state.seating if p != player)
     # the order layer's refusals, and the engine's (their reasons are worded by engine/ and left out here)
-    for who, text, engine in ((player, "ARMY Moscow TO Atlantis", False), (player, "HISTORY many", False),
+    for who, text, engine in ((player, "ARMY Moscow TO Atlantis", False), (player, "FLEET Atlantis TO Mars", False), (player, "HISTORY many", False),
                               (player, "BUMP 3", False), (player, "ARMY Moscow TO Murmansk\nBUMP 3\nDONE", False),
                               (player, "FLEET Moscow TO Ukraine", True), (player, "RONDEL taxation", True),
                               (player, "DONE\nDONE", True), (other, "RONDEL taxation", True)):
@@ -165,7 +181,7 @@ def test_every_refusal_sentence_is_marked_for_translation(marking: None) -> None
         mail = KIND.error(state, who, outcome.refusal, outcome.applied, game="g1")
         if engine:
             mail = mail.replace(wrap(outcome.refusal.reason, 2), "")
-        check(mail, [*outcome.refusal.legal, *text.splitlines()], state.seating)
+        check(mail, [*outcome.refusal.legal, *text.splitlines(), *text.split()], state.seating)
 
 
 def test_every_welcome_and_game_end_sentence_is_marked_for_translation(marking: None) -> None:
@@ -184,7 +200,7 @@ def test_every_welcome_and_game_end_sentence_is_marked_for_translation(marking: 
 
 def test_every_help_status_options_and_history_sentence_is_marked_for_translation(marking: None) -> None:
     for topic in (None, *topics(), "xyzzy"):
-        check(help_text(topic, BOARD))
+        check(help_text(topic, BOARD), [topic or ""])  # the topic asked for: the player's own word
     state, _ = start()
     log: list[LogEntry[object]] = []
     for player, action in (("Anna", ChooseSpace("investor")),):
