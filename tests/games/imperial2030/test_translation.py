@@ -172,7 +172,8 @@ def test_every_refusal_sentence_is_marked_for_translation(marking: None) -> None
     player = pending(state)[0].player
     other = next(p for p in state.seating if p != player)
     # the order layer's refusals, and the engine's (their reasons are worded by engine/ and left out here)
-    for who, text, engine in ((player, "ARMY Moscow TO Atlantis", False), (player, "FLEET Atlantis TO Mars", False), (player, "HISTORY many", False),
+    for who, text, engine in ((player, "ARMY Moscow TO Atlantis", False), (player, "FLEET Atlantis TO Mars", False),
+                              (player, "HISTORY many", False),
                               (player, "BUMP 3", False), (player, "ARMY Moscow TO Murmansk\nBUMP 3\nDONE", False),
                               (player, "FLEET Moscow TO Ukraine", True), (player, "RONDEL taxation", True),
                               (player, "DONE\nDONE", True), (other, "RONDEL taxation", True)):
