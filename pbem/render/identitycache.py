@@ -13,11 +13,16 @@ holds its arguments, so no other object can take their place in memory.
 Why a few answers, not one: the appliers' threads (``pbem run --workers N``)
 lay out different games' mails at the same time, and one function may keep
 several parts of one move (Imperial's nations, rondel and board).
+Why the language too: the parts hold words, and seats of one move may read
+different languages (``pbem.languages.spoken``); an answer is kept for the
+language it was written in.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Generic, ParamSpec, TypeVar
+
+from pbem.languages import spoken
 
 P = ParamSpec("P")
 V = TypeVar("V")
@@ -37,11 +42,13 @@ class _SameObjects(Generic[P, V]):
         if kwargs:
             return self._compute(*args, **kwargs)
         kept = self._kept  # read once: another thread may replace it (a whole tuple, so never half written)
+        language = spoken()
         for asked, answer in kept:
-            if len(asked) == len(args) and all(a is b for a, b in zip(asked, args, strict=True)):
+            if (len(asked) == len(args) + 1 and asked[0] is language
+                    and all(a is b for a, b in zip(asked[1:], args, strict=True))):
                 return answer
         answer = self._compute(*args, **kwargs)
-        self._kept = ((tuple(args), answer), *kept[:KEPT - 1])
+        self._kept = (((language, *args), answer), *kept[:KEPT - 1])
         return answer
 
 

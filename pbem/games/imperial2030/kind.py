@@ -33,8 +33,9 @@ from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.keywords import Role, read_keyword
 from pbem.games.imperial2030.picture import picture
 from pbem.games.imperial2030.runmessage import run_message
+from pbem.games.imperial2030.sayings import say
 from pbem.games.imperial2030.statejson import state_json
-from pbem.games.imperial2030.viewmodels import decision_words, turn_line
+from pbem.games.imperial2030.viewmodels import VIEW_WORDS, decision_words, turn_line
 from pbem.games.kind import GameKind, KindInfo, NewGame, Race, SetupChoices, resolve_player
 from pbem.games.results import AppliedLine, MessageLine, MessageOutcome, Query, Refusal, StoredLines
 from pbem.render.scene import Scene
@@ -157,11 +158,8 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         return self.board.name(subject) if subject else None
 
     def status_words(self, state: GameState) -> str:
-        if state.finished:
-            return "game over"
-        if state.turn is None:
-            return "setting up"
-        return f"round {state.round}, {state.board.name(state.turn.nation)} to play"
+        nation = state.board.name(state.turn.nation) if state.turn is not None else None
+        return say(VIEW_WORDS, "game_state", finished=state.finished, round=state.round, nation=nation)
 
     def turn_line(self, state: GameState) -> str:
         return turn_line(state)
@@ -171,7 +169,7 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
 
     def holding_words(self, state: GameState, player: str) -> str:
         names = self.holdings(state, player)
-        return f"the government of {', '.join(names)}" if names else ""
+        return say(VIEW_WORDS, "holding", nations=names) if names else ""
 
     def report(self, state: GameState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
                board: bool = True, with_prompt: bool = False) -> str:
@@ -222,7 +220,7 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
     def end_lines(self, state: GameState) -> list[str]:
         board = self.board
         winner = max(board.nation_ids, key=lambda n: state.nations[n].power)
-        return [f"{board.name(winner)} reached {state.nations[winner].power} power points."]
+        return [say(VIEW_WORDS, "reached", nation=board.name(winner), power=state.nations[winner].power)]
 
     def summary_lines(self, name: str, state: GameState) -> list[str]:
         return summary_lines(name, state)

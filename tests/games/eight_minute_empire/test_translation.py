@@ -19,7 +19,9 @@ from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State, Va
 from engine.eight_minute_empire.randomplay import random_move
 from pbem.games import kind_named
 from pbem.games.eight_minute_empire.help import help_text, topics
+from pbem.games.eight_minute_empire.keywords import ALIASES
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
+from pbem.games.eight_minute_empire.orders import COLOURS
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
 from pbem.games.results import Query
 from pbem.render.env import environment
@@ -31,6 +33,14 @@ assert isinstance(KIND, EightMinuteEmpire)
 
 OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
 MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+PLACEHOLDER = re.compile(r"(%\([a-zA-Z_]+\)[sd])")
+
+
+def bracket(text: str) -> str:
+    """``text`` as the marking catalogue translates it: each piece of its own words bracketed, its placeholders
+    left outside, so that what a placeholder brings in (words from elsewhere) is checked too."""
+    return "".join(part if PLACEHOLDER.fullmatch(part) else OPEN + part + CLOSE
+                   for part in PLACEHOLDER.split(text) if part)
 
 
 @pytest.fixture
@@ -40,8 +50,9 @@ def marking() -> Iterator[None]:
     saved = dict(env.globals)
     env.cache.clear()  # type: ignore[union-attr]  # templates (and their imported macros) made afresh
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        lambda text: OPEN + text + CLOSE, lambda one, many, n: OPEN + (one if n == 1 else many) + CLOSE,
-        newstyle=True)
+        bracket, lambda one, many, n: bracket(one if n == 1 else many), newstyle=True,
+        pgettext=lambda context, text: bracket(text),
+        npgettext=lambda context, one, many, n: bracket(one if n == 1 else many))
     try:
         yield
     finally:
@@ -53,13 +64,38 @@ def marking() -> Iterator[None]:
 def unmarked(text: str) -> list[str]:
     """The lines of ``text`` with what the marking catalogue translated taken away."""
     while MARKED.search(text):
-        text = MARKED.sub("", text)
+        text = MARKED.sub(" ", text)
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+# words in capitals that are no English: the order language's keywords and the game's name
+KEYWORDS = {"TAKE", "BID", "PLACE", "MOVE", "CITY", "DESTROY", "PASS", "DONE", "HELP", "STATUS", "BOARD", "OPTIONS",
+            "HISTORY", "EIGHT", "MINUTE", "EMPIRE", "OR", "AND", "NEUTRAL", "END", "MAIL", "TURN", "EVERY", "OFF", "ON",
+            "MAP",
+            *(word for topic in topics() for word in re.findall(r"[A-Z]{2,}", topic.upper())),
+            *(word.upper() for aliases in ALIASES.values() for alias in aliases for word in alias.split())}
+
+
+# names, data translated in a later step: players, colours, goods, the game's name; the variants' ids
+DATA = sorted({*NAMES, "dan", "g1", *COLOURS, *BOARD.goods, "wild", *(v.value for v in Variant)}, key=len, reverse=True)
+
+
+# the words of orders as HELP's examples write them (PLACE 2 armies in 12, BID 3 coins or BID three)
+EXAMPLE_WORDS = ("coins", "three", "armies", "army", "in", "and", "a", "city", "the", "region", "r", "second",
+                 "place", "card", "row", "to", "neutral", "n", "topic")
+
+
 def order_language(line: str, orders: set[str]) -> bool:
-    """A keyword or heading in capitals, a rule, or one of the orders the mail offers ready to copy."""
-    return line in orders or not re.search(r"[a-z]", line)
+    """One of the orders the mail offers ready to copy, or names, keywords in capitals, rules, numbers and the
+    map's cells (12:R3 Rc: red's 3 armies and a city)."""
+    if line not in orders:
+        for order in sorted(orders, key=len, reverse=True):
+            line = line.replace(order, " ")
+        line = re.sub(r"\b(?:" + "|".join(re.escape(name) for name in DATA) + r")\b", " ", line)
+        line = re.sub(r"\b[A-Z](?:\d+|c)\b|\b[xr]\d+\b|\S+@\S+|\d{4}-\d\d-\d\d \d\d:\d\d UTC", " ", line)
+        line = re.sub(r"\bHELP(?:[\s,]+[a-z]+)+", " ", line)  # HELP's topics, as a player writes them
+        line = re.sub(r"\b(?:" + "|".join(EXAMPLE_WORDS) + r")\b", " ", line)
+    return line in orders or not (re.search(r"[a-z]", line) or set(re.findall(r"[A-Z]{2,}", line)) - KEYWORDS)
 
 
 def started(variants: frozenset[Variant] = frozenset(), names: tuple[str, ...] = NAMES) -> State:
@@ -82,7 +118,7 @@ def with_card(kind: ActionKind) -> State:
 def test_every_help_sentence_is_marked_for_translation(marking: None) -> None:
     for topic in (None, *topics(), "xyzzy"):
         for line in unmarked(help_text(topic)):
-            assert order_language(line, set()), (topic, line)
+            assert order_language(line, {"'xyzzy'"}), (topic, line)  # the topic asked for: the player's word
 
 
 def positions() -> list[State]:
@@ -93,7 +129,7 @@ def positions() -> list[State]:
 def test_every_prompt_and_report_sentence_is_marked_for_translation(marking: None) -> None:
     for state in positions():
         for player in state.seating:
-            prompt = KIND.prompt(state, player, game="g1", deadline="Friday")
+            prompt = KIND.prompt(state, player, game="g1", deadline="2030-05-03 18:00 UTC")
             if prompt is not None:
                 orders = set(KIND.legal_orders(state, player))
                 for line in unmarked(prompt):
@@ -117,7 +153,8 @@ def test_every_refusal_sentence_is_marked_for_translation(marking: None) -> None
         outcome = KIND.run_message(state, player, text, {})
         assert outcome.refusal is not None, text
         mail = KIND.error(state, player, outcome.refusal, outcome.applied, game="g1")
-        orders = set(outcome.refusal.legal)
+        orders = set(outcome.refusal.legal) | set(text.splitlines()) | {f"'{word}'" for word in text.split()}
+        # and the player's own lines and words, quoted
         for line in unmarked(mail):
             assert order_language(line, orders), (line, mail)
 
@@ -134,11 +171,15 @@ def test_every_welcome_score_sheet_history_and_options_sentence_is_marked_for_tr
         player, action = random_move(BOARD, state, rng)
         log.append(LogEntry(player, action, state.version))
         state, _ = apply(BOARD, state, player, action)
-    texts = ["\n".join(score_sheet(BOARD, state)), "\n".join(KIND.end_lines(state)), "\n".join(KIND.pending_lines(state))]
+    texts = ["\n".join(score_sheet(BOARD, state)), "\n".join(KIND.end_lines(state)), "\n".join(KIND.pending_lines(state)),
+             *(KIND.game_end(state, player, (), game="g1") for player in (None, *state.seating))]
     for position in (started(), bid(started())):
         for player in position.seating:
             texts.append(KIND.answer_query(position, player, Query(1, "HISTORY", "history"), log=[], game="g1"))
             texts.append(KIND.answer_query(position, player, Query(1, "OPTIONS", "options"), log=[], game="g1"))
+            texts.append(KIND.answer_query(position, player, Query(1, "STATUS", "status"), log=[], game="g1"))
+            texts.append(KIND.answer_query(position, player, Query(1, "BOARD", "board"), log=[], game="g1"))
+            texts.append(KIND.report(position, player, (), game="g1", board=True))
             texts.append("\n".join(KIND.pending_lines(position)))
     texts.append(KIND.answer_query(state, "ann", Query(1, "HISTORY", "history", count=30), log=log, game="g1"))
     orders = {KIND.format_action(state, entry.action) for entry in log} | {

@@ -488,7 +488,8 @@ def marking_environment() -> Environment:
     env.globals.update(base.globals)
     env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
         lambda text: OPEN + text + CLOSE, lambda one, many, n: OPEN + (one if n == 1 else many) + CLOSE,
-        newstyle=True)
+        newstyle=True, pgettext=lambda context, text: OPEN + text + CLOSE,  # a game's own words (issue 30)
+        npgettext=lambda context, one, many, n: OPEN + (one if n == 1 else many) + CLOSE)
     return env
 
 
