@@ -28,8 +28,6 @@ KNOWN = {("core/setting_change.j2", "none"), ("eight_minute_empire/_map.j2", "Se
          ("imperial2030/_view_words.j2", "no investor card"), ("imperial2030/_view_words.j2", "tax increase bonus"),
          # an order's form after its keyword: PLACE 2 armies in 12 (eight_minute_empire/_refusals.j2)
          ("eight_minute_empire/_refusals.j2", "2 armies in 12")}
-# Not to be edited in this change (another engineer's): its sentences are to be marked there (issue 30).
-NOT_YET = {"core/welcome_mail.j2"}
 
 
 def order_language(text: str) -> bool:
@@ -77,13 +75,12 @@ def templates() -> list[str]:
     return sorted(str(path.relative_to(TEMPLATES)) for path in TEMPLATES.rglob("*.j2"))
 
 
-@pytest.mark.parametrize("name", [name for name in templates() if name not in NOT_YET])
+@pytest.mark.parametrize("name", templates())
 def test_issue30_a_templates_own_english_is_marked_for_translation(name: str) -> None:
     assert unmarked(name) == []
 
 
 def test_issue30_the_check_finds_text_and_values_a_translation_never_reaches(tmp_path: Path) -> None:
-    assert unmarked("core/welcome_mail.j2")  # what is left to mark there
     assert order_language("PLACE 2 armies in 12, PLACE 12 12, PLACE 12 and 5")
     assert order_language("ARMY <from> TO <to> [HOSTILE|FRIENDLY] [VIA <sea>, ...]")
     assert not order_language("12, r12 or region 12")
