@@ -16,12 +16,14 @@ import pytest
 
 from pbem.languages import Language, speaking
 from pbem.mail.outbound import build_message
+from pbem.moderator import gamemaster
+from pbem.moderator.gamemaster import MailContext
 from pbem.moderator.gamemaster.newgame import create_game_with_mail
 from pbem.render.text import due_stamp
 from pbem.store import Database
 from pbem.store.outbox import OutboxRow
 from tests.emetable import EmeTable
-from tests.mailflowkit import NOW, PLAYERS, config_for, mail_of
+from tests.mailflowkit import MODERATOR, NOW, PLAYERS, config_for, mail_of
 
 EMAIL = dict(PLAYERS)
 CYRILLIC = set("абвгдежзийклмнопрстуфхцчшщъыьэюяё")
@@ -107,3 +109,16 @@ def test_issue30_help_on_language_lists_the_languages_in_the_readers_words(table
     table.send("bob", line)
     (reply,) = to(table, "bob", seen)
     assert "HELP: LANGUAGE" in reply.body and "RU (Русский)" in reply.body and "PL (Polski)" in reply.body
+
+
+def test_issue30_the_game_masters_note_on_a_forced_move_reads_in_each_seats_language(table: EmeTable) -> None:
+    """The note is recorded with the move, before any mail is written: it keeps its words, and each seat's mail
+    says them in that seat's language."""
+    table.send("bob", "LANGUAGE RU\nBID 1")
+    table.send("ann", "BID 1")
+    seen = len(table.outbox())
+    gamemaster.force(table.db, table.name, "cy", "BID 2", mail=MailContext.make(moderator_address=MODERATOR))
+    to_ann, to_bob = to(table, "ann", seen), to(table, "bob", seen)  # the last bid: every seat is told
+    assert any("The game master gave these orders for cy" in " ".join(row.body.split()) for row in to_ann)
+    assert to_bob and all("The game master gave" not in " ".join(row.body.split()) for row in to_bob)
+    assert any(russian(row.body) and "BID 2" in row.body for row in to_bob)

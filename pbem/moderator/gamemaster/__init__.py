@@ -65,7 +65,7 @@ named by its family:
   ``notice_stalled``, ...), laid out by the ``core/_note_block.j2`` macro as ``note_block`` would and
   rendered strictly (``common.notice``);
 - ``core/move_note_<what>.j2``: a sentence the mail of a move carries (``move_note_forced``,
-  ``move_note_stand_in``, ...), which ``pbem.moderator.notify`` lays out (``common.words``: unwrapped);
+  ``move_note_stand_in``, ...), which ``pbem.moderator.notify`` lays out (``common.later``: said in each seat's language);
 - ``core/subjects.j2``: the words of every subject, one ``subject`` switch (``common.Subject``); the
   ``[GAME] Move N:`` frame stays ``pbem.moderator.notify.subjects``'s;
 - ``core/tick_report.j2`` (``common.TickLine``), ``core/setting_change.j2`` and ``core/export.j2``: what

@@ -62,9 +62,9 @@ from pbem.moderator.gamemaster.common import (
     _stamp,
     _transaction,
     _when,
+    later,
     notice,
     subject_words,
-    words,
 )
 from pbem.moderator.gamemaster.playing import Played, play_in_session, record_play
 
@@ -96,7 +96,7 @@ def force(db: Database, name: str, player: str, text: str, *, mail: MailContext 
             if not played.applied:
                 return played, None
             lines = [a.line.text for a in played.applied if a.player == played.player and not a.implicit]
-            note = [words("core/move_note_forced.j2", player=played.player, orders=lines)]
+            note = [later("core/move_note_forced.j2", player=played.player, orders=lines)]
             return played, record_play(session, game, played, mail, moment, Source.FORCE, note)
 
     played, moved = _retrying(once)

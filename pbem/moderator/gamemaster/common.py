@@ -25,6 +25,7 @@ from pbem.mail.outbound import domain_of
 from pbem.moderator.deadlines import utc
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.telling import Recorded, tell_safely
+from pbem.moderator.notify.turnmail import Words
 from pbem.render.env import environment, render
 from pbem.render.text import due_stamp
 from pbem.store import Database, GameRow, SeatRow
@@ -159,6 +160,11 @@ def words(template: str, **values: Any) -> str:
     line goes to the console as it is. ``render``'s mail finish would wrap them at 78 columns first, so only
     the template's own leading and trailing blanks are taken off."""
     return environment().get_template(template).render(**values).strip()
+
+
+def later(template: str, **values: Any) -> Words:
+    """A move's note (``core/move_note_*.j2``), said in each seat's own language when its mail is written."""
+    return Words(template, values)
 
 
 class Subject(StrEnum):

@@ -23,14 +23,15 @@ from pbem.moderator.gamemaster.common import (
     _seats,
     _stamp,
     _when,
+    later,
     notice,
     subject_words,
     teller,
     tick_words,
-    words,
 )
 from pbem.moderator.notify.subjects import move_subject
 from pbem.moderator.notify.telling import Recorded, record_move
+from pbem.moderator.notify.turnmail import Words
 from pbem.render.text import until_stamp
 from pbem.store import GameRow
 from pbem.store import waiting as waiting_store
@@ -108,16 +109,16 @@ def play_in_session(session: Session, game: GameRow, player_text: str, text: str
                   result.refusal, resumed, waiting_store.load_waiting(session, game), result.events, before, result)
 
 
-def _resumed_notes(played: Played) -> dict[str, list[str]]:
-    notes: dict[str, list[str]] = {}
+def _resumed_notes(played: Played) -> dict[str, list[str | Words]]:
+    notes: dict[str, list[str | Words]] = {}
     for player, error in played.resumed_refusals:
-        notes.setdefault(player, []).append(words("core/move_note_waiting_refused.j2", line_number=error.line_number,
+        notes.setdefault(player, []).append(later("core/move_note_waiting_refused.j2", line_number=error.line_number,
                                                   line=error.line, reason=error.reason))
     return notes
 
 
 def record_play(session: Session, game: GameRow, played: Played, mail: MailContext, now: datetime, source: str,
-                note: Sequence[str]) -> Recorded | None:
+                note: Sequence[str | Words]) -> Recorded | None:
     """Note the move of orders that came by no mail, to be told after the commit as a mailed order is
     (``pbem.moderator.notify.telling``), with ``note`` to every seat told of it; what ``MailContext.tell``
     takes, None when nothing is to be mailed."""
@@ -142,7 +143,7 @@ def apply_default(session: Session, game: GameRow, state: Any, deadline: Deadlin
     if not any(a.player == deadline.player for a in played.applied):
         reason = played.refusal.reason if played.refusal is not None else tick_words(TickLine.NOTHING_APPLIED)
         return False, tick_words(TickLine.REFUSED, order=text, reason=reason)
-    note = [words("core/move_note_default.j2", order=text, player=deadline.player,
+    note = [later("core/move_note_default.j2", order=text, player=deadline.player,
                   what=kind.decision_words(state, deadline.pending), due=_when(deadline.due))]
     record_play(session, game, played, mail, now, Source.DEADLINE, note)
     return True, text
@@ -226,7 +227,7 @@ def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, se
     seat = next(s for s in _seats(session, game) if s.name == player)
     missed = stood_in(session, game, seat, range(played.version_before, played.version))
     asked = kind.decision_words(state, deadline.pending) if deadline.pending is not None else deadline.kind
-    note = [words("core/move_note_stand_in.j2", player=player, what=asked, orders=played.text.replace("\n", "; "),
+    note = [later("core/move_note_stand_in.j2", player=player, what=asked, orders=played.text.replace("\n", "; "),
                   away_until=until_stamp(away_until) if away_until is not None else "", due=_when(deadline.due))]
     record_play(session, game, played, mail, now, Source.STAND_IN, note)
     if settings.absent_limit and missed >= settings.absent_limit and ask_replace_once(session, seat):

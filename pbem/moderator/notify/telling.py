@@ -53,7 +53,7 @@ from pbem.holders import gone
 from pbem.mail import ReplyTo
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.notify.compose import MailComposer
-from pbem.moderator.notify.turnmail import Move, MoveSource, turn_mail
+from pbem.moderator.notify.turnmail import Move, MoveSource, Words, turn_mail
 from pbem.store import Database, GameRow, game_setup, load_log, seats
 from pbem.store.models import as_utc, id_of
 from pbem.store.moves import (
@@ -101,8 +101,9 @@ class Told:
 
 def record_move(session: Session, game: GameRow, before: Any, result: SubmitResult, *, cause: str, source: str,
                 holder: str, now: datetime, parts: Sequence[str] = (), reply: ReplyTo | None = None,
-                attachment: tuple[str, str] | None = None, note: Sequence[str] = (),
-                private: Mapping[str, Sequence[str]] | None = None, settings: GameSettings | None = None) -> Recorded:
+                attachment: tuple[str, str] | None = None, note: Sequence[str | Words] = (),
+                private: Mapping[str, Sequence[str | Words]] | None = None,
+                settings: GameSettings | None = None) -> Recorded:
     """Note in the move's transaction that ``result`` (applied to ``before``) is to be told (see the module
     docstring). ``cause`` makes the mails' Message-IDs; ``parts``, ``reply`` and ``attachment`` are the sender's
     reply (a mailed move); ``note`` and ``private`` what a move no one mailed adds (``turnmail.MoveSource``);
@@ -117,11 +118,17 @@ def record_move(session: Session, game: GameRow, before: Any, result: SubmitResu
     row = MoveToTellRow(
         game_id=id_of(game), version_before=result.version_before, version_after=result.version,
         state_before=kind.state_to_json(before), cause=cause, source=source, player=result.player,
-        parts=list(parts), reply=replied, also_prompt=[part.player for part in result.resumed], note=list(note),
-        private={player: list(lines) for player, lines in (private or {}).items() if lines}, created=now)
+        parts=list(parts), reply=replied, also_prompt=[part.player for part in result.resumed],
+        note=[_stored(line) for line in note],
+        private={player: [_stored(line) for line in lines] for player, lines in (private or {}).items() if lines},
+        created=now)
     add_move(session, row, holder, now)
     move = Move(result.player, before, result.state, tuple(result.events), tuple(row.also_prompt))
     return Recorded(row, game, move, settings)
+
+
+def _stored(note: str | Words) -> Any:
+    return note if isinstance(note, str) else note.to_json()
 
 
 # --- telling, after the commit ---------------------------------------------------------------------------
@@ -278,7 +285,7 @@ def _write(session: Session, identity: ModeratorSettings, game: GameRow, row: Mo
         composer.know_settings(game, settings)
     composer.fresh_cause = True  # the row is still here: nothing made with its cause was ever committed
     source = None if row.source == Source.MAIL else MoveSource(
-        tuple(row.note), {player: tuple(lines) for player, lines in row.private.items()})
+        tuple(map(Words.of, row.note)), {player: tuple(map(Words.of, lines)) for player, lines in row.private.items()})
     reply = None
     if row.reply is not None:
         reply = ReplyTo(row.reply.get("message_id"), tuple(row.reply.get("references") or ()))

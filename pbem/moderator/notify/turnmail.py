@@ -73,7 +73,7 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import GameKind, kind_of
 from pbem.moderator.notify.observers import after_change
 from pbem.moderator.notify.subjects import decisions_of, move_subject
-from pbem.render.env import render, render_phrase
+from pbem.render.env import environment, render, render_phrase
 from pbem.render.text import bullet, finish, note_block
 from pbem.store import GameRow, SeatRow, seats
 from pbem.store.mailprefs import BoardSeen, MailMode, MailPrefs, board_seen, keep_news, prefs_of, saw_board, take_news
@@ -116,14 +116,42 @@ class Move:
 
 
 @dataclass(frozen=True)
+class Words:
+    """A sentence of a template (``core/move_note_*.j2``) with its values, said when each seat's mail is written,
+    in that seat's language: a note is recorded with the move, before anyone's mail exists (``telling``), so
+    it keeps what to say, not how one language says it. Kept in the move's record as JSON (:meth:`to_json`)."""
+
+    template: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def said(self) -> str:
+        """The sentence in the language being written, unwrapped (the mail lays it out)."""
+        return environment().get_template(self.template).render(**self.values).strip()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"template": self.template, "values": dict(self.values)}
+
+    @staticmethod
+    def of(stored: Any) -> str | Words:
+        """A note as the move's record keeps it: a sentence (a record written before notes were kept as words),
+        or its words."""
+        return Words(str(stored["template"]), dict(stored["values"])) if isinstance(stored, dict) else str(stored)
+
+
+def said(note: str | Words) -> str:
+    return note if isinstance(note, str) else note.said()
+
+
+@dataclass(frozen=True)
 class MoveSource:
     """A move that came by no player's mail: what its mails add to the move (see the module docstring).
 
-    ``note`` goes to every seat told of the move; ``private`` (player -> paragraphs) to that player alone.
+    ``note`` goes to every seat told of the move; ``private`` (player -> paragraphs) to that player alone; each
+    said in the seat's language (:class:`Words`).
     """
 
-    note: tuple[str, ...] = ()
-    private: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    note: tuple[str | Words, ...] = ()
+    private: Mapping[str, tuple[str | Words, ...]] = field(default_factory=dict)
 
 
 def news_block(lines: Sequence[str]) -> str:
@@ -178,8 +206,8 @@ def _each_seat(composer: MailComposer, game: GameRow, move: Move, table: dict[st
         with composer.writing_to(game, seat):  # the seat's news, notes and mail in its language
             sender = source is None and player == move.player
             told = kind.tells(state, events, player)
-            note = source.note if source is not None and told else ()
-            private = tuple(source.private.get(player, ())) if source is not None else ()
+            note = tuple(map(said, source.note)) if source is not None and told else ()
+            private = tuple(map(said, source.private.get(player, ()))) if source is not None else ()
             reply = tuple(sender_parts) if sender else ()
             parts: tuple[str, ...] = ()
             keys = _decision_keys(kind, state, player)
