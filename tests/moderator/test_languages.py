@@ -85,11 +85,18 @@ def test_issue30_the_welcome_comes_in_the_seats_language_else_the_games(polish_g
     assert "correo" in welcome[EMAIL["bob"]].body
 
 
-def test_issue30_mail_in_another_language_is_sent_as_utf8_with_its_letters(table: EmeTable) -> None:
+def test_issue30_mail_in_another_language_is_sent_as_utf8_with_its_letters_and_its_subject_encoded(
+        table: EmeTable) -> None:
+    table.send("bob", "LANGUAGE RU")
     seen = len(table.outbox())
-    table.send("ann", "LANGUAGE RU")
-    (row,) = to(table, "ann", seen)
-    parsed = message_from_bytes(build_message(mail_of(table.db, row)).as_bytes(), policy=policy.default)
+    for player in ("ann", "bob", "cy"):
+        table.send(player, "BID 1")
+    row = next(row for row in to(table, "bob", seen) if not row.subject.isascii())
+    raw = build_message(mail_of(table.db, row)).as_bytes()
+    head = raw.split(b"\r\n\r\n", 1)[0]
+    assert head.isascii() and b"=?utf-8?" in head.lower()  # RFC 2047
+    parsed = message_from_bytes(raw, policy=policy.default)
+    assert str(parsed["Subject"]) == row.subject
     text = parsed.get_body(("plain",))
     assert text is not None and russian(text.get_content())
 
