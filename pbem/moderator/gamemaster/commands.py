@@ -201,12 +201,14 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
         for seat in _seats(session, game) if composer is not None else ():
             if not kind.tells(state, events, seat.name):
                 continue  # the move taken back was never told to this seat (another player's sealed answer)
-            head = notice("core/notice_undone.j2", move=last.version + 1, player=last.player, order=order,
-                          stands=state.version, told=kind.narrate(state, events, viewer=seat.name),
-                          dropped=seat.name in dropped, deadlines=bool(_deciders(game, state)))
-            _notice(composer, game, state, seat, "undo", [head],
-                    move_subject(name, shown, subject_words(Subject.UNDONE, move=last.version + 1)),
-                    subject_words(Subject.UNDONE_SHORT, move=last.version + 1))
+            assert composer is not None
+            with composer.writing_to(game, seat):
+                head = notice("core/notice_undone.j2", move=last.version + 1, player=last.player, order=order,
+                              stands=state.version, told=kind.narrate(state, events, viewer=seat.name),
+                              dropped=seat.name in dropped, deadlines=bool(_deciders(game, state)))
+                _notice(composer, game, state, seat, "undo", [head],
+                        move_subject(name, shown, subject_words(Subject.UNDONE, move=last.version + 1)),
+                        subject_words(Subject.UNDONE_SHORT, move=last.version + 1))
         log.info("%s: undid move %d (%s: %s)", name, last.version + 1, last.player, order)
         return Undone(name, last, order, state, dropped, _count(composer))
 
@@ -291,17 +293,20 @@ def _mail_replacement(session: Session, game: GameRow, state: Any, settings: Gam
     kind = kind_of(game.kind)
     taking = {"new": new, "seat": seat.seat + 1, "old": old, "holds": kind.holding_words(state, new)}
     reply_to = token_address(composer.moderator.address, composer.token_for(seat, token))
-    hello = notice("core/notice_seat_welcome.j2", game=name, seat=seat.seat + 1, old=old, token=token or "")
-    welcome = kind.welcome(state, new, game=name, reply_to=reply_to, open_cash=settings.open_cash)
     take_news(session, seat)
-    _notice(composer, game, state, seat, "replace", [hello, welcome],
-            f"[{name}] {subject_words(Subject.WELCOME, player=new)}", subject_words(Subject.WELCOME_SHORT, player=new))
-    told = notice("core/notice_new_player.j2", deadlines=bool(_deciders(game, state)), **taking)
-    takes_over = subject_words(Subject.TAKES_OVER, new=new, old=old)
+    with composer.writing_to(game, seat):
+        hello = notice("core/notice_seat_welcome.j2", game=name, seat=seat.seat + 1, old=old, token=token or "")
+        welcome = kind.welcome(state, new, game=name, reply_to=reply_to, open_cash=settings.open_cash)
+        _notice(composer, game, state, seat, "replace", [hello, welcome],
+                f"[{name}] {subject_words(Subject.WELCOME, player=new)}",
+                subject_words(Subject.WELCOME_SHORT, player=new))
     for other in _seats(session, game):
         if other.id == seat.id:
             continue
-        _notice(composer, game, state, other, "replace", [told], f"[{name}] {takes_over}", takes_over)
+        with composer.writing_to(game, other):
+            told = notice("core/notice_new_player.j2", deadlines=bool(_deciders(game, state)), **taking)
+            takes_over = subject_words(Subject.TAKES_OVER, new=new, old=old)
+            _notice(composer, game, state, other, "replace", [told], f"[{name}] {takes_over}", takes_over)
     if old_email.strip().lower() != seat.email.lower():
         composer.to_address(old_email, purpose="replace", game=game, version=kind.shown_move(state),
                             subject=f"[{name}] {subject_words(Subject.YOUR_SEAT, new=new)}",
@@ -381,13 +386,15 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
         sealed = any(p.sealed for p in kind.pending(state))
         composer = mail.composer(session, moment, _stamp(moment))
         shown = kind.shown_move(state)
-        resumed = subject_words(Subject.RESUMED)
         for seat in _seats(session, game) if composer is not None else ():
-            # In a sealed round each seat hears its own deadline only: everyone's would tell who has answered.
-            lines = [DueLine(d.player, kind.decision_words(state, d.pending), _when(d.due)) for d in dues
-                     if d.pending is not None and (not sealed or d.player == seat.name)]
-            head = notice("core/notice_resumed.j2", game=name, deadlines=lines, counted=bool(dues))
-            _notice(composer, game, state, seat, "resume", [head], move_subject(name, shown, resumed), resumed)
+            assert composer is not None
+            with composer.writing_to(game, seat):
+                resumed = subject_words(Subject.RESUMED)
+                # In a sealed round each seat hears its own deadline only: everyone's would tell who has answered.
+                lines = [DueLine(d.player, kind.decision_words(state, d.pending), _when(d.due)) for d in dues
+                         if d.pending is not None and (not sealed or d.player == seat.name)]
+                head = notice("core/notice_resumed.j2", game=name, deadlines=lines, counted=bool(dues))
+                _notice(composer, game, state, seat, "resume", [head], move_subject(name, shown, resumed), resumed)
         return PauseChange(name, False, dues, _count(composer))
 
 
@@ -430,9 +437,6 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
         except EngineError as exc:
             raise StoreError(f"game {name!r}: the log does not replay: {exc}") from None
         kind = kind_of(game.kind)
-        head = notice("core/notice_sent_again.j2")
-        subject = move_subject(name, kind.shown_move(state), subject_words(Subject.SENT_AGAIN))
-        short = subject_words(Subject.SENT_AGAIN_SHORT)
         since = decision_since(session, game, state)  # the prompt's deadline: as it stands, not from now
         composer = mail.composer(session, moment, _stamp(moment))
         mails: list[tuple[str, str]] = []
@@ -440,6 +444,12 @@ def resend(db: Database, name: str, player: str | None = None, *, mail: MailCont
             if only is not None and seat.name != only:
                 continue
             told = events if kind.tells(state, events, seat.name) else ()  # (not another's sealed answer)
-            asked = _notice(composer, game, state, seat, "resend", [head], subject, short, events=told, since=since)
+            assert composer is not None
+            with composer.writing_to(game, seat):
+                head = notice("core/notice_sent_again.j2")
+                subject = move_subject(name, kind.shown_move(state), subject_words(Subject.SENT_AGAIN))
+                short = subject_words(Subject.SENT_AGAIN_SHORT)
+                asked = _notice(composer, game, state, seat, "resend", [head], subject, short, events=told,
+                                since=since)
             mails.append((seat.name, "prompt" if asked else "report"))
         return Resent(name, state.version, tuple(mails))

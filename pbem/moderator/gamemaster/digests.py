@@ -41,10 +41,11 @@ def daily_digests(session: Session, game: GameRow, mail: MailContext, now: datet
         return 0
     kind = kind_of(game.kind)
     state = store.load_state(session, game)
-    subject = move_subject(game.name, kind.shown_move(state), subject_words(Subject.DIGEST))
     for seat in _seats(session, game):
         chosen = prefs(composer, game, seat)
         if seat.id not in due or chosen.mode is not MailMode.DAILY:
             continue
-        seat_mail(composer, game, state, seat, chosen, (), False, (), purpose="digest", subject=subject)
+        with composer.writing_to(game, seat):
+            subject = move_subject(game.name, kind.shown_move(state), subject_words(Subject.DIGEST))
+            seat_mail(composer, game, state, seat, chosen, (), False, (), purpose="digest", subject=subject)
     return len(composer.queued)

@@ -36,6 +36,7 @@ from sqlmodel import Session, col, select
 from pbem.errors import PbemError
 from pbem.games import GameKind, kind_of
 from pbem.games.messagetext import QUOTE, SIGNATURES
+from pbem.languages import Language, speaking
 from pbem.mail import (
     InboundMessage,
     Threading,
@@ -167,7 +168,9 @@ def after_change(composer: MailComposer, game: GameRow, state: Any, events: Sequ
     """``report_to_observers`` from the mail flow (``pbem.moderator.notify.turnmail``), counted in the composer's mail."""
     identity = composer.moderator
     sender = Sender(identity.address, identity.domain, identity.name)
-    for row in report_to_observers(composer.session, game, state, events, sender, composer.cause, composer.now):
+    with speaking(Language(composer.settings(game).language)):  # an observer reads the game's language
+        rows = report_to_observers(composer.session, game, state, events, sender, composer.cause, composer.now)
+    for row in rows:
         composer.note_queued(row.recipient, PURPOSE, row.message_id)
 
 
