@@ -129,3 +129,13 @@ def test_issue30_the_game_masters_note_on_a_forced_move_reads_in_each_seats_lang
     assert any("The game master gave these orders for cy" in " ".join(row.body.split()) for row in to_ann)
     assert to_bob and all("The game master gave" not in " ".join(row.body.split()) for row in to_bob)
     assert any(russian(row.body) and "BID 2" in row.body for row in to_bob)
+
+
+def test_issue30_a_new_language_asks_the_seats_open_question_again_in_it(table: EmeTable) -> None:
+    """The options to copy were in the old language: the answer to LANGUAGE asks again, question first."""
+    seen = len(table.outbox())
+    table.send("ann", "LANGUAGE PL")
+    (reply,) = to(table, "ann", seen)
+    assert reply.headers.get("decision") == "bid"
+    lines = reply.body.split("\n")
+    assert any("BID" in line for line in lines[:15]) and "Polski" in reply.body

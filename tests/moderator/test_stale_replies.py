@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pbem.games.imperial2030.orders import legal_orders
 from pbem.moderator import gamemaster
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database
@@ -121,3 +122,14 @@ def test_a_stale_reply_lists_only_its_orders_as_not_applied(table: Table) -> Non
     text = " ".join(notice.body.split())
     assert "Not applied: line 4: RONDEL taxation." in text and "Sorry" not in text.split("YOUR ORDERS")[1]
     assert [row.recipient for row in table.outbox() if row.purpose == "press"] == ["bob@example.org"]
+
+
+def test_issue30_a_late_reply_to_a_prompt_in_another_language_is_known_by_its_subject_alone(table: Table) -> None:
+    """'[g1] Ход 1:' carries the move back as '[g1] Move 1:' does, even without the threading headers."""
+    process(table, table.mail_from("bob", "LANGUAGE RU"))
+    assert process(table, reply(table, "ann", prompt_to(table, "ann"), "RONDEL investor")).outcome == "applied"
+    old = prompt_to(table, "bob")
+    assert old.subject.startswith("[g1] Ход 1:"), old.subject
+    order = legal_orders(table.state(), "bob")[0]
+    assert process(table, reply(table, "bob", old, order, references=False)).outcome == "applied"
+    assert process(table, reply(table, "bob", old, order, references=False)).outcome == "stale"

@@ -40,8 +40,9 @@ from pbem.games import GameKind
 from pbem.mail import InboundMessage
 from pbem.mail.outbound import move_of_message_id
 
-#: ``[GAME] Move N: …``, the frame of every subject of a mail to a seat (``move_subject``).
-_SUBJECT_MOVE = re.compile(r"\[(?P<game>[^\]]+)\]\s*Move (?P<move>\d+):", re.IGNORECASE)
+#: ``[GAME] Move N: …``, the frame of every subject of a mail to a seat (``move_subject``); "Move" in the
+#: seat's language (``Ход 17``, ``Ruch 17``), and a player may have changed language since: any one word.
+_SUBJECT_MOVE = re.compile(r"\[(?P<game>[^\]]+)\]\s*[^\W\d_]+ (?P<move>\d+):")  # the word in any language
 
 
 class Verdict(Enum):

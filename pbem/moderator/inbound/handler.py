@@ -468,7 +468,7 @@ class _Handler(SeatReplies):
                 parts.append(self.history(game, seat, before, wanted.history_from))
         if parts and not kind.order_lines(body):
             what = ", ".join(w for w, said in (("mail preferences", wanted.any), ("press", press.any)) if said)
-            return self.preferences_only(game, seat, before, parts, what)
+            return self.preferences_only(game, seat, before, parts, what, ask_again=wanted.language is not None)
         result = self.moderator.submit_in(self.session, game, seat.name, body, state=before)
         return self.tell(game, seat, before, binding, result, parts)
 

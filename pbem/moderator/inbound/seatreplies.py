@@ -139,13 +139,18 @@ class SeatReplies:
 
 
     def preferences_only(self, game: GameRow, seat: SeatRow, state: Any, parts: list[str],
-                         what: str = "mail preferences") -> Outcome:
+                         what: str = "mail preferences", *, ask_again: bool = False) -> Outcome:
+        """The reply to a mail of preferences (and press) alone; ``ask_again`` (a new language): the seat's open
+        question first, in the words it now reads, its options ready to copy."""
         kind = kind_of(game.kind)
         if self._allowed(self._seat_budget(seat), "preferences"):
+            asked = self.compose.prompt_parts(game, state, seat) if ask_again else None
+            question, decision = (asked[1], asked[2]) if asked is not None else ("", None)
             self.compose.to_seat(game, seat, purpose="preferences", key=f"preferences:{self.tag}",
                                  version=kind.shown_move(state),
                                  subject=reply_subject(self.message.subject, game_subject(game.name, MailSubject.YOUR_MAIL)),
-                                 body="\n".join(parts), reply_to_message=self.message, auto_submitted="auto-replied")
+                                 body="\n".join(part for part in (question, *parts) if part), decision=decision,
+                                 reply_to_message=self.message, auto_submitted="auto-replied")
         return self.outcome(InboundOutcome.QUERY, what, version_before=state.version,
                             version=state.version)
 

@@ -45,6 +45,7 @@ class MailSubject(StrEnum):
     PRESS_SIGNED = "press_signed"
     PRESS_ANONYMOUS = "press_anonymous"
     VACATION = "vacation"
+    MOVE = "move"  # the frame's "Move 17" (move_subject)
 
 
 def mail_subject(subject: MailSubject, /, **values: Any) -> str:
@@ -55,7 +56,7 @@ def mail_subject(subject: MailSubject, /, **values: Any) -> str:
 
 def move_subject(game: str, move: int, text: str) -> str:
     """The subject of a mail to a seat about ``move``: a reply carries the move back (module docstring)."""
-    return f"[{game}] Move {move}: {text}"
+    return f"[{game}] {mail_subject(MailSubject.MOVE, move=move)}: {text}"
 
 
 def game_subject(game: str, subject: MailSubject, /, **values: Any) -> str:
