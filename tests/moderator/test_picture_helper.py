@@ -23,6 +23,7 @@ from sqlalchemy import event
 from engine.imperial2030.mapfile import default_board, load_board
 from pbem.games import KINDS, kind_of
 from pbem.holders import holder_name
+from pbem.languages import SOURCE, Language
 from pbem.moderator.notify import pictures, turnmail
 from pbem.moderator.notify.telling import tell_moves
 from pbem.store import Database, find_game
@@ -60,8 +61,8 @@ def spy_on(helper: pictures.Helper) -> list[tuple[str, bool]]:
     asked: list[tuple[str, bool]] = []
     original = helper.ask
 
-    def spied(kind: str, game: str, state: Any) -> pictures.Drawing | None:
-        taken = original(kind, game, state)
+    def spied(kind: str, game: str, state: Any, language: Language = SOURCE) -> pictures.Drawing | None:
+        taken = original(kind, game, state, language)
         asked.append((game, taken is not None))
         return taken
 
