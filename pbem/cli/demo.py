@@ -13,6 +13,7 @@ from pbem.cli.style import PlainGroup
 from pbem.demo import DemoOptions, load_demo, main_text
 from pbem.errors import BadSetup
 from pbem.games import DEFAULT_KIND, kind_named
+from pbem.languages import Language, language_named
 from pbem.mail.hub import MailHub, MailHubError, mailbox_name
 from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode
 
@@ -141,6 +142,9 @@ def demo_command(
     ] = None,
     mail: Annotated[MailMode, typer.Option("--mail", metavar="MODE", case_sensitive=False,
                                            help="Every seat's mail: every, turn, round or daily.")] = NEW_GAME_MAIL,
+    language: Annotated[str, typer.Option("--language", metavar="LANG",
+                                          help="The language of the --humans seats' mail: en, ru, pl, es or it "
+                                               "(the bots read English).")] = "en",
 ) -> None:
     """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
     import sys
@@ -153,9 +157,13 @@ def demo_command(
     if len(names) > game_kind.info.max_players:
         raise BadSetup(f"at most {game_kind.info.max_players} seats")
     variants = tuple(parse_variant(game_kind, v) for v in variant or ())
+    chosen = language_named(language)
+    if chosen is None:
+        raise BadSetup(f"--language {language!r} is no language; the languages: "
+                       + ", ".join(lang.value for lang in Language))
     options = DemoOptions(players=max(players, len(names)), seed=seed, humans=names, directory=directory,
                           strategy=strategy, port=port, timeout=timeout, kind=game_kind.info.name, variants=variants,
-                          mail=mail.value)
+                          mail=mail.value, language=chosen.value)
     try:
         result = main_text(options, sys.stdout)
     except ValueError as exc:

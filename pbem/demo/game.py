@@ -22,6 +22,7 @@ from pbem.daemon.loop import MailFlow
 from pbem.daemon.service import Daemon
 from pbem.demo.results import DOMAIN, MODERATOR, STATE_FILE, DemoOptions, DemoResult, Progress, write_result, write_toml
 from pbem.games import kind_named
+from pbem.languages import Language
 from pbem.mail.hub import MailHub, mailbox_name
 from pbem.mail.maildir import MaildirInbox
 from pbem.mail.settings import MaildirSettings
@@ -147,8 +148,9 @@ class Demo:
         """The game and its welcome mails (each seat's token in the Reply-To), as ``pbem game new`` with mail."""
         setup = self.moderator.make_setup(self.options.game, [(n, a) for n, a, _ in self.players], (),
                                           self.options.seed, self.options.variants, kind=self.kind.info.name)
+        humans = {name: Language(self.options.language) for name, _, human in self.players if human}
         create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.info.name,
-                              mail=MailMode(self.options.mail))
+                              mail=MailMode(self.options.mail), languages=humans)
 
     # --- running --------------------------------------------------------------------------------
 

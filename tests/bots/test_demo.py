@@ -371,3 +371,15 @@ def test_a_seed_plays_one_game_on_every_run_whatever_the_mail_mode(tmp_path: Pat
     assert len(first) >= length
     assert again[:length] == first[:length]
     assert turn[:length] == first[:length]
+
+
+def test_issue30_a_person_in_the_demo_reads_their_language_and_the_bots_english(tmp_path: Path) -> None:
+    demo = Demo(DemoOptions(players=2, seed=28, humans=("ann",), directory=tmp_path / "demo", language="ru"))
+    demo.setup()
+    try:
+        with demo.db.transaction() as session:
+            game = store.find_game(session, "demo")
+            languages = {seat.name: seat.language for seat in store.seats(session, game)}
+        assert languages == {"ann": "ru", "bot1": None}
+    finally:
+        demo.stop()
