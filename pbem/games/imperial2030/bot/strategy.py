@@ -31,18 +31,34 @@ import random
 import re
 import zlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 
-from engine.imperial2030.board import Board
-from engine.imperial2030.mapfile import default_board
+from pbem.games.imperial2030.bot.maneuvers import random_maneuver, sensible_battle, sensible_maneuver
+from pbem.games.imperial2030.bot.pieces import (
+    BOND_RE,
+    COST_RE,
+    INTEREST_RE,
+    NO_CONTEXT,
+    TREASURY_COST_RE,
+    BotError,
+    Context,
+    int_of,
+    last_resort,
+    map_board,
+    nation_ids,
+    nation_of_title,
+    normal,
+    open_options,
+    random_rondel,
+    random_single,
+    row_of,
+    treasury_of,
+)
 from pbem.games.imperial2030.bot.reading import (
     NationRow,
     Option,
     Prompt,
     PromptDecision,
     Refusal,
-    Report,
     kind_of,
     parse_prompt,
     parse_refusal,
@@ -51,34 +67,6 @@ from pbem.games.imperial2030.bot.reading import (
 from pbem.games.optionsblock import split_option
 
 STRATEGIES = ("random", "sensible")
-
-_MOVE_RE = re.compile(r"^(?P<unit>FLEET|ARMY) (?P<origin>.+?) TO (?P<dest>.+?)(?: (?P<stance>HOSTILE|FRIENDLY))?$",
-                      re.IGNORECASE)
-_MAY_MOVE_RE = re.compile(r"\((?P<count>\d+) may move\)")
-_COST_RE = re.compile(r"costs? (?P<cost>\d+)")
-_TREASURY_COST_RE = re.compile(r"(?P<cost>\d+) from the treasury")
-_INTEREST_RE = re.compile(r"interest (?P<a>\d+)(?: -> (?P<b>\d+))?")
-_BOND_RE = re.compile(r"^(?:BUY (?P<nation>.+?) (?P<value>\d+)|UPGRADE (?P<unation>.+?) (?P<old>\d+) TO (?P<new>\d+))$",
-                      re.IGNORECASE)
-_NATION_IN_TITLE = (
-    re.compile(r"FOR (?P<nation>[A-Z ]+)$"),
-    re.compile(r"WHAT (?P<nation>[A-Z ]+) (?:PRODUCES|IMPORTS)$"),
-    re.compile(r"^MOVE (?P<nation>[A-Z ]+?)'S? FLEETS"),
-)
-
-
-class BotError(ValueError):
-    """The text holds nothing to decide (no options)."""
-
-
-@dataclass(frozen=True)
-class Context:
-    """What the bot weighs besides the prompt: the latest report, what was refused, how often it retried."""
-
-    report: Report | None = None
-    avoid: frozenset[str] = frozenset()
-    attempt: int = 0
-
 
 # --- the entry points ----------------------------------------------------------------------------
 
@@ -192,7 +180,7 @@ def _decision_from_refusal(refusal: Refusal, previous: Prompt | None) -> PromptD
     return None
 
 
-def choose(prompt: Prompt, strategy: str, rng: random.Random, context: Context = Context()) -> str:
+def choose(prompt: Prompt, strategy: str, rng: random.Random, context: Context = NO_CONTEXT) -> str:
     """The answer to the first decision of ``prompt`` by ``strategy`` (``random`` or ``sensible``)."""
     decision = prompt.decision
     if decision is None or not decision.options:
@@ -201,115 +189,10 @@ def choose(prompt: Prompt, strategy: str, rng: random.Random, context: Context =
         raise ValueError(f"unknown strategy {strategy!r}; strategies: {', '.join(STRATEGIES)}")
     kind = decision.kind
     if context.attempt >= 3:
-        return _last_resort(decision, context)
-    chooser = _CHOOSERS.get((strategy, kind)) or _CHOOSERS.get(("random", kind)) or _random_single
+        return last_resort(decision, context)
+    chooser = _CHOOSERS.get((strategy, kind)) or _CHOOSERS.get(("random", kind)) or random_single
     answer = chooser(prompt, decision, rng, context)
     return answer
-
-
-# --- shared pieces -----------------------------------------------------------------------------------
-
-
-def _open(decision: PromptDecision, context: Context) -> list[str]:
-    """Every single order the decision offers, minus those refused before (all of them if that leaves none)."""
-    orders = [o for o in decision.all_orders() if o.upper() not in context.avoid]
-    return orders or list(decision.all_orders())
-
-
-def _last_resort(decision: PromptDecision, context: Context) -> str:
-    kind = decision.kind
-    if kind == "maneuver":
-        return "DONE"
-    if kind == "import":
-        return "IMPORT"
-    if kind == "production":
-        return "PRODUCE"
-    orders = _open(decision, context)
-    if decision.default and decision.default.upper() not in context.avoid:
-        return decision.default
-    passes = [o for o in orders if o.upper() in ("PASS", "NO FORCE", "NO FIGHT", "ALLOW")]
-    return passes[0] if passes else orders[0]
-
-
-def _random_single(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-    return rng.choice(_open(decision, context))
-
-
-def _random_rondel(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-    """A random space; half the time with the action the prompt's example gives for it, in the same mail."""
-    chosen = rng.choice(_open(decision, context))
-    if not context.attempt and rng.random() < 0.5:
-        for example in decision.examples:
-            if len(example) > 1 and example[0] == chosen:
-                return "\n".join(example)
-    return chosen
-
-
-@lru_cache(maxsize=1)
-def _board() -> Board:
-    return default_board()
-
-
-def _normal(text: str) -> str:
-    return " ".join(text.lower().replace("_", " ").split())
-
-
-@lru_cache(maxsize=1)
-def _region_ids() -> dict[str, str]:
-    board = _board()
-    names: dict[str, str] = {}
-    for region in board.regions.values():
-        for name in (region.name, region.id, *region.aliases):
-            names.setdefault(_normal(name), region.id)
-    return names
-
-
-@lru_cache(maxsize=1)
-def _nation_ids() -> dict[str, str]:
-    names: dict[str, str] = {}
-    for nation in _board().nations:
-        for name in (nation.name, nation.id, *nation.aliases):
-            names.setdefault(_normal(name), nation.id)
-    return names
-
-
-def _region(name: str) -> str | None:
-    return _region_ids().get(_normal(name))
-
-
-def _nation_of_title(title: str) -> str | None:
-    """The nation a decision is for, from its title (``CHOOSE A RONDEL SPACE FOR EUROPE``) as a board id."""
-    for pattern in _NATION_IN_TITLE:
-        match = pattern.search(title.upper())
-        if match:
-            nation = _nation_ids().get(_normal(match.group("nation")))
-            if nation:
-                return nation
-    return None
-
-
-def _row(report: Report | None, nation: str | None) -> NationRow | None:
-    if report is None or nation is None:
-        return None
-    name = _board().name(nation)
-    for key, row in report.nations.items():
-        if _normal(key) == _normal(name):
-            return row
-    return None
-
-
-def _treasury(prompt: Prompt, nation: str | None, row: NationRow | None) -> int | None:
-    if nation is not None:
-        name = _normal(_board().name(nation))
-        for key, amount in prompt.treasuries.items():
-            if _normal(key) == name:
-                return amount
-    return row.treasury if row is not None else None
-
-
-def _int(pattern: re.Pattern[str], text: str, group: str = "cost", default: int = 0) -> int:
-    match = pattern.search(text)
-    return int(match.group(group)) if match else default
 
 
 # --- rondel ----------------------------------------------------------------------------------------
@@ -325,27 +208,27 @@ def _space_action(option: Option) -> str:
 
 
 def _power_points(income: int) -> int:
-    tables = _board().tables
+    tables = map_board().tables
     return tables.tax_columns[tables.tax_column_index(min(tables.tax_maximum, income))].power_points
 
 
 def _sensible_rondel(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-    nation = _nation_of_title(decision.title)
-    row = _row(context.report, nation)
-    treasury = _treasury(prompt, nation, row)
-    tables = _board().tables
+    nation = nation_of_title(decision.title)
+    row = row_of(context.report, nation)
+    treasury = treasury_of(prompt, nation, row)
+    tables = map_board().tables
     factories = row.factories if row else 2
     flags = row.flags if row else 0
     units = (row.armies + row.fleets) if row else 0
     treasury = treasury if treasury is not None else 5
     income = 2 * factories + flags
-    homes = len(_board().homes.get(nation or "", ())) if nation else 4
+    homes = len(map_board().homes.get(nation or "", ())) if nation else 4
     scores: list[tuple[float, float, str]] = []
     for option in decision.options:
         if option.order.upper() in context.avoid:
             continue
         action = _space_action(option)
-        cost = _int(_COST_RE, option.detail)
+        cost = int_of(COST_RE, option.detail)
         if action == "taxation":
             value = 3.0 * _power_points(income) + (1.0 if income >= 6 else -1.0) + 0.3 * flags
         elif action == "factory":
@@ -363,7 +246,7 @@ def _sensible_rondel(prompt: Prompt, decision: PromptDecision, rng: random.Rando
         value -= 1.5 * cost
         scores.append((value, rng.random(), option.order))
     if not scores:
-        return _random_single(prompt, decision, rng, context)
+        return random_single(prompt, decision, rng, context)
     chosen = max(scores)[2]
     follow = _follow_up(decision, chosen, nation, row, treasury)
     return f"{chosen}\n{follow}" if follow and not context.attempt else chosen
@@ -391,7 +274,7 @@ def _follow_up(decision: PromptDecision, chosen: str, nation: str | None, row: N
                 return example[1]
         return None
     if action == "import" and nation is not None and treasury is not None:
-        board = _board()
+        board = map_board()
         count = min(board.tables.import_max_units, max(0, treasury - 2))  # the rondel's cost is paid in cash
         if count <= 0:
             return None
@@ -416,10 +299,10 @@ def _follow_up(decision: PromptDecision, chosen: str, nation: str | None, row: N
 
 
 def _sensible_factory(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-    nation = _nation_of_title(decision.title)
-    treasury = _treasury(prompt, nation, _row(context.report, nation))
+    nation = nation_of_title(decision.title)
+    treasury = treasury_of(prompt, nation, row_of(context.report, nation))
     builds = [o for o in decision.options if o.keyword == "BUILD" and o.order.upper() not in context.avoid]
-    affordable = [o for o in builds if treasury is None or _int(_TREASURY_COST_RE, o.detail) <= treasury]
+    affordable = [o for o in builds if treasury is None or int_of(TREASURY_COST_RE, o.detail) <= treasury]
     if affordable:
         armaments = [o for o in affordable if "armaments" in o.detail]
         return (armaments or affordable)[0].order
@@ -445,9 +328,9 @@ def _import_units(decision: PromptDecision) -> list[str]:
 def _random_import(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
     """A random number of random units, within the treasury and (when a report tells) the units left in supply."""
     units = _import_units(decision)
-    nation = _nation_of_title(decision.title)
-    row = _row(context.report, nation)
-    treasury = _treasury(prompt, nation, row)
+    nation = nation_of_title(decision.title)
+    row = row_of(context.report, nation)
+    treasury = treasury_of(prompt, nation, row)
     most = min(decision.limit, treasury if treasury is not None else decision.limit, len(units) and decision.limit)
     if context.attempt:
         most = min(most, 1)
@@ -467,7 +350,7 @@ def _random_import(prompt: Prompt, decision: PromptDecision, rng: random.Random,
 
 def _supply_room(nation: str | None, row: NationRow | None) -> dict[str, int]:
     """Armies and fleets the nation may still place (its supply), when the report tells its units; else nothing."""
-    limits = _board().tables.unit_limits.get(nation or "")
+    limits = map_board().tables.unit_limits.get(nation or "")
     if row is None or limits is None:
         return {}
     return {"army": max(0, limits.armies - row.armies), "fleet": max(0, limits.fleets - row.fleets)}
@@ -475,13 +358,13 @@ def _supply_room(nation: str | None, row: NationRow | None) -> dict[str, int]:
 
 def _sensible_import(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
     units = _import_units(decision)
-    nation = _nation_of_title(decision.title)
-    row = _row(context.report, nation)
-    treasury = _treasury(prompt, nation, row)
+    nation = nation_of_title(decision.title)
+    row = row_of(context.report, nation)
+    treasury = treasury_of(prompt, nation, row)
     if not units or treasury is None:
         return "IMPORT"
     count = min(decision.limit, max(0, treasury - 2))
-    limits = _board().tables.unit_limits.get(nation or "")
+    limits = map_board().tables.unit_limits.get(nation or "")
     armies = [u for u in units if u.lower().startswith("army")]
     fleets = [u for u in units if u.lower().startswith("fleet")]
     if row is not None and limits is not None:
@@ -511,7 +394,7 @@ def _sensible_import(prompt: Prompt, decision: PromptDecision, rng: random.Rando
 
 
 def _random_invest(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-    orders = _open(decision, context)
+    orders = open_options(decision, context)
     buys = [o for o in orders if o.upper() != "PASS"]
     if not buys or rng.random() < 0.3:
         return "PASS" if "PASS" in (o.upper() for o in decision.all_orders()) else rng.choice(orders)
@@ -520,22 +403,22 @@ def _random_invest(prompt: Prompt, decision: PromptDecision, rng: random.Random,
 
 def _sensible_invest(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
     report = context.report
-    governed = {_nation_ids().get(_normal(n)) for n in report.governs} if report else set()
+    governed = {nation_ids().get(normal(n)) for n in report.governs} if report else set()
     cash = prompt.cash if prompt.cash is not None else (report.cash if report else None)
     best: tuple[float, float, str] | None = None
     for option in decision.options:
         if option.keyword not in ("BUY", "UPGRADE") or option.order.upper() in context.avoid:
             continue
-        cost = _int(_COST_RE, option.detail)
+        cost = int_of(COST_RE, option.detail)
         if cash is not None and cost > cash:
             continue
-        match = _INTEREST_RE.search(option.detail)
+        match = INTEREST_RE.search(option.detail)
         gain = 0
         if match:
             gain = int(match.group("b")) - int(match.group("a")) if match.group("b") else int(match.group("a"))
-        bond = _BOND_RE.match(option.order)
-        nation = _nation_ids().get(_normal((bond.group("nation") or bond.group("unation")) if bond else ""))
-        row = _row(report, nation)
+        bond = BOND_RE.match(option.order)
+        nation = nation_ids().get(normal((bond.group("nation") or bond.group("unation")) if bond else ""))
+        row = row_of(report, nation)
         multiplier = max(1, row.multiplier) if row else 1
         value = gain * (1.0 + 0.5 * multiplier) - 0.15 * cost
         if nation in governed:
@@ -552,125 +435,9 @@ def _sensible_invest(prompt: Prompt, decision: PromptDecision, rng: random.Rando
     return best[2]
 
 
-# --- maneuver --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Move:
-    unit: str  # FLEET or ARMY
-    origin: str
-    dest: str
-    order: str
-    detail: str
-    capacity: int  # how many units may move from origin (fleets: 1, the prompt does not tell)
-
-
-def _maneuver_moves(decision: PromptDecision, context: Context) -> tuple[list[_Move], list[str]]:
-    """Every move the prompt offers (alternatives included), and the other orders (attacks, DONE …)."""
-    moves: list[_Move] = []
-    others: list[str] = []
-    for option in decision.options:
-        count = _MAY_MOVE_RE.search(option.group)
-        capacity = int(count.group("count")) if count else 1
-        for order in option.orders:
-            if order.upper() in context.avoid:
-                continue
-            match = _MOVE_RE.match(order)
-            if match:
-                moves.append(_Move(match.group("unit").upper(), match.group("origin"), match.group("dest"), order,
-                                   option.detail, capacity))
-            else:
-                others.append(order)
-    return moves, others
-
-
-def _plan_moves(moves: Sequence[_Move], score: Callable[[_Move], float], threshold: float) -> list[str]:
-    """Fleets first, then armies; per origin at most its capacity; one unit per destination; best score first."""
-    lines: list[str] = []
-    for unit in ("FLEET", "ARMY"):
-        used: dict[str, int] = {}
-        taken: set[str] = set()
-        ranked = sorted(((score(m), i, m) for i, m in enumerate(moves) if m.unit == unit), reverse=True,
-                        key=lambda item: (item[0], -item[1]))
-        for value, _, move in ranked:
-            if value < threshold:
-                break
-            if used.get(move.origin, 0) >= move.capacity or _normal(move.dest) in taken:
-                continue
-            used[move.origin] = used.get(move.origin, 0) + 1
-            taken.add(_normal(move.dest))
-            lines.append(move.order)
-    return lines
-
-
-def _random_maneuver(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-    if context.attempt or rng.random() < 0.2:
-        return "DONE"
-    moves, _ = _maneuver_moves(decision, context)
-    weights = {m.order: rng.random() for m in moves}
-    lines = _plan_moves(moves, lambda m: weights[m.order] if "by sea" not in m.detail else weights[m.order] / 3, 0.5)
-    return "\n".join([*lines, "DONE"])
-
-
-def _sensible_maneuver(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-    if context.attempt:
-        return "DONE"
-    nation = _nation_of_title(decision.title)
-    board = _board()
-    owner: dict[str, str] = {}  # region id -> nation id of the flag there
-    if context.report is not None:
-        for name, row in context.report.nations.items():
-            nation_id = _nation_ids().get(_normal(name))
-            for region_name in row.flag_regions:
-                region = _region(region_name)
-                if region and nation_id:
-                    owner[region] = nation_id
-    moves, _ = _maneuver_moves(decision, context)
-    noise = {m.order: rng.random() * 0.5 for m in moves}
-
-    def score(move: _Move) -> float:
-        region_id = _region(move.dest)
-        if region_id is None:
-            return -1.0
-        region = board.regions[region_id]
-        if move.unit == "ARMY" and ("by sea" in move.detail or move.order.upper().endswith(("HOSTILE", "FRIENDLY"))):
-            return -1.0  # convoys may lose their fleet to an earlier line; foreign homes start fights
-        if region.is_home:
-            return 0.0 if region.nation == nation else -1.0
-        flag = owner.get(region_id)
-        if flag is None:
-            value = 4.0
-        elif flag == nation:
-            value = 0.3
-        else:
-            value = 3.0
-        return value + noise[move.order]
-
-    lines = _plan_moves(moves, score, 2.0)
-    return "\n".join([*lines, "DONE"])
-
-
-# --- questions during a maneuver, Swiss bank --------------------------------------------------------------
-
-
-def _sensible_battle(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-    """Fight for home provinces of one's own nation; otherwise let the unit in."""
-    title = decision.title.upper()
-    nation = None
-    match = re.match(r"^DECIDE WHETHER (?P<defender>.+?) FIGHTS .+? IN (?P<region>.+)$", title)
-    fights = [o for o in _open(decision, context) if o.upper().startswith("FIGHT")]
-    if match:
-        nation = _nation_ids().get(_normal(match.group("defender")))
-        region = _region(match.group("region"))
-        if region and nation and _board().regions[region].nation == nation and fights:
-            return fights[0]
-    quiet = [o for o in _open(decision, context) if o.upper() == "NO FIGHT"]
-    return quiet[0] if quiet else _random_single(prompt, decision, rng, context)
-
-
 def _prefer(*orders: str) -> Callable[[Prompt, PromptDecision, random.Random, Context], str]:
     def chooser(prompt: Prompt, decision: PromptDecision, rng: random.Random, context: Context) -> str:
-        open_orders = _open(decision, context)
+        open_orders = open_options(decision, context)
         for wanted in orders:
             for order in open_orders:
                 if order.upper() == wanted:
@@ -680,20 +447,20 @@ def _prefer(*orders: str) -> Callable[[Prompt, PromptDecision, random.Random, Co
 
 
 _CHOOSERS: dict[tuple[str, str], Callable[[Prompt, PromptDecision, random.Random, Context], str]] = {
-    ("random", "rondel"): _random_rondel,
+    ("random", "rondel"): random_rondel,
     ("random", "production"): _random_production,
     ("random", "import"): _random_import,
     ("random", "investment"): _random_invest,
     ("random", "setup_bond"): _random_invest,
-    ("random", "maneuver"): _random_maneuver,
+    ("random", "maneuver"): random_maneuver,
     ("sensible", "rondel"): _sensible_rondel,
     ("sensible", "factory"): _sensible_factory,
     ("sensible", "production"): _sensible_production,
     ("sensible", "import"): _sensible_import,
     ("sensible", "investment"): _sensible_invest,
     ("sensible", "setup_bond"): _sensible_invest,
-    ("sensible", "maneuver"): _sensible_maneuver,
-    ("sensible", "battle"): _sensible_battle,
+    ("sensible", "maneuver"): sensible_maneuver,
+    ("sensible", "battle"): sensible_battle,
     ("sensible", "canal"): _prefer("ALLOW"),
     ("sensible", "force_stop"): _prefer("NO FORCE"),
 }
@@ -708,4 +475,5 @@ __all__ = [
     "decide_after_refusal",
     "decision_rng",
 ]
+
 
