@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.model import NEUTRAL, State
-from pbem.games.eight_minute_empire import orderitems
+from pbem.games.eight_minute_empire import names, orderitems
 from pbem.games.eight_minute_empire.keywords import (
     QUERIES,
     close_to_keyword,
@@ -60,18 +60,20 @@ def looks_like_order(text: str) -> bool:
     refused with "did you mean TAKE?"), and a line that starts with regions
     ("12-9" after a ";"), which lacks only its order word.
     """
-    return close_to_keyword(text) or bool(_FRAGMENT.match(text.strip()))
+    first = text.split()[0] if text.split() else ""
+    return close_to_keyword(names.english(text)) or names.near_keyword(first) or bool(_FRAGMENT.match(text.strip()))
 
 
 def is_query(text: str) -> bool:
     """Whether the line asks for a report (STATUS, BOARD or MAP, OPTIONS, HISTORY, HELP) and changes nothing."""
-    found = read_keyword(text)
+    found = read_keyword(names.english(text))
     return found is not None and found[0] in QUERIES
 
 
 def parse(state: State, text: str) -> Action | QueryOrder:
-    """One order as written, read against ``state`` (for the row and the players' names and colours)."""
-    text = without_please(text).rstrip(".")
+    """One order as written, read against ``state`` (for the row and the players' names and colours); in the
+    seat's language or in English (``names.english``)."""
+    text = names.english(without_please(text).rstrip("."), state.seating)
     found = read_keyword(text)
     if found is None:
         raise OrderError(_unknown(text))
@@ -90,7 +92,7 @@ def _unknown(text: str) -> str:
     if _FRAGMENT.match(text.strip()):
         line = text.strip()
         return refusal("no_order_word", line, bool(re.search(r"-|>|\bto\b", line)))
-    return refusal("no_such_order", word, suggestions(word))
+    return refusal("no_such_order", word, names.suggestions(word) or suggestions(word))
 
 
 def _two_orders(written: str, rest: str) -> str | None:
@@ -239,9 +241,9 @@ def _player(state: State, text: str) -> str:
     colours = {colour_of(state, p): p for p in state.seating}
     if text.lower() in colours:
         return colours[text.lower()]
-    words = [*state.seating, *colours, NEUTRAL]
+    words = [*state.seating, *(names.colour(c) for c in colours), names.player(NEUTRAL)]
     near = difflib.get_close_matches(text.lower(), [w.lower() for w in words], n=1, cutoff=0.6)
-    raise OrderError(refusal("no_player", text, tuple((p, colour_of(state, p)) for p in state.seating),
+    raise OrderError(refusal("no_player", text, tuple((p, names.colour(colour_of(state, p))) for p in state.seating),
                              near[0] if near else None))
 
 
