@@ -215,3 +215,30 @@ def test_issue30_help_lists_the_seats_keywords_and_says_english_ones_are_accepte
         text = help_text(None)
     assert "ВЗЯТЬ 2" in text and "МАРШ" in text and "РАЗГРОМ" in text
     assert "TAKE" in text  # said once: the English keywords are accepted too
+
+
+def test_issue30_the_welcome_names_colours_and_example_orders_in_the_seats_language() -> None:
+    state = start()
+    with speaking(Language.RU):
+        text = KIND.welcome(state, "ann", game="g1")
+    assert "красный" in text and "синий" in text and "зелёный" in text
+    assert "ВЗЯТЬ 3" in text and "МАРШ 12-13-14, 12-9" in text
+
+
+@pytest.mark.parametrize(("language", "carrot", "red"), [
+    (Language.RU, "морковь", "красный"), (Language.PL, "marchewka", "czerwony"), (Language.ES, "zanahoria", "rojo"),
+    (Language.IT, "carota", "rosso"),
+])
+def test_issue30_a_report_names_goods_and_colours_from_the_glossary(language: Language, carrot: str,
+                                                                    red: str) -> None:
+    card = next(c for c in BOARD.cards.values() if c.good == "carrot" and c.symbols == 1)
+    state = replace(start(), hands={**start().hands, "ann": (card.id,)})
+    with speaking(language):
+        text = KIND.report(state, "ann", (), game="g1")
+    assert f"{carrot} 1" in text and red in text
+
+
+def test_issue30_english_mail_keeps_the_english_names() -> None:
+    state = start()
+    text = KIND.welcome(state, "ann", game="g1")
+    assert "(you, red)" in text and "TAKE 3" in text
