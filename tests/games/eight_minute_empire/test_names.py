@@ -22,8 +22,10 @@ from pbem.games.eight_minute_empire.cardtext import card_words
 from pbem.games.eight_minute_empire.help import help_text
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.eight_minute_empire.orders import QueryOrder, looks_like_order, parse
+from pbem.games.eight_minute_empire.picture import CELL_PAD
 from pbem.games.results import MessageOutcome
 from pbem.languages import Language, speaking
+from pbem.render.measure import font
 
 BOARD = default_board()
 NAMES = ("ann", "bob", "cy")
@@ -242,3 +244,25 @@ def test_issue30_english_mail_keeps_the_english_names() -> None:
     state = start()
     text = KIND.welcome(state, "ann", game="g1")
     assert "(you, red)" in text and "TAKE 3" in text
+
+
+# --- the picture ---------------------------------------------------------------------------------------------
+
+
+def test_issue30_the_pictures_continents_and_colours_are_named_in_the_seats_language() -> None:
+    state = playing(7, 30)
+    with speaking(Language.RU):
+        scene = KIND.picture(state, game="g1")
+    assert {c.text.split(":")[0] for c in scene.captions} == {f"Континент {c}" for c in "ABCD"}
+    assert any("синий" in entry.name for entry in scene.legend)
+
+
+@pytest.mark.parametrize("language", OTHERS)
+def test_issue30_every_word_of_a_card_in_the_pictures_row_fits_its_cell(language: Language) -> None:
+    state = playing(5, 25)
+    with speaking(language):
+        row = KIND.picture(state, game="g1").panels[0]
+        face = font(row.text_size)
+        for cell in row.cells[1::2]:
+            inner = cell.box[2] - cell.box[0] - 2 * CELL_PAD
+            assert all(face.getlength(word) <= inner for line in cell.lines for word in line.split()), cell.lines
