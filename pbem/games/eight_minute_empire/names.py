@@ -85,13 +85,15 @@ def _colour_word(word: str, language: Language) -> str | None:
     return None
 
 
-def english(text: str, players: tuple[str, ...] = ()) -> str:
+def english(text: str, players: tuple[str, ...] = (), colours: tuple[str, ...] | None = None) -> str:
     """An order line written in the seat's language as the English order language writes it.
 
     A keyword counts where an order or an item starts (the line's start,
     after ',' or ';') and as HELP's topic; a colour or the neutral word
-    anywhere, unless it is a player's name. Words the language does not know
-    are left as written, so English orders pass unchanged.
+    anywhere, unless it is a player's name, and of the colours only those in
+    play (``colours``, all if None), so that a refusal quotes a colour nobody
+    plays as the player wrote it. Words the language does not know are left
+    as written, so English orders pass unchanged.
     """
     language = spoken()
     if language is SOURCE:
@@ -112,6 +114,8 @@ def english(text: str, players: tuple[str, ...] = ()) -> str:
             replaced = keywords[probe] if starts else keywords[probe].lower()
         elif probe not in names:
             replaced = _colour_word(word, language)
+            if colours is not None and replaced not in (*colours, "neutral"):
+                replaced = None
         after_help = starts and replaced == "HELP"
         out += [text[last:match.start()], replaced if replaced is not None else word]
         last = match.end()

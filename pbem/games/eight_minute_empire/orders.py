@@ -73,7 +73,8 @@ def is_query(text: str) -> bool:
 def parse(state: State, text: str) -> Action | QueryOrder:
     """One order as written, read against ``state`` (for the row and the players' names and colours); in the
     seat's language or in English (``names.english``)."""
-    text = names.english(without_please(text).rstrip("."), state.seating)
+    original = without_please(text).rstrip(".")
+    text = names.english(original, state.seating, tuple(colour_of(state, p) for p in state.seating))
     found = read_keyword(text)
     if found is None:
         raise OrderError(_unknown(text))
@@ -83,7 +84,7 @@ def parse(state: State, text: str) -> Action | QueryOrder:
     try:
         return READERS[keyword](state, rest)
     except OrderError as exc:
-        raise OrderError(_two_orders(written, rest) or exc.reason, exc.legal) from None
+        raise OrderError(_two_orders(written, rest, original) or exc.reason, exc.legal) from None
 
 
 def _unknown(text: str) -> str:
@@ -95,18 +96,25 @@ def _unknown(text: str) -> str:
     return refusal("no_such_order", word, names.suggestions(word) or suggestions(word))
 
 
-def _two_orders(written: str, rest: str) -> str | None:
+def _two_orders(written: str, rest: str, original: str) -> str | None:
     """The reason to give when an item is another order ("TAKE 3, MOVE 12-13"): one order per line or per ';'.
 
     The first item is never one ("BUILD city 13", "TAKE place 2"), nor is a
     NEUTRAL item, which names the neutral armies ("DESTROY red 13, neutral 5").
+    The reason quotes the line as written (``original``: in the seat's
+    language, ``rest`` being its English reading, word for word).
     """
     parts = re.split(r"(,|\band\b|&)", rest, flags=re.IGNORECASE)  # items at even places, separators between
+    words = original.split()
+    shown_written, shown_rest = " ".join(words[:len(written.split())]), " ".join(words[len(written.split()):])
+    shown = re.split(r"(,|\band\b|&)", shown_rest, flags=re.IGNORECASE)
+    if len(shown) != len(parts):
+        shown_written, shown = written, parts
     for index in range(2, len(parts), 2):
-        item, found = parts[index].strip(), read_keyword(parts[index])
+        found = read_keyword(parts[index])
         if found is not None and found[0] != "neutral":
-            before = "".join(parts[:index - 1]).strip()
-            return refusal("another_order", item, written, before)
+            before = "".join(shown[:index - 1]).strip()
+            return refusal("another_order", shown[index].strip(), shown_written, before)
     return None
 
 

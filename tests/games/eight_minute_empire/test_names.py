@@ -266,3 +266,17 @@ def test_issue30_every_word_of_a_card_in_the_pictures_row_fits_its_cell(language
         for cell in row.cells[1::2]:
             inner = cell.box[2] - cell.box[0] - 2 * CELL_PAD
             assert all(face.getlength(word) <= inner for line in cell.lines for word in line.split()), cell.lines
+
+
+def test_issue30_another_order_among_the_items_is_quoted_as_written() -> None:
+    state = replace(start(), phase=Phase.TAKE, current="ann")
+    with speaking(Language.RU), pytest.raises(ValueError) as caught:
+        parse(state, "ВЗЯТЬ 3, МАРШ 12-13")
+    assert "ВЗЯТЬ 3; МАРШ 12-13" in str(caught.value)
+
+
+def test_issue30_a_colour_nobody_plays_is_quoted_as_written_with_the_colours_in_play() -> None:
+    with speaking(Language.RU), pytest.raises(ValueError) as caught:
+        parse(using(next(c.id for c in BOARD.cards.values() if c.actions[0].kind.value == "destroy")),
+              "РАЗГРОМ жёлтый 13")
+    assert "жёлтый" in str(caught.value) and "ann (красный)" in str(caught.value)
