@@ -89,7 +89,8 @@ def english(text: str, players: tuple[str, ...] = (), colours: tuple[str, ...] |
     """An order line written in the seat's language as the English order language writes it.
 
     A keyword counts where an order or an item starts (the line's start,
-    after ',' or ';') and as HELP's topic; a colour or the neutral word
+    after ',' or ';', there unless it is a player's name: Polish STAN is
+    STATUS, and may be a Stan) and as HELP's topic; a colour or the neutral word
     anywhere, unless it is a player's name, and of the colours only those in
     play (``colours``, all if None), so that a refusal quotes a colour nobody
     plays as the player wrote it. Words the language does not know are left
@@ -110,7 +111,7 @@ def english(text: str, players: tuple[str, ...] = (), colours: tuple[str, ...] |
         starts = not before or before.endswith((",", ";"))
         probe = folded(word.rstrip("'"))
         replaced = None
-        if (starts or after_help) and probe in keywords:
+        if (starts or after_help) and probe in keywords and not (before and probe in names):
             replaced = keywords[probe] if starts else keywords[probe].lower()
         elif probe not in names:
             replaced = _colour_word(word, language)

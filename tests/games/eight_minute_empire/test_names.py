@@ -99,6 +99,8 @@ def test_issue30_the_glossarys_keywords_read_as_their_orders(language: Language)
     (Language.RU, "разгром нейтральные 13", Destroy(((NEUTRAL, 13),))),
     (Language.RU, "РАЗГРОМ зелёные 13, ЗЕЛЕНЫЙ 9", Destroy((("cy", 13), ("cy", 9)))),
     (Language.RU, "НАБОР 12", Place(((12, 1),))),
+    (Language.RU, "ВЗЯТЬ3", Take(3)),
+    (Language.RU, "ВЗЯТЬ: 3", Take(3)),
     (Language.PL, "weź 2", Take(2)),
     (Language.PL, "WEZ 2", Take(2)),
     (Language.PL, "Zniszcz CZERWONĄ 13", Destroy((("ann", 13),))),
@@ -280,3 +282,9 @@ def test_issue30_a_colour_nobody_plays_is_quoted_as_written_with_the_colours_in_
         parse(using(next(c.id for c in BOARD.cards.values() if c.actions[0].kind.value == "destroy")),
               "РАЗГРОМ жёлтый 13")
     assert "жёлтый" in str(caught.value) and "ann (красный)" in str(caught.value)
+
+
+def test_issue30_a_player_named_like_a_keyword_is_still_a_player_among_the_items() -> None:
+    state, _ = new_game(BOARD, Setup((Seat("ann"), Seat("stan"), Seat("cy")), 1))
+    state = replace(state, phase=Phase.ACTION, current="ann")
+    assert read(Language.PL, "ZNISZCZ czerwony 13, Stan 9", state) == Destroy((("ann", 13), ("stan", 9)))
