@@ -67,13 +67,15 @@ def _stem(word: str, language: Language) -> str:
 
 
 @lru_cache(maxsize=len(Language))
-def _reading(language: Language) -> tuple[dict[str, str], dict[str, str]]:
-    """(folded keyword -> English keyword, stem of a colour or neutral -> English word) of ``language``."""
+def _reading(language: Language) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(folded keyword -> English keyword, stem of a colour or neutral -> English word, folded HELP topic ->
+    English topic) of ``language``."""
     keywords = {folded(word): CANONICAL.get(english, english)
                 for table in ("keywords", "also") for english, word in _table(table, language).items()}
     words = {_stem(folded(word), language): english
              for table in ("colours", "players") for english, word in _table(table, language).items()}
-    return keywords, words
+    topics = {folded(word): english for english, word in _table("topics", language).items()}
+    return keywords, words, topics
 
 
 def _colour_word(word: str, language: Language) -> str | None:
@@ -90,7 +92,8 @@ def english(text: str, players: tuple[str, ...] = (), colours: tuple[str, ...] |
 
     A keyword counts where an order or an item starts (the line's start,
     after ',' or ';', there unless it is a player's name: Polish STAN is
-    STATUS, and may be a Stan) and as HELP's topic; a colour or the neutral word
+    STATUS, and may be a Stan) and as HELP's topic (an order or one of the
+    topics of ``_names.j2``); a colour or the neutral word
     anywhere, unless it is a player's name, and of the colours only those in
     play (``colours``, all if None), so that a refusal quotes a colour nobody
     plays as the player wrote it. Words the language does not know are left
@@ -113,6 +116,8 @@ def english(text: str, players: tuple[str, ...] = (), colours: tuple[str, ...] |
         replaced = None
         if (starts or after_help) and probe in keywords and not (before and probe in names):
             replaced = keywords[probe] if starts else keywords[probe].lower()
+        elif after_help and probe in _reading(language)[2]:
+            replaced = _reading(language)[2][probe]
         elif probe not in names:
             replaced = _colour_word(word, language)
             if colours is not None and replaced not in (*colours, "neutral"):

