@@ -138,4 +138,4 @@ def test_issue30_a_new_language_asks_the_seats_open_question_again_in_it(table: 
     (reply,) = to(table, "ann", seen)
     assert reply.headers.get("decision") == "bid"
     lines = reply.body.split("\n")
-    assert any("BID" in line for line in lines[:15]) and "Polski" in reply.body
+    assert any("OFERTA" in line for line in lines[:15]) and "Polski" in reply.body  # the bid, in Polish words

@@ -24,7 +24,7 @@ from engine.eight_minute_empire.scoring import final_scores
 from pbem.errors import BadSetup
 from pbem.games import messagetext
 from pbem.games.basekind import BaseKind
-from pbem.games.eight_minute_empire import orderitems, picture, prompts, views, welcome
+from pbem.games.eight_minute_empire import names, orderitems, picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.cardtext import order_text
 from pbem.games.eight_minute_empire.help import help_text
@@ -222,7 +222,8 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
     def error(self, state: State, player: str, refusal: Refusal, applied: Sequence[AppliedLine] = (), *,
               game: str) -> str:
         view = ErrorView(game, player, tuple((a.line_number, a.line) for a in applied), refusal.line_number,
-                         refusal.line, refusal.reason, tuple(refusal.legal), tuple(refusal.not_applied))
+                         refusal.line, refusal.reason, tuple(names.localized(line) for line in refusal.legal),
+                         tuple(refusal.not_applied))
         return render("eight_minute_empire/error.j2", error=view)
 
     def game_end(self, state: State, player: str | None, events: Iterable[Event], *, game: str) -> str:
@@ -276,7 +277,7 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
                 lines.append(HistoryLine(entries[end - 1].version + 1, bids=shown))
             else:
                 entry = entries[start]
-                lines.append(HistoryLine(entry.version + 1, entry.player, order_text(entry.action)))
+                lines.append(HistoryLine(entry.version + 1, entry.player, names.localized(order_text(entry.action))))
             start = end
         if state.phase is Phase.BID:
             own = [entry.action.coins for entry in open_bids if entry.player == player]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.model import NEUTRAL, State
-from pbem.games.eight_minute_empire import orderitems
+from pbem.games.eight_minute_empire import names, orderitems
 from pbem.games.eight_minute_empire.keywords import (
     QUERIES,
     close_to_keyword,
@@ -60,18 +60,21 @@ def looks_like_order(text: str) -> bool:
     refused with "did you mean TAKE?"), and a line that starts with regions
     ("12-9" after a ";"), which lacks only its order word.
     """
-    return close_to_keyword(text) or bool(_FRAGMENT.match(text.strip()))
+    first = text.split()[0] if text.split() else ""
+    return close_to_keyword(names.english(text)) or names.near_keyword(first) or bool(_FRAGMENT.match(text.strip()))
 
 
 def is_query(text: str) -> bool:
     """Whether the line asks for a report (STATUS, BOARD or MAP, OPTIONS, HISTORY, HELP) and changes nothing."""
-    found = read_keyword(text)
+    found = read_keyword(names.english(text))
     return found is not None and found[0] in QUERIES
 
 
 def parse(state: State, text: str) -> Action | QueryOrder:
-    """One order as written, read against ``state`` (for the row and the players' names and colours)."""
-    text = without_please(text).rstrip(".")
+    """One order as written, read against ``state`` (for the row and the players' names and colours); in the
+    seat's language or in English (``names.english``)."""
+    original = without_please(text).rstrip(".")
+    text = names.english(original, state.seating, tuple(colour_of(state, p) for p in state.seating))
     found = read_keyword(text)
     if found is None:
         raise OrderError(_unknown(text))
@@ -81,7 +84,7 @@ def parse(state: State, text: str) -> Action | QueryOrder:
     try:
         return READERS[keyword](state, rest)
     except OrderError as exc:
-        raise OrderError(_two_orders(written, rest) or exc.reason, exc.legal) from None
+        raise OrderError(_two_orders(written, rest, original) or exc.reason, exc.legal) from None
 
 
 def _unknown(text: str) -> str:
@@ -90,21 +93,28 @@ def _unknown(text: str) -> str:
     if _FRAGMENT.match(text.strip()):
         line = text.strip()
         return refusal("no_order_word", line, bool(re.search(r"-|>|\bto\b", line)))
-    return refusal("no_such_order", word, suggestions(word))
+    return refusal("no_such_order", word, names.suggestions(word) or suggestions(word))
 
 
-def _two_orders(written: str, rest: str) -> str | None:
+def _two_orders(written: str, rest: str, original: str) -> str | None:
     """The reason to give when an item is another order ("TAKE 3, MOVE 12-13"): one order per line or per ';'.
 
     The first item is never one ("BUILD city 13", "TAKE place 2"), nor is a
     NEUTRAL item, which names the neutral armies ("DESTROY red 13, neutral 5").
+    The reason quotes the line as written (``original``: in the seat's
+    language, ``rest`` being its English reading, word for word).
     """
     parts = re.split(r"(,|\band\b|&)", rest, flags=re.IGNORECASE)  # items at even places, separators between
+    words = original.split()
+    shown_written, shown_rest = " ".join(words[:len(written.split())]), " ".join(words[len(written.split()):])
+    shown = re.split(r"(,|\band\b|&)", shown_rest, flags=re.IGNORECASE)
+    if len(shown) != len(parts):
+        shown_written, shown = written, parts
     for index in range(2, len(parts), 2):
-        item, found = parts[index].strip(), read_keyword(parts[index])
+        found = read_keyword(parts[index])
         if found is not None and found[0] != "neutral":
-            before = "".join(parts[:index - 1]).strip()
-            return refusal("another_order", item, written, before)
+            before = "".join(shown[:index - 1]).strip()
+            return refusal("another_order", shown[index].strip(), shown_written, before)
     return None
 
 
@@ -239,9 +249,9 @@ def _player(state: State, text: str) -> str:
     colours = {colour_of(state, p): p for p in state.seating}
     if text.lower() in colours:
         return colours[text.lower()]
-    words = [*state.seating, *colours, NEUTRAL]
+    words = [*state.seating, *(names.colour(c) for c in colours), names.player(NEUTRAL)]
     near = difflib.get_close_matches(text.lower(), [w.lower() for w in words], n=1, cutoff=0.6)
-    raise OrderError(refusal("no_player", text, tuple((p, colour_of(state, p)) for p in state.seating),
+    raise OrderError(refusal("no_player", text, tuple((p, names.colour(colour_of(state, p))) for p in state.seating),
                              near[0] if near else None))
 
 

@@ -21,6 +21,8 @@ from pbem.games.eight_minute_empire.cardtext import card_words
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.viewmodels import say, status_view
 from pbem.games.eight_minute_empire.views import REGIONS_TABLE, map_art
+from pbem.languages import SOURCE, spoken
+from pbem.render.measure import font
 from pbem.render.scene import (
     INK,
     LAND,
@@ -47,7 +49,13 @@ PANELS = ((0, 1), (2, 3))  # continents A | B above C | D
 NEUTRAL_COLOUR = colour("grey")
 CONTINENT = re.compile(r"Continent (\w+)")
 ROW_BOX = (576, 566, 1088, 686)  # below continent D, right of region 22: only a sea line passes, above it
+# The cards' words of the other languages are longer ("rozmieszczenie armii", "марш-бросок"): their row reaches
+# up to just below that sea line and its letters are smaller, so that a card's good and action fit its cell.
+ROW_BOX_LONG_WORDS = (576, 548, 1088, 686)
+ROW_TEXT = 12.0
+ROW_TEXT_LONG_WORDS = 10.5
 CARD_GAP = 4
+CELL_PAD = 5  # pixels a cell keeps free at each side of its text (pbem.render.panels)
 
 
 def picture(board: Board, state: State, *, game: str) -> Scene:
@@ -71,15 +79,35 @@ def picture(board: Board, state: State, *, game: str) -> Scene:
 def _row(board: Board, state: State) -> Panel:
     """The row: above each place its number and cost (as the board prints them), and the card there with its
     good and what it does (the words of the mails' row); how many cards the deck still holds."""
-    width, gap = (ROW_BOX[2] - ROW_BOX[0] - 12 - 5 * CARD_GAP) // 6, CARD_GAP
+    long_words = spoken() is not SOURCE
+    box = ROW_BOX_LONG_WORDS if long_words else ROW_BOX
+    width, gap = (box[2] - box[0] - 12 - 5 * CARD_GAP) // 6, CARD_GAP
     cells = []
     for index, card in enumerate(state.row):
         left = 6 + index * (width + gap)
         good, _, does = card_words(board.cards[card]).partition(": ")
+        if long_words:
+            good, does = (_hyphenated(text, width - 2 * CELL_PAD, ROW_TEXT_LONG_WORDS) for text in (good, does))
         cells.append(Cell((left, 19, left + width, 38), (say("_picture", "place", index + 1, board.row_costs[index]),)))
-        cells.append(Cell((left, 38, left + width, ROW_BOX[3] - ROW_BOX[1] - 4), (good, does), outline=INK,
+        cells.append(Cell((left, 38, left + width, box[3] - box[1] - 4), (good, does), outline=INK,
                           fill=LAND, wrap=True))
-    return Panel(say("_picture", "row_title", len(state.deck)), ROW_BOX, tuple(cells))
+    return Panel(say("_picture", "row_title", len(state.deck)), box, tuple(cells),
+                 ROW_TEXT_LONG_WORDS if long_words else ROW_TEXT)
+
+def _hyphenated(text: str, width: int, size: float) -> str:
+    """``text`` with each word too wide for a card's cell broken with a hyphen where it fills the width
+    ("rozmieszcze- nie"): the cell wraps only at spaces, and would cut the word short."""
+    face = font(size)
+    words = []
+    for word in text.split():
+        while face.getlength(word) > width:
+            fits = next((i for i in range(len(word), 0, -1) if face.getlength(word[:i] + "-") <= width), 1)
+            cut = max(1, min(fits, len(word) - 3))  # never a tail of one or two letters on the next line
+            words.append(word[:cut] + ("" if word[cut - 1] == "-" else "-"))
+            word = word[cut:]
+        words.append(word)
+    return " ".join(words)
+
 
 def _tokens(state: State, region: int) -> tuple[Token, ...]:
     """Each colour's armies (R3) and cities (Rc, Rc2) in seating order, then the neutral armies (N2)."""
@@ -113,7 +141,8 @@ def _caption(title: str, continents: dict[str, str], state: State) -> str:
     if found is None:
         return title
     owner = continents.get(found.group(1))
-    return say("_picture", "caption", found.group(0), owner, colour_of(state, owner) if owner else None)
+    name = say("_picture", "continent", found.group(1))
+    return say("_picture", "caption", name, owner, colour_of(state, owner) if owner else None)
 
 
 def _legend(state: State) -> tuple[LegendEntry, ...]:

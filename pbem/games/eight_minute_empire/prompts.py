@@ -22,6 +22,7 @@ from engine.eight_minute_empire.board import ActionKind, Board
 from engine.eight_minute_empire.choices import StepChoice, step_choices
 from engine.eight_minute_empire.model import NEUTRAL, NEUTRAL_ARMIES, Phase, State
 from engine.eight_minute_empire.suggest import good_use, use_of_take
+from pbem.games.eight_minute_empire import names
 from pbem.games.eight_minute_empire.cardtext import order_text, row_text
 from pbem.games.eight_minute_empire.orders import colour_of
 from pbem.games.eight_minute_empire.viewmodels import CardView, Use, card_view, left_of, say
@@ -50,8 +51,9 @@ def options(board: Board, state: State, player: str) -> list[str]:
 
 def option_lines(board: Board, state: State, player: str) -> list[str]:
     """``options`` as a reader sees them (prompts, OPTIONS, refusals): a bid may be any whole number up to all
-    the bidder's coins (R8-BID-1), so its range comes first, ending in ':', and the bids listed are examples."""
-    found = options(board, state, player)
+    the bidder's coins (R8-BID-1), so its range comes first, ending in ':', and the bids listed are examples.
+    They are written in the reader's language (``names.localized``) and read back by the parser as written."""
+    found = [names.localized(line) for line in options(board, state, player)]
     if state.phase is Phase.BID:
         return [say("_words", "bid_range", state.coins[player]), *found]
     return found

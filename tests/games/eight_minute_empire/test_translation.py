@@ -76,8 +76,10 @@ KEYWORDS = {"TAKE", "BID", "PLACE", "MOVE", "CITY", "DESTROY", "PASS", "DONE", "
             *(word.upper() for aliases in ALIASES.values() for alias in aliases for word in alias.split())}
 
 
-# names, data translated in a later step: players, colours, goods, the game's name; the variants' ids
-DATA = sorted({*NAMES, "dan", "g1", *COLOURS, *BOARD.goods, "wild", *(v.value for v in Variant)}, key=len, reverse=True)
+# names, data translated in a later step: players, colours, goods, the game's name; the variants' ids; HELP's
+# topics as a player writes them (the keyword HELP before them is itself translated, issue 30)
+DATA = sorted({*NAMES, "dan", "g1", *COLOURS, *BOARD.goods, "wild", *(v.value for v in Variant), *topics()},
+              key=len, reverse=True)
 
 
 # the words of orders as HELP's examples write them (PLACE 2 armies in 12, BID 3 coins or BID three)
