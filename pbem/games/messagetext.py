@@ -28,6 +28,8 @@ SIGNATURE = "--"  # "-- " by convention; a bare "--" too, because mail clients s
 # Phones' "smart punctuation" turns a typed "--" into a dash: the signature all the same.
 SIGNATURES = frozenset({SIGNATURE, "\u2014", "\u2013", "\u2013\u2013"})
 END = "end"
+# END in each language of the mail (pbem.languages): the glossaries' words; a seat's English END works too.
+ENDS = frozenset({END, "конец", "koniec", "fin", "fine"})
 
 # Typographic characters a phone or word processor puts where the player typed plain ones.
 _TYPOGRAPHY = str.maketrans({
@@ -47,9 +49,12 @@ _LIST_MARKER = re.compile(r"^(?:[-*+\u2022\u00b7\u2013]|[0-9]{1,2}[.)])\s+")
 _QUOTES = "\"'`"
 _TRAILING = re.compile(r"\s*!+$")  # "DONE!": punctuation of a sentence, not of the order
 # "STATUS please", "PASS, thanks", "BUILD Kolkatta please": courtesy at the end of an order, not a word of it.
-_POLITE_END = re.compile(r"(?<=\S)[\s,]+(?:please|pls|plz|thanks|thank you|thx|ta)[\s.!]*$", re.IGNORECASE)
+_POLITE_END = re.compile(r"(?<=\S)[\s,]+(?:please|pls|plz|thanks|thank you|thx|ta|пожалуйста|спасибо|proszę|prosze|"
+                         r"dziękuję|dziekuje|dzięki|dzieki|por favor|gracias|per favore|grazie)[\s.!]*$", re.IGNORECASE)
 # "STATUS?", "OPTIONS?": a question mark after a report request (but "RONDEL taxation?" is no order).
-_QUERY_QUESTION = re.compile(r"^(?:status|board|options|history|help)\b[^?]*\?+$", re.IGNORECASE)
+_QUERY_QUESTION = re.compile(r"^(?:status|board|options|history|help|статус|поле|опции|история|помощь|stan|plansza|opcje|"
+                             r"historia|pomoc|estado|tablero|opciones|historial|ayuda|stato|tabellone|opzioni|storia|"
+                             r"aiuto)\b[^?]*\?+$", re.IGNORECASE)
 
 
 def clean_line(raw: str) -> str:
@@ -76,10 +81,14 @@ def clean_order(text: str) -> str:
 # Courtesy around the orders: greetings before, thanks and a name after. Only whole lines (or whole
 # ";"-parts, as HTML line breaks become) that do not look like an order count (see ``_looks_like_order``).
 _GREETING = re.compile(r"^(?:hi|hello|hey|hallo|hola|salut|moin|ciao|dear|good (?:morning|afternoon|evening|day)|"
-                       r"greetings|buongiorno|bonjour|guten (?:morgen|tag))\b[\w .'-]{0,40}[,.!:]*$", re.IGNORECASE)
+                       r"greetings|buongiorno|bonjour|guten (?:morgen|tag)|привет|здравствуйте|добрый (?:день|вечер)|"
+                       r"cześć|czesc|dzień dobry|dzien dobry|witam|buenos días|buenos dias|buenas|salve)\b[\w .'-]{0,40}"
+                       r"[,.!:]*$", re.IGNORECASE)
 _CLOSING = re.compile(r"^(?:thanks?|thank you|thx|ty|tia|cheers|regards|best|best regards|best wishes|kind regards|"
                       r"warm regards|all the best|bye|goodbye|see you|cu|ciao|grazie|danke|merci|gracias|cordially|"
-                      r"sincerely|yours|love|good luck|gl|have fun|enjoy)\b[\w .,'!-]{0,60}$", re.IGNORECASE)
+                      r"sincerely|yours|love|good luck|gl|have fun|enjoy|спасибо|с уважением|удачи|пока|pozdrawiam|"
+                      r"dziękuję|dziekuje|dzięki|dzieki|powodzenia|saludos|un saludo|suerte|saluti|cordiali saluti|"
+                      r"buona fortuna)\b[\w .,'!-]{0,60}$", re.IGNORECASE)
 # A signed name: one to three capitalised words or initials ("Alice", "Ann B.", "J.-P. Roux"), not
 # "Mumbai HOSTILE" (the rest of an order broken by a phone) nor "london".
 _NAME = re.compile(r"^[A-Z\u00c0-\u00de][a-z\u00df-\u00ff.'-]*(?: [A-Z\u00c0-\u00de][a-z\u00df-\u00ff.'-]*){0,2}[.!]?$")
@@ -99,7 +108,8 @@ def split_orders(text: str, looks_like_order: LooksLikeOrder) -> SplitMessage:
     One order per line, several on a line separated by ``;``; blank lines,
     ``#`` comments (whole lines, or the end of a line) and ``>`` quoted lines
     are skipped; a signature line (``-- ``, or the dash a phone makes of it)
-    or a line ``END`` ends the orders. Orders from one line share its number.
+    or a line ``END`` (or its word in the seat's language: ``КОНЕЦ``, ``KONIEC``, ``FIN``, ``FINE``) ends the
+    orders. Orders from one line share its number.
     The noise of mail clients is dropped first (``clean_line``: typographic
     quotes and spaces, HTML tags and entities) and around each order
     (``clean_order``: "1." list markers, wrapping quotes, a final "!", a "?"
@@ -125,7 +135,7 @@ def split_orders(text: str, looks_like_order: LooksLikeOrder) -> SplitMessage:
         if raw.strip() in SIGNATURES:
             break
         stripped = clean_line(raw)
-        if stripped in SIGNATURES or stripped.casefold() == END:
+        if stripped in SIGNATURES or stripped.casefold() in ENDS:
             break
         if not stripped:
             parts.append(None)

@@ -112,3 +112,15 @@ def test_by_mail_orders_with_thanks_are_applied_and_no_error_is_mailed(table: Ta
     assert table.log_length() == 1
     assert not [row for row in table.outbox()[before:] if row.purpose == "error"]
 
+
+
+@pytest.mark.parametrize(("text", "orders"), [
+    ("Привет!\nRONDEL taxation\nКОНЕЦ\nPASS", ("RONDEL taxation",)),
+    ("Cześć,\nRONDEL taxation proszę\n\nPozdrawiam, Ania", ("RONDEL taxation",)),
+    ("Hola\nRONDEL taxation, gracias\nfin\nPASS", ("RONDEL taxation",)),
+    ("Ciao\nRONDEL taxation per favore\nFINE\nPASS", ("RONDEL taxation",)),
+    ("СТАТУС?", ("СТАТУС",)),
+])
+def test_issue30_greetings_courtesy_and_end_in_the_players_language(text: str, orders: tuple[str, ...]) -> None:
+    """The words around orders in Russian, Polish, Spanish and Italian are read as the English ones."""
+    assert tuple(line.text for line in split_orders(text).orders) == orders
