@@ -108,11 +108,11 @@ def _answer(state: GameState, player: str, action: Action, events: list[Event]) 
         answer_setup_bond(state, player, action, events)
     elif isinstance(step, RondelStep):
         if not isinstance(action, ChooseSpace):
-            _wrong_kind(state, "a rondel space")
+            _wrong_kind(state, "a rondel space", "rondel")
         choose_space(state, action.space, events)
     elif isinstance(step, ForceStopStep):
         if not isinstance(action, ForceStop | Pass):
-            _wrong_kind(state, "FORCE or NO FORCE")
+            _wrong_kind(state, "FORCE or NO FORCE", "force")
         answer_force_stop(state, player, isinstance(action, ForceStop) and action.force, events)
     elif isinstance(step, InvestStep):
         invest(state, player, step.queue[0].nation, action, events)
@@ -141,17 +141,18 @@ def _carry_out(state: GameState, space: SpaceAction, action: Action, events: lis
     elif space is SpaceAction.IMPORT and isinstance(action, Import | Pass):
         import_units(state, nation, action if isinstance(action, Import) else Import(()), events)
     else:
-        _wrong_kind(state, f"the details of {space.value.capitalize()}", space.value)
+        _wrong_kind(state, f"the details of {space.value.capitalize()}", "details", space.value)
     after_action(state, events)
 
 
-def _wrong_kind(state: GameState, expected: str, space: str = "") -> NoReturn:
-    """``expected``: what the decision wants, in the sentence's words; ``space`` the action space it details."""
+def _wrong_kind(state: GameState, expected: str, asked: str, space: str = "") -> NoReturn:
+    """``expected``: what the decision wants, in the sentence's words; ``asked`` the same as a code (rondel,
+    force, details) and ``space`` the action space it details, for the moderator's words."""
     decision: Decision = pending(state)[0]
     raise IllegalAction(
         f"That does not answer the open decision: {expected}.",
         [describe(state.board, o.action) for o in decision.options],
-        code=Refused.WRONG_KIND, values={"expected": expected, "space": space},
+        code=Refused.WRONG_KIND, values={"asked": asked, "space": space},
     )
 
 
