@@ -119,3 +119,11 @@ def test_issue30_a_russian_refusal_of_a_card_order_has_no_english_sentence_left(
     assert english is not None and russian is not None
     assert english.reason == "This card does not build a city."
     assert russian.reason != english.reason and not set(re.findall(r"[A-Za-z]{3,}", russian.reason))
+
+
+@pytest.mark.parametrize("language", [Language.RU, Language.PL, Language.ES, Language.IT])
+def test_issue30_every_refusal_is_said_in_every_language(refusals: list[IllegalAction], language: Language) -> None:
+    one_each = {exc.code: exc for exc in refusals}
+    with speaking(language):
+        same = [code for code, exc in one_each.items() if engine_reason(exc) == exc.reason]
+    assert same == []
