@@ -17,16 +17,35 @@ from engine.core.errors import IllegalAction
 from engine.core.log import LogEntry, replay
 from engine.core.seats import Seat
 from engine.eight_minute_empire.actions import Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
+from engine.eight_minute_empire.board import default_board
 from engine.eight_minute_empire.game import apply, new_game
-from engine.eight_minute_empire.model import Phase, Setup, Variant
+from engine.eight_minute_empire.model import CardInPlay, Phase, Setup, State, Variant
 from engine.eight_minute_empire.randomplay import random_move
 from engine.eight_minute_empire.refusals import Refused
 from engine.eight_minute_empire.rules import EightMinuteRules
 from pbem.games import kind_named
 from pbem.games.eight_minute_empire.enginewords import engine_reason
 from pbem.languages import Language, speaking
-from tests.engine.eight_minute_empire.test_rules import BOARD, card_with, on_turn, start
 from tests.games.issue30_harvest import harvest, raise_sites
+
+BOARD = default_board()
+NAMES = ("ann", "bob", "cy", "dee", "eve")
+
+
+def start(players: int = 3, seed: int = 1) -> State:
+    state, _ = new_game(BOARD, Setup(tuple(Seat(n) for n in NAMES[:players]), seed))
+    return state
+
+
+def on_turn(card: int, player: str = "ann") -> State:
+    """A position where ``player`` has taken ``card`` and uses its action."""
+    left = tuple(a.amount for a in BOARD.cards[card].actions)
+    return replace(start(), phase=Phase.ACTION, current=player, in_play=CardInPlay(card, left))
+
+
+def card_with(kind: str) -> int:
+    """A card of one action, of ``kind``."""
+    return next(c.id for c in BOARD.cards.values() if c.join == "" and c.actions[0].kind.value == kind)
 
 
 def _refused(call: object) -> IllegalAction:

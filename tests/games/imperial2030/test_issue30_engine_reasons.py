@@ -15,21 +15,38 @@ from engine.core.log import LogEntry
 from engine.imperial2030.actions import BuildFactory, Fight, FleetMove, Passage
 from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.game import replay, waiting_for
-from engine.imperial2030.model import UnitKind
+from engine.imperial2030.model import GameState, UnitKind
 from engine.imperial2030.refusals import Refused
 from pbem.games import kind_named
 from pbem.games.imperial2030.enginewords import engine_reason
 from pbem.languages import Language, speaking
-from tests.engine.imperial2030.test_rules_economy import on_space
-from tests.engine.imperial2030.test_rules_maneuver import suez_example
-from tests.engine.imperial2030.test_rules_maneuver_battles import caribbean_example
 from tests.games.issue30_harvest import harvest, raise_sites
-from tests.helpers import FACTORY, play
+from tests.helpers import FACTORY, maneuver_turn, move_to, play, standard_game, turn_of, with_flags, with_units
 
 # The rule tests that refuse (test_option_lists and the order tests raise no refusal of their own and take long).
 ENGINE_TESTS = ("test_rules_decisions", "test_rules_economy", "test_rules_end", "test_rules_investor",
                 "test_rules_maneuver", "test_rules_maneuver_battles", "test_rules_maneuver_occupation",
                 "test_rules_maneuver_phases", "test_rules_rondel", "test_rules_setup", "test_rules_variants")
+
+
+def on_space(nation: str, space: str) -> GameState:
+    """``nation`` has just moved onto ``space`` (its first placement, free) and its government is asked."""
+    state, _ = move_to(turn_of(standard_game(), nation, rondel=None), space)
+    return state
+
+
+def caribbean_example() -> GameState:
+    """The rulebook's fleet battle: Brazilian and US fleets in the Caribbean, Europe's about to enter."""
+    state = with_units(standard_game(), "brazil", fleets={"caribbeansea": 1})
+    state = with_units(state, "usa", fleets={"caribbeansea": 1})
+    return maneuver_turn(with_units(state, "europe", fleets={"northatlantic": 1}), "europe")
+
+
+def suez_example() -> GameState:
+    """The rulebook's canal example: the USA controls Suez, Europe's fleet waits in the Mediterranean."""
+    state = with_flags(standard_game(), "usa", "northafrica")
+    state = with_units(state, "europe", armies={"paris": 1}, fleets={"mediterraneansea": 1, "rome": 1})
+    return maneuver_turn(state, "europe")
 
 
 def _refused(call: object) -> IllegalAction:
