@@ -42,6 +42,7 @@ def replay(rules: Rules[S, T, A, Any], setup: S, log: Iterable[LogEntry[A]]) -> 
     for entry in log:
         if entry.version != rules.version(state):
             raise IllegalAction(f"log entry made against version {entry.version}, "
-                                f"state is at {rules.version(state)}")
+                                f"state is at {rules.version(state)}", code="log_version",
+                                values={"entry": entry.version, "state": rules.version(state)})
         state, _ = rules.apply(state, entry.player, entry.action)
     return state

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from engine.core.errors import GameFinished, IllegalAction, NotYourDecision
+from engine.core.errors import Cause, GameFinished, IllegalAction, NotYourDecision
 from engine.core.rng import seeded
 from engine.eight_minute_empire.actions import Action, Bid, City, Destroy, Done, Move, Place, PlaceNeutral, Take
 from engine.eight_minute_empire.board import ActionKind, Board
@@ -36,6 +36,7 @@ from engine.eight_minute_empire.model import (
     State,
     Variant,
 )
+from engine.eight_minute_empire.refusals import Refused
 from engine.eight_minute_empire.scoring import TIE_BREAKS, final_scores
 
 
@@ -63,12 +64,13 @@ def new_game(board: Board, setup: Setup) -> tuple[State, list[Event]]:
     """R8-SETUP-1..4, R8-PIECE-3: deck, row of six, coins, three armies each in the start region, ages."""
     names = setup.names
     if not 2 <= len(names) <= 5:
-        raise IllegalAction(f"Eight-Minute Empire needs 2 to 5 players, not {len(names)}.")
+        raise IllegalAction(f"Eight-Minute Empire needs 2 to 5 players, not {len(names)}.",
+                            code=Refused.PLAYER_COUNT, values={"count": len(names)})
     if setup.ages and sorted(setup.ages) != sorted(names):
-        raise IllegalAction("The age order must list every player once.")
+        raise IllegalAction("The age order must list every player once.", code=Refused.AGE_ORDER)
     neutral = Variant.NEUTRAL in setup.variants
     if neutral and len(names) != 2:
-        raise IllegalAction("Neutral armies are a two-player variant.")
+        raise IllegalAction("Neutral armies are a two-player variant.", code=Refused.NEUTRAL_TWO_PLAYERS)
     ages = setup.ages or tuple(seeded(setup.seed, "ages").sample(names, len(names)))
     return _fresh(board, setup, ages, 1, {}, 0), []
 
@@ -117,14 +119,16 @@ def pending(state: State) -> tuple[Decision, ...]:
 
 def apply(board: Board, state: State, player: str, action: Action) -> tuple[State, list[Event]]:
     if state.phase is Phase.OVER:
-        raise GameFinished("The game is over.")
+        raise GameFinished("The game is over.", code=Refused.GAME_OVER)
     if player not in state.seating:
-        raise NotYourDecision(f"{player!r} is not a player of this game.")
+        raise NotYourDecision(f"{player!r} is not a player of this game.", code=Refused.NOT_A_PLAYER,
+                              values={"player": player})
     events: list[Event] = []
     if state.phase is Phase.BID:
         new = _bid(board, state, player, action, events)
     elif player != state.current:
-        raise NotYourDecision(f"It is {state.current}'s turn, not {player}'s.")
+        raise NotYourDecision(f"It is {state.current}'s turn, not {player}'s.", code=Refused.NOT_YOUR_TURN,
+                              values={"current": state.current, "player": player})
     elif state.phase is Phase.NEUTRAL:
         new = _neutral(board, state, player, action, events)
     elif state.phase is Phase.TAKE:
@@ -145,9 +149,11 @@ def _default_neutral(state: State) -> int:
 def _neutral(board: Board, state: State, player: str, action: Action, events: list[Event]) -> State:
     """R8-VAR-2: one neutral army in any region, the players in turn, until ten stand; then the bid."""
     if not isinstance(action, PlaceNeutral):
-        raise IllegalAction("First the two players place neutral armies, one at a time.", ["NEUTRAL 5"])
+        raise IllegalAction("First the two players place neutral armies, one at a time.", ["NEUTRAL 5"],
+                            code=Refused.NEUTRAL_FIRST)
     if action.region not in board.regions:
-        raise IllegalAction(f"{action.region} is no region: regions are 1 to 25.", ["NEUTRAL 5"])
+        raise IllegalAction(f"{action.region} is no region: regions are 1 to 25.", ["NEUTRAL 5"],
+                            code=Refused.NO_REGION, values={"region": action.region})
     state = replace(state, armies=_with(state.armies, action.region, NEUTRAL, 1))
     events.append(ArmiesPlaced(NEUTRAL, action.region, 1))
     if state.neutral_armies() >= NEUTRAL_ARMIES:
@@ -162,9 +168,11 @@ def _bid(board: Board, state: State, player: str, action: Action, events: list[E
     """R8-BID-1..2: record a sealed bid (changeable); when the last is in, reveal all and start."""
     coins = state.coins[player]
     if not isinstance(action, Bid):
-        raise IllegalAction("Every player bids first, at the same time.", [f"BID 0 to {coins}"])
+        raise IllegalAction("Every player bids first, at the same time.", [f"BID 0 to {coins}"],
+                            code=Refused.BID_FIRST)
     if not 0 <= action.coins <= coins:
-        raise IllegalAction(f"You can bid 0 to {coins} coins, not {action.coins}.", [f"BID 0 to {coins}"])
+        raise IllegalAction(f"You can bid 0 to {coins} coins, not {action.coins}.", [f"BID 0 to {coins}"],
+                            code=Refused.BID_RANGE, values={"coins": coins, "bid": action.coins})
     bids = {**state.bids, player: action.coins}
     events.append(BidGiven(player, action.coins))
     if len(bids) < len(state.seating):
@@ -189,13 +197,15 @@ def _take(board: Board, state: State, player: str, action: Action, events: list[
     affordable = [i + 1 for i in range(len(state.row)) if board.row_costs[i] <= state.coins[player]]
     legal = [f"TAKE {i}" for i in affordable]
     if not isinstance(action, Take):
-        raise IllegalAction("First take a card from the row.", legal)
+        raise IllegalAction("First take a card from the row.", legal, code=Refused.TAKE_FIRST)
     place = action.place
     if not 1 <= place <= len(state.row):
-        raise IllegalAction(f"The row has places 1 to {len(state.row)}, not {place}.", legal)
+        raise IllegalAction(f"The row has places 1 to {len(state.row)}, not {place}.", legal,
+                            code=Refused.ROW_PLACES, values={"places": len(state.row), "place": place})
     cost = board.row_costs[place - 1]
     if cost > state.coins[player]:
-        raise IllegalAction(f"The card at place {place} costs {cost}; you have {state.coins[player]}.", legal)
+        raise IllegalAction(f"The card at place {place} costs {cost}; you have {state.coins[player]}.", legal,
+                            code=Refused.CARD_COSTS, values={"place": place, "cost": cost, "coins": state.coins[player]})
     card = state.row[place - 1]
     events.append(CardTaken(player, card, place, cost))
     left = tuple(a.amount for a in board.cards[card].actions)
@@ -232,11 +242,14 @@ def _action_index(board: Board, in_play: CardInPlay, action: Action) -> int:
             continue
         if in_play.chosen is not None and in_play.chosen != index:
             chosen = card.actions[in_play.chosen].kind.value
-            raise IllegalAction(f"This card gives one of its actions, and you chose {chosen}.", legal)
+            raise IllegalAction(f"This card gives one of its actions, and you chose {chosen}.", legal,
+                                code=Refused.CHOSE_OTHER, values={"chosen": chosen})
         if in_play.left[index] <= 0:
-            raise IllegalAction(f"The card's {card_action.kind.value} is used up.", legal)
+            raise IllegalAction(f"The card's {card_action.kind.value} is used up.", legal, code=Refused.USED_UP,
+                                values={"kind": card_action.kind.value})
         return index
-    raise IllegalAction(f"This card does not {_verb(action)}.", legal)
+    raise IllegalAction(f"This card does not {_verb(action)}.", legal, code=Refused.CARD_CANNOT,
+                        values={"action": type(action).__name__.lower()})
 
 
 def _verb(action: Action) -> str:
@@ -279,11 +292,14 @@ def _place(board: Board, state: State, player: str, action: Place, left: int,
     for region, count in action.items:
         if region not in allowed:
             raise IllegalAction(f"Armies are placed in the start region ({board.start}) or in a region where you "
-                                f"have a city, not in {region}.", legal)
+                                f"have a city, not in {region}.", legal,
+                                code=Refused.PLACE_WHERE, values={"start": board.start, "region": region})
         if count < 1 or used + count > left:
-            raise IllegalAction(f"The card places {left} armies; {left - used} are left.", legal)
+            raise IllegalAction(f"The card places {left} armies; {left - used} are left.", legal,
+                                code=Refused.PLACE_COUNT, values={"armies": left, "left": left - used})
         if state.armies_of(player) + count > board.armies:
-            raise IllegalAction(f"You have {board.armies - state.armies_of(player)} armies left in supply.", legal)
+            raise IllegalAction(f"You have {board.armies - state.armies_of(player)} armies left in supply.", legal,
+                                code=Refused.SUPPLY, values={"armies": board.armies - state.armies_of(player)})
         state = replace(state, armies=_with(state.armies, region, player, count))
         events.append(ArmiesPlaced(player, region, count))
         used += count
@@ -304,7 +320,8 @@ def _move(board: Board, state: State, player: str, action: Move, left: int, wate
     for number, path in enumerate(action.paths):
         where = "-".join(str(r) for r in path)
         if len(path) < 2:
-            raise IllegalAction(f"A move names at least two regions, e.g. 12-13, not {where}.")
+            raise IllegalAction(f"A move names at least two regions, e.g. 12-13, not {where}.",
+                                code=Refused.MOVE_TWO_REGIONS, values={"where": where})
         if state.armies.get(path[0], {}).get(player, 0) < 1:
             raise IllegalAction(_no_army_to_move(start, player, path[0]))
         for step, (here, there) in enumerate(zip(path, path[1:], strict=False)):
@@ -312,12 +329,15 @@ def _move(board: Board, state: State, player: str, action: Move, left: int, wate
                 how = "by land or across a sea line" if water else "by land"
                 tried = [(*action.paths[:number], (*path[:step + 1], n))
                          for n in sorted(board.neighbours(here, water=water)) if n not in path[:step + 1]]
-                raise IllegalAction(f"{there} is not next to {here} {how} ({where}).",
+                raise IllegalAction(f"{there} is not next to {here} {how} ({where}).", code=Refused.NOT_NEXT_TO,
+                                    values={"there": there, "here": here, "water": water, "where": where}, legal=
                                     [_move_text(paths) for paths in tried
                                      if _moves(board, start, player, paths, left, water)])
         steps = len(path) - 1
         if used + steps > left:
-            raise IllegalAction(f"The card moves {left} steps; {left - used} are left, {where} takes {steps}.")
+            raise IllegalAction(f"The card moves {left} steps; {left - used} are left, {where} takes {steps}.",
+                                code=Refused.MOVE_STEPS,
+                                values={"steps": left, "left": left - used, "where": where, "takes": steps})
         armies = _with(_with(state.armies, path[0], player, -1), path[-1], player, 1)
         state = replace(state, armies=armies)
         events.append(ArmyMoved(player, tuple(path)))
@@ -325,13 +345,16 @@ def _move(board: Board, state: State, player: str, action: Move, left: int, wate
     return used, state
 
 
-def _no_army_to_move(start: State, player: str, region: int) -> str:
+def _no_army_to_move(start: State, player: str, region: int) -> Cause:
     """Why no army of ``player`` leaves ``region``: none stood there, or the order's earlier paths took them."""
     there = start.armies.get(region, {}).get(player, 0)
     if there:
-        return f"You have no army left in {region}: the paths before move {'the one' if there == 1 else f'all {there}'} there."
+        return Cause(f"You have no army left in {region}: the paths before move "
+                     f"{'the one' if there == 1 else f'all {there}'} there.",
+                     Refused.ARMIES_MOVED_AWAY, {"region": region, "armies": there})
     mine = ", ".join(str(r) for r in sorted(r for r, here in start.armies.items() if here.get(player)))
-    return f"You have no army in {region}" + (f"; yours stand in {mine}." if mine else ".")
+    return Cause(f"You have no army in {region}" + (f"; yours stand in {mine}." if mine else "."),
+                 Refused.NO_ARMY_TO_MOVE, {"region": region, "mine": mine})
 
 
 def _moves(board: Board, start: State, player: str, paths: tuple[tuple[int, ...], ...], left: int,
@@ -353,9 +376,11 @@ def _city(board: Board, state: State, player: str, action: City, events: list[Ev
     mine = sorted(r for r, here in state.armies.items() if here.get(player))
     if action.region not in mine:
         raise IllegalAction(f"A city needs an own army in its region; you have none in {action.region}.",
+                            code=Refused.CITY_NEEDS_ARMY, values={"region": action.region}, legal=
                             [f"CITY {r}" for r in mine])
     if state.cities_of(player) >= board.cities:
-        raise IllegalAction(f"All your {board.cities} cities are built.")
+        raise IllegalAction(f"All your {board.cities} cities are built.", code=Refused.CITIES_BUILT,
+                            values={"cities": board.cities})
     events.append(CityBuilt(player, action.region))
     return 1, replace(state, cities=_with(state.cities, action.region, player, 1))
 
@@ -365,10 +390,11 @@ def _destroy(state: State, player: str, action: Destroy, left: int, events: list
     used = 0
     for owner, region in action.items:
         if used + 1 > left:
-            raise IllegalAction(f"The card destroys {left} armies.")
+            raise IllegalAction(f"The card destroys {left} armies.", code=Refused.DESTROY_COUNT, values={"armies": left})
         if state.armies.get(region, {}).get(owner, 0) < 1:
             there = sorted(state.armies.get(region, {}))
-            raise IllegalAction(f"{owner} has no army in {region}.",
+            raise IllegalAction(f"{owner} has no army in {region}.", code=Refused.NO_ARMY_OF,
+                                values={"owner": owner, "region": region}, legal=
                                 [f"DESTROY {p} {region}" for p in there])
         state = replace(state, armies=_with(state.armies, region, owner, -1))
         events.append(ArmyDestroyed(player, owner, region))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.imperial2030.actions import BuildFactory, Import, ImportUnit, Produce
 from engine.imperial2030.board import CityKind
 from engine.imperial2030.describe import describe
-from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.errors import Cause, IllegalAction
 from engine.imperial2030.events import (
     BANK,
     Event,
@@ -22,6 +22,7 @@ from engine.imperial2030.events import (
 )
 from engine.imperial2030.ledger import transfer
 from engine.imperial2030.model import GameState, UnitKind, Variant
+from engine.imperial2030.refusals import Refused
 
 # --- occupation ---------------------------------------------------------------
 
@@ -86,18 +87,20 @@ def build_factory(state: GameState, nation: str, action: BuildFactory, events: l
     events.append(FactoryBuilt(nation, action.city))
 
 
-def _factory_refusal(state: GameState, nation: str, city: str) -> str:
+def _factory_refusal(state: GameState, nation: str, city: str) -> Cause:
     board = state.board
     if city not in board.regions:
-        return f"{city!r} is not on the map."
+        return Cause(f"{city!r} is not on the map.", Refused.NOT_ON_MAP, {"text": city})
     name = board.name(city)
     if board.regions[city].nation != nation:
-        return f"{name} is not a home city of {board.name(nation)}."
+        return Cause(f"{name} is not a home city of {board.name(nation)}.", Refused.NOT_HOME_CITY,
+                     {"city": city, "nation": nation})
     if city in state.nations[nation].factories:
-        return f"{name} already has a factory."
+        return Cause(f"{name} already has a factory.", Refused.HAS_FACTORY, {"city": city})
     if hostile_in(state, city):
-        return f"A hostile foreign army stands in {name}."
-    return f"The treasury of {board.name(nation)} holds less than {board.tables.factory_cost}."
+        return Cause(f"A hostile foreign army stands in {name}.", Refused.HOSTILE_ARMY, {"region": city})
+    return Cause(f"The treasury of {board.name(nation)} holds less than {board.tables.factory_cost}.",
+                 Refused.TREASURY_SHORT, {"nation": nation, "cost": board.tables.factory_cost})
 
 
 # --- Production (R-PROD-1) ------------------------------------------------------
@@ -116,16 +119,18 @@ def produce(state: GameState, nation: str, action: Produce, events: list[Event])
     board = state.board
     legal = [describe(board, Produce(None))] + [describe(board, Produce((f,))) for f in eligible]
     if len(set(chosen)) != len(chosen):
-        raise IllegalAction("Each factory produces at most one unit.", legal)
+        raise IllegalAction("Each factory produces at most one unit.", legal, code=Refused.ONE_UNIT_EACH)
     for province in chosen:
         if province not in eligible:
-            raise IllegalAction(f"{board.name(province)} has no factory of {board.name(nation)} that can produce.", legal)
+            raise IllegalAction(f"{board.name(province)} has no factory of {board.name(nation)} that can produce.", legal,
+                                code=Refused.NO_FACTORY_PRODUCES, values={"province": province, "nation": nation})
     for province in chosen:
         kind = unit_for(state, province)
         if supply_left(state, nation, kind) <= 0:
             if action.provinces is None:
                 continue  # "all" produces what the supply allows, in factory order
-            raise IllegalAction(f"{board.name(nation)} has no {kind.value} left in its supply.", legal)
+            raise IllegalAction(f"{board.name(nation)} has no {kind.value} left in its supply.", legal,
+                                code=Refused.NO_SUPPLY, values={"nation": nation, "kind": kind.value})
         place_units(state, nation, kind, province, 1, False, events)
 
 
@@ -167,18 +172,22 @@ def import_units(state: GameState, nation: str, action: Import, events: list[Eve
         f"{u.kind.value} {board.name(u.region)}" for u in choices)] if choices else []
     legal.append("import nothing")
     if len(action.units) > tables.import_max_units:
-        raise IllegalAction(f"At most {tables.import_max_units} units may be imported.", legal)
+        raise IllegalAction(f"At most {tables.import_max_units} units may be imported.", legal,
+                            code=Refused.IMPORT_MAX, values={"count": tables.import_max_units})
     cost = len(action.units) * tables.import_cost_per_unit
     if cost > state.nations[nation].treasury:
         raise IllegalAction(
             f"{len(action.units)} units cost {cost}; the treasury of {board.name(nation)} holds "
-            f"{state.nations[nation].treasury}.", legal)
+            f"{state.nations[nation].treasury}.", legal, code=Refused.IMPORT_COSTS,
+            values={"count": len(action.units), "cost": cost, "nation": nation,
+                    "treasury": state.nations[nation].treasury})
     for kind in UnitKind:
         wanted = sum(1 for u in action.units if u.kind is kind)
         if wanted > supply_left(state, nation, kind):
             raise IllegalAction(
                 f"{board.name(nation)} has only {supply_left(state, nation, kind)} {kind.value}(s) left in supply.",
-                legal)
+                legal, code=Refused.IMPORT_SUPPLY,
+                values={"nation": nation, "count": supply_left(state, nation, kind), "kind": kind.value})
     for unit in action.units:
         if unit.region not in import_sites(state, nation, unit.kind):
             raise IllegalAction(_import_refusal(state, nation, unit), legal)
@@ -188,15 +197,18 @@ def import_units(state: GameState, nation: str, action: Import, events: list[Eve
         place_units(state, nation, unit.kind, unit.region, 1, True, events)
 
 
-def _import_refusal(state: GameState, nation: str, unit: ImportUnit) -> str:
+def _import_refusal(state: GameState, nation: str, unit: ImportUnit) -> Cause:
     if unit.region not in state.board.regions:
-        return f"{unit.region!r} is not on the map."
+        return Cause(f"{unit.region!r} is not on the map.", Refused.NOT_ON_MAP, {"text": unit.region})
     region = state.board.regions[unit.region]
     if region.nation != nation:
-        return f"{region.name} is not a home province of {state.board.name(nation)}."
+        return Cause(f"{region.name} is not a home province of {state.board.name(nation)}.",
+                     Refused.NOT_HOME_PROVINCE, {"region": unit.region, "nation": nation})
     if hostile_in(state, unit.region):
-        return f"A hostile foreign army stands in {region.name}."
-    return f"A fleet can only be imported into a port city; {region.name} has none."
+        return Cause(f"A hostile foreign army stands in {region.name}.", Refused.HOSTILE_ARMY,
+                     {"region": unit.region})
+    return Cause(f"A fleet can only be imported into a port city; {region.name} has none.", Refused.NO_PORT,
+                 {"region": unit.region})
 
 
 # --- Taxation (R-TAX-1..5) ------------------------------------------------------

@@ -1,9 +1,9 @@
 """Imperial 2030's errors: the shared hierarchy (``engine.core.errors``) and a board fault."""
 from __future__ import annotations
 
-from engine.core.errors import EngineError, GameFinished, IllegalAction, NotYourDecision
+from engine.core.errors import Cause, EngineError, GameFinished, IllegalAction, NotYourDecision
 
-__all__ = ["BoardError", "EngineError", "GameFinished", "IllegalAction", "NotYourDecision"]
+__all__ = ["BoardError", "Cause", "EngineError", "GameFinished", "IllegalAction", "NotYourDecision"]
 
 
 class BoardError(EngineError):

@@ -17,7 +17,7 @@ from engine.imperial2030.economy import (
     pay_interest,
     producing_factories,
 )
-from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.errors import Cause, IllegalAction
 from engine.imperial2030.events import (
     BANK,
     Event,
@@ -48,6 +48,7 @@ from engine.imperial2030.model import (
     TurnInfo,
     Variant,
 )
+from engine.imperial2030.refusals import Refused
 from engine.imperial2030.scoring import final_scores
 from engine.imperial2030.standing import standing_answer
 
@@ -170,20 +171,22 @@ def _is_choice(state: GameState, nation: str, space: str) -> bool:
     return space != state.board.investor_space or can_stop_on_investor(state, nation, cost)
 
 
-def _rondel_refusal(state: GameState, nation: str, space: str) -> str:
+def _rondel_refusal(state: GameState, nation: str, space: str) -> Cause:
     board = state.board
     if space not in board.rondel_by_id:
-        return f"{space!r} is not a rondel space."
+        return Cause(f"{space!r} is not a rondel space.", Refused.NOT_RONDEL_SPACE, {"text": space})
     steps, cost = move_cost(state, nation, space)
     if state.nations[nation].rondel == space:
-        return "The marker may not stay on its space."
+        return Cause("The marker may not stay on its space.", Refused.MARKER_STAYS)
     if steps > board.tables.max_spaces:
-        return f"{board.name(space)} is {steps} spaces away; the limit is {board.tables.max_spaces}."
+        return Cause(f"{board.name(space)} is {steps} spaces away; the limit is {board.tables.max_spaces}.",
+                     Refused.TOO_FAR, {"space": space, "steps": steps, "limit": board.tables.max_spaces})
     gov = state.nations[nation].government
     if gov and cost > state.players[gov].cash:
-        return f"Moving {steps} spaces costs {cost}; you have {state.players[gov].cash}."
-    return ("The treasury and your cash cannot cover the interest owed to the other bond holders, "
-            "so the nation may not stop on Investor.")
+        return Cause(f"Moving {steps} spaces costs {cost}; you have {state.players[gov].cash}.",
+                     Refused.MOVE_COSTS, {"steps": steps, "cost": cost, "cash": state.players[gov].cash})
+    return Cause("The treasury and your cash cannot cover the interest owed to the other bond holders, "
+                 "so the nation may not stop on Investor.", Refused.INVESTOR_INTEREST)
 
 
 def force_stop_askers(state: GameState, nation: str) -> tuple[str, ...]:

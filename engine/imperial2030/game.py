@@ -26,7 +26,7 @@ from engine.imperial2030.board import Board, SpaceAction
 from engine.imperial2030.decisions import Decision, pending
 from engine.imperial2030.describe import describe
 from engine.imperial2030.economy import build_factory, import_units, produce
-from engine.imperial2030.errors import GameFinished, IllegalAction, NotYourDecision
+from engine.imperial2030.errors import Cause, GameFinished, IllegalAction, NotYourDecision
 from engine.imperial2030.events import Event, NothingDone, Reason, cash, treasury
 from engine.imperial2030.flow import (
     after_action,
@@ -49,6 +49,7 @@ from engine.imperial2030.model import (
     RondelStep,
     SetupBondsStep,
 )
+from engine.imperial2030.refusals import Refused
 from engine.imperial2030.setup import answer_setup_bond, new_game
 from engine.imperial2030.standing import clear_standing, set_standing
 
@@ -71,9 +72,11 @@ def waiting_for(state: GameState) -> tuple[str, ...]:
 def apply(state: GameState, player: str, action: Action) -> tuple[GameState, list[Event]]:
     """Answer ``player``'s open decision with ``action`` (or donate at any time)."""
     if isinstance(state.step, FinishedStep):
-        raise GameFinished(f"The game is over ({state.step.reason}).")
+        raise GameFinished(f"The game is over ({state.step.reason}).", code=Refused.GAME_OVER,
+                           values={"why": state.step.reason})
     if player not in state.players:
-        raise NotYourDecision(f"{player!r} is not a player of this game.")
+        raise NotYourDecision(f"{player!r} is not a player of this game.", code=Refused.NOT_A_PLAYER,
+                              values={"player": player})
     new = state.fork()
     events: list[Event] = []
     if isinstance(action, Donate):
@@ -90,12 +93,13 @@ def apply(state: GameState, player: str, action: Action) -> tuple[GameState, lis
     return new, events
 
 
-def _not_yours(state: GameState, player: str) -> str:
+def _not_yours(state: GameState, player: str) -> Cause:
     waits = "; ".join(
         f"{d.player} ({d.kind.value.replace('_', ' ')}" + (f" for {state.board.name(d.nation)})" if d.nation else ")")
         for d in pending(state)
     )
-    return f"{player} has nothing to decide now: the game waits for {waits}."
+    return Cause(f"{player} has nothing to decide now: the game waits for {waits}.", Refused.NOT_YOURS,
+                 {"player": player, "waits": [(d.player, d.kind.value, d.nation) for d in pending(state)]})
 
 
 def _answer(state: GameState, player: str, action: Action, events: list[Event]) -> None:
@@ -104,11 +108,11 @@ def _answer(state: GameState, player: str, action: Action, events: list[Event]) 
         answer_setup_bond(state, player, action, events)
     elif isinstance(step, RondelStep):
         if not isinstance(action, ChooseSpace):
-            _wrong_kind(state, "a rondel space")
+            _wrong_kind(state, "a rondel space", "rondel")
         choose_space(state, action.space, events)
     elif isinstance(step, ForceStopStep):
         if not isinstance(action, ForceStop | Pass):
-            _wrong_kind(state, "FORCE or NO FORCE")
+            _wrong_kind(state, "FORCE or NO FORCE", "force")
         answer_force_stop(state, player, isinstance(action, ForceStop) and action.force, events)
     elif isinstance(step, InvestStep):
         invest(state, player, step.queue[0].nation, action, events)
@@ -137,15 +141,18 @@ def _carry_out(state: GameState, space: SpaceAction, action: Action, events: lis
     elif space is SpaceAction.IMPORT and isinstance(action, Import | Pass):
         import_units(state, nation, action if isinstance(action, Import) else Import(()), events)
     else:
-        _wrong_kind(state, f"the details of {space.value.capitalize()}")
+        _wrong_kind(state, f"the details of {space.value.capitalize()}", "details", space.value)
     after_action(state, events)
 
 
-def _wrong_kind(state: GameState, expected: str) -> NoReturn:
+def _wrong_kind(state: GameState, expected: str, asked: str, space: str = "") -> NoReturn:
+    """``expected``: what the decision wants, in the sentence's words; ``asked`` the same as a code (rondel,
+    force, details) and ``space`` the action space it details, for the moderator's words."""
     decision: Decision = pending(state)[0]
     raise IllegalAction(
         f"That does not answer the open decision: {expected}.",
         [describe(state.board, o.action) for o in decision.options],
+        code=Refused.WRONG_KIND, values={"asked": asked, "space": space},
     )
 
 
@@ -160,11 +167,13 @@ def donate(state: GameState, player: str, action: Donate, events: list[Event]) -
     money = state.players[player].cash - _reserved(state, player)
     legal = [f"donate up to {money} to {board.name(n)}" for n in governed] if money > 0 else []
     if action.nation not in governed:
-        reason = (f"You may donate only to a nation you govern, not {board.name(action.nation)}."
-                  if governed else "You govern no nation, so you cannot donate.")
+        reason = (Cause(f"You may donate only to a nation you govern, not {board.name(action.nation)}.",
+                        Refused.DONATE_NOT_GOVERNED, {"nation": action.nation})
+                  if governed else Cause("You govern no nation, so you cannot donate.", Refused.GOVERN_NONE))
         raise IllegalAction(reason, legal or ["nothing: a donation needs a nation you govern and cash"])
     if not 1 <= action.amount <= money:
-        raise IllegalAction(f"You can donate 1 to {money}, not {action.amount}.",
+        raise IllegalAction(f"You can donate 1 to {money}, not {action.amount}.", code=Refused.DONATE_RANGE,
+                            values={"money": money, "amount": action.amount}, legal=
                             legal or ["nothing: you have no cash to give"])
     transfer(state, events, cash(player), treasury(action.nation), action.amount, Reason.DONATION)
 
@@ -183,6 +192,7 @@ def replay(board: Board, setup: GameSetup, log: Sequence[LogEntry[Action]]) -> G
     state, _ = new_game(board, setup)
     for entry in log:
         if entry.version != state.version:
-            raise IllegalAction(f"log entry made against version {entry.version}, state is at {state.version}")
+            raise IllegalAction(f"log entry made against version {entry.version}, state is at {state.version}",
+                                code=Refused.LOG_VERSION, values={"entry": entry.version, "state": state.version})
         state, _ = apply(state, entry.player, entry.action)
     return state

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from engine.imperial2030.actions import Action, BuyBond, Pass, UpgradeBond
 from engine.imperial2030.describe import describe
-from engine.imperial2030.errors import IllegalAction
+from engine.imperial2030.errors import Cause, IllegalAction
 from engine.imperial2030.events import (
     BondBought,
     BondUpgraded,
@@ -16,6 +16,7 @@ from engine.imperial2030.events import (
 )
 from engine.imperial2030.ledger import transfer
 from engine.imperial2030.model import Bond, GameState
+from engine.imperial2030.refusals import Refused
 
 
 def investment_options(state: GameState, player: str, nation: str | None) -> tuple[BuyBond | UpgradeBond, ...]:
@@ -72,27 +73,31 @@ def invest(state: GameState, player: str, nation: str | None, action: Action, ev
     p.bonds.sort()
 
 
-def _refusal(state: GameState, player: str, nation: str | None, action: Action) -> str:
+def _refusal(state: GameState, player: str, nation: str | None, action: Action) -> Cause:
     board = state.board
     if not isinstance(action, BuyBond | UpgradeBond):
-        return "This is an investment: buy or upgrade a bond, or pass."
+        return Cause("This is an investment: buy or upgrade a bond, or pass.", Refused.INVESTMENT_ONLY)
     if action.nation not in board.nation_by_id:
-        return f"{action.nation!r} is not a nation."
+        return Cause(f"{action.nation!r} is not a nation.", Refused.NOT_A_NATION, {"text": action.nation})
     if nation is not None and action.nation != nation:
-        return f"Now only {board.name(nation)} can be invested in."
+        return Cause(f"Now only {board.name(nation)} can be invested in.", Refused.ONLY_NATION, {"nation": nation})
     money = state.players[player].cash
     available = state.bonds_available(action.nation)
     target = action.value if isinstance(action, BuyBond) else action.new
     if target not in available:
         in_stock = ", ".join(str(v) for v in available) or "none"
-        return f"The {board.name(action.nation)} {target} bond is not in stock (in stock: {in_stock})."
+        return Cause(f"The {board.name(action.nation)} {target} bond is not in stock (in stock: {in_stock}).",
+                     Refused.BOND_NOT_IN_STOCK, {"nation": action.nation, "value": target, "stock": list(available)})
     if isinstance(action, UpgradeBond):
         if Bond(action.nation, action.old) not in state.players[player].bonds:
-            return f"You hold no {board.name(action.nation)} {action.old} bond."
+            return Cause(f"You hold no {board.name(action.nation)} {action.old} bond.", Refused.NO_BOND_HELD,
+                         {"nation": action.nation, "value": action.old})
         if action.new <= action.old:
-            return "An upgrade must take a higher bond."
-        return f"The upgrade costs {action.new - action.old}; you have {money}."
-    return f"The bond costs {action.value}; you have {money}."
+            return Cause("An upgrade must take a higher bond.", Refused.UPGRADE_HIGHER)
+        return Cause(f"The upgrade costs {action.new - action.old}; you have {money}.", Refused.UPGRADE_COSTS,
+                     {"cost": action.new - action.old, "cash": money})
+    return Cause(f"The bond costs {action.value}; you have {money}.", Refused.BOND_COSTS,
+                 {"cost": action.value, "cash": money})
 
 
 def settle_governments(state: GameState, tie_start: str, events: list[Event]) -> None:

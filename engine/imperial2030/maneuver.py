@@ -53,6 +53,7 @@ from engine.imperial2030.movement import (
     rail_reach,
     route_to,
 )
+from engine.imperial2030.refusals import Refused
 from engine.imperial2030.standing import standing_answer
 
 #: R-MOVE-1/3, the head of section 5: why a fleet may not move or attack once the armies have begun.
@@ -108,23 +109,27 @@ def maneuver_order(state: GameState, action: Action, events: list[Event]) -> boo
             return True
         case _:
             raise IllegalAction("The maneuver waits for FLEET, ARMY, ATTACK, DESTROY FACTORY or DONE orders.",
-                                ["DONE"])
+                                ["DONE"], code=Refused.MANEUVER_ORDERS)
     return False
 
 
-def _refuse(state: GameState, reason: str) -> NoReturn:
-    """Refuse an order, listing the orders the government may give instead."""
-    raise IllegalAction(reason, [describe(state.board, o.action) for o in maneuver_options(state)])
+def _refuse(state: GameState, reason: str, code: Refused, **values: object) -> NoReturn:
+    """Refuse an order, listing the orders the government may give instead; ``code`` and ``values`` name the
+    sentence for the moderator (``IllegalAction.code``)."""
+    raise IllegalAction(reason, [describe(state.board, o.action) for o in maneuver_options(state)], code=code,
+                        values=values)
 
 
 def _move_fleet(state: GameState, action: FleetMove, events: list[Event]) -> None:
     nation, step, board = _nation(state), _step(state), state.board
     if step.armies_moving:
-        _refuse(state, FLEETS_FIRST)
+        _refuse(state, FLEETS_FIRST, Refused.FLEETS_FIRST)
     if action.origin not in board.regions or movable(state, nation, step, UnitKind.FLEET, action.origin) <= 0:
-        _refuse(state, f"{board.name(nation)} has no fleet in {board.name(action.origin)} that can still move.")
+        _refuse(state, f"{board.name(nation)} has no fleet in {board.name(action.origin)} that can still move.",
+                Refused.NO_FLEET_MOVES, nation=nation, region=action.origin)
     if action.dest not in fleet_destinations(state, nation, step, action.origin):
-        _refuse(state, f"A fleet in {board.name(action.origin)} cannot reach {board.name(action.dest)}.")
+        _refuse(state, f"A fleet in {board.name(action.origin)} cannot reach {board.name(action.dest)}.",
+                Refused.FLEET_CANNOT_REACH, origin=action.origin, dest=action.dest)
     if action.attack is not None:
         _check_target(state, nation, action.dest, UnitKind.FLEET, action.attack, UnitKind.FLEET)
     canal = board.canal_on(action.origin, action.dest) if board.regions[action.origin].is_sea else None
@@ -136,7 +141,8 @@ def _move_fleet(state: GameState, action: FleetMove, events: list[Event]) -> Non
 def _move_army(state: GameState, action: ArmyMove, events: list[Event]) -> None:
     nation, step, board = _nation(state), _step(state), state.board
     if action.origin not in board.regions or movable(state, nation, step, UnitKind.ARMY, action.origin) <= 0:
-        _refuse(state, f"{board.name(nation)} has no army in {board.name(action.origin)} that can still move.")
+        _refuse(state, f"{board.name(nation)} has no army in {board.name(action.origin)} that can still move.",
+                Refused.NO_ARMY_MOVES, nation=nation, region=action.origin)
     route = _army_route(state, nation, step, action)
     stance = _stance(state, nation, action)
     if action.attack is not None:
@@ -152,17 +158,19 @@ def _move_army(state: GameState, action: ArmyMove, events: list[Event]) -> None:
 def _army_route(state: GameState, nation: str, step: ManeuverStep, action: ArmyMove) -> Route:
     board = state.board
     if action.dest not in board.regions or board.regions[action.dest].is_sea:
-        _refuse(state, f"An army cannot go to {board.name(action.dest)}.")
+        _refuse(state, f"An army cannot go to {board.name(action.dest)}.", Refused.ARMY_CANNOT_GO, dest=action.dest)
     if action.via:
         route = forced_route(state, nation, step, action.origin, action.dest, action.via)
         if route is None:
             _refuse(state, f"No convoy from {board.name(action.origin)} to {board.name(action.dest)} via "
-                           f"{', '.join(board.name(s) for s in action.via)}: each sea needs a free own fleet.")
+                           f"{', '.join(board.name(s) for s in action.via)}: each sea needs a free own fleet.",
+                    Refused.NO_CONVOY, origin=action.origin, dest=action.dest, via=list(action.via))
         return route
     route = route_to(state, nation, step, action.origin, action.dest)
     if route is None:
         _refuse(state, f"The army in {board.name(action.origin)} cannot reach {board.name(action.dest)}: "
-                       "one land step or one convoy, with rail only inside the own country.")
+                       "one land step or one convoy, with rail only inside the own country.",
+                Refused.ARMY_CANNOT_REACH, origin=action.origin, dest=action.dest)
     return route
 
 
@@ -176,7 +184,7 @@ def _stance(state: GameState, nation: str, action: ArmyMove) -> Stance | None:
         return Stance.FRIENDLY
     if action.stance is None:
         _refuse(state, f"{region.name} is a home province of {state.board.name(owner)}: "
-                       "say HOSTILE or FRIENDLY.")
+                       "say HOSTILE or FRIENDLY.", Refused.SAY_STANCE, region=action.dest, nation=owner)
     return action.stance
 
 
@@ -192,7 +200,7 @@ def _default_target_kind(state: GameState, target: str, region: str) -> UnitKind
 
 def _check_nation(state: GameState, nation: str, target: str) -> None:
     if target not in state.nations or target == nation:
-        _refuse(state, f"{target!r} is not another nation.")
+        _refuse(state, f"{target!r} is not another nation.", Refused.NOT_OTHER_NATION, text=target)
 
 
 def _check_target(state: GameState, nation: str, region: str, own: UnitKind, target: str, kind: UnitKind) -> None:
@@ -200,9 +208,10 @@ def _check_target(state: GameState, nation: str, region: str, own: UnitKind, tar
     board = state.board
     _check_nation(state, nation, target)
     if own is UnitKind.FLEET and kind is not UnitKind.FLEET and board.regions[region].is_sea:
-        _refuse(state, "At sea a fleet can only attack fleets.")
+        _refuse(state, "At sea a fleet can only attack fleets.", Refused.SEA_FLEETS_ONLY)
     if state.nations[target].units(kind).get(region, 0) <= 0:
-        _refuse(state, f"{board.name(target)} has no {kind.value} in {board.name(region)} to attack.")
+        _refuse(state, f"{board.name(target)} has no {kind.value} in {board.name(region)} to attack.", Refused.NO_TARGET,
+                nation=target, kind=kind.value, region=region)
 
 
 # --- questions and arrival ------------------------------------------------------------
@@ -340,7 +349,8 @@ def answer_question(state: GameState, player: str, action: Action, events: list[
     nation = _nation(state)
     if entry.canals:
         if not isinstance(action, Passage):
-            raise IllegalAction("The open question is canal passage.", ["ALLOW", "DENY"])
+            raise IllegalAction("The open question is canal passage.", ["ALLOW", "DENY"],
+                                code=Refused.CANAL_QUESTION)
         canal = entry.canals[0]
         controller = asked_controller(state, canal)
         events.append(PassageAnswered(player, controller, canal, nation, action.allow))
@@ -351,17 +361,20 @@ def answer_question(state: GameState, player: str, action: Action, events: list[
         return
     defender = entry.askers[0]
     if not isinstance(action, Fight):
-        raise IllegalAction("The open question is whether you fight.", _fight_options(state, defender, entry))
+        raise IllegalAction("The open question is whether you fight.", _fight_options(state, defender, entry),
+                            code=Refused.FIGHT_QUESTION)
     events.append(FightAnswered(player, defender, entry.dest, action.fight))
     if not action.fight:
         _ask_defenders(state, _replace(entry, askers=entry.askers[1:]), events)
         return
     kinds = _fighting_kinds(state, defender, entry)
     if action.nation not in (None, defender):
-        raise IllegalAction(f"The question is for {state.board.name(defender)}.", _fight_options(state, defender, entry))
+        raise IllegalAction(f"The question is for {state.board.name(defender)}.", _fight_options(state, defender, entry),
+                            code=Refused.QUESTION_FOR, values={"nation": defender})
     kind = action.kind or kinds[0]
     if kind not in kinds:
         raise IllegalAction(f"{state.board.name(defender)} has no {kind.value} there that can fight.",
+                            code=Refused.CANNOT_FIGHT, values={"nation": defender, "kind": kind.value}, legal=
                             _fight_options(state, defender, entry))
     _battle(state, entry.dest, defender, kind, nation, entry.kind, events, entering=nation)
     _clear_entry(state)
@@ -426,13 +439,14 @@ def _attack_in_place(state: GameState, action: Attack, events: list[Event]) -> N
     nation, step, board = _nation(state), _step(state), state.board
     region = action.region
     if region not in board.regions:
-        _refuse(state, f"{region!r} is not on the map.")
+        _refuse(state, f"{region!r} is not on the map.", Refused.NOT_ON_MAP, text=region)
     _check_nation(state, nation, action.nation)
     own = attacker_kind(state, nation, step, region)
     if own is None:
         if step.armies_moving and _fleet_could_attack(state, nation, step, region):
-            _refuse(state, FLEETS_FIRST)
-        _refuse(state, f"{board.name(nation)} has no unit in {board.name(region)} that did not move.")
+            _refuse(state, FLEETS_FIRST, Refused.FLEETS_FIRST)
+        _refuse(state, f"{board.name(nation)} has no unit in {board.name(region)} that did not move.",
+                Refused.NO_UNIT_STILL, nation=nation, region=region)
     kind = action.kind or (UnitKind.FLEET if board.regions[region].is_sea
                            else _default_target_kind(state, action.nation, region))
     _check_target(state, nation, region, own, action.nation, kind)
@@ -484,7 +498,8 @@ def _destroy_factory(state: GameState, action: DestroyFactory, events: list[Even
     nation, board = _nation(state), state.board
     if not destroyable(state, nation, action.province):
         _refuse(state, f"No factory in {board.name(action.province)} can be destroyed now: it takes a foreign "
-                       "factory, three own armies there, no defending unit, and not the owner's last free factory.")
+                       "factory, three own armies there, no defending unit, and not the owner's last free factory.",
+                Refused.NO_FACTORY_DESTROY, province=action.province)
     owner = board.regions[action.province].nation
     assert owner is not None  # destroyable: a foreign nation's factory
     step = _step(state)

@@ -28,6 +28,7 @@ from engine.imperial2030.model import (
     SetupBondsStep,
     Variant,
 )
+from engine.imperial2030.refusals import Refused
 
 
 class SetupError(EngineError):
@@ -183,6 +184,7 @@ def answer_setup_bond(state: GameState, player: str, action: Action, events: lis
         raise IllegalAction(
             f"Now each player may buy one {state.board.name(step.nation)} bond they can pay for, or pass.",
             [f"buy {state.board.name(step.nation)} {o.value}" for o in options] + ["pass"],
+            code=Refused.SETUP_BOND, values={"nation": step.nation},
         )
     queue = tuple(p for p in step.queue[1:] if setup_bond_options(state, p, step.nation))
     if queue:

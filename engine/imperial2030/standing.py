@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.imperial2030.errors import IllegalAction
 from engine.imperial2030.events import Event, StandingChanged
 from engine.imperial2030.model import GameState, StandingKind, StandingOrder
+from engine.imperial2030.refusals import Refused
 
 FAMILIES = (
     (StandingKind.FIGHT, StandingKind.NO_FIGHT),
@@ -44,9 +45,11 @@ def standing_answer(
 def set_standing(state: GameState, player: str, order: StandingOrder, events: list[Event]) -> None:
     board = state.board
     if order.nation is not None and order.nation not in board.nation_by_id:
-        raise IllegalAction(f"{order.nation!r} is not a nation.", [board.name(n) for n in board.nation_ids])
+        raise IllegalAction(f"{order.nation!r} is not a nation.", [board.name(n) for n in board.nation_ids],
+                            code=Refused.NOT_A_NATION, values={"text": order.nation})
     if order.canal is not None and order.canal not in board.canals:
-        raise IllegalAction(f"{order.canal!r} is not a canal.", sorted(board.canals))
+        raise IllegalAction(f"{order.canal!r} is not a canal.", sorted(board.canals), code=Refused.NOT_A_CANAL,
+                            values={"text": order.canal})
     family = _family(order.kind)
     kept = tuple(
         o for o in state.standing.get(player, ())

@@ -27,6 +27,7 @@ from pbem.games.basekind import BaseKind
 from pbem.games.eight_minute_empire import names, orderitems, picture, prompts, views, welcome
 from pbem.games.eight_minute_empire.bot import EightMinuteBot
 from pbem.games.eight_minute_empire.cardtext import order_text
+from pbem.games.eight_minute_empire.enginewords import engine_reason
 from pbem.games.eight_minute_empire.help import help_text
 from pbem.games.eight_minute_empire.orders import (
     OrderError,
@@ -145,7 +146,8 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
                 # the engine's hints where it has them, but a bid's range with examples as OPTIONS gives it
                 hinted = exc.legal and state.phase is not Phase.BID
                 legal = exc.legal if hinted else tuple(self._option_lines(state, player))
-                refusal = Refusal(exc.reason, line.number, line.text, legal,
+                reason = engine_reason(exc) if isinstance(exc, IllegalAction) else exc.reason  # the seat's language
+                refusal = Refusal(reason, line.number, line.text, legal,
                                   not_applied=tuple((x.number, x.text) for x in lines[index + 1:]))
                 break
             acted = acted or not isinstance(order, Bid | Take | Done)

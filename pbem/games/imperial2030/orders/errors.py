@@ -91,9 +91,10 @@ class IllegalOrder(OrderError):
         self.cause = cause
 
     @classmethod
-    def from_engine(cls, exc: IllegalAction, orders: Iterable[str] = ()) -> IllegalOrder:
-        """``orders``: the alternatives as canonical order text, for a reply the player can copy from."""
-        return cls(exc.reason, legal=exc.legal, orders=orders, cause=exc)
+    def from_engine(cls, exc: IllegalAction, orders: Iterable[str] = (), *, said: str | None = None) -> IllegalOrder:
+        """``orders``: the alternatives as canonical order text, for a reply the player can copy from; ``said``:
+        the engine's reason in the player's language (``enginewords``), else its English."""
+        return cls(exc.reason if said is None else said, legal=exc.legal, orders=orders, cause=exc)
 
 
 class NotYourTurn(IllegalOrder):
@@ -112,8 +113,10 @@ class NotYourTurn(IllegalOrder):
 
     @classmethod
     def from_decision_error(cls, exc: NotYourDecision, waiting_for: Iterable[str],
-                            legal: Iterable[str] = ()) -> NotYourTurn:
-        return cls(exc.reason, waiting_for=waiting_for, legal=tuple(legal) or exc.legal, cause=exc)
+                            legal: Iterable[str] = (), *, said: str | None = None) -> NotYourTurn:
+        """``said``: the engine's reason in the player's language (``enginewords``), else its English."""
+        return cls(exc.reason if said is None else said, waiting_for=waiting_for, legal=tuple(legal) or exc.legal,
+                   cause=exc)
 
 
 class BadName(OrderError):

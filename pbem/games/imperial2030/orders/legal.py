@@ -10,6 +10,7 @@ from engine.imperial2030.decisions import DecisionKind, decisions_for
 from engine.imperial2030.errors import EngineError, IllegalAction, NotYourDecision
 from engine.imperial2030.game import waiting_for
 from engine.imperial2030.model import GameState
+from pbem.games.imperial2030.enginewords import engine_reason
 from pbem.games.imperial2030.orders.errors import IllegalOrder, NotYourTurn, OrderError
 from pbem.games.imperial2030.orders.format import format_action
 from pbem.games.imperial2030.orders.keywords import Keyword
@@ -53,8 +54,9 @@ def refusal(state: GameState, player: str, exc: EngineError) -> OrderError:
     nothing (an order out of turn), the orders legal for the player are given.
     """
     if isinstance(exc, NotYourDecision):
-        return NotYourTurn.from_decision_error(exc, waiting_for(state), exc.legal or legal_orders(state, player))
+        return NotYourTurn.from_decision_error(exc, waiting_for(state), exc.legal or legal_orders(state, player),
+                                               said=engine_reason(state.board, exc))
     orders = legal_orders(state, player)
     if isinstance(exc, IllegalAction):
-        return IllegalOrder.from_engine(exc, orders)
+        return IllegalOrder.from_engine(exc, orders, said=engine_reason(state.board, exc))
     return IllegalOrder(str(exc), legal=orders, orders=orders)
