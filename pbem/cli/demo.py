@@ -165,8 +165,8 @@ def demo_command(
         typer.Option("--language", metavar="[NAME=]LANG", show_default=False,
                      help="The language of every seat's mail, bots' and people's: en, ru, pl, es or it; "
                           "NAME=LANG for one seat (repeatable: --language ru --language bot2=pl). "
-                          "Eight-Minute Empire's bots read and answer in their seat's language (a seed plays "
-                          "another game in another language); Imperial 2030's bots read English only, so "
+                          "Eight-Minute Empire's bots read and answer in their seat's language, and a seed "
+                          "plays the same game in every language; Imperial 2030's bots read English only, so "
                           "give its other languages to --humans seats. Default: en."),
     ] = None,
 ) -> None:

@@ -16,14 +16,15 @@ import pytest
 
 from engine.core.seats import Seat
 from pbem.bots.mailio import ReadMail, read_mail
-from pbem.demo import MODERATOR, Demo, DemoOptions, main_text
+from pbem.demo import MODERATOR, Demo, DemoOptions, DemoResult, main_text
 from pbem.games import kind_named
-from pbem.games.eight_minute_empire.bot import EightMinuteBot
+from pbem.games.eight_minute_empire.bot import EightMinuteBot, decision_key
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.kind import SetupChoices
 from pbem.languages import Language, speaking
 
 EME = "eight-minute-empire"
+KIND = kind_named(EME)
 # the English report headings and the English options' heading: none of them in a translated mail
 ENGLISH_HEADINGS = ("THE ROW (place, cost, card)", "PLAYERS (seating order", "WHAT HAPPENED", "Your options:",
                     "EIGHT-MINUTE EMPIRE - demo - bot1, your move")
@@ -40,19 +41,30 @@ def mails(directory: Path, address: str) -> list[ReadMail]:
             for path in sorted((box / part).iterdir())]
 
 
-def play(directory: Path, **options: object) -> str:
-    """A demo played to its end in this process; what it printed."""
+def play(directory: Path, **options: object) -> tuple[str, DemoResult]:
+    """A demo played to its end in this process; what it printed, and its result."""
     out = io.StringIO()
     result = main_text(DemoOptions(directory=directory, timeout=300, **options), out)  # type: ignore[arg-type]
     assert result.finished, out.getvalue()
-    return out.getvalue()
+    return out.getvalue(), result
+
+
+@pytest.fixture(scope="module")
+def english_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """The English game of the seed the languages play (its final state as JSON, its final scores)."""
+    printed, result = play(tmp_path_factory.mktemp("english") / "demo", kind=EME, players=3, seed=1)
+    return KIND.state_to_json(result.state), printed[printed.index("FINAL SCORES"):printed.index("Mail:")]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", [Language.RU, Language.PL, Language.ES, Language.IT], ids=str)
-def test_issue30_a_whole_eight_minute_empire_demo_with_bots_in_a_language(tmp_path: Path, language: Language) -> None:
-    printed = play(tmp_path / "demo", kind=EME, players=3, seed=1, language=language.value)
+def test_issue30_a_whole_eight_minute_empire_demo_with_bots_in_a_language(
+        tmp_path: Path, language: Language, english_game: tuple[str, str]) -> None:
+    """Played, answered and written in the language; and the seed's English game, move for move."""
+    printed, result = play(tmp_path / "demo", kind=EME, players=3, seed=1, language=language.value)
     assert "The final state equals the replay of the game's log." in printed
+    assert (KIND.state_to_json(result.state), printed[printed.index("FINAL SCORES"):printed.index("Mail:")]) \
+        == english_game
     replies = mails(tmp_path / "demo", MODERATOR)
     bids = [mail.body.strip() for mail in replies if mail.body.strip().split(" ")[0] in (BID[language], "BID")]
     assert bids and all(bid.startswith(BID[language]) for bid in bids)  # the bots answered in the language
@@ -74,7 +86,7 @@ def test_issue30_a_whole_eight_minute_empire_demo_with_bots_in_a_language(tmp_pa
 @pytest.mark.slow
 def test_issue30_one_seat_in_another_language_than_the_others(tmp_path: Path) -> None:
     """``--language ru --language bot2=pl``: each bot reads and answers its own seat's language."""
-    printed = play(tmp_path / "demo", kind=EME, players=2, seed=3, language="ru", languages=(("bot2", "pl"),))
+    printed, _ = play(tmp_path / "demo", kind=EME, players=2, seed=3, language="ru", languages=(("bot2", "pl"),))
     assert "The final state equals the replay of the game's log." in printed
     first = {mail.sender: mail.body.split()[0] for mail in reversed(mails(tmp_path / "demo", MODERATOR))}
     assert first == {"bot1@demo.pbem": "СТАВКА", "bot2@demo.pbem": "OFERTA"}
@@ -90,7 +102,7 @@ def test_issue30_imperials_bots_read_english_only(tmp_path: Path) -> None:
 
 
 def test_issue30_the_bot_answers_a_russian_prompt_with_a_russian_option_that_parses_back() -> None:
-    kind = kind_named(EME)
+    kind = KIND
     assert isinstance(kind, EightMinuteEmpire)
     seats = tuple(Seat(name, f"{name}@example.org") for name in ("ann", "bob", "cy"))
     state, _ = kind.rules.new_game(kind.make_setup(SetupChoices(seats, 4, (), {})))
@@ -106,3 +118,23 @@ def test_issue30_the_bot_answers_a_russian_prompt_with_a_russian_option_that_par
             outcome = kind.run_message(state, player, answer, {})
         assert outcome.refusal is None, (answer, outcome.refusal)
         state = outcome.state
+
+
+@pytest.mark.parametrize("language", [Language.RU, Language.PL, Language.ES, Language.IT], ids=str)
+def test_issue30_a_translated_prompt_seeds_the_bot_as_its_english_twin(language: Language) -> None:
+    """``decision_key`` of a prompt with its report, in the language, equals the English one's: the row, the
+    players' standing (wrapped as in English), the banner and the options read back through the catalogue."""
+    kind = KIND
+    seats = tuple(Seat(name, f"{name}@example.org") for name in ("ann", "bob", "cy", "dee"))
+    state, events = kind.rules.new_game(kind.make_setup(SetupChoices(seats, 5, (), {})))
+    for move in range(24):
+        player = [p for p in kind.rules.pending(state) if not p.answered][0].player
+        mails = []
+        for speaks in (Language.EN, language):
+            with speaking(speaks):
+                mail = f"{kind.prompt(state, player, game='g1')}\n{kind.report(state, player, events, game='g1')}"
+                mails.append((mail, decision_key(mail)))
+        (english, key), (translated, translated_key) = mails
+        assert translated != english and translated_key == key, move
+        outcome = kind.run_message(state, player, kind.bot.answer(english, "random", move, None) or "", {})
+        state, events = outcome.state, outcome.events

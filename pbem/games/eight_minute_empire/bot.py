@@ -12,7 +12,9 @@ the banner, the row's "cost" and the players' heading are found as the
 templates write them in that language (rendered here once per language, never
 a second copy of the words), an option is weighed as the English order
 language reads it (``names.english``), and the option copied is the one
-printed, so the answer is in the seat's language and parses back.
+printed, so the answer is in the seat's language and parses back. Its
+choices are seeded with the prompt read back into English
+(``pbem.games.untranslate``): a seed plays the same game in every language.
 """
 from __future__ import annotations
 
@@ -23,11 +25,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pbem.games import untranslate
 from pbem.games.eight_minute_empire.names import english, keyword
 from pbem.games.optionsblock import blocks
-from pbem.languages import Language, speaking, spoken
+from pbem.languages import SOURCE, Language, speaking, spoken
 from pbem.render.env import environment
-from pbem.render.text import plain
+from pbem.render.text import finish, plain, wrap
 
 STRATEGIES = ("random", "sensible")
 WORTH = {"PLACE": 1.0, "MOVE": 1.2, "CITY": 2.5, "DESTROY": 1.5}  # per army, path, city or army destroyed
@@ -100,16 +103,66 @@ def decision_key(text: str) -> str:
     tells since the seat's last mail depends on the seat's mail mode, so the
     same seed played another game on every run and in every mode.
 
-    Read in the language being read: the key of a Russian prompt is made of
-    its Russian lines, so a seed plays another game in Russian than in English.
+    Read in the language being read, and read back into English: the key of
+    a Russian prompt is its English twin's, so a seed plays one game in every
+    language.
     """
-    words = _words(spoken())
+    language = spoken()
+    words = _words(language)
     lines = text.replace("\r\n", "\n").split("\n")
     heads = [index for index, line in enumerate(lines) if line.startswith(words.players)]
     players = list(itertools.takewhile(bool, lines[heads[0] + 1:])) if heads else []
-    banners = [f"{match.group('game')} {match.group('what')}" for match in words.banner.finditer(text)][-1:]
+    found = [(match.group("game"), match.group("what")) for match in words.banner.finditer(text)][-1:]
+    if language is not SOURCE:
+        return _english_key(lines, found, players, language, words)
+    banners = [f"{game} {what}" for game, what in found]
     row = dict.fromkeys(line.strip() for line in lines if words.row.match(line))  # the row, told once or twice
     return "\n".join([*banners, *row, *players, *options_of(text)])
+
+
+def _english_key(lines: list[str], banners: list[tuple[str, str]], players: list[str], language: Language,
+                 words: Words) -> str:
+    """The key of a translated prompt as its English twin's: the same lines read back into English
+    (``pbem.games.untranslate``) and wrapped as the English template wraps them, so that a seed plays the
+    same game in every language."""
+    told = [f"{game} {untranslate.english(what, language)}" for game, what in banners]
+    rows = []
+    for index, line in enumerate(lines):
+        if words.row.match(line):
+            more = itertools.takewhile(lambda text: _indent(text) > 2 and not words.row.match(text), lines[index + 1:])
+            rows.append(untranslate.english(" ".join(part.strip() for part in (line, *more)), language))
+    standing = [english_line for chunk in _chunks(players) for english_line in _english_player(chunk, language)]
+    options = [english(option) for option in options_of("\n".join(lines))]
+    with speaking(SOURCE):
+        row = dict.fromkeys(finish("  " + text).splitlines()[0].strip() for text in rows)
+    return "\n".join([*told, *row, *standing, *options])
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _chunks(lines: list[str]) -> list[list[str]]:
+    """The players' standing, one player's lines each (a player's first line is indented less than six)."""
+    chunks: list[list[str]] = []
+    for line in lines:
+        if _indent(line) < 6 or not chunks:
+            chunks.append([])
+        chunks[-1].append(line)
+    return chunks
+
+
+def _english_player(lines: list[str], language: Language) -> list[str]:
+    """One player's two wrapped paragraphs (who they are and hold; goods and points) in English, wrapped as
+    ``_players.j2`` wraps them."""
+    marker, texts = lines[0][:2], [lines[0][2:].strip(), *(line.strip() for line in lines[1:])]
+    for cut in range(1, len(texts)):
+        who = untranslate.message(" ".join(texts[:cut]), language)
+        goods = untranslate.message(" ".join(texts[cut:]), language)
+        if who is not None and goods is not None:
+            with speaking(SOURCE):
+                return [*wrap(who, 6, marker).splitlines(), *wrap(goods, 6, 6).splitlines()]
+    return lines
 
 
 class EightMinuteBot:
@@ -140,7 +193,8 @@ class EightMinuteBot:
         options = [o for o in options_of(prompt or "") if o.upper() not in avoid]
         if not options:
             return keyword("DONE")
-        rng = random.Random(f"{seed}\x1f{decision_key(prompt or '')}\x1fretry {attempt}\x1f{sorted(avoid)}")
+        refused = sorted(english(line).upper() for line in avoid)  # as in English: one game in every language
+        rng = random.Random(f"{seed}\x1f{decision_key(prompt or '')}\x1fretry {attempt}\x1f{refused}")
         return self._pick(options, strategy, rng, prompt or "")
 
     def _pick(self, options: list[str], strategy: str, rng: random.Random, prompt: str) -> str:
