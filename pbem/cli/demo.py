@@ -11,7 +11,7 @@ from pbem.bots import BotPlayer
 from pbem.bots.mailio import latest_mail, reply_message
 from pbem.cli.base import EXIT_REFUSED, app, echo, fail, handled, parse_variant
 from pbem.cli.style import PlainGroup
-from pbem.demo import DemoOptions, load_demo, main_text
+from pbem.demo import DemoOptions, bot_languages, load_demo, main_text
 from pbem.errors import BadSetup
 from pbem.games import DEFAULT_KIND, kind_named
 from pbem.languages import Language, language_named
@@ -95,6 +95,9 @@ def bot_command(
     once: Annotated[bool, typer.Option("--once", help="Answer what is there now and exit.")] = False,
     kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The game the bot plays (`pbem kinds`).")]
     = DEFAULT_KIND,
+    language: Annotated[str, typer.Option("--language", metavar="LANG",
+                                          help="The language of the seat's mail: en, ru, pl, es or it "
+                                               "(Imperial 2030's bot reads English only).")] = "en",
 ) -> None:
     """A bot player: answers every prompt in its Maildir with a legal order, by SMTP; never answers reports."""
     import signal
@@ -104,7 +107,12 @@ def bot_command(
     strategies = game_kind.bot.strategies
     if strategy not in strategies:
         raise BadSetup(f"--strategy must be one of {', '.join(strategies)}, not {strategy!r}")
-    bot = BotPlayer(address, maildir, parse_hostport(smtp), strategy=strategy, seed=seed, bot=game_kind.bot)
+    reads = language_named(language)
+    if reads is None or reads not in bot_languages(game_kind.bot):
+        raise BadSetup(f"--language {language!r}: {game_kind.info.title}'s bot reads "
+                       + ", ".join(lang.value for lang in bot_languages(game_kind.bot)))
+    bot = BotPlayer(address, maildir, parse_hostport(smtp), strategy=strategy, seed=seed, bot=game_kind.bot,
+                    language=reads)
     if once:
         try:
             sent = bot.step()

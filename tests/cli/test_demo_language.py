@@ -42,3 +42,11 @@ def test_issue30_a_russian_eight_minute_empire_demo_from_the_command_line(tmp_pa
     assert result.exit_code == 0, result.output
     assert "The final state equals the replay of the game's log." in result.output
     assert "mail in Russian" in result.output
+
+
+def test_issue30_pbem_bot_reads_the_languages_its_game_reads(tmp_path: Path) -> None:
+    common = ["bot", "--maildir", str(tmp_path / "box"), "--smtp", "127.0.0.1:1", "--address", "a@b.org", "--once"]
+    refused = CliRunner().invoke(app, [*common, "--language", "ru"])
+    assert refused.exit_code == 2 and "Imperial 2030's bot reads en" in refused.output
+    wrong = CliRunner().invoke(app, [*common, "--kind", "eight-minute-empire", "--language", "xx"])
+    assert wrong.exit_code == 2 and "Eight-Minute Empire's bot reads en, ru, pl, es, it" in wrong.output
