@@ -49,6 +49,8 @@ class Words:
 
 
 def _render(source: str, **values: object) -> str:
+    """A template's text as a mail in the language being written shows it (``plain``: typographic signs as
+    ASCII), so that what is looked for is what the mail holds."""
     return plain(environment().from_string(source).render(**values))
 
 
