@@ -23,6 +23,12 @@ The loop is the I/O around the game's own bot (``GameKind.bot``, Imperial's in
 4. replies go to the ``Reply-To`` with ``In-Reply-To``/``References``, through
    the SMTP server given (the demo's hub).
 
+A bot reads and writes its seat's language (``language``): the game's bot is
+called under ``speaking(language)``, so it finds the words of the mail (the
+options' heading, the report's headings) as the templates write them in that
+language and answers with the options as printed there. The mail says no
+language of its own; the seat's is the one the bot was given.
+
 Everything is seeded: the same seed plays the same game the same way, in every
 mail mode and however fast mail flows. A decision depends only on the bot's
 seed and what its prompt says of the position (the game, the seat, the move,
@@ -41,6 +47,7 @@ from pathlib import Path
 
 from pbem.bots.mailio import ReadMail, read_mail, reply_message
 from pbem.games import DEFAULT_KIND, Bot, kind_of
+from pbem.languages import SOURCE, Language, speaking
 from pbem.mail.maildir import MaildirInbox
 from pbem.mail.settings import MaildirSettings, Security, SmtpSettings
 from pbem.mail.smtp import SmtpSender
@@ -94,8 +101,10 @@ class BotPlayer:
         poll_interval: float = 0.2,
         on_reply: Callable[[Seat, str], None] | None = None,
         bot: Bot | None = None,
+        language: Language = SOURCE,
     ) -> None:
         self.bot = bot or kind_of(DEFAULT_KIND).bot
+        self.language = language
         if strategy not in self.bot.strategies:
             raise ValueError(f"unknown strategy {strategy!r}; strategies: {', '.join(self.bot.strategies)}")
         self.address = address.strip().lower()
@@ -184,7 +193,7 @@ class BotPlayer:
             return
         if version is not None and version < seat.report_version:
             self._line_of_play_went_back(seat, version)
-        if version is not None and version >= seat.report_version and self.bot.is_report(mail.body):
+        if version is not None and version >= seat.report_version and self._is_report(mail.body):
             seat.report = mail.body  # parsed only when the bot decides
             seat.report_version = version
 
@@ -206,7 +215,8 @@ class BotPlayer:
     def _answer_prompt(self, seat: Seat, version: int | None, mail: ReadMail) -> int:
         seat.attempts = 0
         seat.avoid = set()
-        answer = self.bot.answer(mail.body, self.strategy, self.seed, self._report_for(seat, version, mail))
+        with speaking(self.language):
+            answer = self.bot.answer(mail.body, self.strategy, self.seed, self._report_for(seat, version, mail))
         if answer is None:
             return 0
         seat.answered_version = version
@@ -223,8 +233,9 @@ class BotPlayer:
         seat.attempts += 1
         previous = seat.prompt.body if seat.prompt is not None else None
         report = self._report_for(seat, seat.answered_version, seat.prompt) if seat.prompt is not None else None
-        answer = self.bot.answer_refusal(mail.body, previous, self.strategy, self.seed, report,
-                                         sorted(seat.avoid), seat.attempts)
+        with speaking(self.language):
+            answer = self.bot.answer_refusal(mail.body, previous, self.strategy, self.seed, report,
+                                             sorted(seat.avoid), seat.attempts)
         if answer is None:
             return 0
         self.stats.retries += 1
@@ -240,9 +251,14 @@ class BotPlayer:
         bot that weighed an older report than its prompt's played another
         game with ``--mail turn`` than with ``--mail every``.
         """
-        if self.bot.is_report(prompt.body):
+        if self._is_report(prompt.body):
             return prompt.body
         return seat.report if version is not None and version == seat.report_version else None
+
+    def _is_report(self, text: str) -> bool:
+        """Whether ``text`` carries a report, read in the seat's language (its headings are translated)."""
+        with speaking(self.language):
+            return self.bot.is_report(text)
 
     def _reply(self, seat: Seat, mail: ReadMail, answer: str) -> int:
         for line in answer.splitlines():

@@ -1,6 +1,7 @@
 """The embedded demo: pbem mailhub, pbem bot, pbem demo, pbem mail reply."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -10,7 +11,7 @@ from pbem.bots import BotPlayer
 from pbem.bots.mailio import latest_mail, reply_message
 from pbem.cli.base import EXIT_REFUSED, app, echo, fail, handled, parse_variant
 from pbem.cli.style import PlainGroup
-from pbem.demo import DemoOptions, load_demo, main_text
+from pbem.demo import DemoOptions, bot_languages, load_demo, main_text
 from pbem.errors import BadSetup
 from pbem.games import DEFAULT_KIND, kind_named
 from pbem.languages import Language, language_named
@@ -30,6 +31,23 @@ def parse_hostport(text: str, what: str = "--smtp") -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise BadSetup(f"{what} must be HOST:PORT (e.g. 127.0.0.1:2525), not {text!r}")
     return host.strip("[]"), int(port)
+
+
+def parse_languages(texts: Sequence[str]) -> tuple[Language, tuple[tuple[str, str], ...]]:
+    """``--language`` as given: LANG for every seat (the last one given wins), NAME=LANG for one seat."""
+    everyone = Language.EN
+    seats: list[tuple[str, str]] = []
+    for text in texts:
+        seat, _, word = text.rpartition("=")
+        chosen = language_named(word)
+        if chosen is None or (text.count("=") and not seat.strip()):
+            raise BadSetup(f"--language must be LANG or NAME=LANG, LANG one of "
+                           f"{', '.join(lang.value for lang in Language)}; not {text!r}")
+        if seat.strip():
+            seats.append((seat.strip(), chosen.value))
+        else:
+            everyone = chosen
+    return everyone, tuple(seats)
 
 
 @app.command("mailhub")
@@ -77,6 +95,9 @@ def bot_command(
     once: Annotated[bool, typer.Option("--once", help="Answer what is there now and exit.")] = False,
     kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The game the bot plays (`pbem kinds`).")]
     = DEFAULT_KIND,
+    language: Annotated[str, typer.Option("--language", metavar="LANG",
+                                          help="The language of the seat's mail: en, ru, pl, es or it "
+                                               "(Imperial 2030's bot reads English only).")] = "en",
 ) -> None:
     """A bot player: answers every prompt in its Maildir with a legal order, by SMTP; never answers reports."""
     import signal
@@ -86,7 +107,12 @@ def bot_command(
     strategies = game_kind.bot.strategies
     if strategy not in strategies:
         raise BadSetup(f"--strategy must be one of {', '.join(strategies)}, not {strategy!r}")
-    bot = BotPlayer(address, maildir, parse_hostport(smtp), strategy=strategy, seed=seed, bot=game_kind.bot)
+    reads = language_named(language)
+    if reads is None or reads not in bot_languages(game_kind.bot):
+        raise BadSetup(f"--language {language!r}: {game_kind.info.title}'s bot reads "
+                       + ", ".join(lang.value for lang in bot_languages(game_kind.bot)))
+    bot = BotPlayer(address, maildir, parse_hostport(smtp), strategy=strategy, seed=seed, bot=game_kind.bot,
+                    language=reads)
     if once:
         try:
             sent = bot.step()
@@ -142,9 +168,15 @@ def demo_command(
     ] = None,
     mail: Annotated[MailMode, typer.Option("--mail", metavar="MODE", case_sensitive=False,
                                            help="Every seat's mail: every, turn, round or daily.")] = NEW_GAME_MAIL,
-    language: Annotated[str, typer.Option("--language", metavar="LANG",
-                                          help="The language of the --humans seats' mail: en, ru, pl, es or it "
-                                               "(the bots read English).")] = "en",
+    language: Annotated[
+        list[str] | None,
+        typer.Option("--language", metavar="[NAME=]LANG", show_default=False,
+                     help="The language of every seat's mail, bots' and people's: en, ru, pl, es or it; "
+                          "NAME=LANG for one seat (repeatable: --language ru --language bot2=pl). "
+                          "Eight-Minute Empire's bots read and answer in their seat's language, and a seed "
+                          "plays the same game in every language; Imperial 2030's bots read English only, so "
+                          "give its other languages to --humans seats. Default: en."),
+    ] = None,
 ) -> None:
     """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""
     import sys
@@ -157,13 +189,10 @@ def demo_command(
     if len(names) > game_kind.info.max_players:
         raise BadSetup(f"at most {game_kind.info.max_players} seats")
     variants = tuple(parse_variant(game_kind, v) for v in variant or ())
-    chosen = language_named(language)
-    if chosen is None:
-        raise BadSetup(f"--language {language!r} is no language; the languages: "
-                       + ", ".join(lang.value for lang in Language))
+    everyone, seats = parse_languages(language or ())
     options = DemoOptions(players=max(players, len(names)), seed=seed, humans=names, directory=directory,
                           strategy=strategy, port=port, timeout=timeout, kind=game_kind.info.name, variants=variants,
-                          mail=mail.value, language=chosen.value)
+                          mail=mail.value, language=everyone.value, languages=seats)
     try:
         result = main_text(options, sys.stdout)
     except ValueError as exc:

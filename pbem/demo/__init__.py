@@ -26,9 +26,9 @@ at the hub (SMTP on the port printed, their Maildir to read).
 """
 from __future__ import annotations
 
-from pbem.demo.game import Demo
+from pbem.demo.game import Demo, bot_languages
 from pbem.demo.results import DOMAIN, GAME, MODERATOR, DemoOptions, DemoResult, Progress, load_demo, write_result
 from pbem.demo.text import ProgressLine, main_text, seat_mailbox, summary_lines
 
-__all__ = ["DOMAIN", "GAME", "MODERATOR", "Demo", "DemoOptions", "DemoResult", "Progress", "ProgressLine", "load_demo",
-           "main_text", "seat_mailbox", "summary_lines", "write_result"]
+__all__ = ["DOMAIN", "GAME", "MODERATOR", "Demo", "DemoOptions", "DemoResult", "Progress", "ProgressLine",
+           "bot_languages", "load_demo", "main_text", "seat_mailbox", "summary_lines", "write_result"]

@@ -22,7 +22,7 @@ from pbem.daemon.loop import MailFlow
 from pbem.daemon.service import Daemon
 from pbem.demo.results import DOMAIN, MODERATOR, STATE_FILE, DemoOptions, DemoResult, Progress, write_result, write_toml
 from pbem.games import kind_named
-from pbem.languages import Language
+from pbem.languages import SOURCE, Language
 from pbem.mail.hub import MailHub, mailbox_name
 from pbem.mail.maildir import MaildirInbox
 from pbem.mail.settings import MaildirSettings
@@ -57,6 +57,24 @@ def _player_table(count: int, humans: tuple[str, ...]) -> list[tuple[str, str, b
     return seats
 
 
+def _seat_languages(options: DemoOptions, players: list[tuple[str, str, bool]]) -> dict[str, Language]:
+    """Each seat's mail language: its own when ``options.languages`` names the seat, else the demo's."""
+    names = {name.casefold(): name for name, _, _ in players}
+    own: dict[str, Language] = {}
+    for seat, code in options.languages:
+        if seat.casefold() not in names:
+            raise ValueError(f"--language {seat}={code}: {seat!r} has no seat; the seats: {', '.join(names.values())}")
+        own[names[seat.casefold()]] = Language(code)
+    return {name: own.get(name, Language(options.language)) for name, _, _ in players}
+
+
+def bot_languages(bot: object) -> tuple[Language, ...]:
+    """The languages a game's bot reads: those its ``languages`` names, else English only (Imperial 2030's
+    bot reads English, and the seam's ``Bot`` asks no game for more)."""
+    languages = getattr(bot, "languages", (SOURCE,))
+    return tuple(languages)
+
+
 class Demo:
     """One demo: directory, hub, moderator, bots. ``run()`` plays to the end; or ``start()``/``stop()``."""
 
@@ -72,10 +90,16 @@ class Demo:
         self.options = options
         self.out = out if out is not None else sys.stdout
         self.progress = progress
+        self.players = _player_table(total, tuple(options.humans))
+        self.languages = _seat_languages(options, self.players)
+        refused = sorted({self.languages[name].value for name, _, human in self.players
+                          if not human and self.languages[name] not in bot_languages(self.kind.bot)})
+        if refused:
+            raise ValueError(f"{info.title}'s bots read English only for now; use --humans for the seats in "
+                             f"{', '.join(refused)} (--language NAME={refused[0]} gives one seat a language)")
         self.temporary = options.directory is None
         self.directory = Path(options.directory or tempfile.mkdtemp(prefix="pbem-demo-")).resolve()
         self.mail_root = self.directory / "mail"
-        self.players = _player_table(total, tuple(options.humans))
         self.hub: MailHub | None = None
         self.db: Any = None
         self.moderator: Any = None
@@ -148,9 +172,14 @@ class Demo:
         """The game and its welcome mails (each seat's token in the Reply-To), as ``pbem game new`` with mail."""
         setup = self.moderator.make_setup(self.options.game, [(n, a) for n, a, _ in self.players], (),
                                           self.options.seed, self.options.variants, kind=self.kind.info.name)
-        humans = {name: Language(self.options.language) for name, _, human in self.players if human}
         create_game_with_mail(self.moderator, self.config, self.options.game, setup, kind=self.kind.info.name,
-                              mail=MailMode(self.options.mail), languages=humans)
+                              mail=MailMode(self.options.mail), languages=self.seat_languages())
+
+    def seat_languages(self) -> dict[str, Language]:
+        """The languages the game is told: every person's, and a bot's when it is not English (an English bot
+        seat keeps no language of its own, as before the bots read other languages)."""
+        return {name: self.languages[name] for name, _, human in self.players
+                if human or self.languages[name] is not SOURCE}
 
     # --- running --------------------------------------------------------------------------------
 
@@ -166,7 +195,7 @@ class Demo:
                 continue
             self.bots.append(BotPlayer(address, self.maildir_of(address), ("127.0.0.1", self.hub.port),
                                        strategy=self.options.strategy, seed=f"{self.options.seed}:{name}",
-                                       name=name, bot=self.kind.bot))
+                                       name=name, bot=self.kind.bot, language=self.languages[name]))
         self.pool = BotPool(self.bots)
         self.started = time.monotonic()
         # Moderator, hub and bots share one interpreter; every SMTP round trip hands the GIL between two of

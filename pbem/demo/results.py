@@ -33,7 +33,8 @@ class DemoOptions:
     variants: tuple[str, ...] = ()  # the game's rule variants
     mail: str = NEW_GAME_MAIL.value  # every seat's mail mode (pbem.store.mailprefs.MailMode), a new game's own
     moves: int | None = None  # stop once this many moves are played (tests: the start of a game); None: the end
-    language: str = "en"  # the humans' seats' mail language (pbem.languages.Language); the bots read English
+    language: str = "en"  # every seat's mail language (pbem.languages.Language), bots' and people's
+    languages: tuple[tuple[str, str], ...] = ()  # (seat, language) for the seats whose language is another
 
 
 @dataclass

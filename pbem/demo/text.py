@@ -8,6 +8,7 @@ from typing import TextIO
 
 from pbem.demo.game import Demo
 from pbem.demo.results import DOMAIN, MODERATOR, DemoOptions, DemoResult, Progress, write_result
+from pbem.languages import ENGLISH_NAME, SOURCE, Language
 from pbem.mail.hub import mailbox_name
 
 LINE_WIDTH = 78  # the progress line, as wide as a mail's line: it fits any terminal people read mail in
@@ -127,13 +128,25 @@ def _ranks_everyone(ending: tuple[str, ...], players: list[str]) -> bool:
     return bool(players) and all(player in words for player in players)
 
 
+def languages_told(languages: dict[str, Language]) -> str:
+    """The seats' languages for the demo's first line: nothing when all read English (the line as it always
+    was), ``, mail in Russian`` when all read one, else each seat's."""
+    told = set(languages.values())
+    if told == {SOURCE}:
+        return ""
+    if len(told) == 1:
+        return f", mail in {ENGLISH_NAME[told.pop()]}"
+    return ", mail in " + ", ".join(f"{ENGLISH_NAME[language]} ({name})" for name, language in languages.items())
+
+
 def main_text(options: DemoOptions, out: TextIO) -> DemoResult:
     """The demo as ``pbem demo`` prints it."""
     line = ProgressLine(out)
     demo = Demo(options, out=out, progress=line)
     humans = [n for n, _, h in demo.players if h]
     out.write(f"pbem demo: {len(demo.players)} players ({', '.join(n for n, _, _ in demo.players)}), seed "
-              f"{options.seed}, strategy {options.strategy}; files in {demo.directory}\n")
+              f"{options.seed}, strategy {options.strategy}{languages_told(demo.languages)}; files in "
+              f"{demo.directory}\n")
     out.flush()
     try:
         demo.setup()

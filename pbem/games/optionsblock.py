@@ -7,7 +7,9 @@ spaces and ends in ':'; any other line of the block (a note on combining, a
 line that introduces the ones after it) is a note. A program that plays by
 mail (the demo's bots) reads them here, for every game, so that a game's
 bot holds only its strategy. The heading is taken from the template itself,
-so the reader follows the words the mail was written in.
+in the language being read (``pbem.languages.spoken``: a bot reading a
+Russian seat's mail reads under ``speaking(Language.RU)``), so the reader
+follows the words the mail was written in.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pbem.languages import Language, spoken
 from pbem.render.env import environment
 
 _GAP = re.compile(r"\S {2,}\S")
@@ -49,10 +52,17 @@ class OptionsBlock:
         return tuple(option.order for option in self.options)
 
 
-@lru_cache(maxsize=1)
 def heading() -> str:
-    """The block's heading, as the template writes it."""
-    return environment().from_string('{% import "core/options.j2" as o %}{{ o.heading() }}').render().strip()
+    """The block's heading, as the template writes it in the language being read (``Your options:``,
+    Russian ``Ваши варианты:``)."""
+    return _heading(spoken())
+
+
+@lru_cache(maxsize=len(Language))
+def _heading(language: Language) -> str:
+    """Cached per language: a bot looks for the heading in every mail it reads."""
+    template = environment(language).from_string('{% import "core/options.j2" as o %}{{ o.heading() }}')
+    return template.render().strip()
 
 
 def split_option(text: str) -> tuple[str, str]:
