@@ -12,7 +12,8 @@ from engine.imperial2030.game import waiting_for
 from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.orders.errors import IllegalOrder, NotYourTurn, OrderError
 from pbem.games.imperial2030.orders.format import format_action
-from pbem.games.imperial2030.orders.keywords import Keyword
+from pbem.games.imperial2030.orders.keywords import Keyword, shown
+from pbem.games.imperial2030.orders.lexicon import name, word
 from pbem.games.imperial2030.orders.reasons import TEMPLATE
 from pbem.games.imperial2030.sayings import say
 
@@ -29,20 +30,21 @@ def legal_orders(state: GameState, player: str) -> tuple[str, ...]:
             if text not in found:
                 found.append(text)
         if decision.limit > 1 and decision.kind is DecisionKind.IMPORT:
-            found.append(say(TEMPLATE, "import_hint", order=f"{Keyword.IMPORT.text} <army|fleet> <province>, ...",
+            units = f"{word('army')}|{word('fleet')}"
+            found.append(say(TEMPLATE, "import_hint", order=f"{shown(Keyword.IMPORT)} <{units}> <province>, ...",
                              limit=decision.limit))
         elif decision.limit > 1 and decision.kind is DecisionKind.PRODUCTION:
-            found.append(say(TEMPLATE, "produce_hint", order=f"{Keyword.PRODUCE.text} <province>, ..."))
+            found.append(say(TEMPLATE, "produce_hint", order=f"{shown(Keyword.PRODUCE)} <province>, ..."))
         elif decision.kind is DecisionKind.MANEUVER:
             found.append(say(TEMPLATE, "maneuver_hint",
-                             order=f"{Keyword.FLEET.text}|{Keyword.ARMY.text} <from> TO <to> {Keyword.ATTACK.text} "
-                                   "<nation>",
-                             kinds=f"{Keyword.ARMY.text}|{Keyword.FLEET.text}", via="VIA <sea>, ..."))
+                             order=f"{shown(Keyword.FLEET)}|{shown(Keyword.ARMY)} <from> {word('TO')} <to> "
+                                   f"{shown(Keyword.ATTACK)} <nation>",
+                             kinds=f"{word('army')}|{word('fleet')}".upper(), via=f"{word('VIA')} <sea>, ..."))
     governed = state.governed_by(player)
     money = state.players[player].cash
     if governed and money > 0:
-        nations = " | ".join(board.name(n) for n in governed)
-        found.append(f"{Keyword.DONATE.text} <1 to {money}> TO {nations}")
+        nations = " | ".join(name(board.name(n)) for n in governed)
+        found.append(f"{shown(Keyword.DONATE)} <1 to {money}> {word('TO')} {nations}")
     return tuple(found)
 
 

@@ -70,6 +70,7 @@ from pbem.games.imperial2030.orders.keywords import (
     read_keyword,
 )
 from pbem.games.imperial2030.orders.legal import legal_orders, refusal
+from pbem.games.imperial2030.orders.lexicon import to_english
 from pbem.games.imperial2030.orders.maneuver import (
     read_allow,
     read_army,
@@ -353,7 +354,8 @@ def parse_line(state: GameState, player: str, text: str) -> Action | Query:
         split = read_keyword(text, lambda: legal_keywords(state, player))
         if split.spec.role is Role.ORDER and split.spec.keyword not in _ANYTIME:
             _check_turn(state, player)
-        context = _Context(state, player, split.spec, split.rest)
+        rest = split.rest if split.spec.role is Role.QUERY else to_english(split.spec.keyword.value, split.rest)
+        context = _Context(state, player, split.spec, rest)
         if split.spec.role is Role.QUERY:
             return _query(context)
         if split.spec.role is Role.UNSUPPORTED:

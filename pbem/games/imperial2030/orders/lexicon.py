@@ -1,0 +1,138 @@
+"""Imperial 2030's names and order words in the seat's language (issue 30).
+
+The names (nations, regions, rondel spaces, canals) and the order keywords are
+words a player reads and writes, so they are translated by the same catalogues
+as every sentence: ``templates/imperial2030/_names.j2`` lists them, each a
+``pgettext`` call with a context per kind of thing (``imperial2030 region``,
+``imperial2030 keyword``, ...). A template rather than an extraction method of
+our own: Babel's Jinja extractor already reads it, the translators see the
+names among the mails' words, and the test of unmarked English checks it like
+any template. The template is rendered once in English (its msgids: the board's
+names and the order language's keywords as ``format`` writes them) and once in
+the seat's language; the two lists, position by position, pair each English
+word with its translation.
+
+English stays the order language of every seat: the parser accepts a seat's
+own words besides the English ones (``names`` adds the translated names to
+the spellings of each thing; ``keywords`` the translated keywords;
+:func:`to_english` turns the small words after a keyword, TO, VIA, HOSTILE
+..., into the English the readers expect), and the orders printed for a seat
+(``format``) use its words. In an English mail nothing changes: there is no
+lexicon, and every function here gives the English back.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pbem.languages import SOURCE, Language, folded, spoken
+from pbem.render.env import environment
+
+TEMPLATE = "imperial2030/_names.j2"
+_LISTS = ("nations", "regions", "region_also", "spaces", "space_also", "canals", "keywords", "upgrade_to",
+          "keyword_also")
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """One language's words, each by the English it stands for."""
+
+    names: dict[str, str]  # nations and regions by their English name (a nation and a region never share one)
+    spaces: dict[str, str]  # rondel spaces by the English name of their kind ("Production")
+    canals: dict[str, str]  # "Suez"
+    keywords: dict[str, str]  # order keywords and small words as the order language writes them ("NO FIGHT", "far")
+    upgrade_to: str  # UPGRADE's TO, where the language says it otherwise (Russian НА)
+    also: dict[str, tuple[str, ...]]  # other spellings a player may write, by the English name or keyword
+
+    def spellings(self, english: str) -> tuple[str, ...]:
+        """The language's spellings of a name or keyword: its word, then the other accepted ones."""
+        word = self.names.get(english) or self.spaces.get(english) or self.canals.get(english) \
+            or self.keywords.get(english)
+        return ((word,) if word else ()) + self.also.get(english, ())
+
+
+def _lists(language: Language) -> dict[str, list[str]]:
+    module = environment(language).get_template(TEMPLATE).module
+    return {name: [str(word) for word in getattr(module, name)] for name in _LISTS}
+
+
+@lru_cache(maxsize=len(Language))
+def lexicon(language: Language) -> Lexicon | None:
+    """``language``'s words, or None for English (the source: every word is its own)."""
+    if language is SOURCE:
+        return None
+    english, local = _lists(SOURCE), _lists(language)
+
+    def paired(*names: str) -> dict[str, str]:
+        return {e: t for name in names for e, t in zip(english[name], local[name], strict=True)}
+
+    also: dict[str, tuple[str, ...]] = {}
+    for name in ("region_also", "space_also", "keyword_also"):
+        for e, t in zip(english[name], local[name], strict=True):
+            also[e] = also.get(e, ()) + tuple(part.strip() for part in t.split(",") if part.strip())
+    return Lexicon(paired("nations", "regions"), paired("spaces"), paired("canals"), paired("keywords"),
+                   local["upgrade_to"][0], also)
+
+
+def current() -> Lexicon | None:
+    """The lexicon of the language being written or read (``pbem.languages.spoken``)."""
+    return lexicon(spoken())
+
+
+def word(english: str) -> str:
+    """An order keyword or small word (``ARMY``, ``TO``, ``far``) in the language being written."""
+    lex = current()
+    return lex.keywords.get(english, english) if lex else english
+
+
+def name(english: str) -> str:
+    """A nation's or region's name (the board's English name) in the language being written."""
+    lex = current()
+    return lex.names.get(english, english) if lex else english
+
+
+def space(english: str) -> str:
+    """A kind of rondel space (``Production``) in the language being written."""
+    lex = current()
+    return lex.spaces.get(english, english) if lex else english
+
+
+def canal(english: str) -> str:
+    """A canal (``Suez``) in the language being written."""
+    lex = current()
+    return lex.canals.get(english, english) if lex else english
+
+
+# The small words after a keyword, each by the English the readers expect. ATTACK's IN and UPGRADE's TO come
+# first where a language has one word for two (Russian В for TO and IN, НА in UPGRADE).
+_SMALL = ("TO", "IN", "VIA", "HOSTILE", "FRIENDLY", "ATTACK", "FACTORY", "CLEAR", "far", "army", "fleet", "nothing")
+_TOKEN = re.compile(r"[^\s,;]+")
+
+
+@lru_cache(maxsize=4 * len(Language))
+def _small_words(language: Language, keyword: str) -> dict[str, str]:
+    lex = lexicon(language)
+    if lex is None:
+        return {}
+    found: dict[str, str] = {}
+    if keyword == "upgrade":
+        found[folded(lex.upgrade_to)] = "TO"
+    for english in (("IN",) if keyword == "attack" else ()) + _SMALL:
+        for spelling in lex.spellings(english):
+            found.setdefault(folded(spelling), english)
+    return found
+
+
+def to_english(keyword: str, rest: str) -> str:
+    """The words after ``keyword`` (a ``Keyword`` value) with the seat's small words in English.
+
+    ``АРМИЯ Париж В Мумбай ВРАЖДЕБНАЯ`` reaches the reader of ARMY as
+    ``Париж TO Мумбай HOSTILE``; the names stay as written (``names`` knows
+    them in every language). Only whole words are replaced: no name of the
+    map holds one of these words alone.
+    """
+    words = _small_words(spoken(), keyword)
+    if not words:
+        return rest
+    return _TOKEN.sub(lambda m: words.get(folded(m.group()), m.group()), rest)
