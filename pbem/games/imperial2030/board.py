@@ -17,6 +17,7 @@ from functools import cache
 
 from engine.imperial2030.board import Board, CityKind
 from engine.imperial2030.model import GameState
+from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.render.art import Art, ArtError, FilledPanel, check_art, fill_panel, load_art
 from pbem.render.identitycache import same_objects
 
@@ -124,7 +125,7 @@ def draw_board(state: GameState) -> DrawnBoard:
     region_code = art.codes_of(REGIONS_TABLE)
     contents = {region_code[r]: region_tokens(state, r, codes) for r in board.regions}
     panels = tuple(fill_panel(p, contents) for p in art.panels)
-    return DrawnBoard(panels, tuple((codes[n], board.name(n)) for n in board.nation_ids))
+    return DrawnBoard(panels, tuple((codes[n], shown(board, n)) for n in board.nation_ids))
 
 
 # --- the rondel ----------------------------------------------------------------------------

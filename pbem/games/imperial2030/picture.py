@@ -27,6 +27,7 @@ from collections import Counter
 from engine.imperial2030.board import Board, CityKind, Edge
 from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.board import REGIONS_TABLE, board_art, nation_codes
+from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.games.imperial2030.sayings import say
 from pbem.render.scene import (
     INK,
@@ -108,7 +109,7 @@ def _mark_id(region: str, index: int) -> str:
 def _mark(board: Board, region: str, index: int, at: Point, main: Point) -> Node:
     """Where a region is drawn again at the other edge: no pieces, and a label that sends the reader to it."""
     side = "left" if main.x < at.x else "right"
-    return Node(_mark_id(region, index), say(WORDS, "see_edge", name=board.name(region), side=side), (at,), None,
+    return Node(_mark_id(region, index), say(WORDS, "see_edge", name=shown(board, region), side=side), (at,), None,
                 MARK_OUTLINE,
                 shape=NodeShape.OVAL, repeats=region)
 
@@ -218,7 +219,7 @@ def _nations(state: GameState) -> Panel:
         (left, right), rest = columns[0], columns[1:]
         cells.append(Cell((left, top, right, top + ROW_HEIGHT), tokens=(Token(codes[nation], _shade(board, nation)),),
                           fill=shade))
-        texts = (board.name(nation), ns.government or say(WORDS, "nobody"), str(ns.treasury),
+        texts = (shown(board, nation), ns.government or say(WORDS, "nobody"), str(ns.treasury),
                  say(WORDS, "power_points", points=ns.power))
         cells += [Cell((left, top, right, top + ROW_HEIGHT), (text,), align=aligns[k], fill=shade)
                   for k, ((left, right), text) in enumerate(zip(rest, texts, strict=True), start=1)]

@@ -57,6 +57,7 @@ from pbem.games.imperial2030.help import help_text
 from pbem.games.imperial2030.mails import render_board
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import QueryKind, format_action, held
+from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.games.imperial2030.prompts import PromptView, prompt_view
 from pbem.games.imperial2030.viewmodels import (
     Waiting,
@@ -188,7 +189,7 @@ def status_view(state: GameState, player: str, *, game: str = "", open_cash: boo
         player, _where(state, game), turn_line(state), state.finished,
         tuple(final_scores(state)) if state.finished else (), () if state.finished else waiting_list(state, player),
         state.players[player].cash, me.bonds_text if me.bonds else None, me.interest, me.roles, governed,
-        tuple((board.name(n), state.nations[n].power) for n in power),
+        tuple((shown(board, n), state.nations[n].power) for n in power),
         tuple((name, state.players[name].cash) for name in state.seating) if open_cash else ())
 
 
@@ -224,7 +225,7 @@ def options_view(state: GameState, player: str, *, game: str = "",
     waiting = view is None and not state.finished
     return OptionsView(player, _where(state, game), turn_line(state), state.finished, view,
                        waiting and bool(held(state, player)), waiting_list(state, player) if waiting else (),
-                       tuple(board.name(n) for n in state.governed_by(player)) if cash > 0 else (), cash)
+                       tuple(shown(board, n) for n in state.governed_by(player)) if cash > 0 else (), cash)
 
 
 def options_text(state: GameState, player: str, *, game: str = "", deadline: datetime | str | None = None) -> str:
@@ -326,13 +327,13 @@ def history_entries(board: Board, setup: GameSetup, log: Sequence[LogEntry[Actio
 def _quiet(board: Board, before: GameState, action: Action, events: Sequence[Event]) -> str | None:
     """A sentence for an action whose own events are silent (importing nothing, a move held by a question)."""
     nation = before.turn.nation if before.turn is not None else None
-    who = board.name(nation) if nation else ""
+    who = shown(board, nation) if nation else ""
     if isinstance(action, Import | Produce) and not any(isinstance(e, UnitsPlaced) for e in events):
         return _say("quiet", Quiet.IMPORTED_NOTHING if isinstance(action, Import) else Quiet.PRODUCED_NOTHING, who,
                     "", "", "")
     if isinstance(action, FleetMove | ArmyMove) and not events:
         return _say("quiet", Quiet.FLEET_WAITS if isinstance(action, FleetMove) else Quiet.ARMY_WAITS, who,
-                    board.name(action.origin), board.name(action.dest), "")
+                    shown(board, action.origin), shown(board, action.dest), "")
     if all(isinstance(e, TurnStarted | NationSkipped) for e in events):
         return _say("quiet", Quiet.UNCHANGED, who, "", "", format_action(board, action))
     return None

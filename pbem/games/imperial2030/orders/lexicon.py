@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from engine.imperial2030.board import Board
 from pbem.languages import SOURCE, Language, folded, spoken
 from pbem.render.env import environment
 
@@ -136,3 +137,15 @@ def to_english(keyword: str, rest: str) -> str:
     if not words:
         return rest
     return _TOKEN.sub(lambda m: words.get(folded(m.group()), m.group()), rest)
+
+
+def shown(board: Board, id: str) -> str:
+    """A nation, region or rondel space of ``board`` by its id, named in the language being written
+    (``moscow`` -> ``Москва``, ``production_2`` -> ``Производство``); in English the board's own name."""
+    english = board.name(id)
+    lex = current()
+    if lex is None:
+        return english
+    if id in board.rondel_by_id:
+        return lex.spaces.get(english, english)
+    return lex.names.get(english, english)
