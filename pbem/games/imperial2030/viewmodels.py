@@ -34,11 +34,13 @@ from pbem.games.imperial2030.board import (
     DrawnBoard,
     draw_board,
     draw_rondel,
+    local_labels,
     nation_codes,
 )
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
 from pbem.games.imperial2030.orders.lexicon import canal as local_canal
+from pbem.games.imperial2030.orders.lexicon import name as local_name
 from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.games.imperial2030.sayings import say
 from pbem.render.identitycache import same_objects
@@ -127,13 +129,16 @@ class BoardView:
     panels: tuple[PanelView, ...]
     notes: tuple[str, ...]  # regions whose pieces did not fit their slots, in full
     nations: tuple[tuple[str, str], ...]  # (code, name)
+    english_kept: bool = False  # some region's name did not fit its cell in the seat's language (issue 30)
 
 
 @same_objects  # every seat's report of a move shows the same board
 def board_view(state: GameState, game: str = "") -> BoardView:
     drawn: DrawnBoard = draw_board(state)
-    panels = tuple(PanelView(p.title, p.lines) for p in drawn.panels)
-    return BoardView(game, state.round, state.version, panels, drawn.notes(), drawn.nation_codes)
+    lines, kept = local_labels(state.board, tuple(p.lines for p in drawn.panels))
+    panels = tuple(PanelView(p.title, local) for p, local in zip(drawn.panels, lines, strict=True))
+    nations = tuple((code, local_name(english)) for code, english in drawn.nation_codes)
+    return BoardView(game, state.round, state.version, panels, drawn.notes(), nations, kept)
 
 
 # --- the rondel ------------------------------------------------------------------------------

@@ -65,3 +65,18 @@ def test_issue30_a_prompt_names_the_canal_in_the_seats_language() -> None:
     assert prompt is not None
     assert "через канал Суэц" in prompt
     assert "АРМИЯ Париж В Мурманск ВРАЖДЕБНАЯ" in prompt
+
+
+def test_issue30_the_ascii_board_names_regions_in_the_seats_language_where_they_fit() -> None:
+    with speaking(Language.RU):
+        report = KIND.report(busy(), "Anna", (), game="g1", board=True)
+    assert "| МОСКВА        |" in report
+    assert "СРЕДИЗЕМНОЕ МОРЕ" in report
+    assert " NORTH PACIFIC   |" in report  # Северная часть Тихого океана does not fit: the art's English stays
+    assert "Названия регионов, которым не хватает места на поле, остаются там на английском." \
+        in " ".join(report.split())
+    assert all(len(line) <= 78 for line in report.splitlines())
+
+
+def test_issue30_an_english_board_says_nothing_of_names_left_in_english() -> None:
+    assert "stay in English" not in KIND.report(busy(), "Anna", (), game="g1", board=True)
