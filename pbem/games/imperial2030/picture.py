@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 from engine.imperial2030.board import Board, CityKind, Edge
 from engine.imperial2030.model import GameState
@@ -77,8 +78,9 @@ def picture(state: GameState, *, game: str) -> Scene:
                   for index, at in enumerate(places[region][1:], start=1))
     title = say(WORDS, "title", game=game, round=state.round, finished=state.finished)
     key = (say(WORDS, "key_pieces"), say(WORDS, "key_lines"))
+    captions = tuple(replace(c, text=say(WORDS, "panel_title", title=c.text)) for c in layout.captions)
     return Scene(title, SIZE, nodes + marks, _links(board, places),
-                 layout.captions, (), key, NODE, panels=(_rondel(state), _nations(state)))
+                 captions, (), key, NODE, panels=(_rondel(state), _nations(state)))
 
 
 def _places(board: Board, layout: Layout) -> dict[str, tuple[Point, ...]]:
@@ -120,12 +122,12 @@ def _node(state: GameState, region: str, at: Point) -> Node:
     info = board.regions[region]
     tokens = _tokens(state, region)
     if info.is_sea:
-        return Node(region, info.name, (at,), None, SEA_OUTLINE, tokens, NodeShape.OVAL)
+        return Node(region, shown(board, region), (at,), None, SEA_OUTLINE, tokens, NodeShape.OVAL)
     owner = info.nation or next((n for n in board.nation_ids if region in state.nations[n].flags), None)
     if owner is None:
-        return Node(region, info.name, (at,), LAND, INK, tokens)
+        return Node(region, shown(board, region), (at,), LAND, INK, tokens)
     shade = colour(board.nation_by_id[owner].colour)
-    return Node(region, info.name, (at,), pale(shade), shade, tokens, thick=info.nation is not None)
+    return Node(region, shown(board, region), (at,), pale(shade), shade, tokens, thick=info.nation is not None)
 
 
 def _tokens(state: GameState, region: str) -> tuple[Token, ...]:
@@ -191,7 +193,7 @@ def _rondel(state: GameState) -> Panel:
         left, top = 3 + column * (width + SPACE_GAP), 3 + row * (height + SPACE_GAP)
         markers = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids
                         if state.nations[n].rondel == space.id)
-        cells.append(Cell((left, top, left + width, top + height), (space.name,), markers, Align.CENTRE,
+        cells.append(Cell((left, top, left + width, top + height), (shown(board, space.id),), markers, Align.CENTRE,
                           outline=INK, fill=LAND))
     off = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids if state.nations[n].rondel is None)
     left, top = 3 + width + SPACE_GAP, 3 + height + SPACE_GAP

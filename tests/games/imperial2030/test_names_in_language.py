@@ -80,3 +80,11 @@ def test_issue30_the_ascii_board_names_regions_in_the_seats_language_where_they_
 
 def test_issue30_an_english_board_says_nothing_of_names_left_in_english() -> None:
     assert "stay in English" not in KIND.report(busy(), "Anna", (), game="g1", board=True)
+
+
+def test_issue30_the_game_state_and_the_seats_holdings_name_nations_in_its_language() -> None:
+    state = busy()
+    with speaking(Language.IT):
+        assert "Europa" in KIND.status_words(state)
+        assert "Stati Uniti" in KIND.holding_words(state, "Eva")
+    assert "USA" in KIND.holding_words(state, "Eva")
