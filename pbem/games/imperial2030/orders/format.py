@@ -17,6 +17,8 @@ reads back to the same action.
 """
 from __future__ import annotations
 
+import re
+
 from engine.imperial2030.actions import (
     Action,
     ArmyMove,
@@ -64,9 +66,14 @@ STANDING_KEYWORDS: dict[StandingKind, Keyword] = {
 }
 
 
+def canal_english(canal: str) -> str:
+    """A canal as the order language writes it: ``suez`` -> ``Suez``."""
+    return canal.replace("_", " ").title()
+
+
 def canal_name(canal: str) -> str:
-    """A canal as players write it: ``suez`` -> ``Suez``."""
-    return local_canal(canal.replace("_", " ").title())
+    """A canal as players write it, in the language being written: ``suez`` -> ``Suez`` (Russian ``Суэц``)."""
+    return local_canal(canal_english(canal))
 
 
 def _name(board: Board, id: str) -> str:
@@ -87,6 +94,41 @@ def standing_text(board: Board, order: StandingOrder) -> str:
     if order.canal is not None:
         text += f" {canal_name(order.canal)}"
     return text
+
+
+# The words after a keyword that an order of HELP may hold, as the order language writes them.
+_SMALL_WORDS = ("TO", "IN", "VIA", "HOSTILE", "FRIENDLY", "ATTACK", "FACTORY", "CLEAR", "far", "army", "fleet",
+                "nothing")
+
+
+def localize_order(board: Board, text: str) -> str:
+    """An order, or an order's form, written in the order language (``IMPORT 2 army Moscow``, ``FIGHT
+    [<nation>] [ARMY|FLEET]``) in the words of the language being written (``ИМПОРТ 2 армия Москва``): HELP's
+    forms and examples, written once in English. The same text in an English mail."""
+    lex = current()
+    if lex is None:
+        return text
+    keyword = next((k for k in sorted(Keyword, key=lambda k: -len(k.text))
+                    if text == k.text or text.startswith(k.text + " ")), None)
+    head, rest = (shown(keyword), text[len(keyword.text):]) if keyword else ("", text)
+    if keyword is Keyword.STANDING and rest.strip():  # its answer is an order of its own: STANDING ALLOW ...
+        return f"{head} {localize_order(board, rest.strip())}"
+    words = {n.name: local_name(n.name) for n in board.nations}
+    words.update({r.name: local_name(r.name) for r in board.regions.values()})
+    words.update({canal_english(c): canal_name(c) for c in board.canals})
+    words.update({w: word(w) for w in _SMALL_WORDS})
+    words.update({w.upper(): word(w).upper() for w in ("army", "fleet")})
+    if keyword is Keyword.UPGRADE:
+        words[TO] = _upgrade_to()
+    if keyword is Keyword.ATTACK:
+        words[IN] = word(IN)
+    if keyword is Keyword.RONDEL:
+        for sid in board.rondel_ids:
+            space = board.rondel_by_id[sid]
+            words[sid] = space_id_text(board, sid)
+            words.setdefault(space.action.value, lex.spaces.get(space.name, space.name).lower())
+    pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?!\w)")
+    return head + pattern.sub(lambda m: words[m.group()], rest)
 
 
 def format_action(board: Board, action: Action) -> str:
