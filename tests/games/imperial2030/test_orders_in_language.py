@@ -175,3 +175,11 @@ def test_issue30_a_misspelt_keyword_is_answered_with_the_seats_keyword() -> None
         with pytest.raises(OrderError) as refused:
             parse_order(suez_position(), "ann", "АРМЯ Париж В Лондон")
     assert "АРМИЯ" in refused.value.suggestions
+
+
+def test_issue30_a_refusal_shows_how_the_order_is_written_in_the_seats_words() -> None:
+    with speaking(Language.RU):
+        with pytest.raises(OrderError) as refused:
+            parse_order(start()[0], "Anna", "РОНДЕЛЬ")
+    said = refused.value.reason
+    assert "РОНДЕЛЬ <space>" in said and "налогообложение" in said.lower()

@@ -125,8 +125,8 @@ def localize_order(board: Board, text: str) -> str:
     if keyword is Keyword.RONDEL:
         for sid in board.rondel_ids:
             space = board.rondel_by_id[sid]
-            words[sid] = space_id_text(board, sid)
-            words.setdefault(space.action.value, lex.spaces.get(space.name, space.name).lower())
+            words[space.action.value] = lex.spaces.get(space.name, space.name).lower()  # "taxation"
+            words.setdefault(sid, space_id_text(board, sid))  # "production_2"
     pattern = re.compile(r"(?<!\w)(" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")(?!\w)")
     return head + pattern.sub(lambda m: words[m.group()], rest)
 

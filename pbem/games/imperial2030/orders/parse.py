@@ -62,7 +62,7 @@ from pbem.games.imperial2030.orders.errors import (
     OrderSyntaxError,
     UnsupportedOrder,
 )
-from pbem.games.imperial2030.orders.format import CLEAR, NOTHING, STANDING_KEYWORDS
+from pbem.games.imperial2030.orders.format import CLEAR, NOTHING, STANDING_KEYWORDS, localize_order
 from pbem.games.imperial2030.orders.keywords import (
     SPEC_BY_KEYWORD,
     Keyword,
@@ -273,7 +273,7 @@ def _standing(c: _Context) -> Action:
         split = None
     kind = _STANDING_KINDS.get(split.spec.keyword) if split is not None else None
     if split is None or kind is None:
-        raise OrderSyntaxError(Why(Reason.NOT_STANDING, {"text": c.rest}, usage))
+        raise OrderSyntaxError(Why(Reason.NOT_STANDING, {"text": c.rest}, localize_order(c.board, usage)))
     words = split.rest.split()
     canal = None
     if kind in _CANAL_KINDS and words:
