@@ -32,6 +32,7 @@ from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.format import canal_name, localize_order
 from pbem.games.imperial2030.orders.keywords import SPECS, Keyword, read_keyword
 from pbem.games.imperial2030.orders.lexicon import current
+from pbem.games.imperial2030.orders.lexicon import name as local_name
 from pbem.games.imperial2030.orders.names import normalise
 from pbem.render.env import render
 from pbem.render.text import clip
@@ -158,7 +159,7 @@ def help_view(topic: str | None, board: Board | None = None) -> HelpView:
     if current() is not None:  # the examples in the seat's words, each still an order it can copy
         every = tuple(replace(e, examples=tuple("\n".join(localize_order(board, line) for line in x.splitlines())
                                                 for x in e.examples)) for e in every)
-    base = HelpView(Page.ORDERS, every, tuple(Group), help_facts(board), board=board)
+    base = HelpView(Page.ORDERS, every, tuple(Group), _local_facts(board, help_facts(board)), board=board)
     if topic is None or not normalise(topic):
         return base
     found = resolve_topic(topic, board)
@@ -172,6 +173,17 @@ def help_view(topic: str | None, board: Board | None = None) -> HelpView:
         return HelpView(found.page, every, base.groups, base.facts, board=board)
     return HelpView(Page.UNKNOWN, every, base.groups, base.facts, asked=repr(clip(topic.strip(), ASKED_WIDTH)),
                     suggestions=found.suggestions, topics=topics(), board=board)
+
+
+def _local_facts(board: Board, facts: HelpFacts) -> HelpFacts:
+    """HELP's facts with the names it quotes in the seat's language (issue 30); the same facts in English."""
+    if current() is None:
+        return facts
+    home, spelt = local_name(facts.army_home), local_name(facts.spellings[0])
+    return replace(facts, nation=local_name(facts.nation), army_home=home, prefix=home[:3].lower(),
+                   spellings=(spelt, "".join(c for c in spelt.lower() if c.isalnum()), spelt.upper()),
+                   alias=(facts.alias[0], local_name(facts.alias[1])) if facts.alias else None,
+                   mail_import=localize_order(board, facts.mail_import))
 
 
 def help_text(topic: str | None = None, board: Board | None = None) -> str:

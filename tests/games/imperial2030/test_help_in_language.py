@@ -38,3 +38,9 @@ def test_issue30_a_help_topic_may_be_asked_in_the_seats_words() -> None:
 
 def test_issue30_english_help_keeps_the_order_language() -> None:
     assert "  BUY <nation> <value>" in help_text(None)
+
+
+def test_issue30_help_names_quotes_the_boards_names_in_the_seats_language() -> None:
+    with speaking(Language.RU):
+        text = " ".join(help_text("names").split())
+    assert "'Сан-Франциско'" in text and "'ИМПОРТ army мос' означает Москва" in text
