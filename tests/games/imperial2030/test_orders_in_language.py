@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from engine.imperial2030.actions import ArmyMove, ChooseSpace, FleetMove
 from engine.imperial2030.decisions import decisions_for
-from engine.imperial2030.game import waiting_for
+from engine.imperial2030.game import apply, waiting_for
 from engine.imperial2030.model import GameState, Stance
 from pbem.games.imperial2030.orders import (
     OrderError,
@@ -25,6 +25,8 @@ from tests.imperialpositions import (
     battle_question,
     busy,
     canal_question,
+    force_question,
+    investment_question,
     russia_maneuvers,
     start,
     suez_position,
@@ -49,9 +51,11 @@ SUEZ_ACTIONS = (FleetMove("rome", "mediterraneansea"), FleetMove("mediterraneans
 
 def positions() -> list[GameState]:
     """A position of each kind of decision: the rondel, a maneuver (fleets, armies, attacks), a canal question,
-    a battle question, a busy mid-game board."""
+    a battle question, a busy mid-game board, an investment, a Swiss bank's force-stop, a factory to build,
+    units to import, factories to produce with."""
     return [start()[0], suez_position(), russia_maneuvers(), busy(), canal_question(suez_position()),
-            battle_question(suez_position())]
+            battle_question(suez_position()), investment_question(), force_question(),
+            *(apply(start()[0], "Anna", ChooseSpace(space))[0] for space in ("factory", "import", "production_1"))]
 
 
 POSITIONS = positions()

@@ -13,7 +13,7 @@ from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.orders.errors import IllegalOrder, NotYourTurn, OrderError
 from pbem.games.imperial2030.orders.format import format_action
 from pbem.games.imperial2030.orders.keywords import Keyword, shown
-from pbem.games.imperial2030.orders.lexicon import name, word
+from pbem.games.imperial2030.orders.lexicon import current, name, word
 from pbem.games.imperial2030.orders.reasons import TEMPLATE
 from pbem.games.imperial2030.sayings import say
 
@@ -44,7 +44,8 @@ def legal_orders(state: GameState, player: str) -> tuple[str, ...]:
     money = state.players[player].cash
     if governed and money > 0:
         nations = " | ".join(name(board.name(n)) for n in governed)
-        found.append(f"{shown(Keyword.DONATE)} <1 to {money}> {word('TO')} {nations}")
+        span = f"1 to {money}" if current() is None else f"1-{money}"  # no English "to" in another language's mail
+        found.append(f"{shown(Keyword.DONATE)} <{span}> {word('TO')} {nations}")
     return tuple(found)
 
 
