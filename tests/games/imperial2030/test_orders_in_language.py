@@ -16,9 +16,11 @@ from engine.imperial2030.model import GameState, Stance
 from pbem.games.imperial2030.orders import (
     OrderError,
     UnknownName,
+    apply_exchange,
     apply_message,
     format_action,
     parse_order,
+    split_orders,
 )
 from pbem.languages import Language, speaking
 from tests.imperialpositions import (
@@ -187,3 +189,16 @@ def test_issue30_a_refusal_shows_how_the_order_is_written_in_the_seats_words() -
             parse_order(start()[0], "Anna", "РОНДЕЛЬ")
     said = refused.value.reason
     assert "РОНДЕЛЬ <space>" in said and "налогообложение" in said.lower()
+
+
+@pytest.mark.parametrize("language", OTHERS)
+def test_issue30_waiting_orders_go_on_in_their_writers_language_when_another_seat_answers(
+        language: Language) -> None:
+    with speaking(language):
+        asked = apply_message(suez_position(), "ann", SUEZ_ORDERS[language])
+    assert asked.question is not None and len(asked.waiting) == 1
+    answer = apply_exchange(asked.state, "bob", split_orders("ALLOW\nNO FIGHT").orders,
+                            {"ann": asked.waiting})  # bob answers in English
+    (resumed,) = answer.resumed
+    assert resumed.ok, resumed.error
+    assert [order.action for order in resumed.applied] == [ArmyMove("paris", "mumbai", Stance.HOSTILE)]

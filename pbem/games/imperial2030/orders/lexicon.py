@@ -23,6 +23,7 @@ lexicon, and every function here gives the English back.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -149,3 +150,31 @@ def shown(board: Board, id: str) -> str:
     if id in board.rondel_by_id:
         return lex.spaces.get(english, english)
     return lex.names.get(english, english)
+
+
+@lru_cache(maxsize=len(Language))
+def _own_words(language: Language) -> frozenset[str]:
+    """The words only ``language`` writes among ours (none of English's), folded: ``армия``, ``paryż``."""
+    lex = lexicon(language)
+    if lex is None:
+        return frozenset()
+    english = {folded(w) for text in (*lex.names, *lex.spaces, *lex.canals, *lex.keywords) for w in text.split()}
+    local = (*lex.names.values(), *lex.spaces.values(), *lex.canals.values(), *lex.keywords.values(),
+             lex.upgrade_to, *(w for words in lex.also.values() for w in words))
+    return frozenset(folded(w) for text in local for w in text.split()) - english
+
+
+def written_in(texts: Iterable[str]) -> Language:
+    """The language ``texts`` (a seat's orders) are written in, by their words: the language being read when
+    they hold none of another's.
+
+    Orders that wait for another player's answer go on while that player's
+    mail is read, in that player's language; they are read in their own
+    (``apply``), which the game alone cannot look up.
+    """
+    words = [folded(w) for text in texts for w in _TOKEN.findall(text)]
+    scores = {language: sum(w in _own_words(language) for w in words) for language in Language}
+    best = max(scores.values())
+    if best == 0 or scores[spoken()] == best:
+        return spoken()
+    return next(language for language in Language if scores[language] == best)
