@@ -56,7 +56,7 @@ def positions() -> list[GameState]:
     a battle question, a busy mid-game board, an investment, a Swiss bank's force-stop, a factory to build,
     units to import, factories to produce with."""
     return [start()[0], suez_position(), russia_maneuvers(), busy(), canal_question(suez_position()),
-            battle_question(suez_position()), investment_question(), force_question(),
+            battle_question(suez_position()), investment_question(), force_question(),  # type: ignore[no-untyped-call]
             *(apply(start()[0], "Anna", ChooseSpace(space))[0] for space in ("factory", "import", "production_1"))]
 
 

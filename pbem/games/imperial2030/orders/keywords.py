@@ -6,6 +6,10 @@ the closest real ones ("RONDLE" -> "did you mean RONDEL?"). ``Role.UNSUPPORTED``
 marks an order of ORDERS.md that the engine cannot carry out yet, so that a
 player is told "not available yet" rather than "not an order"; since the
 maneuver arrived, every order of the language is supported.
+
+A seat whose language is not English may write each keyword in that language
+as well (``keys_of``: ``АРМИЯ``, ``ZNISZCZ``), and is answered with its
+language's keywords (``shown``); English ones are read for every seat.
 """
 from __future__ import annotations
 

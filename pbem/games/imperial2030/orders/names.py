@@ -16,6 +16,11 @@ exactly what went wrong:
    ``UnknownName`` with close spellings ("did you mean").
 
 The board is the only source of names: nothing here knows a region by heart.
+A seat whose language is not English (issue 30) may write each thing by its
+name in that language too (``lexicon``: the glossary's, from the
+catalogues): the names are read in the language being read
+(``pbem.languages.spoken``), listed and suggested in it, and the English
+ones stay valid.
 """
 from __future__ import annotations
 
