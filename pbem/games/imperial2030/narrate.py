@@ -48,7 +48,7 @@ from engine.imperial2030.events import (
     UnitsPlaced,
 )
 from engine.imperial2030.model import StandingOrder
-from pbem.games.imperial2030.orders.lexicon import shown
+from pbem.games.imperial2030.orders.lexicon import end_reason, shown
 from pbem.games.imperial2030.sayings import say
 
 # Money told by the sentence of the typed event that follows it.
@@ -282,7 +282,7 @@ class _Narrator:
             case InvestorCardPassed(old, new):
                 text = _tell("investor_card_passes", old=old, new=new)
             case GameEnded(reason, scores):
-                text = _tell("game_over", reason=reason, scores=list(scores))
+                text = _tell("game_over", reason=end_reason(board, reason), scores=list(scores))
             case _:
                 text = f"{event!r}"  # an event this narrator does not know yet: shown raw rather than hidden
         self.flush_money()

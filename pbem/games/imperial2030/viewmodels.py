@@ -39,9 +39,10 @@ from pbem.games.imperial2030.board import (
 )
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
+from pbem.games.imperial2030.orders.format import localize_order
 from pbem.games.imperial2030.orders.lexicon import canal as local_canal
+from pbem.games.imperial2030.orders.lexicon import end_reason, shown
 from pbem.games.imperial2030.orders.lexicon import name as local_name
-from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.games.imperial2030.sayings import say
 from pbem.render.identitycache import same_objects
 from pbem.render.text import clip
@@ -290,7 +291,7 @@ def waiting_list(state: GameState, reader: str | None = None) -> tuple[Waiting, 
 def turn_line(state: GameState) -> str:
     board = state.board
     if isinstance(state.step, FinishedStep):
-        return _view_words("game_over", reason=state.step.reason)
+        return _view_words("game_over", reason=end_reason(state.board, state.step.reason))
     if isinstance(state.step, SetupBondsStep):
         return _view_words("setting_up", nation=shown(board, state.step.nation))
     if state.turn is None:
@@ -386,6 +387,11 @@ class WelcomeView:
     you_decide: bool
     variants: str
     mail_note: str = ""  # the core's items on the seat's mail (GameKind.welcome)
+    example: tuple[str, ...] = ()  # a reply on the nation's turn, ready to copy
+
+
+# The welcome's example of a reply, in the order language (written in the seat's words by ``localize_order``).
+WELCOME_EXAMPLE = ("RONDEL import", "IMPORT army Moscow, fleet Vladivostok")
 
 
 def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str | None = None,
@@ -412,6 +418,7 @@ def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str
         you_decide=any(w.you for w in waiting),
         variants=variants,
         mail_note=mail_note,
+        example=tuple(localize_order(state.board, line) for line in WELCOME_EXAMPLE),
     )
 
 
@@ -544,7 +551,8 @@ def game_end_view(state: GameState, reader: str | None = None, events: Iterable[
         tied = sum(1 for _, other in ranking if other == total) > 1
         rows.append(ScoreRow(rank, player, total, p.cash, sum(b.points for b in bonds), bonds, player == reader,
                              tied))
-    reason = state.step.reason if isinstance(state.step, FinishedStep) else _view_words("not_over")
+    reason = end_reason(state.board, state.step.reason) if isinstance(state.step, FinishedStep) \
+        else _view_words("not_over")
     return GameEndView(
         game=game,
         reader=reader,

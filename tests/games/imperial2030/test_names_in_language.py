@@ -10,7 +10,7 @@ from engine.imperial2030.game import apply
 from pbem.games import kind_named
 from pbem.games.imperial2030.kind import Imperial2030
 from pbem.languages import Language, speaking
-from tests.imperialpositions import busy, suez_position
+from tests.imperialpositions import busy, finished, suez_position
 
 KIND = kind_named("imperial2030")
 assert isinstance(KIND, Imperial2030)
@@ -88,3 +88,12 @@ def test_issue30_the_game_state_and_the_seats_holdings_name_nations_in_its_langu
         assert "Europa" in KIND.status_words(state)
         assert "Stati Uniti" in KIND.holding_words(state, "Eva")
     assert "USA" in KIND.holding_words(state, "Eva")
+
+
+def test_issue30_the_welcome_and_the_games_end_speak_the_seats_language() -> None:
+    state, events = finished()
+    with speaking(Language.RU):
+        welcome = KIND.welcome(busy(), "Anna", game="g1", reply_to="x@y", open_cash=False)
+        ended = KIND.game_end(state, "Anna", events, game="g1")
+    assert "    РОНДЕЛЬ импорт\n    ИМПОРТ армия Москва, корабль Владивосток\n" in welcome
+    assert "нация Европа набрала" in ended

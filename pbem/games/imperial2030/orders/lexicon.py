@@ -178,3 +178,15 @@ def written_in(texts: Iterable[str]) -> Language:
     if best == 0 or scores[spoken()] == best:
         return spoken()
     return next(language for language in Language if scores[language] == best)
+
+
+def end_reason(board: Board, reason: str) -> str:
+    """The engine's reason the game ended (``Europe reached 25 power points``) with the nation named in the
+    language being written, for the templates that word it (``_view_words.j2``'s ``ended``)."""
+    lex = current()
+    if lex is None:
+        return reason
+    for nation in board.nations:
+        if reason.startswith(f"{nation.name} reached "):
+            return lex.names.get(nation.name, nation.name) + reason[len(nation.name):]
+    return reason
