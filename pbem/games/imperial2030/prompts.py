@@ -42,6 +42,7 @@ from engine.imperial2030.movement import army_routes, movable
 from pbem.games.imperial2030.orders.keywords import Keyword
 from pbem.games.imperial2030.orders.keywords import shown as keyword
 from pbem.games.imperial2030.orders.lexicon import shown, word
+from pbem.games.imperial2030.orders.names import space_id_text
 from pbem.games.imperial2030.sayings import say
 from pbem.games.imperial2030.viewmodels import (
     _canal_name,
@@ -288,9 +289,9 @@ def _unaffordable(state: GameState, decision: Decision) -> str:
             continue
         cost = max(0, steps - board.tables.free_spaces) * extra
         if cost > cash:
-            parts.append((space, steps, cost))
+            parts.append((space_id_text(board, space), steps, cost))
         else:
-            parts.append((space, None, shown(board, nation)))
+            parts.append((space_id_text(board, space), None, shown(board, nation)))
     if not parts:
         return ""
     return _words("out_of_reach", spaces=parts, cash=cash)

@@ -9,6 +9,7 @@ from engine.imperial2030.actions import ArmyMove, FleetMove
 from engine.imperial2030.game import apply
 from pbem.games import kind_named
 from pbem.games.imperial2030.kind import Imperial2030
+from pbem.games.results import Query
 from pbem.languages import Language, speaking
 from tests.imperialpositions import busy, finished, suez_position
 
@@ -97,3 +98,12 @@ def test_issue30_the_welcome_and_the_games_end_speak_the_seats_language() -> Non
         ended = KIND.game_end(state, "Anna", events, game="g1")
     assert "    РОНДЕЛЬ импорт\n    ИМПОРТ армия Москва, корабль Владивосток\n" in welcome
     assert "нация Европа набрала" in ended
+
+
+def test_issue30_status_and_options_quote_the_orders_in_the_seats_words() -> None:
+    with speaking(Language.RU):
+        status = KIND.answer_query(busy(), "Finn", Query(1, "status", "status"), log=[], game="g1")
+        options = KIND.answer_query(busy(), "Finn", Query(1, "options", "options"), log=[], game="g1")
+    assert status.startswith("СТАТУС\n")
+    assert "Маневры 2" in " ".join(options.split()) and "maneuver_2" not in options
+    assert "ВНЕСТИ" in options and "DONATE" not in options
