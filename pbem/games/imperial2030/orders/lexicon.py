@@ -94,12 +94,6 @@ def name(english: str) -> str:
     return lex.names.get(english, english) if lex else english
 
 
-def space(english: str) -> str:
-    """A kind of rondel space (``Production``) in the language being written."""
-    lex = current()
-    return lex.spaces.get(english, english) if lex else english
-
-
 def canal(english: str) -> str:
     """A canal (``Suez``) in the language being written."""
     lex = current()
