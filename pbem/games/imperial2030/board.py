@@ -12,13 +12,16 @@ The art lives in ``maps/imperial2030-board.txt`` and ``templates/imperial2030/ro
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 
 from engine.imperial2030.board import Board, CityKind
 from engine.imperial2030.model import GameState
+from pbem.games.imperial2030.orders.lexicon import current
 from pbem.render.art import Art, ArtError, FilledPanel, check_art, fill_panel, load_art
 from pbem.render.identitycache import same_objects
+from pbem.render.text import MAX_WIDTH
 
 BOARD_ART = ("maps", "imperial2030-board.txt")
 RONDEL_ART = ("templates", "imperial2030/rondel.txt")
@@ -154,3 +157,49 @@ def draw_rondel(state: GameState) -> DrawnRondel:
             contents[space_code[space]].append(codes[nation])
     panel = fill_panel(art.panels[0], contents)
     return DrawnRondel(panel.lines, tuple(off))
+
+
+# --- the names of the world board in the seat's language (issue 30) ----------------------------------------
+
+
+def local_labels(board: Board, panels: tuple[tuple[str, ...], ...]) -> tuple[tuple[tuple[str, ...], ...], bool]:
+    """The board's panels with each region's label in the language being written, where it fits; and whether
+    some label stayed in English.
+
+    The art writes each region's name in capitals at the top of its cell
+    (``| MOSCOW        |``), a sea's name in open water, some over two
+    lines (``NORTH`` / ``ATLANTIC``). A name is replaced where the art has it
+    on one line and the translation fits the blanks after it (one kept): a
+    land region's label starts its cell (``| ``), a sea's is its whole name;
+    only the first such place in a panel is the label (``| JAPAN`` is the
+    land region, the ``JAPAN`` of ``SEA OF`` / ``JAPAN`` below it is not).
+    Every other name keeps the art's English, which the legend says.
+    """
+    lex = current()
+    if lex is None:
+        return panels, False
+    result = [list(lines) for lines in panels]
+    kept = False
+    for region in sorted(board.regions.values(), key=lambda r: -len(r.name)):
+        english = region.name.upper()
+        local = lex.names.get(region.name, region.name).upper()
+        if local == english:
+            continue
+        label = re.compile(rf"(?<![A-Z]){re.escape(english)}(?![A-Z])")
+        replaced = False
+        for lines in result:
+            for index, line in enumerate(lines):
+                found = next((m for m in label.finditer(line)
+                              if region.is_sea or line[:m.start()].endswith("| ")), None)
+                if found is None:
+                    continue
+                blanks = len(line[found.end():]) - len(line[found.end():].lstrip(" "))
+                room = len(english) + blanks - 1 if found.end() + blanks < len(line) else MAX_WIDTH - found.start()
+                if len(local) <= room:
+                    span = len(english) + blanks
+                    lines[index] = line[:found.start()] + local.ljust(span) + line[found.end() + blanks:]
+                    lines[index] = lines[index].rstrip() if found.end() + blanks >= len(line) else lines[index]
+                    replaced = True
+                break  # the first place in a panel is the label
+        kept = kept or not replaced
+    return tuple(tuple(lines) for lines in result), kept

@@ -22,15 +22,17 @@ wider than 78 columns.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from engine.imperial2030.board import Board
 from engine.imperial2030.mapfile import default_board
 from pbem.games.imperial2030.helpfacts import Group, HelpFacts, OrderHelp, help_facts, orders_help
 from pbem.games.imperial2030.orders.errors import OrderSyntaxError
-from pbem.games.imperial2030.orders.format import canal_name
+from pbem.games.imperial2030.orders.format import canal_name, localize_order
 from pbem.games.imperial2030.orders.keywords import SPECS, Keyword, read_keyword
+from pbem.games.imperial2030.orders.lexicon import current
+from pbem.games.imperial2030.orders.lexicon import name as local_name
 from pbem.games.imperial2030.orders.names import normalise
 from pbem.render.env import render
 from pbem.render.text import clip
@@ -140,6 +142,12 @@ class HelpView:
     asked: str = ""  # Page.UNKNOWN: the topic as written, quoted and clipped
     suggestions: tuple[str, ...] = ()  # Page.UNKNOWN: the closest topics
     topics: tuple[str, ...] = ()  # Page.UNKNOWN: every topic
+    board: Board | None = None  # whose names ``local`` writes
+
+    def local(self, text: str) -> str:
+        """An order's form, keyword or example in the words of the seat's language (issue 30): the template
+        writes them in the order language, and English mail keeps them so."""
+        return localize_order(self.board or default_board(), text)
 
 
 def help_view(topic: str | None, board: Board | None = None) -> HelpView:
@@ -148,19 +156,34 @@ def help_view(topic: str | None, board: Board | None = None) -> HelpView:
     board = board or default_board()
     orders = orders_help(board)
     every = tuple(orders.values())
-    base = HelpView(Page.ORDERS, every, tuple(Group), help_facts(board))
+    if current() is not None:  # the examples in the seat's words, each still an order it can copy
+        every = tuple(replace(e, examples=tuple("\n".join(localize_order(board, line) for line in x.splitlines())
+                                                for x in e.examples)) for e in every)
+    base = HelpView(Page.ORDERS, every, tuple(Group), _local_facts(board, help_facts(board)), board=board)
     if topic is None or not normalise(topic):
         return base
     found = resolve_topic(topic, board)
     if found.keyword is not None:
-        return HelpView(Page.ORDER, every, base.groups, base.facts, order=orders[found.keyword])
+        order = next(e for e in every if e.keyword is found.keyword)
+        return HelpView(Page.ORDER, every, base.groups, base.facts, order=order, board=board)
     if found.group is not None:
         return HelpView(Page.GROUP, tuple(e for e in every if e.group is found.group), base.groups, base.facts,
-                        group=found.group)
+                        group=found.group, board=board)
     if found.page is not None:
-        return HelpView(found.page, every, base.groups, base.facts)
+        return HelpView(found.page, every, base.groups, base.facts, board=board)
     return HelpView(Page.UNKNOWN, every, base.groups, base.facts, asked=repr(clip(topic.strip(), ASKED_WIDTH)),
-                    suggestions=found.suggestions, topics=topics())
+                    suggestions=found.suggestions, topics=topics(), board=board)
+
+
+def _local_facts(board: Board, facts: HelpFacts) -> HelpFacts:
+    """HELP's facts with the names it quotes in the seat's language (issue 30); the same facts in English."""
+    if current() is None:
+        return facts
+    home, spelt = local_name(facts.army_home), local_name(facts.spellings[0])
+    return replace(facts, nation=local_name(facts.nation), army_home=home, prefix=home[:3].lower(),
+                   spellings=(spelt, "".join(c for c in spelt.lower() if c.isalnum()), spelt.upper()),
+                   alias=(facts.alias[0], local_name(facts.alias[1])) if facts.alias else None,
+                   mail_import=localize_order(board, facts.mail_import))
 
 
 def help_text(topic: str | None = None, board: Board | None = None) -> str:

@@ -21,7 +21,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from engine.imperial2030.board import Board, CityKind
-from pbem.games.imperial2030.orders.format import canal_name
+from pbem.games.imperial2030.orders.format import canal_english
 from pbem.games.imperial2030.orders.keywords import SPEC_BY_KEYWORD, Keyword
 from pbem.games.imperial2030.orders.names import normalise
 
@@ -127,7 +127,7 @@ def _names(board: Board) -> _Names:
         land_from=name(army_home), land_to=name(land_to), hostile_from=name(hostile_from),
         hostile_to=name(hostile_to), other_factory=name(other_factory),
         via_from=name(via[0]), via_to=name(via[1]), via_seas=tuple(name(s) for s in via[2]),
-        via_nation=name(regions[via[0]].nation or nation), canal=canal_name(via[3]) if via[3] else "",
+        via_nation=name(regions[via[0]].nation or nation), canal=canal_english(via[3]) if via[3] else "",
         bond_values=tuple(t.value for t in board.tables.bonds),
     )
 

@@ -31,6 +31,7 @@ from pbem.games.imperial2030.orders import (
 )
 from pbem.games.imperial2030.orders.errors import OrderSyntaxError
 from pbem.games.imperial2030.orders.keywords import Role, read_keyword
+from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.games.imperial2030.picture import picture
 from pbem.games.imperial2030.runmessage import run_message
 from pbem.games.imperial2030.sayings import say
@@ -158,7 +159,7 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         return self.board.name(subject) if subject else None
 
     def status_words(self, state: GameState) -> str:
-        nation = state.board.name(state.turn.nation) if state.turn is not None else None
+        nation = shown(state.board, state.turn.nation) if state.turn is not None else None
         return say(VIEW_WORDS, "game_state", finished=state.finished, round=state.round, nation=nation)
 
     def turn_line(self, state: GameState) -> str:
@@ -168,7 +169,7 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         return tuple(self.board.name(n) for n in state.governed_by(player))
 
     def holding_words(self, state: GameState, player: str) -> str:
-        names = self.holdings(state, player)
+        names = tuple(shown(self.board, n) for n in state.governed_by(player))  # in the seat's language
         return say(VIEW_WORDS, "holding", nations=names) if names else ""
 
     def report(self, state: GameState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,
@@ -220,7 +221,7 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
     def end_lines(self, state: GameState) -> list[str]:
         board = self.board
         winner = max(board.nation_ids, key=lambda n: state.nations[n].power)
-        return [say(VIEW_WORDS, "reached", nation=board.name(winner), power=state.nations[winner].power)]
+        return [say(VIEW_WORDS, "reached", nation=shown(board, winner), power=state.nations[winner].power)]
 
     def summary_lines(self, name: str, state: GameState) -> list[str]:
         return summary_lines(name, state)

@@ -48,6 +48,7 @@ from engine.imperial2030.events import (
     UnitsPlaced,
 )
 from engine.imperial2030.model import StandingOrder
+from pbem.games.imperial2030.orders.lexicon import end_reason, shown
 from pbem.games.imperial2030.sayings import say
 
 # Money told by the sentence of the typed event that follows it.
@@ -71,13 +72,13 @@ def _canal(canal: str) -> str:
 
 def standing_text(board: Board, order: StandingOrder) -> str:
     """A standing order in words: 'always allow Europe through Suez', 'never fight USA'."""
-    return _tell("standing", kind=order.kind.value, nation=board.name(order.nation) if order.nation else None,
+    return _tell("standing", kind=order.kind.value, nation=shown(board, order.nation) if order.nation else None,
                  canal=_canal(order.canal) if order.canal else None)
 
 
 def _standing_values(board: Board, order: StandingOrder) -> tuple[str, str | None, str | None]:
     """``standing``'s values, for a sentence that tells a standing order."""
-    return (order.kind.value, board.name(order.nation) if order.nation else None,
+    return (order.kind.value, shown(board, order.nation) if order.nation else None,
             _canal(order.canal) if order.canal else None)
 
 
@@ -95,7 +96,7 @@ class _Narrator:
         return self.viewer is None or self.viewer == player
 
     def name(self, ident: str | None) -> str:
-        return self.board.name(ident) if ident else _tell("nobody")
+        return shown(self.board, ident) if ident else _tell("nobody")
 
     # --- money -------------------------------------------------------------------------
 
@@ -209,47 +210,47 @@ class _Narrator:
                 self.nation = nation
                 payers = [m.source.owner for m in self.take(Reason.RONDEL) if m.source.owner]
                 if start is None:
-                    text = _tell("marker_placed", nation=name(nation), space=board.name(space))
+                    text = _tell("marker_placed", nation=name(nation), space=shown(board, space))
                 else:
-                    text = _tell("rondel_moved", nation=name(nation), space=board.name(space), steps=steps, cost=cost,
+                    text = _tell("rondel_moved", nation=name(nation), space=shown(board, space), steps=steps, cost=cost,
                                  payer=payers[0] if payers else None)
             case ForceStopAnswered(player, nation, force):
                 text = _tell("force_stop", player=player, nation=name(nation), force=force)
             case FactoryBuilt(nation, city):
                 paid = sum(m.amount for m in self.take(Reason.FACTORY))
-                text = _tell("factory_built", nation=name(nation), city=board.name(city), paid=paid)
+                text = _tell("factory_built", nation=name(nation), city=shown(board, city), paid=paid)
             case NothingDone(nation, action, why):
                 text = _tell("nothing_done", nation=name(nation), action=action, why=why)
             case FleetMoved(nation, origin, dest, canal):
-                text = _tell("fleet_moved", nation=name(nation), origin=board.name(origin), dest=board.name(dest),
+                text = _tell("fleet_moved", nation=name(nation), origin=shown(board, origin), dest=shown(board, dest),
                              canal=_canal(canal) if canal else None)
             case ArmyMoved(nation, origin, dest, seas, stance, by_rail):
                 # the seas whose own fleets carried it, and the canals crossed between them
                 canals = [_canal(c) for a, b in pairwise(seas) if (c := board.canal_on(a, b))] if seas else []
-                text = _tell("army_moved", nation=name(nation), origin=board.name(origin), dest=board.name(dest),
-                             seas=[board.name(s) for s in seas] if seas else [], canals=canals, by_rail=by_rail,
+                text = _tell("army_moved", nation=name(nation), origin=shown(board, origin), dest=shown(board, dest),
+                             seas=[shown(board, s) for s in seas] if seas else [], canals=canals, by_rail=by_rail,
                              stance=stance.value if stance else None)
             case Battle(region, attacker, attacker_kind, defender, defender_kind):
                 # R-BATTLE-1: a nation that chose to fight a newcomer is the engine's "attacker", but the
                 # newcomer came to it: it fought, it did not attack.
-                text = _tell("battle", region=board.name(region), attacker=name(attacker),
+                text = _tell("battle", region=shown(board, region), attacker=name(attacker),
                              attacker_kind=attacker_kind.value, defender=name(defender),
                              defender_kind=defender_kind.value, fought=self.fighting == (attacker, region))
                 self.fighting = None
             case FightAnswered(player, nation, region, fight, standing):
                 self.fighting = (nation, region) if fight else None
-                text = _tell("fight_answered", player=player, nation=name(nation), region=board.name(region),
+                text = _tell("fight_answered", player=player, nation=name(nation), region=shown(board, region),
                              fight=fight, standing=standing and self.sees(player))
             case PassageAnswered(player, nation, canal, mover, allow, standing):
                 text = _tell("passage_answered", player=player, nation=name(nation), mover=name(mover),
                              canal=_canal(canal), allow=allow, standing=standing and self.sees(player))
             case FactoryDestroyed(owner, province, by):
-                text = _tell("factory_destroyed", by=name(by), owner=name(owner), province=board.name(province))
+                text = _tell("factory_destroyed", by=name(by), owner=name(owner), province=shown(board, province))
             case FlagPlaced(nation, region, replaced):
-                text = _tell("flag_placed", nation=name(nation), region=board.name(region),
+                text = _tell("flag_placed", nation=name(nation), region=shown(board, region),
                              replaced=name(replaced) if replaced else None)
             case FlagRemoved(nation, region, occupier):
-                text = _tell("flag_removed", nation=name(nation), region=board.name(region), occupier=name(occupier))
+                text = _tell("flag_removed", nation=name(nation), region=shown(board, region), occupier=name(occupier))
             case StandingChanged(player, order):
                 if not self.sees(player):
                     self.flush_money()
@@ -281,7 +282,7 @@ class _Narrator:
             case InvestorCardPassed(old, new):
                 text = _tell("investor_card_passes", old=old, new=new)
             case GameEnded(reason, scores):
-                text = _tell("game_over", reason=reason, scores=list(scores))
+                text = _tell("game_over", reason=end_reason(board, reason), scores=list(scores))
             case _:
                 text = f"{event!r}"  # an event this narrator does not know yet: shown raw rather than hidden
         self.flush_money()

@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import replace
 
 from engine.imperial2030.board import Board, CityKind, Edge
 from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.board import REGIONS_TABLE, board_art, nation_codes
+from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.games.imperial2030.sayings import say
 from pbem.render.scene import (
     INK,
@@ -76,8 +78,9 @@ def picture(state: GameState, *, game: str) -> Scene:
                   for index, at in enumerate(places[region][1:], start=1))
     title = say(WORDS, "title", game=game, round=state.round, finished=state.finished)
     key = (say(WORDS, "key_pieces"), say(WORDS, "key_lines"))
+    captions = tuple(replace(c, text=say(WORDS, "panel_title", title=c.text)) for c in layout.captions)
     return Scene(title, SIZE, nodes + marks, _links(board, places),
-                 layout.captions, (), key, NODE, panels=(_rondel(state), _nations(state)))
+                 captions, (), key, NODE, panels=(_rondel(state), _nations(state)))
 
 
 def _places(board: Board, layout: Layout) -> dict[str, tuple[Point, ...]]:
@@ -108,7 +111,7 @@ def _mark_id(region: str, index: int) -> str:
 def _mark(board: Board, region: str, index: int, at: Point, main: Point) -> Node:
     """Where a region is drawn again at the other edge: no pieces, and a label that sends the reader to it."""
     side = "left" if main.x < at.x else "right"
-    return Node(_mark_id(region, index), say(WORDS, "see_edge", name=board.name(region), side=side), (at,), None,
+    return Node(_mark_id(region, index), say(WORDS, "see_edge", name=shown(board, region), side=side), (at,), None,
                 MARK_OUTLINE,
                 shape=NodeShape.OVAL, repeats=region)
 
@@ -119,12 +122,12 @@ def _node(state: GameState, region: str, at: Point) -> Node:
     info = board.regions[region]
     tokens = _tokens(state, region)
     if info.is_sea:
-        return Node(region, info.name, (at,), None, SEA_OUTLINE, tokens, NodeShape.OVAL)
+        return Node(region, shown(board, region), (at,), None, SEA_OUTLINE, tokens, NodeShape.OVAL)
     owner = info.nation or next((n for n in board.nation_ids if region in state.nations[n].flags), None)
     if owner is None:
-        return Node(region, info.name, (at,), LAND, INK, tokens)
+        return Node(region, shown(board, region), (at,), LAND, INK, tokens)
     shade = colour(board.nation_by_id[owner].colour)
-    return Node(region, info.name, (at,), pale(shade), shade, tokens, thick=info.nation is not None)
+    return Node(region, shown(board, region), (at,), pale(shade), shade, tokens, thick=info.nation is not None)
 
 
 def _tokens(state: GameState, region: str) -> tuple[Token, ...]:
@@ -190,7 +193,7 @@ def _rondel(state: GameState) -> Panel:
         left, top = 3 + column * (width + SPACE_GAP), 3 + row * (height + SPACE_GAP)
         markers = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids
                         if state.nations[n].rondel == space.id)
-        cells.append(Cell((left, top, left + width, top + height), (space.name,), markers, Align.CENTRE,
+        cells.append(Cell((left, top, left + width, top + height), (shown(board, space.id),), markers, Align.CENTRE,
                           outline=INK, fill=LAND))
     off = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids if state.nations[n].rondel is None)
     left, top = 3 + width + SPACE_GAP, 3 + height + SPACE_GAP
@@ -218,7 +221,7 @@ def _nations(state: GameState) -> Panel:
         (left, right), rest = columns[0], columns[1:]
         cells.append(Cell((left, top, right, top + ROW_HEIGHT), tokens=(Token(codes[nation], _shade(board, nation)),),
                           fill=shade))
-        texts = (board.name(nation), ns.government or say(WORDS, "nobody"), str(ns.treasury),
+        texts = (shown(board, nation), ns.government or say(WORDS, "nobody"), str(ns.treasury),
                  say(WORDS, "power_points", points=ns.power))
         cells += [Cell((left, top, right, top + ROW_HEIGHT), (text,), align=aligns[k], fill=shade)
                   for k, ((left, right), text) in enumerate(zip(rest, texts, strict=True), start=1)]

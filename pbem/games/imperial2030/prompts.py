@@ -40,6 +40,9 @@ from engine.imperial2030.model import (
 )
 from engine.imperial2030.movement import army_routes, movable
 from pbem.games.imperial2030.orders.keywords import Keyword
+from pbem.games.imperial2030.orders.keywords import shown as keyword
+from pbem.games.imperial2030.orders.lexicon import shown, word
+from pbem.games.imperial2030.orders.names import space_id_text
 from pbem.games.imperial2030.sayings import say
 from pbem.games.imperial2030.viewmodels import (
     _canal_name,
@@ -131,12 +134,12 @@ def _money_line(state: GameState, reader: str, decisions: Sequence[Decision]) ->
                 DecisionKind.RONDEL, DecisionKind.FACTORY, DecisionKind.IMPORT, DecisionKind.PRODUCTION):
             nations.append(d.nation)
     return _words("money", cash=state.players[reader].cash,
-                  treasuries=[(board.name(n), state.nations[n].treasury) for n in nations])
+                  treasuries=[(shown(board, n), state.nations[n].treasury) for n in nations])
 
 
 def _decision_view(state: GameState, reader: str, decision: Decision) -> DecisionView:
     board = state.board
-    nation = board.name(decision.nation) if decision.nation else ""
+    nation = shown(board, decision.nation) if decision.nation else ""
     kind = decision.kind
     title = decision_words(state, decision)
     title = title[0].upper() + title[1:]
@@ -160,8 +163,8 @@ def _decision_view(state: GameState, reader: str, decision: Decision) -> Decisio
         groups = [OptionGroup("", tuple(
             OptionLine(order_text(board, o.action), _produce_detail(state, o.action)) for o in decision.options))]
         if decision.limit > 1:
-            shown = [p for o in decision.options[1:3] if isinstance(o.action, Produce) for p in o.action.provinces or ()]
-            combine = _words("production_combine", order=order_text(board, Produce(tuple(shown))))
+            listed = [p for o in decision.options[1:3] if isinstance(o.action, Produce) for p in o.action.provinces or ()]
+            combine = _words("production_combine", order=order_text(board, Produce(tuple(listed))))
     elif kind is DecisionKind.IMPORT:
         tables = board.tables
         about = [_words("import_about", nation=nation, units=tables.import_max_units,
@@ -172,7 +175,7 @@ def _decision_view(state: GameState, reader: str, decision: Decision) -> Decisio
         combine = _words("import_combine", limit=decision.limit) if decision.limit > 1 else ""
     elif kind is DecisionKind.FORCE_STOP:
         target = state.step.target if isinstance(state.step, ForceStopStep) else None
-        about = [_words("force_stop_about", nation=nation, target=board.name(target) if target else None)]
+        about = [_words("force_stop_about", nation=nation, target=shown(board, target) if target else None)]
         groups = [OptionGroup("", (OptionLine(order_text(board, decision.options[0].action), _words("force_stop_yes")),
                                    OptionLine(order_text(board, decision.options[1].action), _words("force_stop_no"))))]
     elif kind.value == "maneuver":
@@ -224,7 +227,7 @@ def _produce_detail(state: GameState, action: Action) -> str:
     units = []
     for p in action.provinces:
         region = board.regions[p]
-        port = board.name(region.port) if region.port else None
+        port = shown(board, region.port) if region.port else None
         units.append(("army", None) if region.city and region.city.value == "armaments" else ("fleet", port))
     return _words("produced", units=units, every=False)
 
@@ -237,16 +240,16 @@ def _rondel_options(state: GameState, decision: Decision) -> tuple[list[str], li
     ns = state.nations[nation]
     about: list[str]
     if ns.rondel is None:
-        about = [_words("first_turn", nation=board.name(nation))]
+        about = [_words("first_turn", nation=shown(board, nation))]
     else:
-        about = [_words("marker_stands", nation=board.name(nation), space=board.name(ns.rondel),
+        about = [_words("marker_stands", nation=shown(board, nation), space=shown(board, ns.rondel),
                         most=tables.max_spaces, free=tables.free_spaces, cost=1 + state.multiplier(nation))]
     lines = []
     for o in decision.options:
         assert isinstance(o.action, ChooseSpace)
         space = o.action.space
         action_name = board.rondel_by_id[space].action.value
-        name = board.name(space) if board.name(space).lower() == action_name else action_name.capitalize()
+        name = shown(board, space) if board.name(space).lower() == action_name else action_name.capitalize()
         lines.append(OptionLine(order_text(board, o.action), _words(
             "space_option", name=name, steps=o.steps, cost=o.cost, investor=_passes_investor(state, nation, space))))
     skipped = _unaffordable(state, decision)
@@ -286,9 +289,9 @@ def _unaffordable(state: GameState, decision: Decision) -> str:
             continue
         cost = max(0, steps - board.tables.free_spaces) * extra
         if cost > cash:
-            parts.append((space, steps, cost))
+            parts.append((space_id_text(board, space), steps, cost))
         else:
-            parts.append((space, None, board.name(nation)))
+            parts.append((space_id_text(board, space), None, shown(board, nation)))
     if not parts:
         return ""
     return _words("out_of_reach", spaces=parts, cash=cash)
@@ -299,13 +302,13 @@ def _invest_options(state: GameState, reader: str, decision: Decision) -> tuple[
     step = state.step
     about: list[str] = []
     if decision.kind is DecisionKind.SETUP_BOND:
-        about.append(_words("setup_bond_about", nation=board.name(decision.nation or "")))
+        about.append(_words("setup_bond_about", nation=shown(board, decision.nation or "")))
     elif isinstance(step, InvestStep) and step.mode is InvestMode.CARD and reader == state.investor_card:
         about.append(_words("investor_card_about", payment=board.tables.investor_card_payment))
     elif isinstance(step, InvestStep) and decision.nation is None:
         about.append(_words("swiss_bank_about"))
     else:
-        about.append(_words("invest_about", nation=board.name(decision.nation or "")))
+        about.append(_words("invest_about", nation=shown(board, decision.nation or "")))
     about.append(_words("governments_settled"))
     by_nation: dict[str, list[OptionLine]] = {}
     passes: list[OptionLine] = []
@@ -322,7 +325,7 @@ def _invest_options(state: GameState, reader: str, decision: Decision) -> tuple[
             by_nation.setdefault(action.nation, []).append(OptionLine(order_text(board, action), detail))
         else:
             passes.append(OptionLine(order_text(board, action), _words("invest_nothing")))
-    groups = [OptionGroup(board.name(n), tuple(lines)) for n, lines in by_nation.items()]
+    groups = [OptionGroup(shown(board, n), tuple(lines)) for n, lines in by_nation.items()]
     groups.append(OptionGroup(_words("group", key="or") if groups else "", tuple(passes)))
     return about, groups
 
@@ -345,12 +348,12 @@ def _government_note(state: GameState, reader: str, action: BuyBond | UpgradeBon
 
 def _maneuver_about(state: GameState, decision: Decision) -> list[str]:
     board = state.board
-    nation = board.name(decision.nation) if decision.nation else None
+    nation = shown(board, decision.nation) if decision.nation else None
     step = state.step
     moving_armies = isinstance(step, ManeuverStep) and step.armies_moving
-    about = [_words("maneuver_about", nation=nation, hostile=Stance.HOSTILE.value.upper(),
-                    friendly=Stance.FRIENDLY.value.upper(), attack=f"{Keyword.ATTACK.text} <nation>",
-                    done=Keyword.DONE.text)]
+    about = [_words("maneuver_about", nation=nation, hostile=word("HOSTILE"),
+                    friendly=word("FRIENDLY"), attack=f"{keyword(Keyword.ATTACK)} <nation>",
+                    done=keyword(Keyword.DONE))]
     if moving_armies:
         about.append(_words("fleets_stopped"))
     return about
@@ -375,7 +378,7 @@ def _maneuver_groups(state: GameState, decision: Decision) -> list[OptionGroup]:
             moves = armies.setdefault(action.origin, [])
             same = next((m for m in moves if m[0].dest == action.dest), None)
             if same is not None and action.stance is not None:
-                same[1].append(action.stance.value.upper())
+                same[1].append(word(action.stance.value.upper()))
             else:
                 moves.append((action, []))
         elif isinstance(action, Attack):
@@ -390,7 +393,7 @@ def _maneuver_groups(state: GameState, decision: Decision) -> list[OptionGroup]:
     for origin, moves in armies.items():
         routes = _army_routes(state, nation, origin)
         count = _movable_armies(state, nation, origin)
-        title = _words("armies_in", region=board.name(origin), count=count)
+        title = _words("armies_in", region=shown(board, origin), count=count)
         lines = []
         for action, others in moves:
             words = [_words("or_stance", stance=w) for w in others]
@@ -433,8 +436,8 @@ def _route_words(board: Board, route: Any) -> str:
     seas = tuple(getattr(route, "seas", ()) or ())
     canals = tuple(getattr(route, "canals", ()) or ())
     landing = getattr(route, "landing", None)
-    landed = board.name(landing) if landing and landing != getattr(route, "dest", landing) else None
-    return _words("route", seas=[board.name(s) for s in seas], canals=[_canal_name(c) for c in canals],
+    landed = shown(board, landing) if landing and landing != getattr(route, "dest", landing) else None
+    return _words("route", seas=[shown(board, s) for s in seas], canals=[_canal_name(c) for c in canals],
                   rail=kind == "rail", landing=landed)
 
 
@@ -442,15 +445,15 @@ def _question_about(state: GameState, decision: Decision) -> list[str]:
     """A question put to another government during a maneuver (canal, battle) or any new kind."""
     board = state.board
     entry = getattr(state.step, "entry", None)
-    mover = board.name(state.turn.nation) if state.turn else None
-    nation = board.name(decision.nation) if decision.nation else ""
+    mover = shown(board, state.turn.nation) if state.turn else None
+    nation = shown(board, decision.nation) if decision.nation else ""
     if decision.kind.value == "canal" and entry is not None:
-        return [_words("canal_question", mover=mover, unit=entry.kind.value, origin=board.name(entry.origin),
-                       dest=board.name(entry.dest), canal=_canal_name(entry.canals[0]) if entry.canals else None,
-                       nation=nation, allow=Keyword.ALLOW.text, deny=Keyword.DENY.text)]
+        return [_words("canal_question", mover=mover, unit=entry.kind.value, origin=shown(board, entry.origin),
+                       dest=shown(board, entry.dest), canal=_canal_name(entry.canals[0]) if entry.canals else None,
+                       nation=nation, allow=keyword(Keyword.ALLOW), deny=keyword(Keyword.DENY))]
     if decision.kind.value == "battle" and entry is not None:
-        return [_words("battle_question", mover=mover, unit=entry.kind.value, dest=board.name(entry.dest),
-                       nation=nation, fight=Keyword.FIGHT.text, no_fight=Keyword.NO_FIGHT.text)]
+        return [_words("battle_question", mover=mover, unit=entry.kind.value, dest=shown(board, entry.dest),
+                       nation=nation, fight=keyword(Keyword.FIGHT), no_fight=keyword(Keyword.NO_FIGHT))]
     return []
 
 

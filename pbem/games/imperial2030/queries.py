@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
@@ -57,6 +57,8 @@ from pbem.games.imperial2030.help import help_text
 from pbem.games.imperial2030.mails import render_board
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import QueryKind, format_action, held
+from pbem.games.imperial2030.orders.format import localize_order
+from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.games.imperial2030.prompts import PromptView, prompt_view
 from pbem.games.imperial2030.viewmodels import (
     Waiting,
@@ -174,6 +176,7 @@ class StatusView:
     governed: tuple[Governed, ...]
     power: tuple[tuple[str, int], ...]  # every nation's power points, the strongest first
     cash_of: tuple[tuple[str, int], ...]  # everyone's cash in seating order, with ``open_cash`` only
+    keywords: dict[str, str] = field(default_factory=dict)  # STATUS and OPTIONS in the seat's words
 
 
 def status_view(state: GameState, player: str, *, game: str = "", open_cash: bool = False) -> StatusView:
@@ -188,8 +191,9 @@ def status_view(state: GameState, player: str, *, game: str = "", open_cash: boo
         player, _where(state, game), turn_line(state), state.finished,
         tuple(final_scores(state)) if state.finished else (), () if state.finished else waiting_list(state, player),
         state.players[player].cash, me.bonds_text if me.bonds else None, me.interest, me.roles, governed,
-        tuple((board.name(n), state.nations[n].power) for n in power),
-        tuple((name, state.players[name].cash) for name in state.seating) if open_cash else ())
+        tuple((shown(board, n), state.nations[n].power) for n in power),
+        tuple((name, state.players[name].cash) for name in state.seating) if open_cash else (),
+        {w: localize_order(board, w) for w in ("STATUS", "OPTIONS")})
 
 
 def status_text(state: GameState, player: str, *, game: str = "", open_cash: bool = False) -> str:
@@ -214,6 +218,10 @@ class OptionsView:
     waits: tuple[Waiting, ...]
     governs: tuple[str, ...]  # the nations the reader may DONATE to (none without cash)
     cash: int
+    keywords: dict[str, str] = field(default_factory=dict)  # the order words the text quotes, in the seat's
+
+
+OPTIONS_KEYWORDS = ("DONATE", "TO", "STANDING", "HELP")  # the order words options.j2 quotes
 
 
 def options_view(state: GameState, player: str, *, game: str = "",
@@ -224,7 +232,8 @@ def options_view(state: GameState, player: str, *, game: str = "",
     waiting = view is None and not state.finished
     return OptionsView(player, _where(state, game), turn_line(state), state.finished, view,
                        waiting and bool(held(state, player)), waiting_list(state, player) if waiting else (),
-                       tuple(board.name(n) for n in state.governed_by(player)) if cash > 0 else (), cash)
+                       tuple(shown(board, n) for n in state.governed_by(player)) if cash > 0 else (), cash,
+                       {w: localize_order(board, w) for w in OPTIONS_KEYWORDS})
 
 
 def options_text(state: GameState, player: str, *, game: str = "", deadline: datetime | str | None = None) -> str:
@@ -326,13 +335,13 @@ def history_entries(board: Board, setup: GameSetup, log: Sequence[LogEntry[Actio
 def _quiet(board: Board, before: GameState, action: Action, events: Sequence[Event]) -> str | None:
     """A sentence for an action whose own events are silent (importing nothing, a move held by a question)."""
     nation = before.turn.nation if before.turn is not None else None
-    who = board.name(nation) if nation else ""
+    who = shown(board, nation) if nation else ""
     if isinstance(action, Import | Produce) and not any(isinstance(e, UnitsPlaced) for e in events):
         return _say("quiet", Quiet.IMPORTED_NOTHING if isinstance(action, Import) else Quiet.PRODUCED_NOTHING, who,
                     "", "", "")
     if isinstance(action, FleetMove | ArmyMove) and not events:
         return _say("quiet", Quiet.FLEET_WAITS if isinstance(action, FleetMove) else Quiet.ARMY_WAITS, who,
-                    board.name(action.origin), board.name(action.dest), "")
+                    shown(board, action.origin), shown(board, action.dest), "")
     if all(isinstance(e, TurnStarted | NationSkipped) for e in events):
         return _say("quiet", Quiet.UNCHANGED, who, "", "", format_action(board, action))
     return None

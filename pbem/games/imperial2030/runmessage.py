@@ -22,6 +22,7 @@ from engine.imperial2030.model import GameState, ManeuverStep
 from pbem.games.imperial2030 import orders
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import MessageResult, format_action, split_orders
+from pbem.games.imperial2030.orders.lexicon import shown
 from pbem.games.imperial2030.orders.reasons import Reason, why
 from pbem.games.imperial2030.sayings import say
 from pbem.games.results import (
@@ -44,7 +45,7 @@ class OrderLayerError(RuntimeError):
 def describe_decision(board: Board, decision: Decision) -> str:
     """Who must decide what, in a few words: 'bob (investment)', 'ann (rondel for Russia)'."""
     return say(WAITING, "decision", player=decision.player, kind=decision.kind.value,
-               nation=board.name(decision.nation) if decision.nation else None)
+               nation=shown(board, decision.nation) if decision.nation else None)
 
 
 def describe_question(state: GameState, decision: Decision) -> str:
@@ -54,13 +55,13 @@ def describe_question(state: GameState, decision: Decision) -> str:
     entry = step.entry if isinstance(step, ManeuverStep) else None
     if entry is None or state.turn is None or decision.kind not in (DecisionKind.CANAL, DecisionKind.BATTLE):
         return say(WAITING, "what", kind=decision.kind.value,
-                   nation=board.name(decision.nation) if decision.nation else None)
-    mover = board.name(state.turn.nation)
-    asked = board.name(decision.nation) if decision.nation else "?"  # questions are always put to a nation
+                   nation=shown(board, decision.nation) if decision.nation else None)
+    mover = shown(board, state.turn.nation)
+    asked = shown(board, decision.nation) if decision.nation else "?"  # questions are always put to a nation
     if decision.kind is DecisionKind.CANAL:
         canal = entry.canals[0].replace("_", " ").title()
         return say(WAITING, "canal", asked=asked, mover=mover, unit=entry.kind.value, canal=canal)
-    return say(WAITING, "battle", asked=asked, mover=mover, unit=entry.kind.value, dest=board.name(entry.dest))
+    return say(WAITING, "battle", asked=asked, mover=mover, unit=entry.kind.value, dest=shown(board, entry.dest))
 
 
 # --- the order layer, behind one function -----------------------------------------------
@@ -157,13 +158,13 @@ def _waiting_of(state: GameState, player: str, stored: dict[str, tuple[tuple[int
 
 def _quiet_action(board: Board, nation: str | None, action: Action, events: Sequence[Event]) -> str | None:
     """A sentence for an accepted action whose own events are silent (importing or producing nothing)."""
-    who = board.name(nation) if nation else None
+    who = shown(board, nation) if nation else None
     if isinstance(action, Import | Produce) and not any(isinstance(e, UnitsPlaced) for e in events):
         return say(WAITING, "imported_nothing" if isinstance(action, Import) else "produced_nothing", who=who)
     if isinstance(action, FleetMove | ArmyMove) and not events:  # held by a question to another player
         unit = "fleet" if isinstance(action, FleetMove) else "army"
-        return say(WAITING, "sets_out", who=who, unit=unit, origin=board.name(action.origin),
-                   dest=board.name(action.dest))
+        return say(WAITING, "sets_out", who=who, unit=unit, origin=shown(board, action.origin),
+                   dest=shown(board, action.dest))
     if all(isinstance(e, TurnStarted | NationSkipped) for e in events):
         return say(WAITING, "unchanged", order=format_action(board, action))
     return None

@@ -34,10 +34,15 @@ from pbem.games.imperial2030.board import (
     DrawnBoard,
     draw_board,
     draw_rondel,
+    local_labels,
     nation_codes,
 )
 from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
+from pbem.games.imperial2030.orders.format import localize_order
+from pbem.games.imperial2030.orders.lexicon import canal as local_canal
+from pbem.games.imperial2030.orders.lexicon import end_reason, shown
+from pbem.games.imperial2030.orders.lexicon import name as local_name
 from pbem.games.imperial2030.sayings import say
 from pbem.render.identitycache import same_objects
 from pbem.render.text import clip
@@ -79,7 +84,7 @@ def _step_words(state: GameState) -> str:
         case ManeuverStep():
             return _view_words("step", kind="maneuver", value=None)
         case ForceStopStep(target, _):
-            return _view_words("step", kind="force_stop", value=board.name(target))
+            return _view_words("step", kind="force_stop", value=shown(board, target))
         case InvestStep(mode=InvestMode.CARD):
             return _view_words("step", kind="investor_round", value=None)
         case InvestStep():
@@ -90,9 +95,9 @@ def _step_words(state: GameState) -> str:
 def decision_words(state: GameState, decision: Decision) -> str:
     """What a pending decision asks, in a few words: 'choose a rondel space for Russia'."""
     board = state.board
-    nation = board.name(decision.nation) if decision.nation else ""
+    nation = shown(board, decision.nation) if decision.nation else ""
     kind = decision.kind.value
-    mover = board.name(state.turn.nation) if state.turn else None
+    mover = shown(board, state.turn.nation) if state.turn else None
     entry = getattr(state.step, "entry", None)
     canal = where = None
     if kind == DecisionKind.INVESTMENT and isinstance(state.step, InvestStep) and state.step.mode is InvestMode.CARD:
@@ -100,12 +105,12 @@ def decision_words(state: GameState, decision: Decision) -> str:
     elif kind == DecisionKind.CANAL:
         canal = _canal_name(entry.canals[0]) if entry is not None and entry.canals else None
     elif kind == DecisionKind.BATTLE:
-        where = board.name(entry.dest) if entry is not None else None
+        where = shown(board, entry.dest) if entry is not None else None
     return _view_words("decision", kind=kind, nation=nation, mover=mover, canal=canal, where=where)
 
 
 def _canal_name(canal: str) -> str:
-    return canal.replace("_", " ").title()
+    return local_canal(canal.replace("_", " ").title())
 
 
 # --- the board -------------------------------------------------------------------------------
@@ -125,13 +130,16 @@ class BoardView:
     panels: tuple[PanelView, ...]
     notes: tuple[str, ...]  # regions whose pieces did not fit their slots, in full
     nations: tuple[tuple[str, str], ...]  # (code, name)
+    english_kept: bool = False  # some region's name did not fit its cell in the seat's language (issue 30)
 
 
 @same_objects  # every seat's report of a move shows the same board
 def board_view(state: GameState, game: str = "") -> BoardView:
     drawn: DrawnBoard = draw_board(state)
-    panels = tuple(PanelView(p.title, p.lines) for p in drawn.panels)
-    return BoardView(game, state.round, state.version, panels, drawn.notes(), drawn.nation_codes)
+    lines, kept = local_labels(state.board, tuple(p.lines for p in drawn.panels))
+    panels = tuple(PanelView(p.title, local) for p, local in zip(drawn.panels, lines, strict=True))
+    nations = tuple((code, local_name(english)) for code, english in drawn.nation_codes)
+    return BoardView(game, state.round, state.version, panels, drawn.notes(), nations, kept)
 
 
 # --- the rondel ------------------------------------------------------------------------------
@@ -211,20 +219,20 @@ def nation_rows(state: GameState) -> tuple[NationRow, ...]:
     rows = []
     for nation in board.nation_ids:
         ns = state.nations[nation]
-        factories = [f"{board.name(f)} {_factory_mark(board.regions[f].city)}".rstrip() for f in ns.factories]
+        factories = [f"{shown(board, f)} {_factory_mark(board.regions[f].city)}".rstrip() for f in ns.factories]
         hostile = {r: c for r, c in ns.hostile.items() if c}
-        details = _view_words("details", nation=board.name(nation), factories=factories,
-                              flags=[board.name(r) for r in sorted(ns.flags, key=board.name)],
-                              hostile=[(board.name(r), c) for r, c in sorted(hostile.items())])
+        details = _view_words("details", nation=shown(board, nation), factories=factories,
+                              flags=[shown(board, r) for r in sorted(ns.flags, key=board.name)],
+                              hostile=[(shown(board, r), c) for r, c in sorted(hostile.items())])
         rows.append(NationRow(
             id=nation,
-            name=board.name(nation),
+            name=shown(board, nation),
             code=codes[nation],
             government=clip(ns.government, NAME_WIDTH) if ns.government else "-",
             treasury=ns.treasury,
             power=ns.power,
             multiplier=state.multiplier(nation),
-            rondel=board.name(ns.rondel) if ns.rondel else "-",
+            rondel=shown(board, ns.rondel) if ns.rondel else "-",
             factories=len(ns.factories),
             armies=sum(ns.armies.values()),
             hostile=sum(hostile.values()),
@@ -247,7 +255,7 @@ def player_rows(state: GameState, reader: str | None, open_cash: bool = False) -
     rows = []
     for seat, name in enumerate(state.seating, start=1):
         p = state.players[name]
-        bonds = tuple(BondView(board.name(b.nation), b.value, tables.interest(b.value))
+        bonds = tuple(BondView(shown(board, b.nation), b.value, tables.interest(b.value))
                       for b in sorted(p.bonds, key=lambda b: (board.nation_ids.index(b.nation), -b.value)))
         roles = []
         if state.investor_card == name:
@@ -259,7 +267,7 @@ def player_rows(state: GameState, reader: str | None, open_cash: bool = False) -
             seat=seat,
             name=name,
             you=name == reader,
-            governs=", ".join(board.name(n) for n in state.governed_by(name)),
+            governs=", ".join(shown(board, n) for n in state.governed_by(name)),
             bonds=bonds,
             bonds_text=", ".join(b.text for b in bonds) or "none",
             interest=sum(b.interest for b in bonds),
@@ -283,13 +291,13 @@ def waiting_list(state: GameState, reader: str | None = None) -> tuple[Waiting, 
 def turn_line(state: GameState) -> str:
     board = state.board
     if isinstance(state.step, FinishedStep):
-        return _view_words("game_over", reason=state.step.reason)
+        return _view_words("game_over", reason=end_reason(state.board, state.step.reason))
     if isinstance(state.step, SetupBondsStep):
-        return _view_words("setting_up", nation=board.name(state.step.nation))
+        return _view_words("setting_up", nation=shown(board, state.step.nation))
     if state.turn is None:
         return _view_words("round", round=state.round)
     nation = state.turn.nation
-    return _view_words("turn", round=state.round, nation=board.name(nation), gov=state.nations[nation].government,
+    return _view_words("turn", round=state.round, nation=shown(board, nation), gov=state.nations[nation].government,
                        step=_step_words(state))
 
 
@@ -379,6 +387,11 @@ class WelcomeView:
     you_decide: bool
     variants: str
     mail_note: str = ""  # the core's items on the seat's mail (GameKind.welcome)
+    example: tuple[str, ...] = ()  # a reply on the nation's turn, ready to copy
+
+
+# The welcome's example of a reply, in the order language (written in the seat's words by ``localize_order``).
+WELCOME_EXAMPLE = ("RONDEL import", "IMPORT army Moscow, fleet Vladivostok")
 
 
 def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str | None = None,
@@ -405,6 +418,7 @@ def welcome_view(state: GameState, player: str, *, game: str = "", reply_to: str
         you_decide=any(w.you for w in waiting),
         variants=variants,
         mail_note=mail_note,
+        example=tuple(localize_order(state.board, line) for line in WELCOME_EXAMPLE),
     )
 
 
@@ -530,14 +544,15 @@ def game_end_view(state: GameState, reader: str | None = None, events: Iterable[
     for rank, (player, total) in enumerate(ranking, start=1):  # ties are already broken (R-END-4)
         p = state.players[player]
         bonds = tuple(
-            BondScore(board.name(b.nation), b.value, tables.interest(b.value), state.multiplier(b.nation),
+            BondScore(shown(board, b.nation), b.value, tables.interest(b.value), state.multiplier(b.nation),
                       tables.interest(b.value) * state.multiplier(b.nation))
             for b in sorted(p.bonds, key=lambda b: (board.nation_ids.index(b.nation), -b.value)))
         assert player_score(state, player) == total
         tied = sum(1 for _, other in ranking if other == total) > 1
         rows.append(ScoreRow(rank, player, total, p.cash, sum(b.points for b in bonds), bonds, player == reader,
                              tied))
-    reason = state.step.reason if isinstance(state.step, FinishedStep) else _view_words("not_over")
+    reason = end_reason(state.board, state.step.reason) if isinstance(state.step, FinishedStep) \
+        else _view_words("not_over")
     return GameEndView(
         game=game,
         reader=reader,
@@ -564,9 +579,9 @@ def tie_break_lines(state: GameState, ranking: Sequence[tuple[str, int]]) -> lis
             a, b = p.bond_total(nation), q.bond_total(nation)
             if a != b:
                 lines.append(_view_words("tie", first=first, second=second, score=score, same=same,
-                                         nation=board.name(nation), power=state.nations[nation].power, a=a, b=b))
+                                         nation=shown(board, nation), power=state.nations[nation].power, a=a, b=b))
                 break
-            same.append(board.name(nation))
+            same.append(shown(board, nation))
         else:
             lines.append(_view_words("tie", first=first, second=second, score=score, same=same, nation=None,
                                      power=0, a=0, b=0))

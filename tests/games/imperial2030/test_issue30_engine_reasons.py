@@ -108,3 +108,17 @@ def test_issue30_every_refusal_is_said_in_every_language(refusals: list[IllegalA
     with speaking(language):
         same = [code for code, exc in one_each.items() if engine_reason(board, exc) == exc.reason]
     assert same == []
+
+
+def test_issue30_an_engine_refusal_in_russian_names_places_in_russian_and_lists_orders_to_copy() -> None:
+    """The engine's reason names ids in the seat's words; its 'Legal now', English prose in the engine, becomes
+    the orders legal for the seat in its words, ready to copy."""
+    kind = kind_named("imperial2030")
+    state = on_space("europe", FACTORY)
+    player = waiting_for(state)[0]
+    with speaking(Language.RU):
+        outcome = kind.run_message(state, player, "СТРОИТЬ Москва", {})
+        assert outcome.refusal is not None
+        text = kind.error(state, player, outcome.refusal, outcome.applied, game="g")
+    assert "Москва" in text.split("Сейчас можно:")[0] and "Moscow" not in text
+    assert "СТРОИТЬ" in text.split("Сейчас можно:")[1] and "build a factory" not in text

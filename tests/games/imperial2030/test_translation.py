@@ -263,13 +263,13 @@ def test_a_part_laid_out_once_per_move_is_kept_per_language() -> None:
 
 def test_why_the_game_ended_is_said_in_the_mails_language() -> None:
     """The engine gives the reason in English ("Europe reached 25 power points"): the game end, the report and
-    the narration say it in the reader's language, and in English exactly as before."""
+    the narration say it, and name the nation, in the reader's language (issue 30), and in English exactly as before."""
     state, events = finished()
     english = KIND.game_end(state, "Anna", events, game="g1")
     assert "The game ended because Europe reached 25 power points." in english
     with speaking(Language.PL):
         polish = KIND.game_end(state, "Anna", events, game="g1")
         report = KIND.report(state, "Anna", events, game="g1", board=False)
-    assert "Gra się skończyła, bo Europe: punktów wpływu 25." in polish
+    assert "Gra się skończyła, bo Europa: punktów wpływu 25." in polish
     assert "reached" not in polish and "reached" not in report
     assert say("_view_words", "ended", reason="the moon fell") == "the moon fell"  # an unknown reason as given

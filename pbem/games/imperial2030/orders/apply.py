@@ -59,8 +59,10 @@ from engine.imperial2030.game import waiting_for
 from engine.imperial2030.model import GameState, ManeuverStep
 from pbem.games.imperial2030.orders.errors import OrderError
 from pbem.games.imperial2030.orders.legal import refusal
+from pbem.games.imperial2030.orders.lexicon import written_in
 from pbem.games.imperial2030.orders.parse import Query, parse_line, parse_order
 from pbem.games.imperial2030.orders.split import MessageLine, split_orders
+from pbem.languages import speaking
 
 MANEUVER_ORDERS = (FleetMove, ArmyMove, Attack, DestroyFactory)
 IMPLICIT_DONE = "DONE"  # the text of the DONE added at the end of a message
@@ -250,8 +252,9 @@ def apply_exchange(
                 rest = held_lines.pop(who)
                 slot = len(resumed)
                 resumed.append(None)
-                result = _run(current, who, rest, maneuvering=True, end_maneuver=end_maneuver, resumed=True,
-                              wake=wake)
+                with speaking(written_in(line.text for line in rest)):  # its writer's words, whoever answered
+                    result = _run(current, who, rest, maneuvering=True, end_maneuver=end_maneuver, resumed=True,
+                                  wake=wake)
                 resumed[slot] = result
                 if result.question is not None:
                     held_lines[who] = result.waiting

@@ -20,9 +20,12 @@ from engine.imperial2030.model import (
 from pbem.games.imperial2030.orders.errors import (
     OrderSyntaxError,
 )
+from pbem.games.imperial2030.orders.format import localize_order
 from pbem.games.imperial2030.orders.keywords import (
     KeywordSpec,
+    shown,
 )
+from pbem.games.imperial2030.orders.lexicon import name as local_name
 from pbem.games.imperial2030.orders.names import (
     REGION,
 )
@@ -57,7 +60,7 @@ class Context:
 
     def home_what(self, noun: Among) -> Noun:
         """``noun`` ("home_city", "home_province") of the nation whose turn it is; any region outside a turn."""
-        return Noun(noun, self.board.name(self.nation)) if self.nation else REGION
+        return Noun(noun, local_name(self.board.name(self.nation))) if self.nation else REGION
 
     def decision_nation(self) -> str | None:
         """The nation of the player's open decision, if exactly one is named (e.g. "BUY 9" in a round for China)."""
@@ -66,11 +69,11 @@ class Context:
 
     def syntax(self, reason: Reason, **values: object) -> OrderSyntaxError:
         """The refusal ``reason`` followed by how the order is written."""
-        return OrderSyntaxError(Why(reason, values, self.spec.usage))
+        return OrderSyntaxError(Why(reason, values, localize_order(self.board, self.spec.usage)))
 
     def no_rest(self) -> None:
         if self.rest:
-            raise self.syntax(Reason.TAKES_NOTHING, keyword=self.spec.keyword.text, rest=self.rest)
+            raise self.syntax(Reason.TAKES_NOTHING, keyword=shown(self.spec.keyword), rest=self.rest)
 
     def maneuver(self) -> ManeuverStep | None:
         """The maneuver in progress, if the game waits for the government's next maneuver order."""
@@ -88,7 +91,7 @@ class Context:
     def own_what(self, kind: UnitKind | None) -> Noun:
         """A region with a unit (of ``kind``) of the nation whose turn it is; any region outside a turn."""
         noun = {UnitKind.ARMY: Among.OWN_ARMY, UnitKind.FLEET: Among.OWN_FLEET, None: Among.OWN_UNIT}[kind]
-        return Noun(noun, self.board.name(self.nation)) if self.nation else REGION
+        return Noun(noun, local_name(self.board.name(self.nation))) if self.nation else REGION
 
     def items(self, text: str) -> list[str]:
         """The items of a list ("IMPORT army Moscow, fleet Baltic"); a list ending in its separator, or with an

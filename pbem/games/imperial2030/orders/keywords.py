@@ -6,6 +6,10 @@ the closest real ones ("RONDLE" -> "did you mean RONDEL?"). ``Role.UNSUPPORTED``
 marks an order of ORDERS.md that the engine cannot carry out yet, so that a
 player is told "not available yet" rather than "not an order"; since the
 maneuver arrived, every order of the language is supported.
+
+A seat whose language is not English may write each keyword in that language
+as well (``keys_of``: ``АРМИЯ``, ``ZNISZCZ``), and is answered with its
+language's keywords (``shown``); English ones are read for every seat.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from pbem.games.imperial2030.orders.errors import OrderSyntaxError
+from pbem.games.imperial2030.orders.lexicon import current
 from pbem.games.imperial2030.orders.names import normalise
 from pbem.games.imperial2030.orders.reasons import Reason, why
 
@@ -108,8 +113,22 @@ SPECS: tuple[KeywordSpec, ...] = (
 )
 SPEC_BY_KEYWORD: dict[Keyword, KeywordSpec] = {s.keyword: s for s in SPECS}
 
+
+def keys_of(spec: KeywordSpec) -> tuple[str, ...]:
+    """Every spelling of ``spec``'s keyword a seat may write: the English ones, and its language's (issue 30)."""
+    lex = current()
+    if lex is None:
+        return spec.keys
+    return spec.keys + tuple(normalise(s) for s in lex.spellings(spec.keyword.text))
+
+
+def shown(keyword: Keyword) -> str:
+    """``keyword`` as the seat reads it: in its language (``ARMY`` -> ``АРМИЯ``), in English ``keyword.text``."""
+    lex = current()
+    return lex.keywords.get(keyword.text, keyword.text) if lex else keyword.text
+
 _WORD = re.compile(r"\S+")
-_COLON = re.compile(r"^\s*([A-Za-z][A-Za-z']*)\s*[:,](?=\s|$)")  # "RONDEL: taxation", "PASS, thanks"
+_COLON = re.compile(r"^\s*([^\W\d_](?:[^\W\d_]|')*)\s*[:,](?=\s|$)")  # "RONDEL: taxation", "PASS, thanks"
 
 # How close a misspelt first word must be to a keyword to be suggested: keywords of the orders legal
 # now may be further off ("fite" -> FIGHT when a battle is asked) than others ("let" is not "FLEET").
@@ -142,17 +161,17 @@ def read_keyword(text: str, preferred: Callable[[], Collection[Keyword]] | None 
             continue
         key = normalise(" ".join(w.group() for w in words[:count]))
         for spec in SPECS:
-            if key in spec.keys:
+            if key in keys_of(spec):
                 return Split(spec, text[words[count - 1].end():].strip())
     first = normalise(words[0].group())
     if len(first) >= MIN_PREFIX:
-        fits = [s for s in SPECS if any(k.startswith(first) for k in s.keys)]
+        fits = [s for s in SPECS if any(k.startswith(first) for k in keys_of(s))]
         if len(fits) == 1:
             return Split(fits[0], text[words[0].end():].strip())
         if fits:
             raise OrderSyntaxError(why(Reason.KEYWORD_COULD_BE, word=words[0].group(),
-                                       keywords=[s.keyword.text for s in fits]),
-                                   suggestions=[s.keyword.text for s in fits])
+                                       keywords=[shown(s.keyword) for s in fits]),
+                                   suggestions=[shown(s.keyword) for s in fits])
     raise OrderSyntaxError(why(Reason.NOT_AN_ORDER, word=words[0].group()),
                            suggestions=suggest_keywords(text, preferred() if preferred else ()))
 
@@ -179,7 +198,7 @@ def suggest_keywords(text: str, preferred: Collection[Keyword] = ()) -> tuple[st
     to be less close than others.
     """
     words = text.split()
-    owner = {k: s.keyword for s in SPECS for k in s.keys}
+    owner = {k: s.keyword for s in SPECS for k in keys_of(s)}
     found: list[Keyword] = []
     for probe in (normalise(" ".join(words[:2])), normalise(words[0]) if words else ""):
         if not probe:
@@ -196,4 +215,4 @@ def suggest_keywords(text: str, preferred: Collection[Keyword] = ()) -> tuple[st
             for keyword in sorted(group, key=lambda k: k not in preferred):  # stable: legal ones first
                 if keyword not in found:
                     found.append(keyword)
-    return tuple(k.text for k in found[:4])
+    return tuple(shown(k) for k in found[:4])

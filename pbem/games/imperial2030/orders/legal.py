@@ -13,9 +13,11 @@ from engine.imperial2030.model import GameState
 from pbem.games.imperial2030.enginewords import engine_reason
 from pbem.games.imperial2030.orders.errors import IllegalOrder, NotYourTurn, OrderError
 from pbem.games.imperial2030.orders.format import format_action
-from pbem.games.imperial2030.orders.keywords import Keyword
+from pbem.games.imperial2030.orders.keywords import Keyword, shown
+from pbem.games.imperial2030.orders.lexicon import current, name, word
 from pbem.games.imperial2030.orders.reasons import TEMPLATE
 from pbem.games.imperial2030.sayings import say
+from pbem.languages import SOURCE, spoken
 
 
 def legal_orders(state: GameState, player: str) -> tuple[str, ...]:
@@ -30,20 +32,22 @@ def legal_orders(state: GameState, player: str) -> tuple[str, ...]:
             if text not in found:
                 found.append(text)
         if decision.limit > 1 and decision.kind is DecisionKind.IMPORT:
-            found.append(say(TEMPLATE, "import_hint", order=f"{Keyword.IMPORT.text} <army|fleet> <province>, ...",
+            units = f"{word('army')}|{word('fleet')}"
+            found.append(say(TEMPLATE, "import_hint", order=f"{shown(Keyword.IMPORT)} <{units}> <province>, ...",
                              limit=decision.limit))
         elif decision.limit > 1 and decision.kind is DecisionKind.PRODUCTION:
-            found.append(say(TEMPLATE, "produce_hint", order=f"{Keyword.PRODUCE.text} <province>, ..."))
+            found.append(say(TEMPLATE, "produce_hint", order=f"{shown(Keyword.PRODUCE)} <province>, ..."))
         elif decision.kind is DecisionKind.MANEUVER:
             found.append(say(TEMPLATE, "maneuver_hint",
-                             order=f"{Keyword.FLEET.text}|{Keyword.ARMY.text} <from> TO <to> {Keyword.ATTACK.text} "
-                                   "<nation>",
-                             kinds=f"{Keyword.ARMY.text}|{Keyword.FLEET.text}", via="VIA <sea>, ..."))
+                             order=f"{shown(Keyword.FLEET)}|{shown(Keyword.ARMY)} <from> {word('TO')} <to> "
+                                   f"{shown(Keyword.ATTACK)} <nation>",
+                             kinds=f"{word('army')}|{word('fleet')}".upper(), via=f"{word('VIA')} <sea>, ..."))
     governed = state.governed_by(player)
     money = state.players[player].cash
     if governed and money > 0:
-        nations = " | ".join(board.name(n) for n in governed)
-        found.append(f"{Keyword.DONATE.text} <1 to {money}> TO {nations}")
+        nations = " | ".join(name(board.name(n)) for n in governed)
+        span = f"1 to {money}" if current() is None else f"1-{money}"  # no English "to" in another language's mail
+        found.append(f"{shown(Keyword.DONATE)} <{span}> {word('TO')} {nations}")
     return tuple(found)
 
 
@@ -52,11 +56,17 @@ def refusal(state: GameState, player: str, exc: EngineError) -> OrderError:
 
     The engine's reason and legal list are kept; where the engine lists
     nothing (an order out of turn), the orders legal for the player are given.
+    The engine's list is English prose ("build a factory in Berlin"): a seat
+    that reads another language gets the orders legal for it instead, in its
+    words, ready to copy.
     """
+    english = spoken() is SOURCE
     if isinstance(exc, NotYourDecision):
-        return NotYourTurn.from_decision_error(exc, waiting_for(state), exc.legal or legal_orders(state, player),
-                                               said=engine_reason(state.board, exc))
+        own = legal_orders(state, player)
+        return NotYourTurn.from_decision_error(exc, waiting_for(state), (exc.legal if english else ()) or own,
+                                               said=engine_reason(state.board, exc, name))
     orders = legal_orders(state, player)
     if isinstance(exc, IllegalAction):
-        return IllegalOrder.from_engine(exc, orders, said=engine_reason(state.board, exc))
+        error = IllegalOrder.from_engine(exc, orders, said=engine_reason(state.board, exc, name))
+        return error if english or not orders else IllegalOrder(error.reason, legal=orders, orders=orders, cause=exc)
     return IllegalOrder(str(exc), legal=orders, orders=orders)

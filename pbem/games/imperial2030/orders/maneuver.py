@@ -32,6 +32,7 @@ from pbem.games.imperial2030.orders.context import Context as _Context
 from pbem.games.imperial2030.orders.errors import (
     OrderSyntaxError,
 )
+from pbem.games.imperial2030.orders.format import localize_order
 from pbem.games.imperial2030.orders.names import (
     is_unit_kind,
     normalise,
@@ -78,7 +79,8 @@ def _move_parts(c: _Context, clause_words: frozenset[str]) -> _Move:
         if key not in clause_words and index and len(key) >= 4:
             near = difflib.get_close_matches(key, sorted(clause_words), n=1, cutoff=0.8)
             if near:  # "ARMY Paris TO Mumbai HOSTIL": a misspelt HOSTILE, not part of a name
-                raise OrderSyntaxError(Why(Reason.NOT_A_WORD, {"word": word, "near": near[0].upper()}, c.spec.usage),
+                raise OrderSyntaxError(Why(Reason.NOT_A_WORD, {"word": word, "near": near[0].upper()},
+                                                   localize_order(c.board, c.spec.usage)),
                                        suggestions=(near[0].upper(),))
         if key in clause_words:
             if any(k == key for k, _ in clauses):

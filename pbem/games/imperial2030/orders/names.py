@@ -16,6 +16,11 @@ exactly what went wrong:
    ``UnknownName`` with close spellings ("did you mean").
 
 The board is the only source of names: nothing here knows a region by heart.
+A seat whose language is not English (issue 30) may write each thing by its
+name in that language too (``lexicon``: the glossary's, from the
+catalogues): the names are read in the language being read
+(``pbem.languages.spoken``), listed and suggested in it, and the English
+ones stay valid.
 """
 from __future__ import annotations
 
@@ -34,7 +39,9 @@ from pbem.games.imperial2030.orders.errors import (
     OrderSyntaxError,
     UnknownName,
 )
+from pbem.games.imperial2030.orders.lexicon import Lexicon, lexicon
 from pbem.games.imperial2030.orders.reasons import Among, Noun, Reason, why
+from pbem.languages import Language, spoken
 
 REGION = Noun(Among.REGION)  # any region of the map, how refusals speak of names looked for everywhere
 MAX_LISTED = 12  # longer candidate lists are noise in an email; suggestions still point the way
@@ -45,7 +52,7 @@ _QUOTE_MARKS = str.maketrans("", "", "\"`\u2018\u201c\u201d")  # 'taxation', "Ri
 
 def normalise(text: str) -> str:
     """The form in which typed names are compared: the engine's rule plus accents and quote marks dropped."""
-    decomposed = unicodedata.normalize("NFKD", text.translate(_QUOTE_MARKS))
+    decomposed = unicodedata.normalize("NFKD", text.translate(_QUOTE_MARKS).replace("ł", "l").replace("Ł", "L"))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return normalise_name(plain)
 
@@ -89,10 +96,23 @@ class BoardNames:
     region_by_id: dict[str, Named]
 
 
-@lru_cache(maxsize=16)
 def board_names(board: Board) -> BoardNames:
-    nations = tuple(Named.of(n.id, n.name, n.aliases) for n in sorted(board.nations, key=lambda n: n.turn_order))
-    regions = tuple(Named.of(r.id, r.name, r.aliases) for r in board.regions.values())
+    """The board's names in the language being read (``pbem.languages.spoken``): a seat writes its own or English."""
+    return _board_names(board, spoken())
+
+
+def _local(lex: Lexicon | None, id: str, english: str, aliases: Iterable[str]) -> Named:
+    """A thing named in the seat's language first (refusals list that name), then in English and its aliases."""
+    if lex is None:
+        return Named.of(id, english, aliases)
+    return Named.of(id, lex.names.get(english, english), (*lex.also.get(english, ()), english, *aliases))
+
+
+@lru_cache(maxsize=16)
+def _board_names(board: Board, language: Language) -> BoardNames:
+    lex = lexicon(language)
+    nations = tuple(_local(lex, n.id, n.name, n.aliases) for n in sorted(board.nations, key=lambda n: n.turn_order))
+    regions = tuple(_local(lex, r.id, r.name, r.aliases) for r in board.regions.values())
     return BoardNames(nations, regions, {r.id: r for r in regions})
 
 
@@ -212,9 +232,14 @@ def sea_domain(board: Board) -> Domain:
 def canal_domain(board: Board) -> Domain:
     """The canals by id and name, with or without the word "canal" ("Suez", "Suez Canal")."""
     entries = []
+    lex = lexicon(spoken())
     for canal in board.canals:
         name = canal.replace("_", " ").title()
-        entries.append(Named.of(canal, name, (f"{name} canal", f"{canal} canal")))
+        spellings = (f"{name} canal", f"{canal} canal")
+        if lex is None:
+            entries.append(Named.of(canal, name, spellings))
+        else:
+            entries.append(Named.of(canal, lex.canals.get(name, name), (*lex.also.get(name, ()), name, *spellings)))
     return Domain(Noun(Among.CANAL), tuple(entries))
 
 
@@ -271,7 +296,13 @@ def space_domain(board: Board) -> Domain:
         if not spaces:
             continue
         aliases = [s.name for s in spaces] + [a for act, names in _SPACE_ALIASES if act is action for a in names]
-        entries.append(Named.of(action.value, spaces[0].name, aliases))
+        lex = lexicon(spoken())
+        if lex is None:
+            entries.append(Named.of(action.value, spaces[0].name, aliases))
+        else:
+            english = spaces[0].name
+            entries.append(Named.of(action.value, lex.spaces.get(english, english),
+                                    (*lex.also.get(english, ()), english, *aliases)))
     return Domain(Noun(Among.RONDEL_SPACE), tuple(entries))
 
 
@@ -290,6 +321,17 @@ def spaces_by_distance(board: Board, action: SpaceAction, marker: str | None) ->
     return tuple(sorted(ids, key=lambda sid: (board.rondel_ids.index(sid) - start - 1) % count))
 
 
+def space_id_text(board: Board, sid: str) -> str:
+    """A rondel space as an order names it whatever the marker's place: its id (``production_2``), in another
+    language the name of its kind and its number (``Производство 2``), read back like the id."""
+    lex = lexicon(spoken())
+    if lex is None:
+        return sid
+    english = board.rondel_by_id[sid].name
+    number = sid.rpartition("_")[2] if "_" in sid else ""
+    return f"{lex.spaces.get(english, english)} {number}".strip()
+
+
 def resolve_space(board: Board, text: str, marker: str | None) -> str:
     """A rondel space id: an id (``production_2``), or a kind, optionally ``far``/``near``.
 
@@ -304,7 +346,7 @@ def resolve_space(board: Board, text: str, marker: str | None) -> str:
     phrase = " ".join(words)
     key = _id_key(phrase)
     for sid in board.rondel_ids:
-        if key == _id_key(sid):
+        if key in (_id_key(sid), _id_key(space_id_text(board, sid))):
             if which is not None:
                 raise OrderSyntaxError(why(Reason.ONE_SPACE, space=sid, which=which),
                                        suggestions=(f"RONDEL {sid}",))

@@ -62,7 +62,7 @@ from pbem.games.imperial2030.orders.errors import (
     OrderSyntaxError,
     UnsupportedOrder,
 )
-from pbem.games.imperial2030.orders.format import CLEAR, NOTHING, STANDING_KEYWORDS
+from pbem.games.imperial2030.orders.format import CLEAR, NOTHING, STANDING_KEYWORDS, localize_order
 from pbem.games.imperial2030.orders.keywords import (
     SPEC_BY_KEYWORD,
     Keyword,
@@ -70,6 +70,7 @@ from pbem.games.imperial2030.orders.keywords import (
     read_keyword,
 )
 from pbem.games.imperial2030.orders.legal import legal_orders, refusal
+from pbem.games.imperial2030.orders.lexicon import to_english
 from pbem.games.imperial2030.orders.maneuver import (
     read_allow,
     read_army,
@@ -272,7 +273,7 @@ def _standing(c: _Context) -> Action:
         split = None
     kind = _STANDING_KINDS.get(split.spec.keyword) if split is not None else None
     if split is None or kind is None:
-        raise OrderSyntaxError(Why(Reason.NOT_STANDING, {"text": c.rest}, usage))
+        raise OrderSyntaxError(Why(Reason.NOT_STANDING, {"text": c.rest}, localize_order(c.board, usage)))
     words = split.rest.split()
     canal = None
     if kind in _CANAL_KINDS and words:
@@ -353,7 +354,8 @@ def parse_line(state: GameState, player: str, text: str) -> Action | Query:
         split = read_keyword(text, lambda: legal_keywords(state, player))
         if split.spec.role is Role.ORDER and split.spec.keyword not in _ANYTIME:
             _check_turn(state, player)
-        context = _Context(state, player, split.spec, split.rest)
+        rest = split.rest if split.spec.role is Role.QUERY else to_english(split.spec.keyword.value, split.rest)
+        context = _Context(state, player, split.spec, rest)
         if split.spec.role is Role.QUERY:
             return _query(context)
         if split.spec.role is Role.UNSUPPORTED:
