@@ -90,3 +90,12 @@ def raise_sites(folder: str) -> list[tuple[str, int, bool]]:
                 bool(node.args) and not isinstance(node.args[0], ast.Constant | ast.JoinedStr | ast.BinOp))
             found.append((str(path.relative_to(ROOT)), node.lineno, coded))
     return found
+
+
+def refusal_of(call: Callable[[], object]) -> IllegalAction:
+    """The refusal ``call`` raises (a test's position made to raise one)."""
+    try:
+        call()
+    except IllegalAction as exc:
+        return exc
+    raise AssertionError("no refusal")

@@ -26,7 +26,7 @@ from engine.eight_minute_empire.rules import EightMinuteRules
 from pbem.games import kind_named
 from pbem.games.eight_minute_empire.enginewords import engine_reason
 from pbem.languages import Language, speaking
-from tests.games.issue30_harvest import harvest, raise_sites
+from tests.games.issue30_harvest import harvest, raise_sites, refusal_of
 
 BOARD = default_board()
 NAMES = ("ann", "bob", "cy", "dee", "eve")
@@ -46,14 +46,6 @@ def on_turn(card: int, player: str = "ann") -> State:
 def card_with(kind: str) -> int:
     """A card of one action, of ``kind``."""
     return next(c.id for c in BOARD.cards.values() if c.join == "" and c.actions[0].kind.value == kind)
-
-
-def _refused(call: object) -> IllegalAction:
-    try:
-        call()  # type: ignore[operator]
-    except IllegalAction as exc:
-        return exc
-    raise AssertionError("no refusal")
 
 
 def _made_here() -> list[IllegalAction]:
@@ -88,7 +80,7 @@ def _made_here() -> list[IllegalAction]:
         lambda: apply(BOARD, on_turn(destroyer), "ann", Destroy((("bob", 12), ("cy", 12)))),
         lambda: replay(rules, Setup(seats, 1), [LogEntry("ann", Bid(0), 7)]),
     ]
-    return [_refused(call) for call in calls]
+    return [refusal_of(call) for call in calls]
 
 
 def _random_refusals() -> list[IllegalAction]:

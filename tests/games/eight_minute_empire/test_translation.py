@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import replace
-
-import pytest
 
 from engine.core.log import LogEntry
 from engine.core.seats import Seat
@@ -24,41 +21,15 @@ from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
 from pbem.games.eight_minute_empire.orders import COLOURS
 from pbem.games.eight_minute_empire.scoresheet import score_sheet
 from pbem.games.results import Query
-from pbem.render.env import environment
+from tests.games.marking import MARKED
 
 BOARD = default_board()
 NAMES = ("ann", "bob", "cy")
 KIND = kind_named("eight-minute-empire")
 assert isinstance(KIND, EightMinuteEmpire)
 
-OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
-MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
-PLACEHOLDER = re.compile(r"(%\([a-zA-Z_]+\)[sd])")
 
 
-def bracket(text: str) -> str:
-    """``text`` as the marking catalogue translates it: each piece of its own words bracketed, its placeholders
-    left outside, so that what a placeholder brings in (words from elsewhere) is checked too."""
-    return "".join(part if PLACEHOLDER.fullmatch(part) else OPEN + part + CLOSE
-                   for part in PLACEHOLDER.split(text) if part)
-
-
-@pytest.fixture
-def marking() -> Iterator[None]:
-    """The mail environment with a catalogue that brackets every text it translates, for the test's length only."""
-    env = environment()
-    saved = dict(env.globals)
-    env.cache.clear()  # type: ignore[union-attr]  # templates (and their imported macros) made afresh
-    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        bracket, lambda one, many, n: bracket(one if n == 1 else many), newstyle=True,
-        pgettext=lambda context, text: bracket(text),
-        npgettext=lambda context, one, many, n: bracket(one if n == 1 else many))
-    try:
-        yield
-    finally:
-        env.globals.clear()
-        env.globals.update(saved)
-        env.cache.clear()  # type: ignore[union-attr]
 
 
 def unmarked(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from engine.imperial2030.refusals import Refused
 from pbem.games import kind_named
 from pbem.games.imperial2030.enginewords import engine_reason
 from pbem.languages import Language, speaking
-from tests.games.issue30_harvest import harvest, raise_sites
+from tests.games.issue30_harvest import harvest, raise_sites, refusal_of
 from tests.helpers import FACTORY, maneuver_turn, move_to, play, standard_game, turn_of, with_flags, with_units
 
 # The rule tests that refuse (test_option_lists and the order tests raise no refusal of their own and take long).
@@ -49,21 +49,13 @@ def suez_example() -> GameState:
     return maneuver_turn(state, "europe")
 
 
-def _refused(call: object) -> IllegalAction:
-    try:
-        call()  # type: ignore[operator]
-    except IllegalAction as exc:
-        return exc
-    raise AssertionError("no refusal")
-
-
 def _made_here() -> list[IllegalAction]:
     """The refusals the rule and order tests leave out, each raised by a position made for it."""
     asked, _ = play(caribbean_example(), FleetMove("northatlantic", "caribbeansea"))  # Brazil (Dan) is asked
     at_canal, _ = play(suez_example(), FleetMove("mediterraneansea", "indianocean"))  # the USA (Eva) is asked
     poor = on_space("europe", FACTORY).fork()
     poor.nation_w("europe").treasury = 0
-    return [_refused(call) for call in (
+    return [refusal_of(call) for call in (
         lambda: play(asked, Fight(True, "usa"), "Dan"),
         lambda: play(asked, Fight(True, "brazil", UnitKind.ARMY), "Dan"),
         lambda: play(at_canal, Fight(True), "Eva"),

@@ -6,9 +6,7 @@ spaces: data, translated in a later step), numbers, punctuation, rules and the A
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-
-import pytest
+from collections.abc import Iterable
 
 from engine.core.log import LogEntry
 from engine.imperial2030.actions import ChooseSpace
@@ -26,6 +24,7 @@ from pbem.games.results import Query
 from pbem.languages import Language, speaking
 from pbem.render.env import environment
 from pbem.render.text import wrap
+from tests.games.marking import CLOSE, MARKED, OPEN
 from tests.helpers import BOARD, play, standard_game, turn_of
 from tests.imperialpositions import (
     battle_question,
@@ -43,38 +42,12 @@ from tests.imperialpositions import (
 KIND = kind_named("imperial2030")
 assert isinstance(KIND, Imperial2030)
 
-OPEN, CLOSE = "\x01", "\x02"  # what the marking catalogue puts around each text it translates
-MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
-PLACEHOLDER = re.compile(r"(%\([a-zA-Z_]+\)[sd])")
 PIECES = re.compile(r"\b[A-Z]{2}(?:[afh]\d+)+\b|\(x\d+\)")  # the board's pieces (RUa2f1), a multiplier (x2)
 # lower-case words of orders (IMPORT army Moscow, fleet Vladivostok; HELP's examples in lower case)
 ORDER_WORDS = {"far", "production", "maneuver", "nothing", "invest", "don", "t", "to",
                *(w for k in Keyword for w in k.value.split())}
 
 
-def bracket(text: str) -> str:
-    """``text`` as the marking catalogue translates it: each piece of its own words bracketed, its placeholders
-    left outside, so that what a placeholder brings in (a name, or words from elsewhere) is checked too."""
-    return "".join(part if PLACEHOLDER.fullmatch(part) else OPEN + part + CLOSE
-                   for part in PLACEHOLDER.split(text) if part)
-
-
-@pytest.fixture
-def marking() -> Iterator[None]:
-    """The mail environment with a catalogue that brackets every text it translates, for the test's length only."""
-    env = environment()
-    saved = dict(env.globals)
-    env.cache.clear()  # type: ignore[union-attr]  # templates (and their imported macros) made afresh
-    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension
-        bracket, lambda one, many, n: bracket(one if n == 1 else many), newstyle=True,
-        pgettext=lambda context, text: bracket(text),
-        npgettext=lambda context, one, many, n: bracket(one if n == 1 else many))
-    try:
-        yield
-    finally:
-        env.globals.clear()
-        env.globals.update(saved)
-        env.cache.clear()  # type: ignore[union-attr]
 
 
 def names(players: Iterable[str] = ()) -> list[str]:
