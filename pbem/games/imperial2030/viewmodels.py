@@ -41,7 +41,7 @@ from pbem.games.imperial2030.narrate import narrate
 from pbem.games.imperial2030.orders import format_action
 from pbem.games.imperial2030.orders.format import localize_order
 from pbem.games.imperial2030.orders.lexicon import canal as local_canal
-from pbem.games.imperial2030.orders.lexicon import end_reason, shown
+from pbem.games.imperial2030.orders.lexicon import end_reason, shown, space
 from pbem.games.imperial2030.orders.lexicon import name as local_name
 from pbem.games.imperial2030.sayings import say
 from pbem.render.identitycache import same_objects
@@ -80,7 +80,7 @@ def _step_words(state: GameState) -> str:
         case RondelStep():
             return _view_words("step", kind="rondel", value=None)
         case ActionStep(action):
-            return _view_words("step", kind="action", value=action.value)
+            return _view_words("step", kind="action", value=space(action.value.capitalize()))
         case ManeuverStep():
             return _view_words("step", kind="maneuver", value=None)
         case ForceStopStep(target, _):

@@ -94,6 +94,12 @@ def name(english: str) -> str:
     return lex.names.get(english, english) if lex else english
 
 
+def space(english: str) -> str:
+    """A rondel space's name (the board's English, ``Taxation``) in the language being written."""
+    lex = current()
+    return lex.spaces.get(english, english) if lex else english
+
+
 def canal(english: str) -> str:
     """A canal (``Suez``) in the language being written."""
     lex = current()
