@@ -91,8 +91,7 @@ ENGLISH_NAME: dict[Language, str] = {
 def labels() -> tuple[str, ...]:
     """Every language as a player may choose it, for the text being written: ``RU (Русский)``, and in an
     English mail ``RU (Russian)``."""
-    names = ENGLISH_NAME if spoken() is SOURCE else ENDONYM
-    return tuple(f"{language.value.upper()} ({names[language]})" for language in Language)
+    return tuple(f"{language.value.upper()} ({label(language)})" for language in Language)
 
 
 def label(language: Language) -> str:

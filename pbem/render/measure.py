@@ -50,10 +50,11 @@ def font_file(language: Language) -> Path | None:
     return None
 
 
+@cache
 def writes(language: Language) -> bool:
     """Whether a picture can be drawn in ``language`` here (else it is drawn in English: see
     ``pbem.moderator.notify.boards``). A host adds a font for Russian and Polish with the Debian package
-    ``fonts-dejavu-core`` (docs/hosting.md)."""
+    ``fonts-dejavu-core`` (docs/hosting.md). Remembered: asked for every mail that carries a board."""
     return font_file(language) is not None or _default_writes(LETTERS[language])
 
 

@@ -449,17 +449,12 @@ def _queue(composer: MailComposer, game: GameRow, kind: GameKind, state: Any, se
            recipients: Sequence[SeatRow], press: Press, mode: str, key: str) -> None:
     """One relayed press: From the moderator, Reply-To the recipient's token; no address of the sender."""
     with composer.writing_to(game, seat):
-        _queue_one(composer, game, kind, state, sender, seat, recipients, press, mode, key)
-
-
-def _queue_one(composer: MailComposer, game: GameRow, kind: GameKind, state: Any, sender: SeatRow, seat: SeatRow,
-               recipients: Sequence[SeatRow], press: Press, mode: str, key: str) -> None:
-    signed = mode == SIGNED
-    subject = game_subject(game.name, MailSubject.PRESS_SIGNED if signed else MailSubject.PRESS_ANONYMOUS,
-                           writer=sender.name)
-    body = said(MAIL, game=game.name, text=press.text, signed=signed, writer=sender.name if signed else "",
-                others=[s.name for s in recipients if s.id != seat.id] if signed else [])
-    row = composer.to_seat(game, seat, purpose=PURPOSE, version=kind.shown_move(state), subject=subject, body=body,
-                           key=key)
-    if WRITER not in row.headers:  # for a reply to it (answered_press); never sent: no header of the mail
-        row.headers = {**row.headers, WRITER: sender.id, HIDDEN: mode != SIGNED}
+        signed = mode == SIGNED
+        subject = game_subject(game.name, MailSubject.PRESS_SIGNED if signed else MailSubject.PRESS_ANONYMOUS,
+                               writer=sender.name)
+        body = said(MAIL, game=game.name, text=press.text, signed=signed, writer=sender.name if signed else "",
+                    others=[s.name for s in recipients if s.id != seat.id] if signed else [])
+        row = composer.to_seat(game, seat, purpose=PURPOSE, version=kind.shown_move(state), subject=subject, body=body,
+                               key=key)
+        if WRITER not in row.headers:  # for a reply to it (answered_press); never sent: no header of the mail
+            row.headers = {**row.headers, WRITER: sender.id, HIDDEN: mode != SIGNED}

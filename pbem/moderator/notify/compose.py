@@ -324,23 +324,21 @@ class MailComposer:
     def welcome(self, game: GameRow, state: Any, seat: SeatRow, *, known_token: str | None = None) -> None:
         """The welcome mail to one seat (its token in the Reply-To and in the text), and its prompt if it decides."""
         with self.writing_to(game, seat):
-            self._welcome(game, state, seat, known_token)
-
-    def _welcome(self, game: GameRow, state: Any, seat: SeatRow, known_token: str | None) -> None:
-        settings = self.settings(game)
-        token = self.token_for(seat, known_token)
-        kind = kind_of(game.kind)
-        prefs = prefs_of(self.session, seat, settings.mail_default, settings.board_default, settings.language)
-        note = render(WELCOME_MAIL, strict=True, mode=prefs.mode.value, board=prefs.board,
-                      language=prefs.language.value, languages=labels()).rstrip("\n")
-        body = kind.welcome(state, seat.name, game=game.name, reply_to=token_address(self.moderator.address, token),
-                            open_cash=settings.open_cash, mail_note=note)
-        self._queue(
-            recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
-            subject=game_subject(game.name, MailSubject.WELCOME, title=kind.info.title, player=seat.name), body=body, game=game,
-            version=kind.shown_move(state), reply_to=token_address(self.moderator.address, token),
-            threading=self._welcome_threading(game, seat.email), decision=None, auto_submitted=AUTO_GENERATED)
-        self.prompt(game, state, seat)
+            settings = self.settings(game)
+            token = self.token_for(seat, known_token)
+            kind = kind_of(game.kind)
+            prefs = prefs_of(self.session, seat, settings.mail_default, settings.board_default, settings.language)
+            note = render(WELCOME_MAIL, strict=True, mode=prefs.mode.value, board=prefs.board,
+                          language=prefs.language.value, languages=labels()).rstrip("\n")
+            body = kind.welcome(state, seat.name, game=game.name, reply_to=token_address(self.moderator.address, token),
+                                open_cash=settings.open_cash, mail_note=note)
+            self._queue(
+                recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
+                subject=game_subject(game.name, MailSubject.WELCOME, title=kind.info.title, player=seat.name),
+                body=body, game=game,
+                version=kind.shown_move(state), reply_to=token_address(self.moderator.address, token),
+                threading=self._welcome_threading(game, seat.email), decision=None, auto_submitted=AUTO_GENERATED)
+            self.prompt(game, state, seat)
 
     def _welcome_threading(self, game: GameRow, recipient: str) -> Threading:
         root = self.settings(game).thread_root
@@ -368,31 +366,24 @@ class MailComposer:
     def prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str = "prompt") -> bool:
         """The prompt to a seat that must decide now (with ``X-PBEM-Decision``); False when it decides nothing."""
         with self.writing_to(game, seat):
-            return self._prompt(game, state, seat, purpose)
-
-    def _prompt(self, game: GameRow, state: Any, seat: SeatRow, purpose: str) -> bool:
-        found = self.prompt_parts(game, state, seat)
-        if found is None:
-            return False
-        subject, body, decision = found
-        self.to_seat(game, seat, purpose=purpose, version=kind_of(game.kind).shown_move(state), subject=subject,
-                     body=body, decision=decision)
-        return True
+            found = self.prompt_parts(game, state, seat)
+            if found is None:
+                return False
+            subject, body, decision = found
+            self.to_seat(game, seat, purpose=purpose, version=kind_of(game.kind).shown_move(state), subject=subject,
+                         body=body, decision=decision)
+            return True
 
     def game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any], *, head: str = "",
                  reply_to_message: Replied | None = None) -> None:
         """The last mail of the game to a seat, after ``head``; with the final board's picture (``BOARD ON``)."""
         with self.writing_to(game, seat):
-            self._game_end(game, state, seat, events, head, reply_to_message)
-
-    def _game_end(self, game: GameRow, state: Any, seat: SeatRow, events: Iterable[Any], head: str,
-                  reply_to_message: Replied | None) -> None:
-        kind = kind_of(game.kind)
-        body = head + kind.game_end(state, seat.name, list(events), game=game.name)
-        picture = self.picture(game, state, line=line_at(body, len(head))) if self.board_wanted(game, seat) else None
-        self.to_seat(game, seat, purpose="game_end", version=kind.shown_move(state),
-                     subject=game_subject(game.name, MailSubject.GAME_OVER), body=body, reply_to_message=reply_to_message,
-                     picture=picture)
+            kind = kind_of(game.kind)
+            body = head + kind.game_end(state, seat.name, list(events), game=game.name)
+            picture = self.picture(game, state, line=line_at(body, len(head))) if self.board_wanted(game, seat) else None
+            self.to_seat(game, seat, purpose="game_end", version=kind.shown_move(state),
+                         subject=game_subject(game.name, MailSubject.GAME_OVER), body=body, reply_to_message=reply_to_message,
+                         picture=picture)
 
 
 def error_body(kind: GameKind, result: SubmitResult, player: str, game: str, *, with_prompt: bool = False) -> str:

@@ -263,42 +263,33 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
     deadline counts from ``since`` (else from now). Returns the decision the
     mail asks for (``X-PBEM-Decision``), if any.
     """
-    with composer.writing_to(game, seat):
-        return _seat_mail(composer, game, state, seat, chosen, events, asks, parts, reply_to_message,
-                          purpose=purpose, subject=subject, short=short, since=since, reply=reply,
-                          whole_board=whole_board)
-
-
-def _seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, chosen: MailPrefs,
-               events: Sequence[Any], asks: bool, parts: Sequence[str], reply_to_message: Replied | None, *,
-               purpose: str | None, subject: str | None, short: str, since: datetime | None,
-               reply: Sequence[str], whole_board: bool) -> str | None:
-    kind = kind_of(game.kind)
-    settings = composer.settings(game)
-    move = kind.shown_move(state)
-    subject, decision, question = subject or move_subject(game.name, move, kind.status_words(state)), None, ""
-    prompt = composer.prompt_parts(game, state, seat, since=since, short=short) if asks else None
-    if prompt is not None:
-        (subject, question, decision) = prompt
-    brief = prompt is not None and purpose is None and not whole_board and _brief(kind, state, seat.name)
-    kept = take_news(composer.session, seat)
-    if brief:  # what happened is told as news: the report it would be told in is left out
-        news = news_block([*kept, *kind.narrate(state, events, seat.name)] if events else kept)
-        board, unchanged = False, render(BRIEF, strict=True)
-    else:
-        news, board, unchanged = news_block(kept), chosen.board, ""
-        if board:
-            board, unchanged = _board_again(composer, game, state, seat, whole_board)
-    head = "\n".join(part for part in [question, *reply, *parts, news, unchanged] if part)
-    report = "" if brief else kind.report(state, seat.name, list(events), game=game.name,
-                                          open_cash=settings.open_cash, board=board, with_prompt=bool(question))
-    text = "\n".join(part for part in (head, report) if part)
-    picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if board else \
-        composer.board_answer_picture(game, state, head) if head else None
-    composer.to_seat(game, seat, purpose=purpose or ("prompt" if decision else "report"), version=move,
-                     subject=subject, body=text, decision=decision, reply_to_message=reply_to_message,
-                     picture=picture)
-    return decision
+    with composer.writing_to(game, seat):  # every word of the mail in the seat's language
+        kind = kind_of(game.kind)
+        settings = composer.settings(game)
+        move = kind.shown_move(state)
+        subject, decision, question = subject or move_subject(game.name, move, kind.status_words(state)), None, ""
+        prompt = composer.prompt_parts(game, state, seat, since=since, short=short) if asks else None
+        if prompt is not None:
+            (subject, question, decision) = prompt
+        brief = prompt is not None and purpose is None and not whole_board and _brief(kind, state, seat.name)
+        kept = take_news(composer.session, seat)
+        if brief:  # what happened is told as news: the report it would be told in is left out
+            news = news_block([*kept, *kind.narrate(state, events, seat.name)] if events else kept)
+            board, unchanged = False, render(BRIEF, strict=True)
+        else:
+            news, board, unchanged = news_block(kept), chosen.board, ""
+            if board:
+                board, unchanged = _board_again(composer, game, state, seat, whole_board)
+        head = "\n".join(part for part in [question, *reply, *parts, news, unchanged] if part)
+        report = "" if brief else kind.report(state, seat.name, list(events), game=game.name,
+                                              open_cash=settings.open_cash, board=board, with_prompt=bool(question))
+        text = "\n".join(part for part in (head, report) if part)
+        picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if board else \
+            composer.board_answer_picture(game, state, head) if head else None
+        composer.to_seat(game, seat, purpose=purpose or ("prompt" if decision else "report"), version=move,
+                         subject=subject, body=text, decision=decision, reply_to_message=reply_to_message,
+                         picture=picture)
+        return decision
 
 
 def _board_again(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, whole: bool) -> tuple[bool, str]:

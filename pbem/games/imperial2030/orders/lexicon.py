@@ -23,7 +23,7 @@ lexicon, and every function here gives the English back.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -82,28 +82,30 @@ def current() -> Lexicon | None:
     return lexicon(spoken())
 
 
+def _said(table: Callable[[Lexicon], Mapping[str, str]], english: str) -> str:
+    """``english`` as ``table`` of the language being written has it (itself in English or where it has none)."""
+    lex = current()
+    return table(lex).get(english, english) if lex else english
+
+
 def word(english: str) -> str:
     """An order keyword or small word (``ARMY``, ``TO``, ``far``) in the language being written."""
-    lex = current()
-    return lex.keywords.get(english, english) if lex else english
+    return _said(lambda lex: lex.keywords, english)
 
 
 def name(english: str) -> str:
     """A nation's or region's name (the board's English name) in the language being written."""
-    lex = current()
-    return lex.names.get(english, english) if lex else english
+    return _said(lambda lex: lex.names, english)
 
 
 def space(english: str) -> str:
     """A rondel space's name (the board's English, ``Taxation``) in the language being written."""
-    lex = current()
-    return lex.spaces.get(english, english) if lex else english
+    return _said(lambda lex: lex.spaces, english)
 
 
 def canal(english: str) -> str:
     """A canal (``Suez``) in the language being written."""
-    lex = current()
-    return lex.canals.get(english, english) if lex else english
+    return _said(lambda lex: lex.canals, english)
 
 
 # The small words after a keyword, each by the English the readers expect. ATTACK's IN and UPGRADE's TO come
@@ -144,12 +146,7 @@ def shown(board: Board, id: str) -> str:
     """A nation, region or rondel space of ``board`` by its id, named in the language being written
     (``moscow`` -> ``Москва``, ``production_2`` -> ``Производство``); in English the board's own name."""
     english = board.name(id)
-    lex = current()
-    if lex is None:
-        return english
-    if id in board.rondel_by_id:
-        return lex.spaces.get(english, english)
-    return lex.names.get(english, english)
+    return space(english) if id in board.rondel_by_id else name(english)
 
 
 @lru_cache(maxsize=len(Language))
