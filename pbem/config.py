@@ -29,6 +29,9 @@ never silently ignored):
                  mail beyond waits in the outbox: ``pbem.daemon.sendlimits``), ``keep_sent_mail_days`` (a sent
                  mail's text is kept that long, then only who, when and what about; 0: for ever;
                  ``pbem.store.outbox.forget_sent_texts``)
+``[site]``       ``dir`` (the moderator writes every game's public pages there after each move:
+                 ``pbem.moderator.site``; a relative path is taken from the config file's directory),
+                 ``url`` (where that folder is served: seats' mail links to their game's page)
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
@@ -73,7 +76,7 @@ DEFAULT_MODERATOR_NAME = "Play-by-email moderator"
 DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024
 DEFAULT_REPLIES_PER_SENDER_PER_HOUR = 10
 
-SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits")
+SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site")
 MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
 DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)  # and every kind's decisions: decision_names()
@@ -81,12 +84,14 @@ DEFAULT_KEEP_SENT_MAIL_DAYS = 30
 LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_sender_per_day",
               "replies_to_strangers_per_hour", "replies_per_domain_per_hour", "max_mails_per_hour", "max_mails_per_day",
               "keep_sent_mail_days")
+SITE_KEYS = ("dir", "url")
 
 
 def accepted_keys() -> dict[str, tuple[str, ...]]:
     """Every key the reader accepts, per table: what config.example.toml must list (a test checks it)."""
     return {"moderator": MODERATOR_KEYS, "database": DATABASE_KEYS, "imap": IMAP_KEYS, "maildir": MAILDIR_KEYS,
-            "smtp": SMTP_KEYS, "deadlines": (*DEADLINE_KEYS, *decision_names()), "limits": LIMIT_KEYS}
+            "smtp": SMTP_KEYS, "deadlines": (*DEADLINE_KEYS, *decision_names()), "limits": LIMIT_KEYS,
+            "site": SITE_KEYS}
 
 
 def decision_names() -> tuple[str, ...]:
@@ -98,12 +103,28 @@ def decision_names() -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class SiteSettings:
+    """The games' public pages (``[site]``): the folder they are written to, and the address it is served at.
+
+    ``dir`` alone: the pages are kept up to date and served by whatever the
+    host likes; ``url`` alone: mail links to pages another process writes
+    (``pbem site DIR`` from cron). Both empty is no site at all.
+    """
+
+    dir: Path | None = None
+    url: str | None = None  # ends without '/': a game's page is f"{url}/games/<game>/"
+
+
+@dataclass(frozen=True)
 class ModeratorSettings:
-    """Who the moderator is in mail: ``address`` (``local@host``, no '+'), a display ``name``."""
+    """Who the moderator is in mail: ``address`` (``local@host``, no '+'), a display ``name``; and what it
+    publishes (``site``), which travels with it to every stage that tells a move (the pages refreshed after
+    the mail is written, the link in the mail)."""
 
     address: str
     name: str = DEFAULT_MODERATOR_NAME
     game_master: str | None = None
+    site: SiteSettings = field(default_factory=SiteSettings)
 
     @property
     def domain(self) -> str:
@@ -167,6 +188,7 @@ class Config:
     maildir: Any = None  # pbem.mail.settings.MaildirSettings when the inbox is a local Maildir
     deadlines: DeadlineSettings = field(default_factory=DeadlineSettings)
     limits: Limits = field(default_factory=Limits)
+    site: SiteSettings = field(default_factory=SiteSettings)
     missing_secrets: Mapping[str, str] = field(default_factory=dict)  # section -> why its password is missing
 
     def section(self, name: str) -> Mapping[str, Any]:
@@ -249,16 +271,18 @@ def parse_config(data: Mapping[str, Any], source: Path | None = None,
         raise ConfigError(f"{where}: {exc}") from None
     if imap is not None and maildir is not None:
         raise ConfigError(f"{where}: give [imap] or [maildir] (where the moderator's mail arrives), not both")
+    site = _site(data.get("site", {}), source, where)
     return Config(
         path=source,
         data=data,
         database_url=_database_url(data.get("database", {}), where),
-        moderator=_moderator(data["moderator"], where) if data.get("moderator") else None,  # empty: none
+        moderator=_moderator(data["moderator"], where, site) if data.get("moderator") else None,  # empty: none
         imap=imap,
         smtp=smtp,
         maildir=maildir,
         deadlines=_deadlines(data.get("deadlines", {}), where),
         limits=_limits(data.get("limits", {}), where),
+        site=site,
         missing_secrets=missing,
     )
 
@@ -301,7 +325,7 @@ def _database_url(section: Mapping[str, Any], where: str) -> str | None:
     return url
 
 
-def _moderator(section: Mapping[str, Any], where: str) -> ModeratorSettings:
+def _moderator(section: Mapping[str, Any], where: str, site: SiteSettings | None = None) -> ModeratorSettings:
     _reject_unknown(section, "moderator", MODERATOR_KEYS, where)
     address = section.get("address")
     if not isinstance(address, str) or not address.strip():
@@ -316,7 +340,22 @@ def _moderator(section: Mapping[str, Any], where: str) -> ModeratorSettings:
     game_master = section.get("game_master", "")
     if not isinstance(game_master, str) or (game_master.strip() and "@" not in game_master):
         raise ConfigError(f"{where}: [moderator] game_master must be an e-mail address")
-    return ModeratorSettings(address, name.strip() or DEFAULT_MODERATOR_NAME, game_master.strip() or None)
+    return ModeratorSettings(address, name.strip() or DEFAULT_MODERATOR_NAME, game_master.strip() or None,
+                             site or SiteSettings())
+
+
+def _site(section: Mapping[str, Any], source: Path | None, where: str) -> SiteSettings:
+    _reject_unknown(section, "site", SITE_KEYS, where)
+    folder, url = section.get("dir", ""), section.get("url", "")
+    if not isinstance(folder, str):
+        raise ConfigError(f"{where}: [site] dir must be a path (a string)")
+    if not isinstance(url, str) or (url.strip() and not url.strip().startswith(("http://", "https://"))) \
+            or any(c.isspace() or c in "<>\"'" for c in url.strip()):
+        raise ConfigError(f"{where}: [site] url must be an http:// or https:// address, not {url!r}")
+    path = Path(folder.strip()).expanduser() if folder.strip() else None
+    if path is not None and not path.is_absolute() and source is not None:
+        path = source.parent / path
+    return SiteSettings(path, url.strip().rstrip("/") or None)
 
 
 def _mail_section(data: Mapping[str, Any], name: str, parse: Any, env: Mapping[str, str],

@@ -8,6 +8,8 @@
     pbem report NAME --for PLAYER          that player's turn report (and prompt, if they must decide)
     pbem export NAME [--format json|text] [--public] [--output FILE]
                                            a game's whole history, to replay or to publish
+    pbem site [DIR] [--game NAME] [--serve HOST:PORT]
+                                           every game's public page (board, turn, players, history)
     pbem init [--provider P] [--address A] a first, commented pbem.toml for a mail provider (asks what is missing)
     pbem run                               the moderator daemon: IMAP IDLE in, SMTP out (pbem.daemon)
     pbem poll                              for cron: the inbox once, the outbox once
@@ -52,6 +54,7 @@ from pbem.cli import (  # noqa: F401  (their commands register on the apps)
     master,
     observers,
     play,
+    site,
     status,
 )
 from pbem.cli.base import EXIT_ERROR, EXIT_REFUSED, Options, app, game_app
@@ -63,7 +66,7 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 # --- how `pbem --help` reads: commands in panels, in the order of use; plain placeholders -------------------
 
 PANELS: dict[str, tuple[str, ...]] = {
-    "Play and inspect": ("game", "order", "state", "board", "report", "export", "kinds"),
+    "Play and inspect": ("game", "order", "state", "board", "report", "export", "site", "kinds"),
     "Game master": ("force", "undo", "replace", "pause", "resume", "resend", "observer"),
     "Mail server": ("init", "check", "run", "lmtp", "poll", "status", "backup", "restore", "deadlines", "inbox"),
     "Demo": ("demo", "mail", "mailhub", "bot"),

@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from dataclasses import replace as dc_replace
 from datetime import datetime
 from enum import StrEnum
@@ -14,7 +14,7 @@ from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlmodel import Session, col, select
 
 from pbem import store
-from pbem.config import ModeratorSettings
+from pbem.config import ModeratorSettings, SiteSettings
 from pbem.crash import crash_point
 from pbem.errors import ConcurrentUpdate, PbemError, StoreError, UnknownPlayer
 from pbem.games import kind_of
@@ -70,22 +70,23 @@ class MailContext:
     moderator_address: str | None = None
     game_master: str | None = None
     name: str = ""
+    site: SiteSettings = field(default_factory=SiteSettings)  # the public pages a told move refreshes
 
     @classmethod
     def make(cls, *, mail_domain: str | None = None, moderator_address: str | None = None,
-             game_master: str | None = None, name: str = "") -> MailContext:
+             game_master: str | None = None, name: str = "", site: SiteSettings | None = None) -> MailContext:
         """The domain is ``mail_domain``, else that of ``moderator_address``, else ``pbem.invalid``."""
         try:
             domain = mail_domain or (domain_of(moderator_address) if moderator_address else DEFAULT_MAIL_DOMAIN)
         except OutboundError as exc:
             raise GameMasterError(str(exc)) from None
-        return cls(domain, moderator_address or None, game_master or None, name)
+        return cls(domain, moderator_address or None, game_master or None, name, site or SiteSettings())
 
     def identity(self) -> ModeratorSettings | None:
         """Who the mail is from (None without a moderator address: nothing is mailed)."""
         if self.moderator_address is None:
             return None
-        return ModeratorSettings(self.moderator_address, self.name, self.game_master)
+        return ModeratorSettings(self.moderator_address, self.name, self.game_master, self.site)
 
     def composer(self, session: Session, now: datetime, cause: str) -> MailComposer | None:
         """The composer of a command's mail in its transaction (``cause`` goes into the Message-IDs); None
@@ -128,7 +129,9 @@ class MailContext:
         for key, value in (("address", address), ("game_master", master)):
             if value is not None and (not isinstance(value, str) or "@" not in value):
                 raise GameMasterError(f"[moderator] {key} must be an e-mail address, not {value!r}")
-        return cls.make(moderator_address=address, game_master=master, name=name if isinstance(name, str) else "")
+        site = getattr(config, "site", None)
+        return cls.make(moderator_address=address, game_master=master, name=name if isinstance(name, str) else "",
+                        site=site if isinstance(site, SiteSettings) else None)
 
 
 def teller() -> str:

@@ -54,6 +54,7 @@ from pbem.mail import ReplyTo
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.turnmail import Move, MoveSource, Words, turn_mail
+from pbem.moderator.site.write import refresh_safely
 from pbem.store import Database, GameRow, game_setup, load_log, seats
 from pbem.store.models import as_utc, id_of
 from pbem.store.moves import (
@@ -170,12 +171,17 @@ def tell_safely(db: Database, identity: ModeratorSettings, game_id: int, *, hold
                 now: Callable[[], datetime] | None = None, take_over: bool = False,
                 recorded: Recorded | None = None) -> Told:
     """:func:`tell_moves`, for a caller whose own work is done and committed (a message handled, a command
-    done): a failure is logged, and the move waits for a later pass (``tell_left_over``)."""
+    done): a failure is logged, and the move waits for a later pass (``tell_left_over``). With ``[site] dir``
+    the game's public pages are written after the mail (``pbem.moderator.site.write.refresh_safely``: its
+    failure is logged, and never undoes or holds back the mail)."""
     try:
-        return tell_moves(db, identity, game_id, holder=holder, now=now, take_over=take_over, recorded=recorded)
+        told = tell_moves(db, identity, game_id, holder=holder, now=now, take_over=take_over, recorded=recorded)
     except Exception:  # the move stays recorded: nothing is lost, a later pass tells it
         log.exception("the mail of a move of game %s could not be written; a later pass tries again", game_id)
         return Told()
+    if told.moves and identity.site.dir is not None:  # the mail is committed: now the game's public pages
+        refresh_safely(db, identity.site.dir, game_id)
+    return told
 
 
 def _tell_next(db: Database, identity: ModeratorSettings, game_id: int, holder: str, chained: bool,
