@@ -16,8 +16,10 @@ from pbem.games import DEFAULT_KIND, NewGame, kind_of
 from pbem.languages import SOURCE, Language
 from pbem.moderator.games import Moderator
 from pbem.moderator.notify.compose import MailComposer, Queued
+from pbem.moderator.site.write import refresh_safely
 from pbem.store import seats
 from pbem.store.mailprefs import NEW_GAME_MAIL, MailMode, set_prefs
+from pbem.store.models import id_of
 from pbem.store.settings import GameSettings, save_settings
 
 
@@ -27,7 +29,8 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
                           languages: Mapping[str, Language] | None = None) -> tuple[NewGame, list[Queued]]:
     """Store the game and queue every seat's welcome mail, in one transaction; the mails queued. ``mail``: the
     game's default MAIL mode, which a seat may change by mail; ``language``: the game's language, ``languages``
-    a seat's own (by player name), which a seat may change by mail (``LANGUAGE``)."""
+    a seat's own (by player name), which a seat may change by mail (``LANGUAGE``). With ``[site] dir`` the
+    game's public page is written after the commit."""
     identity = config.require_moderator()
     now = now or datetime.now(UTC)
     with moderator.transaction() as session:
@@ -45,4 +48,7 @@ def create_game_with_mail(moderator: Moderator, config: Config, name: str, setup
             if seat.name in (languages or {}):
                 set_prefs(session, seat, language=(languages or {})[seat.name])
         composer.welcomes(game, created.state)
+        game_id = id_of(game)
+    if identity.site.dir is not None:  # the welcomes are committed: the new game's public page
+        refresh_safely(moderator.db, identity.site.dir, game_id)
     return created, composer.queued

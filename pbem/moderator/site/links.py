@@ -1,7 +1,7 @@
 """Where a game's pages live: one folder per game under ``games/``, named so that any web server serves it.
 
 A game's name is the game master's choice; its folder's name must be safe in
-a path and in a URL. A name of letters, digits, ``-`` and ``_`` is used as
+a path and in a URL. A name of letters, digits, ``.``, ``-`` and ``_`` is used as
 it stands (the common case, and the address a player can guess); any other
 is cleaned and given a short digest of the whole name, so two names that
 clean the same stay apart.
@@ -12,7 +12,7 @@ import hashlib
 import re
 
 GAMES = "games"  # the folder of the games' folders
-_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 
 def slug(name: str) -> str:
