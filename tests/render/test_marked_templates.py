@@ -38,6 +38,14 @@ def order_language(text: str) -> bool:
         not part or ORDER.match(part) or re.fullmatch(r"r?\d+( x\d+)?|\.\.\.", part) for part in parts)
 
 
+def markup_removed(name: str, text: str) -> str:
+    """``text`` of template ``name`` without its HTML markup: the tags of a page's template (``*.html.j2``),
+    whole or cut by a value (``<a href="`` before one, ``">`` after it, ``" alt="`` between two), are no English."""
+    if not name.endswith(".html.j2"):
+        return text
+    return re.sub(r"<[^<>]*>?|^[^<>]*>|&[a-z]+;|\"\s+[a-z-]+=\"", " ", text)
+
+
 def unmarked(name: str) -> list[str]:
     """The English of template ``name`` that no gettext call marks."""
     found = []
@@ -45,7 +53,7 @@ def unmarked(name: str) -> list[str]:
     last = previous = ""
     for line, kind, value in environment().lex((TEMPLATES / name).read_text(encoding="utf-8"), name):
         if kind == "data":
-            for text in value.splitlines():
+            for text in (markup_removed(name, line) for line in value.splitlines()):
                 if re.search(r"[a-z]{2,}", text) and not order_language(text.strip()) \
                         and (name, text.strip()) not in KNOWN:
                     found.append(f"{name}:{line}: text {text.strip()!r}")
@@ -85,3 +93,6 @@ def test_issue30_the_check_finds_text_and_values_a_translation_never_reaches(tmp
     assert order_language("ARMY <from> TO <to> [HOSTILE|FRIENDLY] [VIA <sea>, ...]")
     assert not order_language("12, r12 or region 12")
     assert not order_language("The game waits for your answer.")
+    assert markup_removed("site/x.html.j2", '<p class="turn">').strip() == ""
+    assert markup_removed("site/x.html.j2", '" alt="x">Move on</a>').strip() == "Move on"
+    assert markup_removed("core/x.j2", "<p>") == "<p>"
