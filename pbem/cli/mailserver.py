@@ -21,6 +21,7 @@ from pbem.cli.base import app, fail, handled, options_of
 from pbem.cli.check import check_mail
 from pbem.cli.roundtrip import round_trip
 from pbem.config import Config, load_config
+from pbem.daemon.heartbeat import Heartbeat
 from pbem.daemon.lmtp import LmtpHandler, start_lmtp
 from pbem.daemon.logformat import FORMATS, JsonLines, quiet_libraries
 from pbem.daemon.loop import MailFlow, deadline_task, default_inbox_factory, forgetting_task
@@ -119,12 +120,14 @@ def run_command(
     config = _config(ctx)
     _logging(log_level, log_format)
     flow = _flow(ctx, config, use_idle=False if no_idle else None)
-    _serve(Daemon(flow, outbox_interval=outbox_interval, read_inbox=flow.has_inbox), workers)
+    _serve(Daemon(flow, outbox_interval=outbox_interval, read_inbox=flow.has_inbox), workers, "run")
 
 
-def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None) -> None:
-    """Run ``daemon`` with ``workers`` handling the queue (1: inline), until SIGTERM or Ctrl-C."""
+def _serve(daemon: Any, workers: int, role: str, before: Callable[[], None] = lambda: None) -> None:
+    """Run ``daemon`` with ``workers`` handling the queue (1: inline), until SIGTERM or Ctrl-C; its heartbeat
+    (``role``) is written from the moment it serves until it stops."""
     flow = daemon.flow
+    heartbeat = Heartbeat(flow.db, role, flow.clock, describe=daemon.describe)
     appliers = None
     sender = Sender(flow, daemon.outbox_interval)
     flow.on_sending(sender.wake)
@@ -141,8 +144,10 @@ def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None)
     pictures.start()
     try:
         before()
+        heartbeat.start()
         daemon.run()
     finally:
+        heartbeat.stop()
         if appliers is not None:
             appliers.stop()
         pictures.stop()  # after the handlers, which may be waiting for a picture
@@ -181,9 +186,10 @@ def lmtp_command(
     def listen_now() -> None:
         handler = LmtpHandler(flow.db, config, flow.clock, flow.wake_workers, flow.outages)
         servers.append(start_lmtp(handler, host.strip("[]"), int(port_text)))
+        daemon.listening = f"takes mail by LMTP on {listen}"
 
     try:
-        _serve(daemon, workers, listen_now)
+        _serve(daemon, workers, "lmtp", listen_now)
     finally:
         for server in servers:
             server.stop()
@@ -208,7 +214,14 @@ def poll_command(
     errors = _ErrorsLogged()
     logging.getLogger().addHandler(errors)
     try:
-        report = poll_once(_flow(ctx, config))
+        flow = _flow(ctx, config)
+        heartbeat = Heartbeat(flow.db, "poll", flow.clock, describe=lambda: "one pass: the inbox, the deadlines, "
+                                                                            "the outbox")
+        heartbeat.start()
+        try:
+            report = poll_once(flow)
+        finally:
+            heartbeat.stop()
     finally:
         logging.getLogger().removeHandler(errors)
     inbox = report.inbox  # --quiet: nothing when all went well (cron mails whatever a command prints)
