@@ -33,7 +33,7 @@ from pbem.store.leases import LeaseRow
 from pbem.store.moves import MoveToTellRow
 from pbem.store.outbox import OutboxRow, OutboxStatus
 from pbem.store.pgbackup import pg_dump_line, pg_restore_line
-from pbem.store.processes import Process, beat
+from pbem.store.processes import Process, beat, processes
 from tests.mailflowkit import Table, mailbox_config_text
 from tests.mailservers import DovecotAccount
 from tests.smtpservers import SmtpServer
@@ -192,6 +192,20 @@ def test_restore_lets_go_of_the_leases_and_claims_in_the_copy(game: tuple[str, M
     with moderator.db.transaction() as session:
         mail = session.exec(OutboxRow.__table__.select()).one()  # type: ignore[attr-defined]  # a Table
         assert mail.claimed_by == ""
+
+
+def test_restore_refuses_while_a_pbem_lmtp_beats_and_forgets_the_copys_heartbeats(game: tuple[str, Moderator],
+                                                                                 tmp_path: Path) -> None:
+    """pbem lmtp holds no lease while another process checks the deadlines: its heartbeat tells it runs."""
+    url, moderator = game
+    beating(moderator.db, "lmtp@elsewhere:4242", doing="takes mail by LMTP on 127.0.0.1:8024")
+    assert cli(url, "backup", str(tmp_path / "b.db")).exit_code == 0
+    result = cli(url, "restore", str(tmp_path / "b.db"))
+    assert result.exit_code == 2
+    assert "lmtp@elsewhere:4242, last heartbeat" in result.stderr and "stop it first" in result.stderr
+    assert cli(url, "restore", str(tmp_path / "b.db"), "--force").exit_code == 0
+    with moderator.db.transaction() as session:
+        assert processes(session) == []  # the copy's heartbeat was of a process that does not run on it
 
 
 def test_restore_refuses_what_is_no_pbem_database(game: tuple[str, Moderator], tmp_path: Path) -> None:
