@@ -123,7 +123,8 @@ def restore_command(
 
 
 def _refuse_while_running(url: URL, config: Config, path: Path | None) -> None:
-    """Stop here while a moderator process holds the inbox or the deadline checks of the current database.
+    """Stop here while a moderator process holds the inbox or the deadline checks of the current database, or
+    beats in it (``pbem.store.processes``: a pbem lmtp holds no lease while another checks the deadlines).
 
     The database is opened without migrating it: it may be a newer pbem's (a
     rollback restores the backup taken before the upgrade over it).
