@@ -32,6 +32,9 @@ never silently ignored):
 ``[site]``       ``dir`` (the moderator writes every game's public pages there after each move:
                  ``pbem.moderator.site``; a relative path is taken from the config file's directory),
                  ``url`` (where that folder is served: seats' mail links to their game's page)
+``[log]``        ``file``: where ``pbem run``, ``lmtp`` and ``poll`` write their log instead of standard error
+                 (``--log-file`` wins; reopened on SIGHUP: ``pbem.daemon.logfile``; a relative path is
+                 taken from the config file's directory)
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
@@ -76,9 +79,10 @@ DEFAULT_MODERATOR_NAME = "Play-by-email moderator"
 DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024
 DEFAULT_REPLIES_PER_SENDER_PER_HOUR = 10
 
-SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site")
+SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site", "log")
 MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
+LOG_KEYS = ("file",)
 DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)  # and every kind's decisions: decision_names()
 DEFAULT_KEEP_SENT_MAIL_DAYS = 30
 LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_sender_per_day",
@@ -91,7 +95,7 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
     """Every key the reader accepts, per table: what config.example.toml must list (a test checks it)."""
     return {"moderator": MODERATOR_KEYS, "database": DATABASE_KEYS, "imap": IMAP_KEYS, "maildir": MAILDIR_KEYS,
             "smtp": SMTP_KEYS, "deadlines": (*DEADLINE_KEYS, *decision_names()), "limits": LIMIT_KEYS,
-            "site": SITE_KEYS}
+            "site": SITE_KEYS, "log": LOG_KEYS}
 
 
 def decision_names() -> tuple[str, ...]:
@@ -190,6 +194,7 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     site: SiteSettings = field(default_factory=SiteSettings)
     missing_secrets: Mapping[str, str] = field(default_factory=dict)  # section -> why its password is missing
+    log_file: Path | None = None  # [log] file: where pbem run, lmtp and poll log (None: standard error)
 
     def section(self, name: str) -> Mapping[str, Any]:
         """The raw table ``[name]`` (empty when absent). Holds secrets: never log it."""
@@ -284,6 +289,7 @@ def parse_config(data: Mapping[str, Any], source: Path | None = None,
         limits=_limits(data.get("limits", {}), where),
         site=site,
         missing_secrets=missing,
+        log_file=_log_file(data.get("log", {}), source, where),
     )
 
 
@@ -370,6 +376,18 @@ def _mail_section(data: Mapping[str, Any], name: str, parse: Any, env: Mapping[s
         missing[name] = (f"{where}: [{name}] the environment variable {variable} (password_env) is not set")
         env = {**env, variable: ""}
     return parse(section, env)
+
+
+def _log_file(section: Mapping[str, Any], source: Path | None, where: str) -> Path | None:
+    """``[log] file``: a path, taken from the config file's directory when relative."""
+    _reject_unknown(section, "log", LOG_KEYS, where)
+    value = section.get("file")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}: [log] file must be a path (a non-empty string)")
+    path = Path(value).expanduser()
+    return path if path.is_absolute() or source is None else source.parent / path
 
 
 def _maildir(section: Mapping[str, Any], source: Path | None) -> Any:

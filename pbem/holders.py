@@ -19,6 +19,16 @@ def holder_name(role: str) -> str:
     return f"{role[:8]}@{_HOST}:{os.getpid()}:{threading.get_ident() % 1_000_000}"[:64]
 
 
+def host_name() -> str:
+    """This host's short name, as the names here carry it."""
+    return _HOST
+
+
+def process_name(role: str) -> str:
+    """``role@host:pid``: the whole process, for its heartbeat (``pbem.store.processes``); :func:`gone` reads it."""
+    return f"{role[:8]}@{_HOST}:{os.getpid()}"[:64]
+
+
 def gone(name: str) -> bool:
     """Whether the holder called ``name`` is a process of this host that no longer runs.
 

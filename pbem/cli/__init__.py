@@ -54,6 +54,7 @@ from pbem.cli import (  # noqa: F401  (their commands register on the apps)
     master,
     observers,
     play,
+    postfix,
     site,
     status,
 )
@@ -68,7 +69,8 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 PANELS: dict[str, tuple[str, ...]] = {
     "Play and inspect": ("game", "order", "state", "board", "report", "export", "site", "kinds"),
     "Game master": ("force", "undo", "replace", "pause", "resume", "resend", "observer"),
-    "Mail server": ("init", "check", "run", "lmtp", "poll", "status", "backup", "restore", "deadlines", "inbox"),
+    "Mail server": ("init", "check", "run", "lmtp", "postfix-maps", "poll", "status", "backup", "restore", "deadlines",
+                    "inbox"),
     "Demo": ("demo", "mail", "mailhub", "bot"),
 }
 _ORDER = [name for names in PANELS.values() for name in names]

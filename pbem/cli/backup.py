@@ -123,7 +123,8 @@ def restore_command(
 
 
 def _refuse_while_running(url: URL, config: Config, path: Path | None) -> None:
-    """Stop here while a moderator process holds the inbox or the deadline checks of the current database.
+    """Stop here while a moderator process holds the inbox or the deadline checks of the current database, or
+    beats in it (``pbem.store.processes``: a pbem lmtp holds no lease while another checks the deadlines).
 
     The database is opened without migrating it: it may be a newer pbem's (a
     rollback restores the backup taken before the upgrade over it).
@@ -135,14 +136,18 @@ def _refuse_while_running(url: URL, config: Config, path: Path | None) -> None:
     try:
         if not current_revisions(current.engine):
             return  # no pbem schema yet (a new, empty database): no process runs on it
-        reader = gather(current, config, games=False).reader
+        report = gather(current, config, games=False)
     except SQLAlchemyError as exc:
         fail(f"cannot tell whether a moderator process runs on {safe_url(url)} "
              f"({str(getattr(exc, 'orig', None) or exc).strip().splitlines()[0]}): stop every pbem process, "
              "then give --force")
     finally:
         current.dispose()
-    busy = [lease for lease in (reader.reader, reader.ticker) if lease is not None and lease.held]
+    busy = [lease for lease in (report.reader.reader, report.reader.ticker) if lease is not None and lease.held]
     if busy:
         fail(f"a moderator process is running on this database ({busy[0].holder} holds {busy[0].name} until "
              f"{busy[0].until:%Y-%m-%d %H:%M} UTC): stop it first (e.g. systemctl stop pbem), or give --force")
+    alive = [view.process for view in report.processes if view.alive]  # one holding no lease: a pbem lmtp
+    if alive:
+        fail(f"a moderator process is running on this database ({alive[0].name}, last heartbeat "
+             f"{alive[0].seen:%Y-%m-%d %H:%M:%S} UTC): stop it first (e.g. systemctl stop pbem), or give --force")

@@ -7,14 +7,20 @@ Everything here is read from the database (one short read per part, nothing
 written), so the answer is the same from any host that shares the database,
 and a monitoring script or a container's health check can ask it often.
 
-How "running" is told: a process that reads the inbox holds the lease
-``fetch:<inbox>`` (``pbem.store.leases``) and renews it at every pass, for
-:data:`pbem.daemon.loop.FETCH_LEASE` seconds; its last renewal is
-``until - FETCH_LEASE``. The deadline ticker likewise holds
-``periodic-tasks``. A lease whose time ran out, or whose holder is a process
-of this host that no longer runs (``pbem.holders.gone``), holds nothing.
-Without an inbox in the configuration (mail handed over by ``pbem lmtp``) the
-deadline ticker's lease tells instead.
+How "running" is told: every moderator process (``pbem run``, ``lmtp``,
+``poll``) writes a heartbeat row (``pbem.store.processes``, written by
+``pbem.daemon.heartbeat``) every few seconds while it lives, and deletes it
+when it stops cleanly. A row whose last beat is older than its expiry (a
+killed process, a host gone down), or whose process is one of this host
+that no longer runs (``pbem.holders.gone``), is shown as stopped. The
+moderator runs while some process of each role it needs lives: with an
+inbox in the configuration, one that reads it (``pbem run``, or a ``pbem
+poll`` during its pass); without one (mail handed over by ``pbem lmtp``),
+a ``pbem lmtp``; without a configuration, either. The leases
+(``pbem.store.leases``) still tell which process reads the inbox now and
+which checks the deadlines: ``fetch:<inbox>`` and ``periodic-tasks``, each
+renewed at every pass for :data:`pbem.daemon.loop.FETCH_LEASE` and
+:data:`pbem.daemon.loop.TASK_LEASE` seconds.
 
 What a running moderator cannot reach (the SMTP relay, the inbox) is named
 from the outages its processes write (``pbem.store.outages``): a process may
@@ -53,6 +59,7 @@ from pbem.store.models import GameRow, GameStatus
 from pbem.store.moves import to_tell
 from pbem.store.outages import Outage, outages
 from pbem.store.outbox import OutboxRow, OutboxStatus
+from pbem.store.processes import Process, processes
 from pbem.store.settings import GameSettingsRow, load_settings
 
 FORMAT = 1  # the version of the JSON form: bumped only when a key changes meaning or goes away
@@ -74,18 +81,35 @@ class LeaseView:
 
 @dataclass(frozen=True)
 class ReaderStatus:
-    """Whether a moderator process runs: the inbox reader's lease, the deadline ticker's, the inbox position."""
+    """The leases that say which process reads the inbox and which checks the deadlines, and the inbox position."""
 
-    watched: str  # "inbox" (a process must hold the inbox lease) or "deadlines" (LMTP: the ticker's lease)
+    watched: str  # "inbox" (the configuration has one) or "deadlines" (none: mail comes by LMTP)
     inbox: str | None  # the inbox of the configuration ("imap:user@host:993/INBOX"); None: any inbox
     reader: LeaseView | None
     ticker: LeaseView | None
     last_inbox_update: datetime | None  # when the stored inbox position last changed (mail taken, a first read)
 
+
+ALIVE, GONE, SILENT = "alive", "gone", "silent"
+
+
+@dataclass(frozen=True)
+class ProcessView:
+    """A moderator process from its heartbeat: alive, gone (a process of this host that no longer runs) or
+    silent (no beat since its expiry: killed, or its host is down)."""
+
+    process: Process
+    state: str  # ALIVE, GONE, SILENT
+
     @property
     def alive(self) -> bool:
-        lease = self.reader if self.watched == "inbox" else self.ticker
-        return lease is not None and lease.held
+        return self.state == ALIVE
+
+
+# The roles a configuration needs alive, any one of each tuple: what the words say is missing when none is.
+NEEDS_INBOX = ("run", "poll")  # a reader of the inbox (pbem poll only while its pass runs)
+NEEDS_LMTP = ("lmtp",)  # no inbox: the mail server hands mail to pbem lmtp, which also checks the deadlines
+NEEDS_ANY = ("run", "lmtp")  # no configuration given: any moderator process
 
 
 @dataclass(frozen=True)
@@ -152,11 +176,13 @@ class StatusReport:
     finished_games: int = 0
     games_listed: bool = True  # False with ``--no-games``: the games were not read
     outages: tuple[Outage, ...] = ()  # what the moderator's processes could not reach at their last try
+    processes: tuple[ProcessView, ...] = ()  # every process with a heartbeat row, alive or stopped
+    needed: tuple[str, ...] = NEEDS_ANY  # roles of which one must be alive
 
     @property
     def ok(self) -> bool:
-        """Exit code 0: some process holds the lease that says the moderator runs."""
-        return self.reader.alive
+        """Exit code 0: a process of a needed role is alive."""
+        return any(p.alive and p.process.role in self.needed for p in self.processes)
 
 
 # --- gathering ------------------------------------------------------------------------------------
@@ -175,11 +201,25 @@ def gather(db: Any, config: Config, now: datetime | None = None, *, games: bool 
                                    .order_by(col(GameRow.name))).all())
         paused = set(session.exec(select(GameSettingsRow.game_id).where(col(GameSettingsRow.paused))).all())
         down = tuple(outages(session))
+        beating = tuple(_process(p, now) for p in processes(session))
     views: list[GameStatusView] = []
     if games:
         for game_id, name in active:
             views.append(_game(db, game_id, name, game_id in paused))
-    return StatusReport(now, db.display_url, reader, inbound, outbox, tuple(views), int(finished), games, down)
+    return StatusReport(now, db.display_url, reader, inbound, outbox, tuple(views), int(finished), games, down,
+                        beating, _needed(config))
+
+
+def _needed(config: Config) -> tuple[str, ...]:
+    if config.inbox_configured:
+        return NEEDS_INBOX
+    return NEEDS_LMTP if config.path is not None else NEEDS_ANY
+
+
+def _process(process: Process, now: datetime) -> ProcessView:
+    if gone(process.name):
+        return ProcessView(process, GONE)
+    return ProcessView(process, ALIVE if process.expires > now else SILENT)
 
 
 def _lease(row: LeaseRow | None, seconds: float, now: datetime) -> LeaseView | None:
@@ -288,7 +328,8 @@ def report_json(report: StatusReport) -> dict[str, Any]:
         "now": _stamp(report.now),
         "database": report.database,
         "moderator": {
-            "alive": reader.alive,
+            "alive": report.ok,
+            "needed": list(report.needed),
             "watched": reader.watched,
             "inbox": reader.inbox,
             "reader": lease(reader.reader),
@@ -312,6 +353,10 @@ def report_json(report: StatusReport) -> dict[str, Any]:
         "finished_games": report.finished_games,
         "outages": [{"service": o.service, "since": _stamp(o.since), "last_tried": _stamp(o.seen), "by": o.holder,
                      "error": o.error} for o in report.outages],
+        "processes": [{"name": v.process.name, "role": v.process.role, "host": v.process.host, "pid": v.process.pid,
+                       "version": v.process.version, "started": _stamp(v.process.started),
+                       "last_seen": _stamp(v.process.seen), "expires": _stamp(v.process.expires),
+                       "doing": v.process.doing, "state": v.state} for v in report.processes],
     }
 
 
@@ -338,34 +383,60 @@ def _lease_line(now: datetime, what: str, view: LeaseView) -> str:
     return f"{what} {view.holder}, last renewed {_when(now, view.renewed)}, holds it until {utc_stamp(view.until)}"
 
 
-def report_lines(report: StatusReport) -> list[str]:
-    """What ``pbem status`` prints, one line each."""
-    now, reader, out, inbound = report.now, report.reader, report.outbox, report.inbound
-    minutes = f"{FETCH_LEASE / 60:g}"
-    lines = [f"Database: {report.database}"]
-    if reader.watched == "deadlines":
-        if reader.ticker is not None and reader.ticker.held:
-            lines.append("Moderator: running (no inbox configured: mail comes by LMTP).")
-            lines.append("  " + _lease_line(now, "deadline checks by", reader.ticker))
-        else:
-            lines.append(f"Moderator: NOT RUNNING: no moderator process has checked deadlines in the last "
-                         f"{TASK_LEASE / 60:g} minutes (no inbox configured: mail comes by LMTP).")
-    elif reader.reader is not None and reader.reader.held:
-        lines.append("Moderator: running.")
-        lines.append("  " + _lease_line(now, "inbox read by", reader.reader))
-    elif reader.reader is not None:  # a lease left behind: its holder stopped renewing it, or died
-        lines.append(f"Moderator: NOT RUNNING: no moderator process has read the inbox in the last {minutes} minutes.")
-        why = "that process is gone" if reader.reader.until > now else "its lease ran out"
-        lines.append(f"  the last reader, {reader.reader.holder}, renewed its lease "
-                     f"{_when(now, reader.reader.renewed)}; {why}")
-    else:  # a reader that stops cleanly lets go of its lease: when it last read is not known
-        lines.append("Moderator: NOT RUNNING: no moderator process reads the inbox (the last one stopped, or none "
-                     "has run on this database).")
-    if reader.watched == "inbox" and reader.ticker is not None:
+ROLE_WORDS = {"run": "pbem run", "lmtp": "pbem lmtp", "poll": "pbem poll"}
+MISSING = {
+    NEEDS_INBOX: "no pbem run process is alive to read the inbox",
+    NEEDS_LMTP: "no pbem lmtp process is alive to take mail from the mail server (it keeps the mail and tries "
+                "again)",
+    NEEDS_ANY: "no pbem run or pbem lmtp process is alive",
+}
+
+
+def _process_line(now: datetime, view: ProcessView) -> str:
+    p = view.process
+    who = f"{ROLE_WORDS.get(p.role, p.role)} {p.name} (pbem {p.version}, started {_when(now, p.started)})"
+    if view.state == ALIVE:
+        return f"  {who}, last heartbeat {_ago(now, p.seen)}: {p.doing}"
+    why = ("that process is gone" if view.state == GONE
+           else f"no heartbeat since: counted as stopped since {utc_stamp(p.expires)} (killed, or its host is down)")
+    return f"  STOPPED: {who}, last heartbeat {_when(now, p.seen)}; {why}"
+
+
+def _moderator_lines(report: StatusReport) -> list[str]:
+    """Whether the moderator runs, every process, and which process reads the inbox and checks deadlines."""
+    now, reader = report.now, report.reader
+    alive = [v for v in report.processes if v.alive]
+    mode = " (no inbox configured: mail comes by LMTP)" if reader.watched == "deadlines" else ""
+    if report.ok:
+        head = f"Moderator: running{mode}: {len(alive)} process(es) alive."
+    else:
+        head = f"Moderator: NOT RUNNING: {MISSING.get(report.needed, MISSING[NEEDS_ANY])}{mode}."
+    lines = [head]
+    lines += [_process_line(now, view) for view in report.processes]
+    if not report.processes:
+        lines.append("  no moderator process is listed: each one stopped cleanly, or none ran on this database "
+                     "in the last day")
+    if reader.watched == "inbox":
+        if reader.reader is not None and reader.reader.held:
+            lines.append("  " + _lease_line(now, "inbox read by", reader.reader))
+        elif reader.reader is not None:  # left behind: its holder stopped renewing it, or died
+            why = "that process is gone" if reader.reader.until > now else "its lease ran out"
+            lines.append(f"  nobody reads the inbox now: the last reader, {reader.reader.holder}, renewed its lease "
+                         f"{_when(now, reader.reader.renewed)}; {why}")
+        elif alive:
+            lines.append("  nobody holds the inbox now: a pbem run process takes it at its next try")
+    if reader.ticker is not None:
         state = "" if reader.ticker.held else " (nobody holds it now)"
         lines.append(f"  deadlines last checked {_when(now, reader.ticker.renewed)} by {reader.ticker.holder}{state}")
     if reader.last_inbox_update is not None:
         lines.append(f"  the stored inbox position last changed {_when(now, reader.last_inbox_update)}")
+    return lines
+
+
+def report_lines(report: StatusReport) -> list[str]:
+    """What ``pbem status`` prints, one line each."""
+    now, out, inbound = report.now, report.outbox, report.inbound
+    lines = [f"Database: {report.database}", *_moderator_lines(report)]
     for outage in report.outages:
         lines.append(f"  DOWN: {_words(outage.service)} cannot be reached since {_when(now, outage.since)}; "
                      f"last tried {_ago(now, outage.seen)} by {outage.holder}: {outage.error}")

@@ -1,7 +1,10 @@
 """The mail server's commands: ``pbem run``, ``pbem lmtp``, ``pbem poll --once``, ``pbem check``, ``pbem inbox``.
 
-``run``, ``lmtp`` and ``poll`` log to standard error as text, or as JSON
-lines with ``--log-format json`` (``pbem.daemon.logformat``). Exit codes: 0
+``run``, ``lmtp`` and ``poll`` log to standard error, or to the file of
+``--log-file`` (``[log] file``), as text, or as JSON lines with
+``--log-format json`` (``pbem.daemon.logformat``); ``run`` and ``lmtp``
+reopen that file on SIGHUP, and without one log SIGHUP and carry on
+(``pbem.daemon.logfile``). Exit codes: 0
 done; 1 a server or the database could not be used (``poll``: the inbox could
 not be read or the outbox could not be delivered; nothing is lost, the next
 run goes on; ``check``: a server does not work); 2 a usage or configuration
@@ -21,7 +24,9 @@ from pbem.cli.base import app, fail, handled, options_of
 from pbem.cli.check import check_mail
 from pbem.cli.roundtrip import round_trip
 from pbem.config import Config, load_config
+from pbem.daemon.heartbeat import Heartbeat
 from pbem.daemon.lmtp import LmtpHandler, start_lmtp
+from pbem.daemon.logfile import Hangup, ReopenedFile
 from pbem.daemon.logformat import FORMATS, JsonLines, quiet_libraries
 from pbem.daemon.loop import MailFlow, deadline_task, default_inbox_factory, forgetting_task
 from pbem.daemon.service import Daemon, poll_once
@@ -38,6 +43,9 @@ LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 LogLevel = Annotated[str, typer.Option("--log-level", metavar="LEVEL", help="DEBUG, INFO, WARNING or ERROR.")]
 LogFormat = Annotated[str, typer.Option("--log-format", metavar="FORMAT",
                                         help="text, or json: one JSON object per line (journald, log shippers).")]
+LogFile = Annotated[Path | None, typer.Option(
+    "--log-file", metavar="PATH", dir_okay=False,
+    help="Append the log to this file instead of standard error ([log] file); reopened on SIGHUP (logrotate).")]
 OutboxInterval = Annotated[float, typer.Option(
     "--outbox-interval", metavar="SECONDS", min=1.0,
     help="Deliver the outbox at least this often (mail queued by other commands).")]
@@ -56,17 +64,31 @@ def _config(ctx: typer.Context, *, inbox: bool = True, smtp: bool = True) -> Con
     return config
 
 
-def _logging(level: str, log_format: str = "text") -> None:
-    """The log on standard error: text lines for people, or JSON lines (``pbem.daemon.logformat``)."""
+def _logging(level: str, log_format: str = "text", log_file: Path | None = None) -> ReopenedFile | None:
+    """The log on standard error, or appended to ``log_file``: text lines for people, or JSON lines
+    (``pbem.daemon.logformat``). The file's handler is returned, for SIGHUP to reopen it."""
     value = getattr(logging, level.upper(), None)
     if not isinstance(value, int):
         fail(f"--log-level must be one of DEBUG, INFO, WARNING, ERROR, not {level!r}")
     if log_format.lower() not in FORMATS:
         fail(f"--log-format must be text or json, not {log_format!r}")
-    handler = logging.StreamHandler(sys.stderr)
+    file = None
+    if log_file is not None:
+        try:
+            file = ReopenedFile(log_file)
+        except OSError as exc:
+            fail(f"cannot open the log file {log_file}: {exc.strerror or exc}")
+    handler: logging.Handler = file if file is not None else logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines() if log_format.lower() == "json" else logging.Formatter(LOG_FORMAT))
     logging.basicConfig(level=value, handlers=[handler], force=True)
     quiet_libraries(value)  # their own logs would show reply tokens (aiosmtpd, imapclient) or only chatter
+    return file
+
+
+def _service_logging(config: Config, level: str, log_format: str, log_file: Path | None) -> None:
+    """The log of a service (``run``, ``lmtp``): as :func:`_logging`, and SIGHUP reopens its file, or is
+    logged and ignored without one (by default it would end the moderator)."""
+    Hangup(_logging(level, log_format, log_file or config.log_file)).install()
 
 
 def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None) -> MailFlow:
@@ -103,6 +125,7 @@ def run_command(
     ctx: typer.Context,
     log_level: LogLevel = "INFO",
     log_format: LogFormat = "text",
+    log_file: LogFile = None,
     outbox_interval: OutboxInterval = 60.0,
     no_idle: Annotated[bool, typer.Option("--no-idle", help="Poll even when the IMAP server offers IDLE.")] = False,
     workers: Annotated[int, typer.Option("--workers", metavar="N", min=1, max=64,
@@ -114,17 +137,19 @@ def run_command(
     Any number of `pbem run` processes may share one database: one reads the
     inbox, all handle what it received. Without [imap] or [maildir], mail
     comes by LMTP (`pbem lmtp`): it handles what that queued. Stops cleanly
-    on SIGTERM or Ctrl-C. Logs go to standard error.
+    on SIGTERM or Ctrl-C. Logs go to standard error, or to --log-file (reopened on SIGHUP).
     """
     config = _config(ctx)
-    _logging(log_level, log_format)
+    _service_logging(config, log_level, log_format, log_file)
     flow = _flow(ctx, config, use_idle=False if no_idle else None)
-    _serve(Daemon(flow, outbox_interval=outbox_interval, read_inbox=flow.has_inbox), workers)
+    _serve(Daemon(flow, outbox_interval=outbox_interval, read_inbox=flow.has_inbox), workers, "run")
 
 
-def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None) -> None:
-    """Run ``daemon`` with ``workers`` handling the queue (1: inline), until SIGTERM or Ctrl-C."""
+def _serve(daemon: Any, workers: int, role: str, before: Callable[[], None] = lambda: None) -> None:
+    """Run ``daemon`` with ``workers`` handling the queue (1: inline), until SIGTERM or Ctrl-C; its heartbeat
+    (``role``) is written from the moment it serves until it stops."""
     flow = daemon.flow
+    heartbeat = Heartbeat(flow.db, role, flow.clock, describe=daemon.describe)
     appliers = None
     sender = Sender(flow, daemon.outbox_interval)
     flow.on_sending(sender.wake)
@@ -141,8 +166,10 @@ def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None)
     pictures.start()
     try:
         before()
+        heartbeat.start()
         daemon.run()
     finally:
+        heartbeat.stop()
         if appliers is not None:
             appliers.stop()
         pictures.stop()  # after the handlers, which may be waiting for a picture
@@ -162,6 +189,7 @@ def lmtp_command(
                                          help="Threads handling received mail.")] = 2,
     log_level: LogLevel = "INFO",
     log_format: LogFormat = "text",
+    log_file: LogFile = None,
     outbox_interval: OutboxInterval = 60.0,
 ) -> None:
     """Take mail from your mail server over LMTP (Postfix, Exim), answer it, deliver the outbox.
@@ -173,7 +201,7 @@ def lmtp_command(
     if not host or not port_text.isdigit():
         fail(f"--listen must be HOST:PORT, not {listen!r}")
     config = _config(ctx, inbox=False)
-    _logging(log_level, log_format)
+    _service_logging(config, log_level, log_format, log_file)
     flow = _flow(ctx, config)
     daemon = Daemon(flow, outbox_interval=outbox_interval, read_inbox=False)
     servers = []
@@ -181,9 +209,10 @@ def lmtp_command(
     def listen_now() -> None:
         handler = LmtpHandler(flow.db, config, flow.clock, flow.wake_workers, flow.outages)
         servers.append(start_lmtp(handler, host.strip("[]"), int(port_text)))
+        daemon.listening = f"takes mail by LMTP on {listen}"
 
     try:
-        _serve(daemon, workers, listen_now)
+        _serve(daemon, workers, "lmtp", listen_now)
     finally:
         for server in servers:
             server.stop()
@@ -197,6 +226,7 @@ def poll_command(
                                                       "that give it).")] = True,
     log_level: LogLevel = "WARNING",
     log_format: LogFormat = "text",
+    log_file: LogFile = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing when all went well.")] = False,
 ) -> None:
     """For cron: read the inbox once, answer what came, check deadlines, deliver the outbox once, exit.
@@ -204,11 +234,18 @@ def poll_command(
     Without [imap] or [maildir], mail comes by LMTP: what `pbem lmtp` queued is answered.
     """
     config = _config(ctx)
-    _logging(log_level, log_format)
+    _logging(log_level, log_format, log_file or config.log_file)
     errors = _ErrorsLogged()
     logging.getLogger().addHandler(errors)
     try:
-        report = poll_once(_flow(ctx, config))
+        flow = _flow(ctx, config)
+        heartbeat = Heartbeat(flow.db, "poll", flow.clock, describe=lambda: "one pass: the inbox, the deadlines, "
+                                                                            "the outbox")
+        heartbeat.start()
+        try:
+            report = poll_once(flow)
+        finally:
+            heartbeat.stop()
     finally:
         logging.getLogger().removeHandler(errors)
     inbox = report.inbox  # --quiet: nothing when all went well (cron mails whatever a command prints)

@@ -1,9 +1,10 @@
 """`pbem status`: is the moderator running, what waits in the queues, whom each game waits for.
 
 The exit code is for monitoring (a cron check, a container's health check):
-0 a moderator process holds the inbox lease (it read the inbox within the
-last few minutes), 1 none does, 2 the database or the configuration cannot
-be used. What is read and how: ``pbem.cli.gather``.
+0 a moderator process of the role the configuration needs is alive (its
+heartbeat is recent: a ``pbem run`` reading the inbox, or a ``pbem lmtp``
+when mail comes by LMTP), 1 none is, 2 the database or the configuration
+cannot be used. What is read and how: ``pbem.cli.gather``.
 """
 from __future__ import annotations
 
@@ -32,11 +33,11 @@ def status_command(
                                                               "every few seconds need not open every game).")]
     = False,
 ) -> None:
-    """Is a moderator running? What waits in the queue and the outbox, whom each game waits for and since when.
+    """Is a moderator running? Every process, what waits in the queue and the outbox, whom each game waits for.
 
-    Exit code 0 while a moderator process holds the inbox (it read it within
-    the last five minutes), 1 when none does (for monitoring scripts), 2 when
-    the database or the configuration cannot be used.
+    Exit code 0 while a moderator process of the needed role lives (pbem run
+    with an inbox, pbem lmtp without one), 1 when none does (for monitoring
+    scripts), 2 when the database or the configuration cannot be used.
     """
     options = options_of(ctx)
     config = load_config(options.config)

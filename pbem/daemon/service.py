@@ -119,6 +119,16 @@ class Daemon:
         self.connects = 0
         self._helping = False
         self._reclaimed = -RECLAIM_INTERVAL  # time.monotonic() of the last look for a dead process's claims
+        self.activity = "starting"  # what the loop does now, for the heartbeat (pbem.daemon.heartbeat)
+        self.listening: str | None = None  # what else this process serves ("takes mail by LMTP on …")
+
+    def describe(self) -> str:
+        """What this process does, in a few words for ``pbem status`` (its heartbeat asks at every beat)."""
+        parts = [self.listening] if self.listening else []
+        parts.append(self.activity)
+        if self.flow.task_lease.held:
+            parts.append("checks the deadlines")
+        return "; ".join(parts)
 
     # --- stopping ----------------------------------------------------------------------------
 
@@ -180,8 +190,9 @@ class Daemon:
                         break
                     wait = backoff
                     if isinstance(exc, MailboxError | DatabaseUnavailable):  # said once per outage, named
-                        wait = self.flow.outages.down(Service.INBOX if isinstance(exc, MailboxError)
-                                                      else Service.DATABASE, str(exc))
+                        service = Service.INBOX if isinstance(exc, MailboxError) else Service.DATABASE
+                        wait = self.flow.outages.down(service, str(exc))
+                        self.activity = f"waits for {service.words}, which cannot be reached"
                     else:  # a bug: say so loudly, but keep the moderator running
                         log.exception("unexpected error; trying again in %g s", backoff)
                         backoff = min(self.max_backoff, backoff * 2)
@@ -190,6 +201,7 @@ class Daemon:
                     except _Interrupted:
                         break
         finally:
+            self.activity = "stopping"
             self.flow.fetch_lease.release()
             self.flow.task_lease.release()
         log.info("pbem moderator stopped")
@@ -201,6 +213,7 @@ class Daemon:
             self.connects += 1
             mode = "IDLE" if getattr(inbox, "uses_idle", False) else "polling"
             log.info("inbox %s open (%s)", mailbox_name(inbox), mode)
+            self.activity = f"reads the inbox {mailbox_name(inbox)} ({mode})"
             recover = True
             while not self.stopping:
                 self.flow.process_inbox(inbox, recover=recover)
@@ -221,6 +234,8 @@ class Daemon:
             log.info("another process reads the inbox: this one handles the queue, and reads the inbox "
                      "when that process stops")
         self._helping = True
+        self.activity = ("handles the queue and the outbox; another process reads the inbox" if self.read_inbox
+                         else "handles the queue and the outbox")
         database_down = self.flow.outages.wait_left(Service.DATABASE)
         if database_down:  # the workers or the sender found it down: no try before its wait has run
             self._sleep(database_down)

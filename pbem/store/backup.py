@@ -42,6 +42,7 @@ from pbem.store.inqueue import reclaim as reclaim_messages
 from pbem.store.leases import LeaseRow
 from pbem.store.moves import forget_claims
 from pbem.store.outbox import reclaim as reclaim_mail
+from pbem.store.processes import ProcessRow
 from pbem.store.schema import refuse_newer
 
 REQUIRED_TABLES = ("alembic_version", "games")  # what makes a file a pbem database
@@ -175,8 +176,10 @@ def restore_sqlite(backup: Path, target: Path) -> tuple[str, int]:
 def forget_processes(session: Session, now: datetime) -> tuple[int, int, int]:
     """After a restore: no process holds a lease or a claim of the copy (they held them when it was taken).
 
-    Returns (leases, queued messages, outgoing mails) let go; the moves still to tell are anyone's at once too.
+    Returns (leases, queued messages, outgoing mails) let go; the moves still to tell are anyone's at once too,
+    and the heartbeats of the copy's processes go (none of them runs on it).
     """
+    session.execute(delete(ProcessRow))
     leases = session.execute(delete(LeaseRow))
     messages = reclaim_messages(session, lambda holder: True)
     mails = reclaim_mail(session, lambda holder: True, now)

@@ -30,6 +30,7 @@ from pbem.store import (  # noqa: F401  (register their tables)
     observers,
     outages,
     outbox,
+    processes,
     settings,
     tokens,
     waiting,

@@ -33,6 +33,7 @@ from pbem.store.leases import LeaseRow
 from pbem.store.moves import MoveToTellRow
 from pbem.store.outbox import OutboxRow, OutboxStatus
 from pbem.store.pgbackup import pg_dump_line, pg_restore_line
+from pbem.store.processes import Process, beat, processes
 from tests.mailflowkit import Table, mailbox_config_text
 from tests.mailservers import DovecotAccount
 from tests.smtpservers import SmtpServer
@@ -76,6 +77,15 @@ def a_move_for(moderator: Moderator, player: str, name: str = "g1") -> str:
 def hold_lease(db: Database, name: str, holder: str, until: datetime) -> None:
     with db.transaction() as session:
         session.merge(LeaseRow(name=name, holder=holder, until=until))
+
+
+def beating(db: Database, name: str, *, expires: datetime | None = None, doing: str = "reads the inbox") -> None:
+    """A heartbeat row as a live process leaves it (``role@host:pid``), last seen now, alive for a minute."""
+    role, _, where = name.partition("@")
+    now = datetime.now(UTC)
+    with db.transaction() as session:
+        beat(session, Process(name, role, where.partition(":")[0], int(where.rpartition(":")[2]), "0.15.0",
+                              now - timedelta(hours=1), now, expires or now + timedelta(minutes=1), doing))
 
 
 # --- backup and restore ---------------------------------------------------------------------------------
@@ -184,6 +194,20 @@ def test_restore_lets_go_of_the_leases_and_claims_in_the_copy(game: tuple[str, M
         assert mail.claimed_by == ""
 
 
+def test_restore_refuses_while_a_pbem_lmtp_beats_and_forgets_the_copys_heartbeats(game: tuple[str, Moderator],
+                                                                                 tmp_path: Path) -> None:
+    """pbem lmtp holds no lease while another process checks the deadlines: its heartbeat tells it runs."""
+    url, moderator = game
+    beating(moderator.db, "lmtp@elsewhere:4242", doing="takes mail by LMTP on 127.0.0.1:8024")
+    assert cli(url, "backup", str(tmp_path / "b.db")).exit_code == 0
+    result = cli(url, "restore", str(tmp_path / "b.db"))
+    assert result.exit_code == 2
+    assert "lmtp@elsewhere:4242, last heartbeat" in result.stderr and "stop it first" in result.stderr
+    assert cli(url, "restore", str(tmp_path / "b.db"), "--force").exit_code == 0
+    with moderator.db.transaction() as session:
+        assert processes(session) == []  # the copy's heartbeat was of a process that does not run on it
+
+
 def test_restore_refuses_what_is_no_pbem_database(game: tuple[str, Moderator], tmp_path: Path) -> None:
     url, moderator = game
     before = state_json(moderator)
@@ -232,14 +256,14 @@ def test_status_says_when_no_moderator_reads_the_inbox(game: tuple[str, Moderato
     url, moderator = game
     result = cli(url, "status")
     assert result.exit_code == 1
-    assert "NOT RUNNING: no moderator process reads the inbox (the last one stopped" in result.stdout
+    assert "NOT RUNNING: no pbem run or pbem lmtp process is alive" in result.stdout
+    assert "no moderator process is listed: each one stopped cleanly" in result.stdout
     assert "g1 (imperial2030, move 1): waits for bob (invest with the investor card) since" in result.stdout
     expired = datetime.now(UTC) - timedelta(minutes=2)
     hold_lease(moderator.db, "fetch:maildir:/srv/mail", "lease1@elsewhere:4242:1", expired)
     result = cli(url, "status")
     assert result.exit_code == 1
-    assert "no moderator process has read the inbox in the last 5 minutes" in result.stdout
-    assert "the last reader, lease1@elsewhere:4242:1, renewed its lease" in result.stdout
+    assert "nobody reads the inbox now: the last reader, lease1@elsewhere:4242:1, renewed its lease" in result.stdout
     assert "its lease ran out" in result.stdout
 
 
@@ -262,6 +286,7 @@ def test_status_of_a_running_moderator(game: tuple[str, Moderator], tmp_path: Pa
     now = datetime.now(UTC)
     hold_lease(moderator.db, "fetch:maildir:/srv/mail", "lease1@elsewhere:4242:1", now + timedelta(seconds=280))
     hold_lease(moderator.db, "periodic-tasks", "lease2@elsewhere:4242:1", now + timedelta(seconds=170))
+    beating(moderator.db, "run@elsewhere:4242", doing="reads the inbox INBOX (IDLE)")
     assert moderator.submit("g1", "bob", a_move_for(moderator, "bob")).ok
     moderator.create_game("g2", PLAYERS, deal=[("russia", "bob")], seed=2)
     assert cli(url, "pause", "g2").exit_code == 0
@@ -276,7 +301,8 @@ def test_status_of_a_running_moderator(game: tuple[str, Moderator], tmp_path: Pa
     result = cli(url, "status")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "Moderator: running." in out and "inbox read by lease1@elsewhere:4242:1, last renewed" in out
+    assert "Moderator: running: 1 process(es) alive." in out and "inbox read by lease1@elsewhere:4242:1, last renewed" in out
+    assert "pbem run run@elsewhere:4242 (pbem 0.15.0, started" in out and ": reads the inbox INBOX (IDLE)" in out
     assert "deadlines last checked" in out and "lease2@elsewhere:4242:1" in out
     assert "Outbox: 1 due now, 0 being sent, 1 due later, 1 failed" in out
     assert "#1 to ann@example.org (report): tried 2 time(s), next at" in out and "421 4.7.0 try again later" in out
@@ -287,7 +313,10 @@ def test_status_of_a_running_moderator(game: tuple[str, Moderator], tmp_path: Pa
 
     data = json.loads(cli(url, "status", "--json").stdout)
     assert set(data) == {"format", "ok", "now", "database", "moderator", "inbound", "outbox", "games",
-                         "finished_games", "outages"}
+                         "finished_games", "outages", "processes"}
+    assert [(p["name"], p["role"], p["pid"], p["state"]) for p in data["processes"]] == [
+        ("run@elsewhere:4242", "run", 4242, "alive")]
+    assert data["moderator"]["alive"] is True and data["moderator"]["needed"] == ["run", "lmtp"]
     assert data["format"] == 1 and data["ok"] is True
     reader = data["moderator"]["reader"]
     assert reader["holder"] == "lease1@elsewhere:4242:1" and reader["held"] is True
@@ -312,6 +341,7 @@ def test_status_on_sqlite_and_postgresql(db_url: str) -> None:
         now = datetime.now(UTC)
         hold_lease(moderator.db, "fetch:imap:pbem@mail.example:993/INBOX", "lease1@elsewhere:1:1",
                    now + timedelta(seconds=100))
+        beating(moderator.db, "run@elsewhere:1", expires=now + timedelta(seconds=100))
         with moderator.db.transaction() as session:
             session.add(OutboxRow(recipient="ann@example.org", purpose="report", message_id="<m1@pbem.test>",
                                   subject="s", body="b", attempts=1, next_attempt=now + timedelta(minutes=1),
@@ -324,42 +354,58 @@ def test_status_on_sqlite_and_postgresql(db_url: str) -> None:
         assert report["games"][0]["waiting_on"][0]["player"] == "ann"
         later = report_json(gather(moderator.db, load_config(None, {}), now + timedelta(seconds=101)))
         assert later["ok"] is False and later["outbox"]["due"] == 1
+        assert later["processes"][0]["state"] == "silent"
     finally:
         moderator.db.dispose()
 
 
-def test_a_lease_of_a_dead_process_of_this_host_holds_nothing(game: tuple[str, Moderator]) -> None:
+def test_a_process_of_this_host_that_died_is_stopped_at_once(game: tuple[str, Moderator]) -> None:
     url, moderator = game
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     host = holder_name("lease1").partition("@")[2].partition(":")[0]
-    holder = f"lease1@{host}:{dead.stdout.strip()}:1"
-    hold_lease(moderator.db, "fetch:maildir:/srv/mail", holder, datetime.now(UTC) + timedelta(minutes=4))
+    hold_lease(moderator.db, "fetch:maildir:/srv/mail", f"lease1@{host}:{dead.stdout.strip()}:1",
+               datetime.now(UTC) + timedelta(minutes=4))
+    beating(moderator.db, f"run@{host}:{dead.stdout.strip()}")  # its heartbeat has not expired yet
     result = cli(url, "status", "--no-games")
-    assert result.exit_code == 1 and "that process is gone" in result.stdout
+    assert result.exit_code == 1, result.stdout
+    assert f"STOPPED: pbem run run@{host}:{dead.stdout.strip()}" in result.stdout
+    assert "that process is gone" in result.stdout
 
 
-def test_status_watches_the_inbox_of_the_configuration(game: tuple[str, Moderator], tmp_path: Path) -> None:
+def test_status_needs_a_reader_of_the_inbox_of_the_configuration(game: tuple[str, Moderator],
+                                                                 tmp_path: Path) -> None:
+    """With an inbox configured, only a process that reads it makes the moderator run: pbem lmtp does not."""
     url, moderator = game
     maildir = tmp_path / "mail"
     config = tmp_path / "pbem.toml"
     config.write_text(f'[moderator]\naddress = "pbem@games.test"\n\n[maildir]\npath = "{maildir}"\n')
     later = datetime.now(UTC) + timedelta(minutes=4)
     hold_lease(moderator.db, "fetch:maildir:/somewhere/else", "lease1@elsewhere:1:1", later)  # another inbox
-    assert cli(url, "status", config=config).exit_code == 1
+    beating(moderator.db, "lmtp@elsewhere:1", doing="takes mail by LMTP on 127.0.0.1:8024")
+    result = cli(url, "status", config=config)
+    assert result.exit_code == 1 and "NOT RUNNING: no pbem run process is alive to read the inbox" in result.stdout
+    assert "lease1@elsewhere:1:1" not in result.stdout  # the reader of another inbox is not this one's
+    beating(moderator.db, "run@elsewhere:2")
     hold_lease(moderator.db, f"fetch:maildir:{maildir}", "lease1@elsewhere:2:1", later)
     result = cli(url, "status", config=config)
-    assert result.exit_code == 0 and "lease1@elsewhere:2:1" in result.stdout
+    assert result.exit_code == 0 and "inbox read by lease1@elsewhere:2:1" in result.stdout
 
 
-def test_with_lmtp_and_no_inbox_the_deadline_checks_tell(game: tuple[str, Moderator], tmp_path: Path) -> None:
+def test_with_lmtp_and_no_inbox_a_pbem_lmtp_must_live(game: tuple[str, Moderator], tmp_path: Path) -> None:
+    """Without an inbox the mail server hands mail to pbem lmtp: that is the process the words ask for."""
     url, moderator = game
     config = tmp_path / "pbem.toml"
     config.write_text('[moderator]\naddress = "pbem@games.test"\n\n[smtp]\nhost = "127.0.0.1"\nsecurity = "none"\n')
-    result = cli(url, "status", config=config)
-    assert result.exit_code == 1 and "no moderator process has checked deadlines" in result.stdout
+    beating(moderator.db, "run@elsewhere:1", doing="handles the queue and the outbox")
     hold_lease(moderator.db, "periodic-tasks", "lease2@elsewhere:1:1", datetime.now(UTC) + timedelta(minutes=2))
     result = cli(url, "status", config=config)
-    assert result.exit_code == 0 and "mail comes by LMTP" in result.stdout
+    assert result.exit_code == 1
+    assert ("NOT RUNNING: no pbem lmtp process is alive to take mail from the mail server (it keeps the mail and "
+            "tries again) (no inbox configured: mail comes by LMTP)") in result.stdout
+    assert "deadline" not in result.stdout.splitlines()[1]  # the deadline checks run: they are not what is missing
+    beating(moderator.db, "lmtp@elsewhere:2", doing="takes mail by LMTP on 127.0.0.1:8024")
+    result = cli(url, "status", config=config)
+    assert result.exit_code == 0 and "running (no inbox configured: mail comes by LMTP): 2 process(es)" in result.stdout
 
 
 @pytest.mark.slow

@@ -307,6 +307,7 @@ def _read_exactly(fd: int, size: int, deadline: float | None) -> bytes:
 def serve(source: int, sink: int) -> None:
     """The helper's life: warm up, then read a question, draw, answer, until its input ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the daemon, which stops the helper itself
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # the daemon's log rotation (a HUP to the whole unit) is not ours
     warm_up()
     write_message(sink, READY)
     while True:
