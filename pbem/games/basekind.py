@@ -292,7 +292,7 @@ class BaseKind(ABC, Generic[S, A, E]):
         return "game over" if self.finished(state) else f"move {self.shown_move(state)}"
 
     def holdings(self, state: S, player: str) -> tuple[str, ...]:
-        """A seat holds nothing by name (Imperial's seats govern nations)."""
+        """A seat holds nothing by name (Imperial's seats govern nations); see ``GameKind.holdings``."""
         return ()
 
     def holding_words(self, state: S, player: str) -> str:

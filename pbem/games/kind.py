@@ -265,7 +265,10 @@ class GameKind(Rules[Any, S, A, E], Protocol[S, A, E]):
         ...
 
     def holdings(self, state: S, player: str) -> tuple[str, ...]:
-        """What ``player``'s seat holds, by name (Imperial: the nations they govern)."""
+        """What ``player``'s seat holds, by name (Imperial: the nations they govern; Eight-Minute Empire: the
+        colour of its armies), named in the language being written (``pbem.languages.spoken``): English for
+        the host's commands, the seat's words in its mail. Press (``PRESS TO China``) asks it in the writer's
+        language and in English, and takes either (issue 30)."""
         ...
 
     def holding_words(self, state: S, player: str) -> str:

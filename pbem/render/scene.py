@@ -153,6 +153,7 @@ class Cell:
     fill: RGB | None = None
     thick: bool = False  # a strong frame: the cell is the one that matters now (the nation to play)
     wrap: bool = False  # lines too wide for the cell wrap at their spaces (a card's action); else they are cut
+    fit: bool = False  # a line too wide is made to fit, not cut (a rondel space's name): pbem.render.panels
 
 
 @dataclass(frozen=True)

@@ -204,7 +204,7 @@ class EightMinuteEmpire(BaseKind[State, Action, Event]):
         return views.status_line(state)
 
     def holdings(self, state: State, player: str) -> tuple[str, ...]:
-        return (colour_of(state, player),)
+        return (names.colour(colour_of(state, player)),)  # in the language being written
 
     def holding_words(self, state: State, player: str) -> str:
         return say("_words", "holding", colour_of(state, player))

@@ -18,9 +18,10 @@ from functools import cache
 
 from engine.imperial2030.board import Board, CityKind
 from engine.imperial2030.model import GameState
-from pbem.games.imperial2030.orders.lexicon import current
+from pbem.games.imperial2030.orders.lexicon import current, shown
 from pbem.render.art import Art, ArtError, FilledPanel, check_art, fill_panel, load_art
 from pbem.render.identitycache import same_objects
+from pbem.render.shorten import shortened
 from pbem.render.text import MAX_WIDTH
 
 BOARD_ART = ("maps", "imperial2030-board.txt")
@@ -105,13 +106,21 @@ class DrawnBoard:
     panels: tuple[FilledPanel, ...]
     nation_codes: tuple[tuple[str, str], ...]  # (code, nation name) in turn order
 
-    def notes(self) -> tuple[str, ...]:
-        return tuple(note for panel in self.panels for note in _notes(panel))
+    def notes(self, board: Board | None = None) -> tuple[str, ...]:
+        """``UKR (ukraine): ^RU RUa2 ...``: each region whose pieces overflowed its slots, in full; named by its
+        id in English (as ever) and without ``board``, by its name in another language (``UKR (Украина)``,
+        issue 30)."""
+        return tuple(note for panel in self.panels for note in _notes(board, panel))
 
 
-def _notes(panel: FilledPanel) -> list[str]:
-    names = board_art().ids(REGIONS_TABLE)
-    return [f"{code} ({names.get(code, code)}): {content}" for code, content in panel.notes]
+def _notes(board: Board | None, panel: FilledPanel) -> list[str]:
+    ids = board_art().ids(REGIONS_TABLE)
+
+    def named(code: str) -> str:
+        ident = ids.get(code, code)
+        return shown(board, ident) if board and current() is not None and ident in board.regions else ident
+
+    return [f"{code} ({named(code)}): {content}" for code, content in panel.notes]
 
 
 @same_objects
@@ -161,19 +170,28 @@ def draw_rondel(state: GameState) -> DrawnRondel:
 
 # --- the names of the world board in the seat's language (issue 30) ----------------------------------------
 
+WATER = "~"  # the art's open sea: a sea's name or a caption may be written over its waves
+PANAMA, ARROW = "Panama canal", " ->"  # the art's caption pointing at the cell to its right, where the canal runs
+SUEZ = "Suez"  # written "(Suez)" in the cell the canal crosses
+
 
 def local_labels(board: Board, panels: tuple[tuple[str, ...], ...]) -> tuple[tuple[tuple[str, ...], ...], bool]:
-    """The board's panels with each region's label in the language being written, where it fits; and whether
-    some label stayed in English.
+    """The board's panels with each region's label and the art's captions in the language being written; and
+    whether some label stayed in English.
 
     The art writes each region's name in capitals at the top of its cell
-    (``| MOSCOW        |``), a sea's name in open water, some over two
-    lines (``NORTH`` / ``ATLANTIC``). A name is replaced where the art has it
-    on one line and the translation fits the blanks after it (one kept): a
-    land region's label starts its cell (``| ``), a sea's is its whole name;
-    only the first such place in a panel is the label (``| JAPAN`` is the
-    land region, the ``JAPAN`` of ``SEA OF`` / ``JAPAN`` below it is not).
-    Every other name keeps the art's English, which the legend says.
+    (``| MOSCOW        |``), a sea's name in open water, some over two lines
+    (``NORTH`` / ``ATLANTIC``), and two captions: ``Panama canal ->`` and
+    ``(Suez)``. A name is replaced where the translation fits the blanks
+    after the English (one kept before what follows; a sea's name and a
+    caption may also cover waves): a land region's label starts its cell
+    (``| ``), a sea's is its whole name, or its words on two lines at one
+    column, and then the translation is split over the two lines; only the
+    first such place in a panel is the label (``| JAPAN`` is the land region,
+    the ``JAPAN`` of ``SEA OF`` / ``JAPAN`` below it is not). A translation
+    too long for its place is shortened as maps do (``pbem.render.shorten``:
+    ``ВОСТ. АФРИКА``); one that cannot be keeps the art's English, which the
+    legend says. English is never touched: this runs only for another language.
     """
     lex = current()
     if lex is None:
@@ -185,21 +203,118 @@ def local_labels(board: Board, panels: tuple[tuple[str, ...], ...]) -> tuple[tup
         local = lex.names.get(region.name, region.name).upper()
         if local == english:
             continue
-        label = re.compile(rf"(?<![A-Z]){re.escape(english)}(?![A-Z])")
-        replaced = False
-        for lines in result:
-            for index, line in enumerate(lines):
-                found = next((m for m in label.finditer(line)
-                              if region.is_sea or line[:m.start()].endswith("| ")), None)
-                if found is None:
-                    continue
-                blanks = len(line[found.end():]) - len(line[found.end():].lstrip(" "))
-                room = len(english) + blanks - 1 if found.end() + blanks < len(line) else MAX_WIDTH - found.start()
-                if len(local) <= room:
-                    span = len(english) + blanks
-                    lines[index] = line[:found.start()] + local.ljust(span) + line[found.end() + blanks:]
-                    lines[index] = lines[index].rstrip() if found.end() + blanks >= len(line) else lines[index]
-                    replaced = True
-                break  # the first place in a panel is the label
-        kept = kept or not replaced
+        placed = [_one_line(lines, english, local, region.is_sea) for lines in result]
+        if region.is_sea:
+            placed = [_two_lines(lines, english, local) if done is None else done
+                      for lines, done in zip(result, placed, strict=True)]
+        kept = kept or False in placed or all(done is None for done in placed)
+    for lines in result:
+        done = [_pointing(lines, PANAMA + ARROW, lex.captions.get(PANAMA, PANAMA)),
+                _one_line(lines, f"({SUEZ})", f"({lex.canals.get(SUEZ, SUEZ)})", sea=False, start="")]
+        kept = kept or False in done
     return tuple(tuple(lines) for lines in result), kept
+
+
+def _bounded(text: str) -> re.Pattern[str]:
+    """``text`` as a whole word (or words) of the art."""
+    return re.compile(rf"(?<![A-Za-z]){re.escape(text)}(?![A-Za-z])")
+
+
+def _room(line: str, start: int, end: int, sea: bool) -> int:
+    """The columns a label at ``start`` may take, where the art's word ends at ``end``: over the blanks after
+    it (and a sea's waves), one kept before what follows; to the widest line at the end of the line."""
+    water = " " + WATER if sea else " "
+    free = end
+    while free < len(line) and line[free] in water:
+        free += 1
+    return MAX_WIDTH - start if free >= len(line) else free - 1 - start
+
+
+def _put(line: str, start: int, end: int, text: str) -> str:
+    """``line`` with ``text`` in place of its ``start``-``end`` (blanks after a shorter one; a longer one
+    covers the blanks or waves after it, and a wave touching its end becomes a blank)."""
+    after = start + len(text)
+    new = line[:start] + text + " " * (end - after) + line[max(end, after):]
+    if after < len(new) and new[after] == WATER:
+        new = new[:after] + " " + new[after + 1:]
+    return new.rstrip()
+
+
+def _fitted(text: str, room: int) -> str | None:
+    return shortened(text, lambda candidate: len(candidate) <= room)
+
+
+def _one_line(lines: list[str], english: str, local: str, sea: bool, start: str = "| ") -> bool | None:
+    """Write ``local`` in place of the first ``english`` in ``lines`` (a land region's: the one that starts a
+    cell); True when written, False when it does not fit there, None when the panel has no such place."""
+    for index, line in enumerate(lines):
+        found = next((m for m in _bounded(english).finditer(line) if sea or line[:m.start()].endswith(start)), None)
+        if found is None:
+            continue
+        text = _fitted(local, _room(line, found.start(), found.end(), sea))
+        if text is None:
+            return False
+        lines[index] = _put(line, found.start(), found.end(), text)
+        return True
+    return None
+
+
+def _two_lines(lines: list[str], english: str, local: str) -> bool | None:
+    """A sea's name written over two lines at one column (``GULF OF`` / ``GUINEA``): ``local`` split over
+    them where it fits best (the fewest letters cut); as ``_one_line`` says what became of it."""
+    words = english.split(" ")
+    for index in range(len(lines) - 1):
+        line, below = lines[index], lines[index + 1]
+        for split in range(1, len(words)):
+            top, bottom = " ".join(words[:split]), " ".join(words[split:])
+            for found in _bounded(top).finditer(line):
+                column = found.start()
+                if not any(m.start() == column for m in _bounded(bottom).finditer(below)):
+                    continue
+                rooms = (_room(line, column, found.end(), True), _room(below, column, column + len(bottom), True))
+                parts = _split(local, rooms)
+                if parts is None:
+                    return False
+                lines[index] = _put(line, column, found.end(), parts[0])
+                lines[index + 1] = _put(below, column, column + len(bottom), parts[1])
+                return True
+    return None
+
+
+def _split(local: str, rooms: tuple[int, int]) -> tuple[str, str] | None:
+    """``local`` over two lines of these widths: the split that cuts the fewest letters (of those, the one with
+    more on the first line: ``GOLFO DE`` / ``GUINEA``), None if none fits."""
+    words = local.split(" ")
+    splits = [(" ".join(words[:at]), " ".join(words[at:])) for at in range(1, len(words))] or [(local, "")]
+    best: tuple[str, str] | None = None
+    for top, bottom in splits:
+        fitted = (_fitted(top, rooms[0]), _fitted(bottom, rooms[1]) if bottom else "")
+        if fitted[0] is None or fitted[1] is None:
+            continue
+        if best is None or (len(fitted[0] + fitted[1]), len(fitted[0])) > (len(best[0] + best[1]), len(best[0])):
+            best = (fitted[0], fitted[1])
+    return best
+
+
+def _pointing(lines: list[str], english: str, local: str) -> bool | None:
+    """A caption that ends at the cell it points at (``Panama canal ->|``): ``local`` with the arrow, ending
+    where the English ends, growing to the left over blanks and waves (one blank kept before it)."""
+    for index, line in enumerate(lines):
+        start = line.find(english)
+        if start < 0:
+            continue
+        end = start + len(english)
+        begin = start
+        while begin > 0 and line[begin - 1] in " " + WATER:
+            begin -= 1
+        name = _fitted(local, end - begin - 1 - len(ARROW))
+        if name is None:
+            return False
+        text = name + ARROW
+        at = end - len(text)
+        new = line[:min(at, start)] + " " * (at - start) + text + line[end:]
+        if at > 0 and new[at - 1] == WATER:
+            new = new[:at - 1] + " " + new[at:]
+        lines[index] = new
+        return True
+    return None

@@ -166,10 +166,10 @@ class Imperial2030(BaseKind[GameState, Action, Event]):
         return turn_line(state)
 
     def holdings(self, state: GameState, player: str) -> tuple[str, ...]:
-        return tuple(self.board.name(n) for n in state.governed_by(player))
+        return tuple(shown(self.board, n) for n in state.governed_by(player))  # in the language being written
 
     def holding_words(self, state: GameState, player: str) -> str:
-        names = tuple(shown(self.board, n) for n in state.governed_by(player))  # in the seat's language
+        names = self.holdings(state, player)
         return say(VIEW_WORDS, "holding", nations=names) if names else ""
 
     def report(self, state: GameState, player: str, events: Iterable[Event], *, game: str, open_cash: bool = False,

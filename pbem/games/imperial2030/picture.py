@@ -184,7 +184,8 @@ def _style(edge: Edge, rail: bool) -> LinkStyle:
 
 def _rondel(state: GameState) -> Panel:
     """The rondel as the mails draw it, clockwise from Factory round the ring of a 3 x 3 grid, each space with
-    the markers of the nations on it; in the middle, the nations not on it yet."""
+    the markers of the nations on it; in the middle, the nations not on it yet. Its words fit their boxes in
+    every language (``Cell.fit``: "Налогообложение" a step smaller), never cut."""
     board = state.board
     codes = nation_codes(board)
     width, height = SPACE_SIZE
@@ -194,11 +195,11 @@ def _rondel(state: GameState) -> Panel:
         markers = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids
                         if state.nations[n].rondel == space.id)
         cells.append(Cell((left, top, left + width, top + height), (shown(board, space.id),), markers, Align.CENTRE,
-                          outline=INK, fill=LAND))
+                          outline=INK, fill=LAND, fit=True))
     off = tuple(Token(codes[n], _shade(board, n)) for n in board.nation_ids if state.nations[n].rondel is None)
     left, top = 3 + width + SPACE_GAP, 3 + height + SPACE_GAP
     middle = (say(WORDS, "not_on_rondel"),) if off else (say(WORDS, "rondel_name"), say(WORDS, "turns_clockwise"))
-    cells.append(Cell((left, top, left + width, top + height), middle, off, Align.CENTRE))
+    cells.append(Cell((left, top, left + width, top + height), middle, off, Align.CENTRE, fit=True))
     return Panel("", RONDEL_BOX, tuple(cells))
 
 

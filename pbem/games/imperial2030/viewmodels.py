@@ -139,7 +139,7 @@ def board_view(state: GameState, game: str = "") -> BoardView:
     lines, kept = local_labels(state.board, tuple(p.lines for p in drawn.panels))
     panels = tuple(PanelView(p.title, local) for p, local in zip(drawn.panels, lines, strict=True))
     nations = tuple((code, local_name(english)) for code, english in drawn.nation_codes)
-    return BoardView(game, state.round, state.version, panels, drawn.notes(), nations, kept)
+    return BoardView(game, state.round, state.version, panels, drawn.notes(state.board), nations, kept)
 
 
 # --- the rondel ------------------------------------------------------------------------------

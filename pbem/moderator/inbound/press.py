@@ -38,7 +38,10 @@ read as orders.
 A recipient is a seat's name (case ignored, ``pbem.games.kind.match_player``)
 or what the seat holds in its game (``GameKind.holdings``: a colour in
 Eight-Minute Empire, a nation governed in Imperial 2030), or ``ALL``: every
-other seat. ``ALL`` means the players only; observers get public reports,
+other seat. What a seat holds is taken in the writer's language or in English
+(``PRESS TO Китай`` as ``PRESS TO China``), case and accents forgiven as in
+order names (``pbem.languages.folded``: ``китаи``, ``zolty``); a refusal lists
+it in the writer's language. ``ALL`` means the players only; observers get public reports,
 never press. ``ALL`` wins over a seat that happens to be called "all".
 
 Each recipient gets one mail From the moderator, Reply-To their own token
@@ -76,6 +79,7 @@ from sqlmodel import Session, col, select
 from pbem.games import GameKind, kind_of
 from pbem.games.kind import match_player
 from pbem.games.messagetext import QUOTE, SIGNATURES
+from pbem.languages import SOURCE, folded, speaking
 from pbem.mail import InboundMessage
 from pbem.moderator.inbound.words import said
 from pbem.moderator.notify.subjects import MailSubject, game_subject
@@ -417,21 +421,30 @@ def _recipients(kind: GameKind, state: Any, table: Sequence[SeatRow], sender: Se
 
 
 def _seat_named(kind: GameKind, state: Any, table: Sequence[SeatRow], name: str) -> SeatRow | None:
-    """The seat called ``name``, else the one seat holding something called so (a colour, a nation)."""
+    """The seat called ``name``, else the one seat holding something called so (a colour, a nation) in the
+    writer's language or in English."""
     player = match_player(name, [seat.name for seat in table])
     if player is not None:
         return next(seat for seat in table if seat.name == player)
-    wanted = name.strip().casefold()
-    holders = [seat for seat in table if any(h.casefold() == wanted for h in _holdings(kind, state, seat.name))]
+    wanted = folded(name.strip())
+    holders = [seat for seat in table if wanted in _written(kind, state, seat.name)]
     return holders[0] if len(holders) == 1 else None
 
 
+def _written(kind: GameKind, state: Any, player: str) -> set[str]:
+    """What ``player``'s seat holds as a writer may name it: in the language being written and in English,
+    folded (``pbem.languages.folded``)."""
+    with speaking(SOURCE):
+        english = _holdings(kind, state, player)
+    return {folded(name) for name in (*_holdings(kind, state, player), *english)}
+
+
 def _holdings(kind: GameKind, state: Any, player: str) -> tuple[str, ...]:
+    """What the seat holds, named in the language being written (``GameKind.holdings``)."""
     try:
         return kind.holdings(state, player)
     except (KeyError, ValueError):  # a seat the state does not know (it cannot happen in a sound game)
         return ()
-
 
 
 def _room(composer: MailComposer, sender: SeatRow, game: GameRow, count: int) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.imperial2030.board import Board
@@ -33,7 +33,7 @@ from pbem.render.env import environment
 
 TEMPLATE = "imperial2030/_names.j2"
 _LISTS = ("nations", "regions", "region_also", "spaces", "space_also", "canals", "keywords", "upgrade_to",
-          "keyword_also")
+          "keyword_also", "captions")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,7 @@ class Lexicon:
     keywords: dict[str, str]  # order keywords and small words as the order language writes them ("NO FIGHT", "far")
     upgrade_to: str  # UPGRADE's TO, where the language says it otherwise (Russian НА)
     also: dict[str, tuple[str, ...]]  # other spellings a player may write, by the English name or keyword
+    captions: dict[str, str] = field(default_factory=dict)  # the board art's other words ("Panama canal")
 
     def spellings(self, english: str) -> tuple[str, ...]:
         """The language's spellings of a name or keyword: its word, then the other accepted ones."""
@@ -74,7 +75,7 @@ def lexicon(language: Language) -> Lexicon | None:
         for e, t in zip(english[name], local[name], strict=True):
             also[e] = also.get(e, ()) + tuple(part.strip() for part in t.split(",") if part.strip())
     return Lexicon(paired("nations", "regions"), paired("spaces"), paired("canals"), paired("keywords"),
-                   local["upgrade_to"][0], also)
+                   local["upgrade_to"][0], also, paired("captions"))
 
 
 def current() -> Lexicon | None:
