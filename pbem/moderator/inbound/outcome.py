@@ -33,6 +33,7 @@ class Outcome:
     version: int | None = None
     queued: tuple[str, ...] = ()
     folder: str = PROCESSED
+    kind: str | None = None  # the game's kind (``imperial2030``): what a monitor is told, never the game's name
 
     @property
     def duplicate(self) -> bool:
