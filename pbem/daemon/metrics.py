@@ -102,8 +102,9 @@ class StoreFigures(Collector):
                      "been in the queue (0: the queue is empty)", queue.oldest_age)
         yield _gauge("pbem_inbound_set_aside_messages", "Received mails whose handling failed, kept for the game "
                      "master (pbem inbox)", queue.set_aside)
-        mails = GaugeMetricFamily("pbem_outbox_mails", "Mails in the outbox by state: due (may go now), retrying "
-                                  "(refused for the time being), later (not due yet: held or written ahead), failed "
+        mails = GaugeMetricFamily("pbem_outbox_mails", "Mails in the outbox by state: due (its time has come; a "
+                                  "sending limit may hold it), retrying (refused for the time being), later (not due "
+                                  "yet: the relay asked us to slow down, or it was written ahead), failed "
                                   "(refused for good, kept), sent_recently (sent in the last hour)", labels=["state"])
         for state in ("due", "retrying", "later", "failed", "sent_recently"):
             mails.add_metric([state], getattr(outbox, state))

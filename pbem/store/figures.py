@@ -35,9 +35,9 @@ class QueueFigures:
 class OutboxFigures:
     """The outbox by state; each queued mail is in exactly one of due, retrying and later."""
 
-    due: int  # queued, never tried, may go now
+    due: int  # queued, never tried, its time has come (it goes at once, unless a sending limit holds it back)
     retrying: int  # queued, tried and refused for the time being (a 4xx, a dropped connection)
-    later: int  # queued, never tried, not due yet (held back by a sending limit, or written ahead)
+    later: int  # queued, never tried, not due yet (the relay asked us to slow down, or it was written ahead)
     failed: int  # refused for good: kept for the game master
     sent_recently: int  # sent within the last ``RECENT``
     oldest_age: float  # seconds the oldest mail not yet sent has waited since it was written (0: none)

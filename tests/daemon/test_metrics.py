@@ -30,7 +30,7 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.cli import mailserver as mailserver_module
-from pbem.config import MetricsSettings, load_config
+from pbem.config import Limits, MetricsSettings, load_config
 from pbem.counters import Answers
 from pbem.daemon import MailFlow
 from pbem.daemon.metrics import CannotServeMetrics, registry_for, serve_metrics
@@ -129,8 +129,8 @@ def test_a_game_played_by_mail_moves_the_counts_of_pbem_lmtps_page(
         player, order = table.an_order()
         mails = len(smtpd.received)
         assert delivered(lmtp, table.mail_from(player, order + "\n"), table.reply_to(player))
-        wait_until(lambda n=number: table.log_length() == n)  # type: ignore[misc]  # bound per order
-        wait_until(lambda m=mails: len(smtpd.received) > m)  # type: ignore[misc]
+        wait_until(lambda n=number: table.log_length() == n)  # bound per order
+        wait_until(lambda m=mails: len(smtpd.received) > m)
     wait_until(lambda: value(parse(scrape(metrics)), "pbem_order_to_mail_seconds_count") >= orders)
     sent = len(smtpd.received)
     wait_until(lambda: value(parse(scrape(metrics)), "pbem_outbox_mails", state="due") == 0)
@@ -315,8 +315,9 @@ def test_pbem_run_on_a_busy_metrics_address_stops_saying_so_in_one_line(tmp_path
 # --- what the page says when things go wrong -----------------------------------------------------------
 
 
-def page_of(db: Database, outages: Outages | None = None) -> Samples:
-    return parse(generate_latest(registry_for(db, config_for().limits, outages)).decode("utf-8"))
+def page_of(db: Database, outages: Outages | None = None, limits: Limits | None = None) -> Samples:
+    """The page of a process with ``outages`` and ``limits``, as the HTTP server would serve it."""
+    return parse(generate_latest(registry_for(db, limits or Limits(), outages)).decode("utf-8"))
 
 
 def test_a_database_that_cannot_be_read_shows_as_down_and_its_figures_as_unknown(tmp_path: Path) -> None:
@@ -368,6 +369,46 @@ def test_a_mail_refused_for_good_counts_as_a_permanent_failure_and_a_failed_mail
             - value(before, "pbem_send_failures_total", failure="permanent")) == welcomes
     assert value(after, "pbem_outbox_mails", state="failed") == welcomes
     assert value(after, "pbem_relay_up") == 1  # it answered: the relay is up, the mails are refused
+    table.db.dispose()
+
+
+def test_a_sending_limit_counts_one_hold_while_it_lasts_and_shows_the_outbox_held(
+        tmp_path: Path, smtpd: SmtpServer) -> None:
+    config = config_for(smtp={"host": smtpd.host, "port": smtpd.port, "security": "none", "timeout": 10},
+                        limits={"max_mails_per_hour": 1})
+    table = Table(Database(f"sqlite:///{tmp_path / 'limit.db'}"), config)
+    table.create(players=2, now=datetime.now(UTC))
+    flow = MailFlow(config, table.db, moderator=table.moderator)
+    before = page_of(table.db, flow.outages, config.limits)
+    assert value(before, "pbem_outbox_held") == 0
+    flow.deliver()  # one mail, then the hour's limit
+    flow.deliver()  # still held: the same hold
+    after = page_of(table.db, flow.outages, config.limits)
+    assert len(smtpd.received) == 1
+    assert value(after, "pbem_sending_holds_total", by="limit") - value(before, "pbem_sending_holds_total",
+                                                                         by="limit") == 1
+    assert value(after, "pbem_outbox_held") == 1
+    assert value(after, "pbem_outbox_mails", state="due") == len(table.outbox()) - 1
+    table.db.dispose()
+
+
+def test_a_relay_that_says_we_send_too_much_counts_a_provider_hold(tmp_path: Path, smtpd: SmtpServer) -> None:
+    config = config_for(smtp={"host": smtpd.host, "port": smtpd.port, "security": "none", "timeout": 10})
+    table = Table(Database(f"sqlite:///{tmp_path / 'slow.db'}"), config)
+    table.create(players=2, now=datetime.now(UTC))
+    flow = MailFlow(config, table.db, moderator=table.moderator)
+    before = page_of(table.db, flow.outages)
+    smtpd.reply("DATA", "452 4.5.3 Too many messages, slow down")
+    flow.deliver()
+    after = page_of(table.db, flow.outages)
+
+    def moved(name: str, **labels: str) -> float:
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert moved("pbem_sending_holds_total", by="provider") == 1
+    assert moved("pbem_send_failures_total", failure="transient") == 1
+    assert value(after, "pbem_outbox_held") == 1
+    assert value(after, "pbem_outbox_mails", state="later") == len(table.outbox())  # each waits for the hold's end
     table.db.dispose()
 
 
