@@ -285,6 +285,15 @@ def test_a_bad_metrics_address_is_refused_in_one_line(tmp_path: Path) -> None:
         load_config(config, {})
 
 
+def test_a_bad_metrics_listen_option_is_refused_in_one_line(tmp_path: Path, smtpd: SmtpServer) -> None:
+    config = tmp_path / "pbem.toml"
+    config.write_text(config_text(f"sqlite:///{tmp_path / 'bad.db'}", smtpd, None))
+    result = CliRunner().invoke(app, ["--config", str(config), "poll", "--metrics-listen", "9464"],
+                                env={"PBEM_CONFIG": "", "PBEM_DATABASE_URL": ""})
+    assert result.exit_code == 2
+    assert "error: --metrics-listen must be HOST:PORT" in result.output and "Traceback" not in result.output
+
+
 def test_an_address_in_use_is_said_in_one_line(tmp_path: Path) -> None:
     port = free_port()
     db = Database(f"sqlite:///{tmp_path / 'busy.db'}")
