@@ -95,6 +95,11 @@ def deadline_move(kind: str, by: str) -> None:
     DEADLINE_MOVES.labels(kind, by).inc()
 
 
+def move_key(game_id: int, version: int) -> str:
+    """What names a move's mails to :class:`Answers` besides their Message-IDs (one never looks like the other)."""
+    return f"move:{game_id}:{version}"
+
+
 class Answers:
     """The mails each handled order caused, waiting for the first of them to be sent (:data:`ORDER_TO_MAIL`).
 
@@ -104,40 +109,60 @@ class Answers:
     answer sent by another process is not observed (the histogram counts
     fewer, never wrong times). At most ``keep`` orders are remembered, the
     oldest forgotten first: a relay down for days must not grow the memory.
+
+    An order is known by the Message-IDs of the mails its handling queued,
+    and, when it moved a game, by the move (:func:`move_key`): a worker that
+    tells a game's moves tells every move not yet told, so the mail of one
+    order's move may be queued by the worker of the next order of that game.
+    And the sender may take an answer in the moment between the commit that
+    queued it and the worker's :meth:`expect`: the last ``early`` mails sent
+    that nobody expected are kept for that moment, so such an order is timed
+    too.
     """
 
-    def __init__(self, keep: int = 10_000) -> None:
+    def __init__(self, keep: int = 10_000, early: int = 256) -> None:
         self.keep = keep
+        self.early = early
         self._lock = threading.Lock()
-        self._orders: OrderedDict[int, tuple[datetime, tuple[str, ...]]] = OrderedDict()  # when it came, its mails
-        self._mails: dict[str, int] = {}  # Message-ID of a mail an order caused -> the order's number
+        self._orders: OrderedDict[int, tuple[datetime, tuple[str, ...]]] = OrderedDict()  # when it came, its keys
+        self._keys: dict[str, int] = {}  # a Message-ID or move key -> the order's number
+        self._unexpected: OrderedDict[str, datetime] = OrderedDict()  # sent before anyone expected it -> when
         self._next = 0
 
-    def expect(self, arrived: datetime, message_ids: Iterable[str]) -> None:
-        """An order that came at ``arrived`` caused the mails ``message_ids`` (queued in the outbox)."""
-        ids = tuple(message_ids)
-        if not ids:
+    def expect(self, arrived: datetime, keys: Iterable[str]) -> None:
+        """An order that came at ``arrived`` caused the mails named by ``keys`` (Message-IDs, its move)."""
+        found = tuple(keys)
+        if not found:
             return
         with self._lock:
-            self._next += 1
-            self._orders[self._next] = (arrived, ids)
-            self._mails.update(dict.fromkeys(ids, self._next))
-            while len(self._orders) > self.keep:
-                self._forget(self._orders.popitem(last=False)[1][1])
+            gone = [self._unexpected.pop(k) for k in found if k in self._unexpected]
+            if not gone:
+                self._next += 1
+                self._orders[self._next] = (arrived, found)
+                self._keys.update(dict.fromkeys(found, self._next))
+                while len(self._orders) > self.keep:
+                    self._forget(self._orders.popitem(last=False)[1][1])
+        if gone:
+            ORDER_TO_MAIL.observe(max(0.0, (min(gone) - arrived).total_seconds()))
 
-    def sent(self, message_id: str, at: datetime) -> None:
-        """The relay accepted ``message_id`` at ``at``: the first of its order's mails is observed, once."""
+    def sent(self, keys: Iterable[str], at: datetime) -> None:
+        """The relay accepted the mail named by ``keys`` at ``at``: the first mail of an order is observed, once."""
+        names = tuple(keys)
         with self._lock:
-            order = self._mails.get(message_id)
+            order = next((self._keys[k] for k in names if k in self._keys), None)
             if order is None:
+                for key in names:
+                    self._unexpected[key] = at
+                while len(self._unexpected) > self.early:
+                    self._unexpected.popitem(last=False)
                 return
-            arrived, ids = self._orders.pop(order)
-            self._forget(ids)
+            arrived, found = self._orders.pop(order)
+            self._forget(found)
         ORDER_TO_MAIL.observe(max(0.0, (at - arrived).total_seconds()))
 
-    def _forget(self, ids: tuple[str, ...]) -> None:
-        for message_id in ids:
-            self._mails.pop(message_id, None)
+    def _forget(self, keys: tuple[str, ...]) -> None:
+        for key in keys:
+            self._keys.pop(key, None)
 
     def __len__(self) -> int:
         with self._lock:

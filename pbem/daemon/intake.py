@@ -161,7 +161,10 @@ def apply_next(db: Database, config: Config, worker: str, clock: Callable[[], da
         raise
     if not outcome.duplicate:  # counted once, by the worker that handled it
         counters.handled(outcome.kind, outcome.outcome)
-        counters.ANSWERS.expect(as_utc(row.received), outcome.queued)
+        game, version = outcome.game_id, outcome.version
+        moved = game is not None and version is not None and version != outcome.version_before
+        move = (counters.move_key(game, version),) if game is not None and version is not None and moved else ()
+        counters.ANSWERS.expect(as_utc(row.received), (*outcome.queued, *move))
     return outcome
 
 

@@ -200,7 +200,8 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], picture
         with db.transaction() as session:
             mark_sent_many(session, sent[-1:], now)
         counters.sent(KINDS.get(row.game_id) if row.game_id is not None else None)
-        counters.ANSWERS.sent(row.message_id, utcnow())
+        counters.ANSWERS.sent((row.message_id, *((counters.move_key(row.game_id, row.version),)
+                                                 if row.game_id is not None else ())), utcnow())
         log.info("sent %s to %s (game %s, version %s)", row.purpose.split(":")[0], row.recipient,
                  row.game_id, row.version)
     return DeliveryReport(len(sent), 0, failed), False

@@ -31,7 +31,7 @@ from typer.testing import CliRunner
 from pbem.cli import app
 from pbem.cli import mailserver as mailserver_module
 from pbem.config import Limits, MetricsSettings, load_config
-from pbem.counters import Answers
+from pbem.counters import REGISTRY, Answers, move_key
 from pbem.daemon import MailFlow
 from pbem.daemon.metrics import CannotServeMetrics, registry_for, serve_metrics
 from pbem.daemon.outages import Outages
@@ -131,7 +131,8 @@ def test_a_game_played_by_mail_moves_the_counts_of_pbem_lmtps_page(
         assert delivered(lmtp, table.mail_from(player, order + "\n"), table.reply_to(player))
         wait_until(lambda n=number: table.log_length() == n)  # bound per order
         wait_until(lambda m=mails: len(smtpd.received) > m)
-    wait_until(lambda: value(parse(scrape(metrics)), "pbem_order_to_mail_seconds_count") >= orders)
+    wait_until(lambda: value(parse(scrape(metrics)), "pbem_order_to_mail_seconds_count") - value(
+        before, "pbem_order_to_mail_seconds_count") >= orders)
     sent = len(smtpd.received)
     wait_until(lambda: value(parse(scrape(metrics)), "pbem_outbox_mails", state="due") == 0)
     after = parse(scrape(metrics))
@@ -424,14 +425,44 @@ def test_a_relay_that_says_we_send_too_much_counts_a_provider_hold(tmp_path: Pat
 # --- the order-to-mail latency ----------------------------------------------------------------------------
 
 
+def timings() -> float:
+    """How many orders this process has timed (``pbem_order_to_mail_seconds_count``)."""
+    return REGISTRY.get_sample_value("pbem_order_to_mail_seconds_count") or 0.0
+
+
 def test_only_the_first_mail_of_an_order_is_timed() -> None:
     timed = Answers()
     arrived = datetime(2026, 1, 1, tzinfo=UTC)
+    before = timings()
     timed.expect(arrived, ["<a@x>", "<b@x>"])
     assert len(timed) == 1
-    timed.sent("<a@x>", arrived + timedelta(seconds=2))
-    timed.sent("<b@x>", arrived + timedelta(seconds=3))  # the second answer of the same order: not again
-    assert len(timed) == 0
+    timed.sent(["<a@x>"], arrived + timedelta(seconds=2))
+    timed.sent(["<b@x>"], arrived + timedelta(seconds=3))  # the second answer of the same order: not again
+    assert len(timed) == 0 and timings() - before == 1
+
+
+def test_an_answer_sent_before_its_order_was_noted_is_timed_too() -> None:
+    """The sender found the answer due in the moment between its commit and the worker's note of it."""
+    timed = Answers()
+    arrived = datetime(2026, 1, 1, tzinfo=UTC)
+    before = timings()
+    timed.sent(["<a@x>"], arrived + timedelta(seconds=1))
+    timed.expect(arrived, ["<a@x>", "<b@x>"])
+    assert len(timed) == 0  # timed at once, not waiting for <b@x>
+    assert timings() - before == 1
+
+
+def test_a_move_told_by_the_next_orders_worker_is_timed_for_its_own_order() -> None:
+    """Two orders of one game in quick succession: the second's worker tells both moves, so the first order's
+    Message-IDs hold the second move's mail; the second order is known by its move and timed by its mail."""
+    timed = Answers()
+    arrived = datetime(2026, 1, 1, tzinfo=UTC)
+    before = timings()
+    timed.expect(arrived, ["<2a@x>", "<3a@x>", move_key(7, 2)])  # order 2 (v1->2): its mail and move 3's
+    timed.expect(arrived + timedelta(seconds=1), [move_key(7, 3)])  # order 3 (v2->3): none of its own
+    timed.sent(["<2a@x>", move_key(7, 2)], arrived + timedelta(seconds=2))
+    timed.sent(["<3a@x>", move_key(7, 3)], arrived + timedelta(seconds=2))
+    assert len(timed) == 0 and timings() - before == 2
 
 
 def test_the_latency_memory_is_bounded() -> None:
@@ -440,5 +471,5 @@ def test_the_latency_memory_is_bounded() -> None:
     for number in range(10):
         timed.expect(arrived, [f"<{number}@x>"])
     assert len(timed) == 3
-    timed.sent("<0@x>", arrived)  # forgotten: nothing to time, no error
+    timed.sent(["<0@x>"], arrived)  # forgotten: nothing to time, no error
     assert len(timed) == 3
