@@ -20,6 +20,8 @@ never silently ignored):
                  names: ``pbem.store.settings.DEFAULT_DEADLINE_HOURS`` and each kind's ``deadline_hours``),
                  ``default`` (hours for every decision not named, of every kind), ``reminder_hours`` (a
                  list: remind that many hours before a deadline)
+``[metrics]``    ``listen`` (``HOST:PORT``): where ``pbem run``, ``pbem lmtp`` and ``pbem poll`` show their
+                 metrics to a monitor such as Prometheus (``pbem.daemon.metrics``); absent: nowhere
 ``[limits]``     ``max_message_bytes`` (larger mail is not read; the sender is told),
                  ``replies_per_sender_per_hour`` and ``replies_per_sender_per_day`` (direct replies to a
                  player's mail; 0: never reply), ``replies_to_strangers_per_hour`` (all replies to mail
@@ -79,7 +81,8 @@ DEFAULT_MODERATOR_NAME = "Play-by-email moderator"
 DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024
 DEFAULT_REPLIES_PER_SENDER_PER_HOUR = 10
 
-SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site", "log")
+SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site", "log", "metrics")
+METRICS_KEYS = ("listen",)
 MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
 LOG_KEYS = ("file",)
@@ -95,7 +98,8 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
     """Every key the reader accepts, per table: what config.example.toml must list (a test checks it)."""
     return {"moderator": MODERATOR_KEYS, "database": DATABASE_KEYS, "imap": IMAP_KEYS, "maildir": MAILDIR_KEYS,
             "smtp": SMTP_KEYS, "deadlines": (*DEADLINE_KEYS, *decision_names()), "limits": LIMIT_KEYS,
-            "site": SITE_KEYS, "log": LOG_KEYS}
+            "site": SITE_KEYS, "log": LOG_KEYS,
+            "metrics": METRICS_KEYS}
 
 
 def decision_names() -> tuple[str, ...]:
@@ -180,6 +184,28 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class MetricsSettings:
+    """Where the daemon's processes show their metrics to a monitor (``pbem.daemon.metrics``)."""
+
+    host: str
+    port: int
+
+    @property
+    def listen(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def metrics_listen(value: Any, where: str = "configuration") -> MetricsSettings:
+    """``HOST:PORT`` (``[::1]:9464`` for an IPv6 address) as :class:`MetricsSettings`."""
+    text = value.strip() if isinstance(value, str) else ""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConfigError(f"{where}: [metrics] listen must be HOST:PORT, e.g. \"127.0.0.1:9464\", not {value!r}")
+    return MetricsSettings(host, int(port))
+
+
+@dataclass(frozen=True)
 class Config:
     """The parsed configuration file (empty, with defaults, when there is none)."""
 
@@ -193,6 +219,7 @@ class Config:
     deadlines: DeadlineSettings = field(default_factory=DeadlineSettings)
     limits: Limits = field(default_factory=Limits)
     site: SiteSettings = field(default_factory=SiteSettings)
+    metrics: MetricsSettings | None = None  # None: no process listens for a monitor (the default)
     missing_secrets: Mapping[str, str] = field(default_factory=dict)  # section -> why its password is missing
     log_file: Path | None = None  # [log] file: where pbem run, lmtp and poll log (None: standard error)
 
@@ -288,6 +315,7 @@ def parse_config(data: Mapping[str, Any], source: Path | None = None,
         deadlines=_deadlines(data.get("deadlines", {}), where),
         limits=_limits(data.get("limits", {}), where),
         site=site,
+        metrics=_metrics(data.get("metrics", {}), where),
         missing_secrets=missing,
         log_file=_log_file(data.get("log", {}), source, where),
     )
@@ -430,3 +458,8 @@ def _limits(section: Mapping[str, Any], where: str) -> Limits:
     counts = {key: _number(section.get(key, getattr(Limits, key)), key, "limits", where, integer=True, zero=True)
               for key in LIMIT_KEYS if key != "max_message_bytes"}
     return Limits(size, **counts)
+
+
+def _metrics(section: Mapping[str, Any], where: str) -> MetricsSettings | None:
+    _reject_unknown(section, "metrics", METRICS_KEYS, where)
+    return metrics_listen(section["listen"], where) if "listen" in section else None

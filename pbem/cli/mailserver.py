@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,12 +24,13 @@ import typer
 from pbem.cli.base import app, fail, handled, options_of
 from pbem.cli.check import check_mail
 from pbem.cli.roundtrip import round_trip
-from pbem.config import Config, load_config
+from pbem.config import Config, MetricsSettings, load_config, metrics_listen
 from pbem.daemon.heartbeat import Heartbeat
 from pbem.daemon.lmtp import LmtpHandler, start_lmtp
 from pbem.daemon.logfile import Hangup, ReopenedFile
 from pbem.daemon.logformat import FORMATS, JsonLines, quiet_libraries
 from pbem.daemon.loop import MailFlow, deadline_task, default_inbox_factory, forgetting_task
+from pbem.daemon.metrics import CannotServeMetrics, registry_for, serve_metrics
 from pbem.daemon.service import Daemon, poll_once
 from pbem.daemon.workers import Appliers, QueueListener, Sender
 from pbem.errors import ConfigError
@@ -46,6 +48,9 @@ LogFormat = Annotated[str, typer.Option("--log-format", metavar="FORMAT",
 LogFile = Annotated[Path | None, typer.Option(
     "--log-file", metavar="PATH", dir_okay=False,
     help="Append the log to this file instead of standard error ([log] file); reopened on SIGHUP (logrotate).")]
+MetricsListen = Annotated[str | None, typer.Option(
+    "--metrics-listen", metavar="HOST:PORT",
+    help="Serve metrics for a monitor here (overrides [metrics] listen; 'off': not at all).")]
 OutboxInterval = Annotated[float, typer.Option(
     "--outbox-interval", metavar="SECONDS", min=1.0,
     help="Deliver the outbox at least this often (mail queued by other commands).")]
@@ -101,6 +106,41 @@ def _flow(ctx: typer.Context, config: Config, *, use_idle: bool | None = None) -
     return flow
 
 
+def _metrics_settings(config: Config, option: str | None) -> MetricsSettings | None:
+    """Where this process serves its metrics: ``--metrics-listen``, else ``[metrics] listen``, else nowhere."""
+    if option is None:
+        return config.metrics
+    if option.strip().lower() == "off":
+        return None
+    try:
+        return metrics_listen(option, "--metrics-listen")
+    except ConfigError as exc:
+        fail(str(exc).replace("--metrics-listen: [metrics] listen", "--metrics-listen"))
+
+
+@contextmanager
+def _metrics(settings: MetricsSettings | None, flow: MailFlow, *, required: bool = True) -> Iterator[None]:
+    """The metrics page (``pbem.daemon.metrics``) while the block runs, when ``settings`` name an address.
+
+    A daemon that cannot serve it stops at once (an error; a monitor that sees nothing must not be the first
+    to notice); ``pbem poll`` (not ``required``) says so and goes on: its mail matters more than its page, and
+    a ``pbem run`` on the same host most likely holds the address."""
+    server = None
+    if settings is not None:
+        registry = registry_for(flow.db, flow.config.limits, flow.outages, flow.clock)
+        try:
+            server = serve_metrics(settings, registry)
+        except CannotServeMetrics as exc:
+            if required:
+                raise
+            logging.getLogger("pbem").warning("%s; this pass goes on without it", exc)
+    try:
+        yield
+    finally:
+        if server is not None:
+            server.stop()
+
+
 def _warn_if_exposed(config: Config, database: Path | None) -> None:
     """At start: say which file holding tokens other users can read (see ``pbem.privatefiles``)."""
     paths = [p for p in (database, config.maildir.path if config.maildir is not None else None) if p is not None]
@@ -131,6 +171,7 @@ def run_command(
     workers: Annotated[int, typer.Option("--workers", metavar="N", min=1, max=64,
                                          help="Threads handling received mail, several games at once "
                                               "(1: the reader handles it itself).")] = 1,
+    metrics_listen: MetricsListen = None,
 ) -> None:
     """Run the moderator: read mail as it arrives (IMAP IDLE, else polling), answer it, deliver the outbox.
 
@@ -140,9 +181,11 @@ def run_command(
     on SIGTERM or Ctrl-C. Logs go to standard error, or to --log-file (reopened on SIGHUP).
     """
     config = _config(ctx)
+    metrics = _metrics_settings(config, metrics_listen)
     _service_logging(config, log_level, log_format, log_file)
     flow = _flow(ctx, config, use_idle=False if no_idle else None)
-    _serve(Daemon(flow, outbox_interval=outbox_interval, read_inbox=flow.has_inbox), workers, "run")
+    with _metrics(metrics, flow):
+        _serve(Daemon(flow, outbox_interval=outbox_interval, read_inbox=flow.has_inbox), workers, "run")
 
 
 def _serve(daemon: Any, workers: int, role: str, before: Callable[[], None] = lambda: None) -> None:
@@ -191,6 +234,7 @@ def lmtp_command(
     log_format: LogFormat = "text",
     log_file: LogFile = None,
     outbox_interval: OutboxInterval = 60.0,
+    metrics_listen: MetricsListen = None,
 ) -> None:
     """Take mail from your mail server over LMTP (Postfix, Exim), answer it, deliver the outbox.
 
@@ -201,6 +245,7 @@ def lmtp_command(
     if not host or not port_text.isdigit():
         fail(f"--listen must be HOST:PORT, not {listen!r}")
     config = _config(ctx, inbox=False)
+    metrics = _metrics_settings(config, metrics_listen)
     _service_logging(config, log_level, log_format, log_file)
     flow = _flow(ctx, config)
     daemon = Daemon(flow, outbox_interval=outbox_interval, read_inbox=False)
@@ -212,7 +257,8 @@ def lmtp_command(
         daemon.listening = f"takes mail by LMTP on {listen}"
 
     try:
-        _serve(daemon, workers, "lmtp", listen_now)
+        with _metrics(metrics, flow):
+            _serve(daemon, workers, "lmtp", listen_now)
     finally:
         for server in servers:
             server.stop()
@@ -228,12 +274,14 @@ def poll_command(
     log_format: LogFormat = "text",
     log_file: LogFile = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing when all went well.")] = False,
+    metrics_listen: MetricsListen = None,
 ) -> None:
     """For cron: read the inbox once, answer what came, check deadlines, deliver the outbox once, exit.
 
     Without [imap] or [maildir], mail comes by LMTP: what `pbem lmtp` queued is answered.
     """
     config = _config(ctx)
+    metrics = _metrics_settings(config, metrics_listen)
     _logging(log_level, log_format, log_file or config.log_file)
     errors = _ErrorsLogged()
     logging.getLogger().addHandler(errors)
@@ -243,7 +291,8 @@ def poll_command(
                                                                             "the outbox")
         heartbeat.start()
         try:
-            report = poll_once(flow)
+            with _metrics(metrics, flow, required=False):
+                report = poll_once(flow)
         finally:
             heartbeat.stop()
     finally:

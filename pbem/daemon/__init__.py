@@ -15,6 +15,7 @@ what the core queued in the outbox is delivered after the commit.
 * :mod:`pbem.daemon.outages` — :class:`Outages`: what a process cannot reach, said once, tried after
   growing waits
 * :mod:`pbem.daemon.logformat` — the log as text or JSON lines
+* :mod:`pbem.daemon.metrics` — the metrics page a monitor scrapes (``[metrics] listen``)
 """
 from __future__ import annotations
 

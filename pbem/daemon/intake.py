@@ -27,10 +27,11 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
+from pbem import counters
 from pbem.config import Config
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.handler import DatabaseUnavailable, MessageFailed, process_message, read
-from pbem.moderator.inbound.outcome import Outcome
+from pbem.moderator.inbound.outcome import FAILED, Outcome
 from pbem.store import Database
 from pbem.store.inbound import advance_position, find_message
 from pbem.store.inqueue import (
@@ -41,6 +42,7 @@ from pbem.store.inqueue import (
     give_back,
     set_aside,
 )
+from pbem.store.models import as_utc
 from pbem.store.observers import observer_for_token
 from pbem.store.tokens import seat_for_token
 
@@ -146,16 +148,24 @@ def apply_next(db: Database, config: Config, worker: str, clock: Callable[[], da
         return None
     row_id = row.id
     try:
-        return process_message(db, config, row.raw, row.mailbox, row.uidvalidity, row.uid, clock(),
-                               moderator=moderator, advance=False, also=lambda session: finish(session, row_id))
+        outcome = process_message(db, config, row.raw, row.mailbox, row.uidvalidity, row.uid, clock(),
+                                  moderator=moderator, advance=False, also=lambda session: finish(session, row_id))
     except MessageFailed as exc:
         reason = str(exc)
         log.error("queued message %s (%s) cannot be handled, set aside: %s", row_id, row.source, reason)
         _after(db, lambda session: set_aside(session, row_id, reason))
-        return Outcome(row.message_key, "failed", reason, folder="failed")
+        counters.handled(None, FAILED)
+        return Outcome(row.message_key, FAILED, reason, folder=FAILED)
     except DatabaseUnavailable:
         _after(db, lambda session: give_back(session, row_id, worker))
         raise
+    if not outcome.duplicate:  # counted once, by the worker that handled it
+        counters.handled(outcome.kind, outcome.outcome)
+        game, version = outcome.game_id, outcome.version
+        moved = game is not None and version is not None and version != outcome.version_before
+        move = (counters.move_key(game, version),) if game is not None and version is not None and moved else ()
+        counters.ANSWERS.expect(as_utc(row.received), (*outcome.queued, *move))
+    return outcome
 
 
 def drain(db: Database, config: Config, worker: str, clock: Callable[[], datetime], *,

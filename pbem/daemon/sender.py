@@ -34,8 +34,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
+from pbem import counters
 from pbem.config import Limits, ModeratorSettings
 from pbem.crash import crash_point
 from pbem.daemon.sendlimits import hold, is_limit, room
@@ -50,7 +51,7 @@ from pbem.mail import (
     WireMail,
     wire_mail,
 )
-from pbem.store.models import utcnow
+from pbem.store.models import GameRow, utcnow
 from pbem.store.outbox import (
     OutboxRow,
     OutboxStatus,
@@ -112,6 +113,7 @@ def deliver_due(db: Database, sender: SmtpSender, now: datetime | None = None, *
         sender.open()
     except TransientSendError as exc:
         _release(db, rows, now)
+        counters.send_failed("unreachable")
         log.debug("SMTP relay unavailable, %d mail(s) wait: %s", len(rows), exc)  # said once: pbem.daemon.outages
         return DeliveryReport(waiting=len(rows), unavailable=str(exc))
     totals, stopped = DeliveryReport(), False
@@ -139,9 +141,11 @@ def _claim(db: Database, worker: str, now: datetime, lease: float, batch: int, l
     with db.transaction() as session:
         drop_unused_pictures(session, sent)
         allowed = room(session, limits, now)
+        counters.holding(allowed.by if allowed.mails == 0 else None)
         if allowed.mails == 0:
             return [], {}, allowed.reason
         rows = claim_due(session, worker, now, lease, batch if allowed.mails is None else min(batch, allowed.mails))
+        _learn_kinds(session, rows)
         return rows, pictures_of(session, {row.picture_id for row in rows if row.picture_id is not None}), None
 
 
@@ -162,6 +166,7 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], picture
         if isinstance(message, _UNBUILDABLE):
             _mark(db, row, "failed", now, f"cannot build the mail: {message}")
             failed += 1
+            counters.send_failed("unbuildable")
             log.error("outbox mail %s (%s to %s) cannot be built: %s", row.id, row.purpose, row.recipient, message)
             continue
         if isinstance(message, Exception):
@@ -169,10 +174,12 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], picture
         try:
             sender.send_wire(message, meanwhile=built.ahead(index + 1))
         except TransientSendError as exc:
+            counters.send_failed("transient")
             if is_limit(exc):  # the provider's limit, not this mail's fault: everyone waits, no attempt charged
                 with db.transaction() as session:
                     until = hold(session, now)
                     release_claims(session, [id_of_row(r) for r in rows[index:]], until)
+                counters.held("provider")
                 log.warning("the mail server says we send too much (%s); holding the outbox until %s", exc,
                             until.isoformat(timespec="minutes"))
                 return DeliveryReport(len(sent), 0, failed, waiting=len(rows) - index,
@@ -185,18 +192,33 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], picture
         except PermanentSendError as exc:
             _mark(db, row, "failed", now, str(exc))
             failed += 1
+            counters.send_failed("permanent")
             log.error("mail %s (%s to %s) refused for good: %s", row.id, row.purpose, row.recipient, exc)
             continue
         crash_point("mid_send")
         sent.append(id_of_row(row))
         with db.transaction() as session:
             mark_sent_many(session, sent[-1:], now)
+        counters.sent(KINDS.get(row.game_id) if row.game_id is not None else None)
+        counters.ANSWERS.sent((row.message_id, *((counters.move_key(row.game_id, row.version),)
+                                                 if row.game_id is not None else ())), utcnow())
         log.info("sent %s to %s (game %s, version %s)", row.purpose.split(":")[0], row.recipient,
                  row.game_id, row.version)
     return DeliveryReport(len(sent), 0, failed), False
 
 
 _UNBUILDABLE = (OutboundError, KeyError, ValueError)  # a row that cannot make a mail: marked failed
+
+# Each game's kind, by its id, for the count of mails sent per kind (``pbem.counters``): a game's kind never
+# changes, so each is read once per process, in the claim's transaction, the first time a mail of it goes.
+KINDS: dict[int, str] = {}
+
+
+def _learn_kinds(session: Session, rows: list[OutboxRow]) -> None:
+    unknown = {row.game_id for row in rows if row.game_id is not None and row.game_id not in KINDS}
+    if unknown:
+        found = session.exec(select(GameRow.id, GameRow.kind).where(col(GameRow.id).in_(unknown))).all()
+        KINDS.update((game, kind) for game, kind in found if game is not None)
 
 
 class _Built:

@@ -42,6 +42,7 @@ class Room:
     mails: int | None
     reason: str | None = None
     until: datetime | None = None
+    by: str | None = None  # what holds the mail back: "provider" (it asked us to slow down) or "limit" ([limits])
 
 
 def sent_since(session: Session, since: datetime) -> int:
@@ -54,7 +55,7 @@ def room(session: Session, limits: Limits, now: datetime) -> Room:
     hold = session.get(LeaseRow, HOLD)
     if hold is not None and as_utc(hold.until) > now:
         return Room(0, f"the mail server asked us to slow down; sending again at {utc_stamp(as_utc(hold.until))}",
-                    as_utc(hold.until))
+                    as_utc(hold.until), "provider")
     rooms = [Room(None)]
     for limit, span, what in ((limits.max_mails_per_hour, timedelta(hours=1), "hour"),
                               (limits.max_mails_per_day, timedelta(days=1), "day")):
@@ -67,7 +68,7 @@ def room(session: Session, limits: Limits, now: datetime) -> Room:
         until = _next_free(session, now - span) + span
         rooms.append(Room(0, f"the limit of {limit} mails {'an' if what == 'hour' else 'a'} {what} "
                              f"([limits] max_mails_per_{what}) is reached; "
-                             f"sending again at {utc_stamp(until)}", until))
+                             f"sending again at {utc_stamp(until)}", until, "limit"))
     waiting = [r for r in rooms if r.mails == 0]
     if waiting:
         return max(waiting, key=lambda r: r.until or now)

@@ -53,7 +53,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
-from pbem import store
+from pbem import counters, store
 from pbem.errors import PbemError, StoreError
 from pbem.moderator.deadlines import Deadline, deadlines, decision_since, first_due, kind_of_game, utc
 from pbem.moderator.gamemaster.common import MailContext, TickLine, tick_words
@@ -82,6 +82,8 @@ class TickItem:
     kind: str
     due: datetime
     detail: str = ""
+    game_kind: str = ""  # the game's kind, for the count of moves made at deadlines (``pbem.counters``)
+    by: str = "default"  # who moved (among ``defaults``): the passive ``default`` or the ``stand_in``
 
 
 @dataclass
@@ -159,6 +161,8 @@ def tick(
             moves = len(report.defaults)
             with db.transaction() as session:
                 alarm = _tick_game(session, listing.id, now, mail, report)
+            for item in report.defaults[moves:]:  # committed: counted for a monitor
+                counters.deadline_move(item.game_kind, item.by)
             if len(report.defaults) > moves:  # a default or the stand-in moved the game: its mail, now
                 mail.tell(db, listing.id)
             if alarm is not None:
@@ -193,7 +197,8 @@ def _act_on_expiry(session: Session, game: GameRow, state: Any, deadline: Deadli
         played, outcome = stand_in(session, game, state, deadline, settings, mail, now)
         if played:
             report.defaults.append(TickItem(game.name, deadline.player, deadline.kind, deadline.due,
-                                            tick_words(TickLine.STAND_IN, orders=outcome, vacation=False)))
+                                            tick_words(TickLine.STAND_IN, orders=outcome, vacation=False),
+                                            game.kind, "stand_in"))
             log.info("%s: no answer from %s by %s: the stand-in played %s", game.name, deadline.player,
                      utc_stamp(deadline.due), outcome)
             return True, detail
@@ -201,7 +206,8 @@ def _act_on_expiry(session: Session, game: GameRow, state: Any, deadline: Deadli
     if deadline.passive:
         applied, outcome = apply_default(session, game, state, deadline, settings, mail, now)
         if applied:
-            report.defaults.append(TickItem(game.name, deadline.player, deadline.kind, deadline.due, outcome))
+            report.defaults.append(TickItem(game.name, deadline.player, deadline.kind, deadline.due, outcome,
+                                            game.kind))
             log.info("%s: no answer from %s by %s: %s", game.name, deadline.player, utc_stamp(deadline.due), outcome)
             return True, detail
         log.warning("%s: the default for %s could not be applied: %s", game.name, deadline.player, outcome)
@@ -247,7 +253,8 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
                                        away_until=away[deadline.player])
             if played:
                 report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due,
-                                                tick_words(TickLine.STAND_IN, orders=outcome, vacation=True)))
+                                                tick_words(TickLine.STAND_IN, orders=outcome, vacation=True),
+                                                game.kind, "stand_in"))
                 return None
             moments.append(now)  # the stand-in found nothing: look again later
         if now >= deadline.due:

@@ -127,7 +127,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pbem.moderator",),  # the core: games, orders, the mail a move causes, deadlines, the game master
     ("pbem.config", "pbem.initfile"),  # the configuration file, read (into mail and store settings) and written
     ("pbem.games", "pbem.store", "pbem.mail", "pbem.render", "templates"),
-    ("pbem", "pbem.errors", "pbem.holders", "pbem.privatefiles", "pbem.crash", "pbem.languages"),  # what every layer shares
+    # what every layer shares; pbem.counters: the events a monitor counts, bumped by the core and the daemon
+    ("pbem", "pbem.errors", "pbem.holders", "pbem.privatefiles", "pbem.crash", "pbem.languages", "pbem.counters"),
     ("engine", "maps"),  # the rules, pure: no I/O, nothing of the rest
 )
 # Pillow is loaded only when a picture is drawn (pbem.render.picture's render_png): the one import a function

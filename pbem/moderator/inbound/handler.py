@@ -322,7 +322,8 @@ class _Handler(SeatReplies):
                        game=self.game.name if self.game else None,
                        player=self.seat.name if self.seat else None,
                        version_before=version_before, version=version,
-                       queued=tuple(q.message_id for q in self.compose.queued))
+                       queued=tuple(q.message_id for q in self.compose.queued),
+                       kind=self.game.kind if self.game else None, game_id=self.game.id if self.game else None)
 
     def record(self, mailbox: str, uidvalidity: int, uid: int, outcome: Outcome) -> None:
         record_message(self.session, InboundRow(

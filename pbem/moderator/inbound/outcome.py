@@ -33,6 +33,8 @@ class Outcome:
     version: int | None = None
     queued: tuple[str, ...] = ()
     folder: str = PROCESSED
+    kind: str | None = None  # the game's kind (``imperial2030``): what a monitor is told, never the game's name
+    game_id: int | None = None  # the game's id: what names its move's mail, whoever writes it (``pbem.counters``)
 
     @property
     def duplicate(self) -> bool:
