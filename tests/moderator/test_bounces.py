@@ -15,7 +15,7 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.mail import build_message
-from pbem.moderator.gamemaster import replace
+from pbem.moderator.gamemaster import game_show, replace
 from pbem.moderator.gamemaster.common import MailContext
 from pbem.moderator.gamemaster.tuning import set_game
 from pbem.moderator.inbound.handler import process_message
@@ -184,3 +184,14 @@ def test_zero_bounces_to_unreachable_keeps_every_seat_reachable(tmp_path: Path) 
     for _ in range(5):
         bounce(table)
     assert (seat(table, "ann").bounces, seat(table, "ann").unreachable) == (5, False)
+
+
+def test_game_show_names_the_unreachable_seat_and_its_held_mail(table: Table) -> None:
+    player, order = table.an_order()
+    silent = next(name for name, _ in PLAYERS[:2] if name != player)
+    for _ in range(3):
+        bounce(table, player=silent)
+    process(table, table.mail_from(player, order))
+    view = game_show(table.db, "g1")
+    assert [(s.name, s.unreachable) for s in view.seats if s.unreachable] == [(silent, True)]
+    assert view.outbox.get(OutboxStatus.HELD, 0) >= 1
