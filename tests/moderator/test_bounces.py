@@ -95,6 +95,16 @@ def test_a_forged_bounce_that_quotes_no_mail_of_ours_changes_nothing(table: Tabl
     assert len(table.outbox()) == before
 
 
+def test_a_bounce_too_broken_to_read_is_set_aside_without_failing(table: Table) -> None:
+    raw = (b"From: MAILER-DAEMON@mx.example (Mail Delivery System)\r\nSubject: Undelivered Mail\r\n"
+           b"Message-ID: <broken-1@mx.example>\r\n"
+           b"Content-Type: multipart/report; report-type=delivery-status; boundary=x\r\n\r\n"
+           b"--x\r\nContent-Type: message/delivery-status\r\n\r\nAction failed\r\n\x00\xff\r\n"
+           b"--x\r\nContent-Type: message/rfc822\r\n\r\nnot a mail at all\r\n--x")
+    outcome = process(table, raw)
+    assert outcome.outcome == "automatic" and seat(table, "ann").bounces == 0
+
+
 def test_the_bounce_of_one_seats_mail_never_counts_for_another_seat(table: Table) -> None:
     """Each seat's mail has its own Message-ID; the threading headers quoted with it name other mails."""
     bounce(table, player="bob")
