@@ -60,7 +60,7 @@ def judge_bounce(session: Session, compose: MailComposer, identity: ModeratorSet
     ``compose`` when the seat becomes unreachable now."""
     found = _seat_of(session, bounce, message)
     if found is None:
-        return BounceVerdict(None, None, f"{bounce.describe()} that quotes no mail of ours: set aside")
+        return BounceVerdict(None, None, f"{bounce.describe()} that quotes no mail of ours to a seat: set aside")
     game, seat = found
     if not bounce.hard:
         log.info("%s: a soft bounce of mail to %s (%s): not counted", game.name, seat.name, bounce.describe())

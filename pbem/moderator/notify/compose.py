@@ -23,6 +23,12 @@ same headers:
 Tokens: every mail to a seat carries the seat's token in its Reply-To
 (:meth:`MailComposer.token_for`, ``pbem.moderator.notify.tokens``).
 
+A seat whose mail bounces for good (``seats.unreachable``,
+``pbem.moderator.inbound.bounces``) has its mail written as for any seat but
+*held*: kept in the outbox, with its text, and never sent (a mail server that
+refuses an address should not be asked again and again: it harms the
+sender's standing with every provider).
+
 Pictures. A mail that carries the board (a report with the board, a
 ``BOARD`` answer, the end of the game, each for a seat with ``BOARD ON``)
 also shows it as a picture (``pbem.mail.picture``), drawn once per composer
