@@ -30,13 +30,16 @@ never silently ignored):
                  and ``max_mails_per_day`` (what the mail provider lets the account send; 0: no limit;
                  mail beyond waits in the outbox: ``pbem.daemon.sendlimits``), ``keep_sent_mail_days`` (a sent
                  mail's text is kept that long, then only who, when and what about; 0: for ever;
-                 ``pbem.store.outbox.forget_sent_texts``)
+                 ``pbem.store.outbox.forget_sent_texts``), ``bounces_to_unreachable`` (hard bounces in a row
+                 after which a seat is unreachable: ``pbem.moderator.inbound.bounces``; 0: never)
 ``[site]``       ``dir`` (the moderator writes every game's public pages there after each move:
                  ``pbem.moderator.site``; a relative path is taken from the config file's directory),
                  ``url`` (where that folder is served: seats' mail links to their game's page)
 ``[log]``        ``file``: where ``pbem run``, ``lmtp`` and ``poll`` write their log instead of standard error
                  (``--log-file`` wins; reopened on SIGHUP: ``pbem.daemon.logfile``; a relative path is
                  taken from the config file's directory)
+``[senders]``    ``allow`` and ``deny``: lists of addresses (``x@y.org``) and domains (``spam.example``, its
+                 subdomains too) that may, or may not, write to this moderator (``pbem.moderator.inbound.senders``)
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
@@ -81,7 +84,7 @@ DEFAULT_MODERATOR_NAME = "Play-by-email moderator"
 DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024
 DEFAULT_REPLIES_PER_SENDER_PER_HOUR = 10
 
-SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site", "log", "metrics")
+SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site", "log", "metrics", "senders")
 METRICS_KEYS = ("listen",)
 MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
@@ -90,8 +93,10 @@ DEADLINE_KEYS = ("default", "reminder_hours", *DEFAULT_DEADLINE_HOURS)  # and ev
 DEFAULT_KEEP_SENT_MAIL_DAYS = 30
 LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_sender_per_day",
               "replies_to_strangers_per_hour", "replies_per_domain_per_hour", "max_mails_per_hour", "max_mails_per_day",
-              "keep_sent_mail_days")
+              "keep_sent_mail_days", "bounces_to_unreachable")
 SITE_KEYS = ("dir", "url")
+SENDER_KEYS = ("allow", "deny")
+DEFAULT_BOUNCES_TO_UNREACHABLE = 3
 
 
 def accepted_keys() -> dict[str, tuple[str, ...]]:
@@ -99,7 +104,7 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
     return {"moderator": MODERATOR_KEYS, "database": DATABASE_KEYS, "imap": IMAP_KEYS, "maildir": MAILDIR_KEYS,
             "smtp": SMTP_KEYS, "deadlines": (*DEADLINE_KEYS, *decision_names()), "limits": LIMIT_KEYS,
             "site": SITE_KEYS, "log": LOG_KEYS,
-            "metrics": METRICS_KEYS}
+            "metrics": METRICS_KEYS, "senders": SENDER_KEYS}
 
 
 def decision_names() -> tuple[str, ...]:
@@ -181,6 +186,15 @@ class Limits:
     max_mails_per_hour: int = 0  # what the provider lets an account send; 0: no limit (pbem.daemon.sendlimits)
     max_mails_per_day: int = 0
     keep_sent_mail_days: int = DEFAULT_KEEP_SENT_MAIL_DAYS  # then a sent mail keeps its envelope only; 0: for ever
+    bounces_to_unreachable: int = DEFAULT_BOUNCES_TO_UNREACHABLE  # hard bounces in a row; 0: a seat stays reachable
+
+
+@dataclass(frozen=True)
+class Senders:
+    """``[senders]``: who may write to the moderator at all (addresses and domains, lowercased)."""
+
+    allow: tuple[str, ...] = ()  # when not empty: only these
+    deny: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -220,6 +234,7 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     site: SiteSettings = field(default_factory=SiteSettings)
     metrics: MetricsSettings | None = None  # None: no process listens for a monitor (the default)
+    senders: Senders = field(default_factory=Senders)
     missing_secrets: Mapping[str, str] = field(default_factory=dict)  # section -> why its password is missing
     log_file: Path | None = None  # [log] file: where pbem run, lmtp and poll log (None: standard error)
 
@@ -316,6 +331,7 @@ def parse_config(data: Mapping[str, Any], source: Path | None = None,
         limits=_limits(data.get("limits", {}), where),
         site=site,
         metrics=_metrics(data.get("metrics", {}), where),
+        senders=_senders(data.get("senders", {}), where),
         missing_secrets=missing,
         log_file=_log_file(data.get("log", {}), source, where),
     )
@@ -463,3 +479,15 @@ def _limits(section: Mapping[str, Any], where: str) -> Limits:
 def _metrics(section: Mapping[str, Any], where: str) -> MetricsSettings | None:
     _reject_unknown(section, "metrics", METRICS_KEYS, where)
     return metrics_listen(section["listen"], where) if "listen" in section else None
+
+
+def _senders(section: Mapping[str, Any], where: str) -> Senders:
+    _reject_unknown(section, "senders", SENDER_KEYS, where)
+    lists: dict[str, tuple[str, ...]] = {}
+    for key in SENDER_KEYS:
+        value = section.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(entry, str) and entry.strip() for entry in value):
+            raise ConfigError(f'{where}: [senders] {key} must be a list of addresses and domains, '
+                              f'e.g. ["spam.example", "x@y.org"]')
+        lists[key] = tuple(entry.strip().lower().lstrip("@") for entry in value)
+    return Senders(**lists)

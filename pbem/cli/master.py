@@ -70,7 +70,9 @@ def game_show_command(
     echo("Seats (clockwise):")
     for seat in view.seats:
         governs = f"  {view.holding_verb} {', '.join(seat.governs)}" if seat.governs else ""
-        echo(f"  {seat.seat}. {seat.name} <{seat.email}>{governs}{'  [token]' if seat.token else ''}")
+        bounced = ("  [unreachable: its mail bounces; held, not sent]" if seat.unreachable
+                   else f"  [{seat.bounces} bounce(s) in a row]" if seat.bounces else "")
+        echo(f"  {seat.seat}. {seat.name} <{seat.email}>{governs}{'  [token]' if seat.token else ''}{bounced}")
     if view.pending:
         echo("Pending:")
     for p in view.pending:
@@ -104,6 +106,8 @@ def game_show_command(
     echo(f"Open cash: {'on' if s.open_cash else 'off'}; mail: {s.mail_default}, board "
          f"{'on' if s.board_default else 'off'} for seats that chose none; press: {s.press}.")
     limit = f", the game master asked after {s.absent_limit} in a row" if s.absent == "bot" and s.absent_limit else ""
+    if s.allow or s.deny:
+        echo(f"Who may write: allow {', '.join(s.allow) or 'everyone'}; deny {', '.join(s.deny) or 'nobody'}.")
     echo(f"Absent players: {s.absent}{limit}; vacations: {s.vacation}, up to {s.vacation_cap_days} days "
          f"(pbem game set {view.name} key=value changes these).")
 
@@ -118,9 +122,11 @@ def game_set_command(
         help="deadline.<decision>=HOURS (0: none; the decisions are the game's own, `pbem game show` lists them), "
              "deadline.default=HOURS, reminders=H,H|none, open_cash=on|off, mail=every|turn|round|daily, "
              "board=on|off, press=none|signed|anonymous, absent=alert|bot, absent_limit=N, vacation=stretch|bot, "
-             "vacation_cap=DAYS.")],
+             "vacation_cap=DAYS, language=LANG, allow=ADDRESSES|none, deny=ADDRESSES|none (addresses and domains, "
+             "joined by commas).")],
 ) -> None:
-    """Change a running game's settings: deadlines, reminders, mail defaults, press, absences. All or nothing."""
+    """Change a running game's settings: deadlines, reminders, mail defaults, press, absences, who may write. All or
+    nothing."""
     change = set_game(options_of(ctx).moderator().db, name, pairs)
     echo(f"Game {change.name}: " + "; ".join(change.changed) + ".")
 

@@ -28,6 +28,7 @@ from email.parser import BytesParser
 from email.policy import compat32
 from email.utils import getaddresses, parsedate_to_datetime
 
+from pbem.mail.bounce import Bounce, read_bounce
 from pbem.mail.errors import InboundError
 from pbem.mail.htmltext import html_to_text
 from pbem.mail.replies import strip_reply_history, unflow
@@ -100,8 +101,9 @@ class InboundMessage:
     as an order). ``body`` is the player's text: text/plain preferred, else the
     HTML converted, decoded, format=flowed undone, reply history cut off (see
     ``pbem.mail.replies``). ``is_automatic`` says never to answer it, and
-    ``automatic_reason`` why. ``defects`` lists what was wrong with the MIME
-    structure, charsets or headers; the message is still usable.
+    ``automatic_reason`` why; ``bounce`` is what a bounce among them reports.
+    ``defects`` lists what was wrong with the MIME structure, charsets or
+    headers; the message is still usable.
     """
 
     message_id: str | None
@@ -122,6 +124,7 @@ class InboundMessage:
     digest: str
     defects: tuple[str, ...] = ()
     sender_problem: str | None = None  # not exactly one From mailbox: nobody may be taken for its sender
+    bounce: Bounce | None = None  # an automatic mail that is a bounce: what came back (pbem.mail.bounce)
 
     @property
     def token(self) -> str | None:
@@ -206,6 +209,7 @@ class _Reader:
             digest=hashlib.sha256(self.raw).hexdigest(),
             defects=tuple(dict.fromkeys(self.defects)),
             sender_problem=sender_problem,
+            bounce=read_bounce(self.message, self.moderator_address) if reason is not None else None,
         )
 
     # headers -------------------------------------------------------------------------------

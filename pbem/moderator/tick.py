@@ -21,6 +21,9 @@ tick could not mail are looked at again an hour later (:data:`LOOK_AGAIN`);
   with its deadline, under a reminder line); when several are due at once only
   the latest is sent. Its Message-ID is stable (game, version, player, hours,
   clock start), so a tick run twice, or by two processes, queues it once.
+- a seat whose mail bounces (``seats.unreachable``, ``pbem.moderator.inbound.bounces``) cannot read its
+  prompt: with ``absent = bot`` the stand-in plays its in-turn decisions at once, as for a vacation; else
+  its decisions wait for their deadlines and their defaults, like any silent seat's.
 - on expiry, a decision with a passive default takes it: the canonical order
   text of ``decision.default`` is applied as the deciding player through the
   order layer, exactly as if it had come by mail (so waiting lines of the
@@ -61,7 +64,7 @@ from pbem.moderator.gamemaster.digests import daily_digests, next_digest
 from pbem.moderator.gamemaster.playing import alert_game_master, apply_default, remind, stand_in
 from pbem.render.text import utc_stamp
 from pbem.store import Database
-from pbem.store.absence import vacations_of
+from pbem.store.absence import unreachable_of, vacations_of
 from pbem.store.alarm import NEVER, PAUSED, DueGame, due_games, settle
 from pbem.store.models import GameRow, GameStatus
 from pbem.store.settings import GameSettings, load_settings
@@ -239,10 +242,11 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
     since = decision_since(session, game)
     first = first_due(settings, since)
     due_soon = first is not None and now >= first
-    if not due_soon and settings.vacation != "bot":
+    cut_off = unreachable_of(session, game) if settings.absent == "bot" else frozenset()  # bounced: bot plays
+    if not due_soon and settings.vacation != "bot" and not cut_off:
         return _alarm(now, [first, digest])  # the common case, one query cheaper: nothing due, no stand-in
     away = vacations_of(session, game, now)
-    if not due_soon and not away:
+    if not due_soon and not away and not cut_off:
         return _alarm(now, [first, digest])
     state = store.load_state(session, game)
     since = decision_since(session, game, state)  # a sealed round counts from where it opened
@@ -257,6 +261,13 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
                                                 game.kind, "stand_in"))
                 return None
             moments.append(now)  # the stand-in found nothing: look again later
+        if deadline.player in cut_off and _in_turn(deadline):  # its prompt cannot reach it: no use waiting
+            played, outcome = stand_in(session, game, state, deadline, settings, mail, now, unreachable=True)
+            if played:
+                report.defaults.append(TickItem(name, deadline.player, deadline.kind, deadline.due,
+                                                tick_words(TickLine.STAND_IN, orders=outcome, vacation=False)))
+                return None
+            moments.append(now)
         if now >= deadline.due:
             detail = tick_words(TickLine.NO_GAME_MASTER) if not mail.game_master else ""
             acted, detail = _act_on_expiry(session, game, state, deadline, settings, mail, now, report, detail)

@@ -88,3 +88,9 @@ def set_vacation(session: Session, seat: SeatRow, until: datetime | None) -> Non
     row.vacation_until = until
     session.add(row)
     session.flush()
+
+
+def unreachable_of(session: Session, game: GameRow) -> frozenset[str]:
+    """The players of ``game`` whose mail bounced too often (``seats.unreachable``): the stand-in plays for them."""
+    return frozenset(session.exec(select(SeatRow.name).where(col(SeatRow.game_id) == game.id,
+                                                             col(SeatRow.unreachable).is_(True))).all())

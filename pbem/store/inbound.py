@@ -48,6 +48,8 @@ class InboundOutcome:
     REFUSED = "refused"  # a line refused (the lines before it may stand); error reply sent
     QUERY = "query"  # only queries (STATUS, BOARD …): answered, nothing changed
     AUTOMATIC = "automatic"  # auto-reply, bounce, list or our own mail: dropped, never answered
+    BOUNCE = "bounce"  # a bounce of our mail to a seat: counted against it (hard) or noted (soft), never answered
+    DENIED = "denied"  # a sender the allow or deny lists refuse: nothing read; one answer, ever
     OVERSIZE = "oversize"  # above the size limit: not read
     NO_TOKEN = "no_token"  # no reply token
     UNKNOWN_TOKEN = "unknown_token"  # a token of no seat

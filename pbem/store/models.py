@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     Column,
     DateTime,
     ForeignKey,
@@ -21,6 +22,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
 )
+from sqlalchemy import false as sa_false
 from sqlmodel import Field, SQLModel
 
 GAME_NAME_MAX = 64
@@ -73,6 +75,11 @@ class SeatRow(SQLModel, table=True):
     # (pbem.store.mailprefs), because a refusal is written in it while the move's transaction, which reads
     # none of those, holds the seat already
     language: str | None = Field(default=None, sa_column=Column(String(8), nullable=True))
+    # Mail to the seat that bounced for good, in a row (pbem.moderator.inbound.bounces): a mail from the seat, or
+    # a new player in it, starts the count again; at ``[limits] bounces_to_unreachable`` the seat is
+    # ``unreachable``: its mail is held, not sent, and the stand-in or the deadline defaults play for it.
+    bounces: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
+    unreachable: bool = Field(default=False, sa_column=Column(Boolean, nullable=False, server_default=sa_false()))
 
 
 class ActionRow(SQLModel, table=True):

@@ -56,6 +56,7 @@ class OutboxStatus:
     QUEUED = "queued"
     SENT = "sent"
     FAILED = "failed"  # permanently refused by the server; kept for the game master
+    HELD = "held"  # to a seat that is unreachable (its mail bounced): never sent, kept for the game master
 
 
 class PictureRow(SQLModel, table=True):

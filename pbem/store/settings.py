@@ -46,6 +46,9 @@ class GameSettings:
     vacation: str = "stretch"  # VACATION UNTIL: "stretch" the seat's deadlines, or the "bot" stands in
     vacation_cap_days: int = 14  # the longest vacation a player may announce
     language: str = "en"  # a seat's mail language unless it chose one (pbem.languages.Language)
+    # who may write to the game besides the host's lists (pbem.moderator.inbound.senders): addresses and domains
+    allow: tuple[str, ...] = ()  # when not empty, only these (and the seats and observers themselves)
+    deny: tuple[str, ...] = ()  # never these
 
     def hours_for(self, decision: str) -> float | None:
         """The hours a decision of this kind gets, else the game's fallback; None: no deadline."""
@@ -74,6 +77,8 @@ class GameSettingsRow(SQLModel, table=True):
     vacation: str = Field(default="stretch", sa_column=Column(String(8), nullable=False, server_default="stretch"))
     vacation_cap_days: int = Field(default=14, sa_column=Column(Integer, nullable=False, server_default="14"))
     language: str = Field(default="en", sa_column=Column(String(8), nullable=False, server_default="en"))
+    allow: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    deny: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -88,7 +93,8 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
     return GameSettings(row.open_cash, row.paused, hours,
                         tuple(float(h) for h in row.reminder_hours), row.thread_root,  # empty: reminders=none
                         row.clock_reset, row.mail_default, row.board_default, row.press, row.absent,
-                        row.absent_limit, row.vacation, row.vacation_cap_days, row.language)
+                        row.absent_limit, row.vacation, row.vacation_cap_days, row.language,
+                        tuple(str(entry) for entry in row.allow or ()), tuple(str(entry) for entry in row.deny or ()))
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
@@ -115,6 +121,8 @@ def _write(session: Session, game: GameRow, settings: GameSettings) -> None:
     row.vacation = settings.vacation
     row.vacation_cap_days = settings.vacation_cap_days
     row.language = settings.language
+    row.allow = list(settings.allow)
+    row.deny = list(settings.deny)
     row.changed = utcnow()
     session.add(row)
     session.flush()

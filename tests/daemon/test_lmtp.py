@@ -5,7 +5,8 @@ The server is the real one (aiosmtpd's LMTP), the client Python's
 aiosmtpd. What must hold: an order delivered over LMTP is applied and
 answered; an address other than the moderator's is refused at RCPT; a
 message whose transaction fails gets a temporary error, and the client's
-second delivery is applied once.
+second delivery is applied once; a bounce of our mail counts against the
+seat and is not answered.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlmodel import col, select
 from typer.testing import CliRunner
 
 from pbem.cli import app
@@ -33,8 +35,10 @@ from pbem.daemon.workers import Appliers
 from pbem.moderator.inbound.handler import DatabaseUnavailable
 from pbem.store import Database
 from pbem.store.inqueue import counts
+from pbem.store.models import SeatRow
+from tests import bouncesamples
 from tests.loopback import free_port
-from tests.mailflowkit import Table, config_for, wait_until
+from tests.mailflowkit import MODERATOR, Table, config_for, wait_until
 from tests.smtpservers import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,6 +130,23 @@ def test_a_failed_transaction_answers_451_and_the_redelivery_is_applied_once(
     wait_until(lambda: t.log_length() == 1)
     time.sleep(0.3)
     assert t.log_length() == 1 and [r.outcome for r in t.inbound()] == ["applied"]
+
+
+def test_a_postfix_bounce_over_lmtp_counts_against_the_seat_and_is_not_answered(rig: Rig, smtpd: SmtpServer) -> None:
+    """The relay took our mail; the DSN comes back from the null sender, as a host's Postfix hands it over."""
+    rig.flow.deliver()  # the welcome mails, through the real relay
+    sent = [mail for mail in smtpd.received if "ann@example.org" in mail.rcpt_tos]
+    before = len(smtpd.received)
+    client = smtplib.LMTP("127.0.0.1", rig.port)
+    try:  # MAIL FROM:<>, as every DSN comes
+        assert client.sendmail("", [MODERATOR], bouncesamples.postfix_failed(sent[-1].data, "ann@example.org")) == {}
+    finally:
+        client.quit()
+    wait_until(lambda: [r.outcome for r in rig.table.inbound()] == ["bounce"], what="the bounce handled")
+    with rig.table.db.transaction() as session:
+        assert session.exec(select(SeatRow.bounces).where(col(SeatRow.name) == "ann")).one() == 1
+    rig.flow.deliver()
+    assert len(smtpd.received) == before
 
 
 @pytest.mark.slow

@@ -260,6 +260,7 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
         game.setup = kind.setup_to_json(setup)
         session.add(game)
         seat.name, seat.email = new_name, new_email
+        seat.bounces, seat.unreachable = 0, False  # a new player (or address): its mail goes out again
         session.add(seat)
         session.execute(update(ActionRow).where(col(ActionRow.game_id) == game.id,
                                              col(ActionRow.player) == old_name).values(player=new_name))

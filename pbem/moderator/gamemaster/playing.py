@@ -211,13 +211,14 @@ STAND_IN_ATTEMPTS = 3
 
 
 def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, settings: GameSettings,
-             mail: MailContext, now: datetime, *, away_until: datetime | None = None) -> tuple[bool, str]:
+             mail: MailContext, now: datetime, *, away_until: datetime | None = None,
+             unreachable: bool = False) -> tuple[bool, str]:
     """The game's bot plays the expired decision for its player, as that player; (played, the orders or why not).
 
     Every seat's report says so (told after the caller's commit: ``MailContext.tell``); after
     ``settings.absent_limit`` decisions in a row taken this way the game master is asked, once, to replace
     the seat. ``away_until``: the player is on vacation until then (``vacation = bot``), which the note tells
-    instead of the deadline.
+    instead of the deadline; ``unreachable``: the seat's mail bounces (``pbem.moderator.inbound.bounces``).
     """
     kind = kind_of(game.kind)
     player = deadline.player
@@ -228,7 +229,8 @@ def stand_in(session: Session, game: GameRow, state: Any, deadline: Deadline, se
     missed = stood_in(session, game, seat, range(played.version_before, played.version))
     asked = kind.decision_words(state, deadline.pending) if deadline.pending is not None else deadline.kind
     note = [later("core/move_note_stand_in.j2", player=player, what=asked, orders=played.text.replace("\n", "; "),
-                  away_until=until_stamp(away_until) if away_until is not None else "", due=_when(deadline.due))]
+                  away_until=until_stamp(away_until) if away_until is not None else "", due=_when(deadline.due),
+                  unreachable=unreachable)]
     record_play(session, game, played, mail, now, Source.STAND_IN, note)
     if settings.absent_limit and missed >= settings.absent_limit and ask_replace_once(session, seat):
         _ask_to_replace(session, game, state, player, missed, settings, mail, now)

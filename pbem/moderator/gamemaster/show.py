@@ -35,6 +35,8 @@ class SeatView:
     email: str
     governs: tuple[str, ...]  # what the seat holds in the game's words (Imperial: the nations it governs)
     token: bool  # a reply token was issued
+    bounces: int = 0  # hard bounces of its mail in a row (pbem.moderator.inbound.bounces)
+    unreachable: bool = False  # its mail bounced too often: held, not sent
 
 
 @dataclass(frozen=True)
@@ -105,8 +107,8 @@ def game_show(db: Database, name: str) -> GameView:
             decision.player, kind.subject_name(decision.subject), decision.kind,
             kind.decision_words(state, decision), decision.out_of_turn, kind.default_order(state, decision),
             since, d.due if d else None, tuple(d.reminders) if d else ()))
-    seat_views = tuple(SeatView(s.seat + 1, s.name, s.email, kind.holdings(state, s.name), s.id in tokens)
-                       for s in seats)
+    seat_views = tuple(SeatView(s.seat + 1, s.name, s.email, kind.holdings(state, s.name), s.id in tokens,
+                                s.bounces, s.unreachable) for s in seats)
     return GameView(name, status, settings.paused, state.version, created, kind.turn_line(state), seat_views,
                     tuple(views), waiting, tuple(recent), counts, settings,
                     kind.info.holding_verb, own_deadlines(kind.info.decisions, settings))

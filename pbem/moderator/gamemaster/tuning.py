@@ -7,7 +7,9 @@ no deadline), the reminders before a deadline (``reminders=24,2`` or
 (``press=none|signed|anonymous``, ``pbem.moderator.inbound.press``), and what happens when a player is absent:
 ``absent=alert|bot`` (a decision without a default past its deadline alerts the game master, or the
 stand-in plays it), ``absent_limit=N`` (decisions the stand-in takes in a row before the game master is
-asked to replace the seat; 0 never), ``vacation=stretch|bot`` and ``vacation_cap=DAYS``. All pairs are
+asked to replace the seat; 0 never), ``vacation=stretch|bot`` and ``vacation_cap=DAYS``, and who may write
+to the game (``allow=club.example,x@y.org``: only these besides its seats and observers; ``deny=...``: never
+these; ``none`` empties a list: ``pbem.moderator.inbound.senders``). All pairs are
 checked before any is stored: one
 bad pair changes nothing. A changed deadline applies to the decisions pending
 now as well, counted from when they became pending, as ``game show`` tells.
@@ -23,13 +25,14 @@ from typing import Any
 from pbem.games import kind_of
 from pbem.languages import Language
 from pbem.moderator.gamemaster.common import GameMasterError, _locked_game, _transaction, words
+from pbem.moderator.inbound.senders import parse_entries
 from pbem.store import Database
 from pbem.store.mailprefs import MailMode
 from pbem.store.settings import FALLBACK_DECISION, PRESS_MODES, GameSettings, load_settings, save_settings
 
 DEADLINE = "deadline."
 KEYS = ("deadline.<decision>", "deadline.default", "reminders", "open_cash", "mail", "board", "press", "absent",
-        "absent_limit", "vacation", "vacation_cap", "language")
+        "absent_limit", "vacation", "vacation_cap", "language", "allow", "deny")
 # key -> (GameSettings field, the words it takes, whether it is a default for the seats that chose none)
 CHOICES: dict[str, tuple[str, tuple[str, ...], bool]] = {
     "absent": ("absent", ("alert", "bot"), False),
@@ -40,6 +43,7 @@ CHOICES: dict[str, tuple[str, tuple[str, ...], bool]] = {
 }
 FLAGS = {"board": ("board_default", True), "open_cash": ("open_cash", False)}  # key -> (field, a seats' default)
 COUNTS = {"absent_limit": "absent_limit", "vacation_cap": "vacation_cap_days"}
+LISTS = ("allow", "deny")  # addresses and domains; the GameSettings field has the key's name
 YES = {"on": True, "yes": True, "true": True, "1": True, "off": False, "no": False, "false": False, "0": False}
 
 
@@ -51,6 +55,7 @@ class Value(StrEnum):
     CHOICE = "choice"  # one of the setting's words
     FLAG = "flag"  # on or off
     COUNT = "count"  # a whole number
+    LIST = "list"  # addresses and domains, joined by commas ("none" for an empty list)
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,13 @@ def _apply(settings: GameSettings, pair: str, decisions: tuple[str, ...], change
             raise GameMasterError(f"{key}={value}: a whole number from 0 to 365")
         changed.append(_change(Value.COUNT, key, getattr(settings, COUNTS[key]), int(value)))
         return _set(settings, COUNTS[key], int(value))
+    if key in LISTS:
+        try:
+            entries = parse_entries(value)
+        except ValueError as exc:
+            raise GameMasterError(f"{key}={value}: {exc}") from None
+        changed.append(_change(Value.LIST, key, ",".join(getattr(settings, key)) or "none", ",".join(entries) or "none"))
+        return _set(settings, key, entries)
     raise GameMasterError(f"{key!r} is no setting; keys: " + ", ".join(KEYS))
 
 

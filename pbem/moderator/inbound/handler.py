@@ -5,7 +5,10 @@
 1. Already recorded (same key: Message-ID, or a digest of the bytes) -> ``duplicate``: nothing
    happens again (the daemon only moves it out of the inbox).
 2. Auto-reply, bounce, mailing list, our own mail, no sender (RFC 3834 and friends) -> recorded as
-   ``automatic``; never answered (loop guard).
+   ``automatic``; never answered (loop guard). A bounce that quotes a mail of ours to a seat is
+   ``bounce``: counted against the seat (``pbem.moderator.inbound.bounces``), still never answered.
+   A sender the host's ``[senders]`` lists refuse -> ``denied``, nothing read; one answer, ever
+   (``pbem.moderator.inbound.senders``; a game's own lists are looked at once its token names it).
 3. Larger than ``[limits] max_message_bytes`` -> recorded as ``oversize``; only its header is read;
    a polite reply to the sender.
 4. No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
@@ -100,6 +103,8 @@ from pbem.mail import InboundError, InboundMessage, ReplyTo, parse_message
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.binding import Binding, Verdict, answered_move, judge
+from pbem.moderator.inbound.bounces import reachable
+from pbem.moderator.inbound.gates import Gates
 from pbem.moderator.inbound.outcome import DUPLICATE, FAILED, PROCESSED, Outcome
 from pbem.moderator.inbound.preferences import Preferences, read_preferences
 from pbem.moderator.inbound.press import PressReading, answered_press, read_press, relay
@@ -247,7 +252,7 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-class _Handler(SeatReplies):
+class _Handler(SeatReplies, Gates):
     """The decision for one message, inside one session."""
 
     def __init__(self, session: Session, config: Config, identity: ModeratorSettings, moderator: Moderator,
@@ -281,7 +286,10 @@ class _Handler(SeatReplies):
                            folder=folder)
         self.compose.fresh_cause = True  # a new message: no mail made for it can be queued already
         if message.is_automatic:
-            return self.outcome(InboundOutcome.AUTOMATIC, message.automatic_reason or "automatic mail")
+            return self.automatic()
+        refused = self.host_refusal()
+        if refused is not None:
+            return self.denied(refused)
         if self.oversize:
             return self.too_big()
         token = message.token
@@ -297,6 +305,10 @@ class _Handler(SeatReplies):
             return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
         seat, game = found
         self.game, self.seat = game, seat
+        settings = self.compose.settings(game)
+        refused = self.game_refusal(game, settings.allow, settings.deny, seat.email)
+        if refused is not None:
+            return self.denied(refused)
         with self.compose.writing_to(game, seat):  # what the seat is answered, in its language
             return self.from_seat(token)
 
@@ -306,6 +318,8 @@ class _Handler(SeatReplies):
         assert game is not None and self.seat is not None
         if message.sender_problem is not None or (message.sender or "").lower() != self.seat.email.strip().lower():
             return self.spoofed(token)
+        if reachable(self.session, self.seat):  # it wrote from its address: its mail goes out again
+            self.notes.append("bounces forgotten: the seat wrote")
         if game.status == GameStatus.FINISHED:
             return self.notice(InboundOutcome.FINISHED, token, "the game is over", MailSubject.IS_OVER)
         if self.compose.settings(game).paused:
@@ -400,7 +414,12 @@ class _Handler(SeatReplies):
 
     def observer(self, watcher: ObserverRow, token: str) -> Outcome:
         """A mail with an observer's token: STOP, or the answer that observers do not play."""
-        self.game = self.session.get(GameRow, watcher.game_id)
+        self.game = game = self.session.get(GameRow, watcher.game_id)
+        if game is not None:
+            settings = self.compose.settings(game)
+            refused = self.game_refusal(game, settings.allow, settings.deny, watcher.email)
+            if refused is not None:
+                return self.denied(refused)
         outcome, reason = observer_answer(self.compose, self.message, watcher, token, self.tag, self._allowed)
         return self.outcome(outcome, reason)
 

@@ -23,6 +23,12 @@ same headers:
 Tokens: every mail to a seat carries the seat's token in its Reply-To
 (:meth:`MailComposer.token_for`, ``pbem.moderator.notify.tokens``).
 
+A seat whose mail bounces for good (``seats.unreachable``,
+``pbem.moderator.inbound.bounces``) has its mail written as for any seat but
+*held*: kept in the outbox, with its text, and never sent (a mail server that
+refuses an address should not be asked again and again: it harms the
+sender's standing with every provider).
+
 Pictures. A mail that carries the board (a report with the board, a
 ``BOARD`` answer, the end of the game, each for a seat with ``BOARD ON``)
 also shows it as a picture (``pbem.mail.picture``), drawn once per composer
@@ -75,7 +81,7 @@ from pbem.store import GameRow, SeatRow, load_state, seats
 from pbem.store.inbound import Budget, take_reply
 from pbem.store.mailprefs import prefs_of
 from pbem.store.models import id_of
-from pbem.store.outbox import OutboxRow, QueuedMail, queue_mail
+from pbem.store.outbox import OutboxRow, OutboxStatus, QueuedMail, queue_mail
 from pbem.store.settings import GameSettings, load_settings, pin_thread_root
 
 WELCOME_MAIL = "core/welcome_mail.j2"  # the welcome's items on how much mail the seat gets
@@ -222,8 +228,9 @@ class MailComposer:
     def _queue(self, *, recipient: str, to_name: str, purpose: str, message_id: str, subject: str, body: str,
                game: GameRow | None, version: int, reply_to: str | None, threading: Threading,
                decision: str | None, auto_submitted: str, picture: Picture | None = None,
-               attachment: tuple[str, str] | None = None, caused: bool = False) -> OutboxRow:
-        """Queue one mail; ``caused``: its Message-ID was made with the composer's cause (see ``fresh_cause``)."""
+               attachment: tuple[str, str] | None = None, caused: bool = False, held: bool = False) -> OutboxRow:
+        """Queue one mail; ``caused``: its Message-ID was made with the composer's cause (see ``fresh_cause``);
+        ``held``: to a seat that is unreachable, so kept in the outbox as held and never sent."""
         headers: dict[str, Any] = {
             "from": self.moderator.address,
             "from_name": self.moderator.name,
@@ -250,7 +257,9 @@ class MailComposer:
                           body=body, game_id=game.id if game is not None else None, version=version,
                           headers=headers, created=self.now)
         row = self._written[message_id] = queue_mail(self.session, mail, unseen=True)
-        if picture is not None:
+        if held:  # what the seat would have been told stays on record; no picture is kept for it
+            row.status, row.last_error = OutboxStatus.HELD, "held: the seat is unreachable (its mail bounced)"
+        elif picture is not None:
             self.boards.attach(row, picture)
         return row
 
@@ -295,7 +304,7 @@ class MailComposer:
             message_id=self.message_id(game.name, version, seat.email, key or self._key(purpose)), subject=subject,
             body=body, game=game, version=version, reply_to=token_address(self.moderator.address, token),
             threading=threading, decision=decision, auto_submitted=auto_submitted, picture=picture,
-            attachment=attachment, caused=key is None)
+            attachment=attachment, caused=key is None, held=seat.unreachable)
 
     def to_address(self, address: str, *, purpose: str, subject: str, body: str,
                    reply_to_message: Replied | None = None, game: GameRow | None = None,
@@ -337,7 +346,8 @@ class MailComposer:
                 subject=game_subject(game.name, MailSubject.WELCOME, title=kind.info.title, player=seat.name),
                 body=body, game=game,
                 version=kind.shown_move(state), reply_to=token_address(self.moderator.address, token),
-                threading=self._welcome_threading(game, seat.email), decision=None, auto_submitted=AUTO_GENERATED)
+                threading=self._welcome_threading(game, seat.email), decision=None, auto_submitted=AUTO_GENERATED,
+                held=seat.unreachable)
             self.prompt(game, state, seat)
 
     def _welcome_threading(self, game: GameRow, recipient: str) -> Threading:

@@ -45,6 +45,7 @@ class MailSubject(StrEnum):
     PRESS_SIGNED = "press_signed"
     PRESS_ANONYMOUS = "press_anonymous"
     VACATION = "vacation"
+    UNREACHABLE = "unreachable"
     MOVE = "move"  # the frame's "Move 17" (move_subject)
 
 
