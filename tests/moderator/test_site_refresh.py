@@ -1,6 +1,6 @@
 """The refresh of the public site after a move costs that move, not the game (issue 32): it narrates and draws the
 new move alone and renders only the pages whose bytes can change; ``pbem site`` still writes everything and
-repairs the folder."""
+repairs the folder; the game master's undo, replace, pause and resume refresh the pages too."""
 from __future__ import annotations
 
 import re
@@ -9,12 +9,14 @@ from typing import Any
 
 import pytest
 
+from pbem.moderator import gamemaster
+from pbem.moderator.gamemaster import MailContext
 from pbem.moderator.site import public
 from pbem.moderator.site.write import refresh_safely, write_site
 from pbem.store import find_game
 from tests.mailflowkit import config_for
 from tests.picturemail import Game
-from tests.sitekit import files_of, site_game
+from tests.sitekit import files_of, site_game, visible
 
 
 def _home(folder: Path) -> Path:
@@ -112,3 +114,36 @@ def test_the_games_page_lists_the_newest_moves_and_links_the_list_of_all(tmp_pat
     assert 'href="history.html"' in page
     every = (_home(folder) / "history.html").read_text(encoding="utf-8")
     assert [int(n) for n in re.findall(r'href="moves/(\d+)\.html"', every)] == sorted(numbers, reverse=True)
+
+
+def test_an_undo_removes_the_moves_page_and_the_link_to_it(tmp_path: Path) -> None:
+    game, folder = site_game("imperial2030", tmp_path)
+    _played(game, 4)
+    *_, before_last, last = _moves(folder)
+    assert f'href="{last}.html"' in (_home(folder) / "moves" / f"{before_last}.html").read_text("utf-8")
+    gamemaster.undo(game.db, game.name, mail=MailContext.from_config(game.config))
+    assert _moves(folder)[-1] == before_last
+    assert f'href="{last}.html"' not in (_home(folder) / "moves" / f"{before_last}.html").read_text("utf-8")
+    assert f'"moves/{last}.html"' not in (_home(folder) / "index.html").read_text(encoding="utf-8")
+    game.play()  # another move takes the number: its page tells the new move
+    assert last in _moves(folder)
+
+
+def test_a_replacement_renames_the_player_on_every_page(tmp_path: Path) -> None:
+    game, folder = site_game("imperial2030", tmp_path)
+    _played(game, 4)
+    pages = " ".join(visible(data.decode("utf-8")) for path, data in files_of(folder).items() if path.suffix == ".html")
+    assert re.search(r"\bbob\b", pages)
+    gamemaster.replace(game.db, game.name, "bob", "dora", "dora@example.org", mail=MailContext.from_config(game.config))
+    pages = " ".join(visible(data.decode("utf-8")) for path, data in files_of(folder).items() if path.suffix == ".html")
+    assert not re.search(r"\bbob\b", pages) and re.search(r"\bdora\b", pages)
+
+
+def test_pause_and_resume_refresh_the_games_page(tmp_path: Path) -> None:
+    game, folder = site_game("imperial2030", tmp_path)
+    _played(game, 2)
+    mail = MailContext.from_config(game.config)
+    gamemaster.pause(game.db, game.name, mail=mail)
+    (_home(folder) / "index.html").unlink()
+    gamemaster.resume(game.db, game.name, mail=mail)
+    assert (_home(folder) / "index.html").is_file()
