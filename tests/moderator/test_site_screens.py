@@ -1,7 +1,7 @@
 """The public site reads on a phone and on a desktop (issue 32): headless Chromium shows the index and a game's
-page of each game, the list of its moves and a page of one of them, in a frame 412 pixels wide (most phones) and 1280 (a laptop):
-nothing runs off the right edge (the page's scroll width is at most the frame's). Screenshots are kept in the
-test's folder (``screen.png``) as its artefact."""
+page of each game, the list of its moves and a page of one of them, in a frame 412 pixels wide (most phones) and
+1280 (a laptop): nothing runs off the right edge (the page's scroll width is at most the frame's). Screenshots are
+kept in the test's folder (``screen.png``) as its artefact."""
 from __future__ import annotations
 
 import json
