@@ -146,6 +146,7 @@ def write_game(db: Database, folder: Path, game_id: int, *, every: bool = True) 
         with speaking(language):  # the pages, the narration and the picture's words in the game's language
             page = game_page(session, game, known)
             files = game_files(page, every=every)
+    history = files.pop(HISTORY_FILE)  # written last: it vouches for the pages and pictures written before it
     written = sum(write_file(home / path, data) for path, data in files.items())
     drawn = 0
     for name, scene in pictures(page).items():
@@ -153,6 +154,7 @@ def write_game(db: Database, folder: Path, game_id: int, *, every: bool = True) 
         if not target.exists():
             write_file(target, render_png(scene))
             drawn += 1
+    written += write_file(home / HISTORY_FILE, history)
     _remove_stale(home / MOVES, {f"{move.number}.html" for move in page.moves})
     _remove_stale(home / BOARDS, picture_files(page))
     return Written(written, drawn, 1)
