@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from pbem.languages import Language, speaking
+from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.site.links import game_url, slug
 from pbem.moderator.site.public import Board, Due, GamePage, MoveView
 from pbem.moderator.site.write import game_files, write_file, write_site
 from pbem.render.scene import Scene
-from tests.mailflowkit import PLAYERS
+from pbem.store import find_game, load_state, seats
+from tests.mailflowkit import NOW, PLAYERS
 from tests.picturemail import Game
 from tests.sitekit import SITE_URL, files_of, links_of, site_game, texts_of
 
@@ -97,6 +99,19 @@ def test_a_seats_mail_links_the_games_page_when_the_site_has_an_address(tmp_path
     assert reports and all(f"{SITE_URL}/games/g1/" in row.body for row in reports)
 
 
+def test_the_welcome_and_the_games_last_mail_link_the_games_page(tmp_path: Path) -> None:
+    game, _ = site_game("eight-minute-empire", tmp_path)
+    welcomes = [row for row in game.outbox() if row.purpose == "welcome"]
+    assert welcomes and all(f"{SITE_URL}/games/g1/" in row.body for row in welcomes)
+    with game.db.transaction() as session:
+        row = find_game(session, game.name)
+        composer = MailComposer(session, game.config.require_moderator(), NOW, cause="end")
+        for seat in seats(session, row):
+            composer.game_end(row, load_state(session, row), seat, [])
+    ends = [row for row in game.outbox() if row.purpose == "game_end"]
+    assert ends and all(row.body.rstrip().endswith(f"{SITE_URL}/games/g1/") for row in ends)
+
+
 def test_a_failed_refresh_is_logged_and_the_moves_mail_goes_out(tmp_path: Path,
                                                                caplog: pytest.LogCaptureFixture) -> None:
     game, folder = site_game("eight-minute-empire", tmp_path)
@@ -121,10 +136,11 @@ def test_names_and_sentences_are_text_never_markup() -> None:
     hostile = '<script>alert("x")</script>'
     with speaking(Language.EN):
         files = game_files(_page('a"b\'c' + hostile, hostile, "She said: " + hostile))
-    for text in (data.decode("utf-8") for data in files.values()):
-        assert "<script" not in text
-        assert "&lt;script&gt;" in text
-        assert 'a"b' not in text.split("<body>")[1]  # the quote is escaped wherever the name is shown
+    for path, text in ((path, data.decode("utf-8")) for path, data in files.items()):
+        assert "<script" not in text, path  # the history's JSON too
+        if path.endswith(".html"):
+            assert "&lt;script&gt;" in text
+            assert 'a"b' not in text.split("<body>")[1]  # the quote is escaped wherever the name is shown
 
 
 def test_a_game_folder_name_is_safe_in_a_path_and_an_address() -> None:

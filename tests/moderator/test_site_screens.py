@@ -1,7 +1,7 @@
 """The public site reads on a phone and on a desktop (issue 32): headless Chromium shows the index and a game's
-page of each game, and a page of one of its moves, in a frame 412 pixels wide (most phones) and 1280 (a laptop):
-nothing runs off the right edge (the page's scroll width is at most the frame's). Screenshots are kept in the
-test's folder (``screen.png``) as its artefact."""
+page of each game, the list of its moves and a page of one of them, in a frame 412 pixels wide (most phones) and
+1280 (a laptop): nothing runs off the right edge (the page's scroll width is at most the frame's). Screenshots are
+kept in the test's folder (``screen.png``) as its artefact."""
 from __future__ import annotations
 
 import json
@@ -47,12 +47,13 @@ def scroll_widths(pages: list[Path], folder: Path, width: int) -> list[int]:
 @pytest.mark.slow
 @pytest.mark.parametrize("width", [412, 1280])
 @pytest.mark.parametrize("kind", KINDS)
-def test_the_index_a_games_page_and_a_moves_page_fit_the_screen(kind: str, width: int, tmp_path: Path) -> None:
+def test_the_index_a_games_page_its_moves_and_a_moves_page_fit_the_screen(kind: str, width: int, tmp_path: Path) -> None:
     assert CHROMIUM is not None, "CI=true: chromium must be installed (.ci/run installs it)"
     game, folder = site_game(kind, tmp_path)
     for _ in range(6):
         game.play()
     home = folder / "games" / "g1"
-    pages = [folder / "index.html", home / "index.html", sorted((home / "moves").glob("*.html"))[-1]]
+    pages = [folder / "index.html", home / "index.html", home / "history.html",
+             sorted((home / "moves").glob("*.html"))[-1]]
     widths = scroll_widths(pages, tmp_path, width)
     assert all(shown <= width for shown in widths), list(zip(pages, widths, strict=True))

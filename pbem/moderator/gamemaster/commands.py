@@ -210,7 +210,9 @@ def undo(db: Database, name: str, *, mail: MailContext | None = None, now: datet
                         move_subject(name, shown, subject_words(Subject.UNDONE, move=last.version + 1)),
                         subject_words(Subject.UNDONE_SHORT, move=last.version + 1))
         log.info("%s: undid move %d (%s: %s)", name, last.version + 1, last.player, order)
-        return Undone(name, last, order, state, dropped, _count(composer))
+        done, game_id = Undone(name, last, order, state, dropped, _count(composer)), game.id
+    mail.publish(db, game_id)  # the move's page goes, the one before loses its link to it
+    return done
 
 
 # --- replace -------------------------------------------------------------------------------------------
@@ -275,7 +277,9 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
         settings = _restart_clock(session, game, load_settings(session, game), moment)
         count = _mail_replacement(session, game, state, settings, mail, moment, seat, old_name, old_email, token)
         log.info("%s: %s <%s> takes over seat %d from %s", name, new_name, new_email, seat.seat + 1, old_name)
-        return Replaced(name, old_name, new_name, new_email, seat.seat + 1, token, state, count)
+        replaced, game_id = Replaced(name, old_name, new_name, new_email, seat.seat + 1, token, state, count), game.id
+    mail.publish(db, game_id, every=True)  # the history names the new player: every move's page says so
+    return replaced
 
 
 def _mail_replacement(session: Session, game: GameRow, state: Any, settings: GameSettings,
@@ -368,7 +372,9 @@ def pause(db: Database, name: str, *, mail: MailContext | None = None, now: date
                 composer.to_seat(game, seat, purpose="pause", version=version,
                                  subject=move_subject(name, version, subject_words(Subject.PAUSED)),
                                  body=notice("core/notice_paused.j2", game=name))
-        return PauseChange(name, True, (), _count(composer))
+        paused, game_id = PauseChange(name, True, (), _count(composer)), game.id
+    mail.publish(db, game_id)
+    return paused
 
 
 def resume(db: Database, name: str, *, mail: MailContext | None = None, now: datetime | None = None) -> PauseChange:
@@ -396,7 +402,9 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
                          if d.pending is not None and (not sealed or d.player == seat.name)]
                 head = notice("core/notice_resumed.j2", game=name, deadlines=lines, counted=bool(dues))
                 _notice(composer, game, state, seat, "resume", [head], move_subject(name, shown, resumed), resumed)
-        return PauseChange(name, False, dues, _count(composer))
+        resumed_game, game_id = PauseChange(name, False, dues, _count(composer)), game.id
+    mail.publish(db, game_id)  # the deadlines count from now
+    return resumed_game
 
 
 # --- resend --------------------------------------------------------------------------------------------

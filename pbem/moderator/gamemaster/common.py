@@ -26,6 +26,7 @@ from pbem.moderator.deadlines import utc
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.telling import Recorded, tell_safely
 from pbem.moderator.notify.turnmail import Words
+from pbem.moderator.site.write import refresh_safely
 from pbem.render.env import environment, render
 from pbem.render.text import due_stamp
 from pbem.store import Database, GameRow, SeatRow
@@ -104,6 +105,14 @@ class MailContext:
         recorded = moved if isinstance(moved, Recorded) else None
         game_id = moved.row.game_id if isinstance(moved, Recorded) else moved
         return len(tell_safely(db, identity, game_id, holder=teller(), recorded=recorded).queued)
+
+    def publish(self, db: Database, game_id: int | None, *, every: bool = False) -> None:
+        """After a command's commit that changes what a game's public pages show and tells no move (undo,
+        replace, pause, resume): with ``[site] dir`` the pages written again, as after a move
+        (``pbem.moderator.site.write.refresh_safely``, which never raises). ``every``: every page narrated anew
+        (a replacement renames the player in the history)."""
+        if self.site.dir is not None and game_id is not None:
+            refresh_safely(db, self.site.dir, game_id, every=every)
 
     def tell_first(self, db: Database, name: str) -> None:
         """Before a command rewrites a game's history (undo, replace): the moves still to tell are told, so that

@@ -76,6 +76,7 @@ from pbem.moderator.notify.subjects import (
     prompt_subject,
 )
 from pbem.moderator.notify.tokens import seat_token
+from pbem.moderator.site.links import game_url
 from pbem.render.env import render
 from pbem.store import GameRow, SeatRow, load_state, seats
 from pbem.store.inbound import Budget, take_reply
@@ -85,6 +86,7 @@ from pbem.store.outbox import OutboxRow, OutboxStatus, QueuedMail, queue_mail
 from pbem.store.settings import GameSettings, load_settings, pin_thread_root
 
 WELCOME_MAIL = "core/welcome_mail.j2"  # the welcome's items on how much mail the seat gets
+SITE_LINK = "core/site_link.j2"  # the last lines of a seat's mail when the games have a public site
 
 AUTO_GENERATED = "auto-generated"
 AUTO_REPLIED = "auto-replied"
@@ -341,6 +343,7 @@ class MailComposer:
                           language=prefs.language.value, languages=labels()).rstrip("\n")
             body = kind.welcome(state, seat.name, game=game.name, reply_to=token_address(self.moderator.address, token),
                                 open_cash=settings.open_cash, mail_note=note)
+            body = "\n".join(part for part in (body, self.site_link(game)) if part)
             self._queue(
                 recipient=seat.email, to_name=seat.name, purpose="welcome", message_id=self.welcome_id(game, seat.email),
                 subject=game_subject(game.name, MailSubject.WELCOME, title=kind.info.title, player=seat.name),
@@ -354,6 +357,12 @@ class MailComposer:
         root = self.settings(game).thread_root
         own = self.welcome_id(game, recipient)
         return Threading(None, ()) if own == root else Threading(root, (root,))
+
+    def site_link(self, game: GameRow) -> str:
+        """A seat mail's last lines: the game's public page, when the games have a site (``[site] url``); else
+        ''. In the welcome, every report and prompt, and the game's last mail."""
+        base = self.moderator.site.url
+        return render(SITE_LINK, url=game_url(base, game.name)) if base else ""
 
     def welcomes(self, game: GameRow, state: Any) -> None:
         for seat in seats(self.session, game):
@@ -389,7 +398,8 @@ class MailComposer:
         """The last mail of the game to a seat, after ``head``; with the final board's picture (``BOARD ON``)."""
         with self.writing_to(game, seat):
             kind = kind_of(game.kind)
-            body = head + kind.game_end(state, seat.name, list(events), game=game.name)
+            body = "\n".join(part for part in (head + kind.game_end(state, seat.name, list(events), game=game.name),
+                                                self.site_link(game)) if part)
             picture = self.picture(game, state, line=line_at(body, len(head))) if self.board_wanted(game, seat) else None
             self.to_seat(game, seat, purpose="game_end", version=kind.shown_move(state),
                          subject=game_subject(game.name, MailSubject.GAME_OVER), body=body, reply_to_message=reply_to_message,

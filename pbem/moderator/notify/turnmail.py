@@ -73,7 +73,6 @@ from typing import TYPE_CHECKING, Any
 from pbem.games import GameKind, kind_of
 from pbem.moderator.notify.observers import after_change
 from pbem.moderator.notify.subjects import decisions_of, move_subject
-from pbem.moderator.site.links import game_url
 from pbem.render.env import environment, render, render_phrase
 from pbem.render.text import bullet, finish, note_block
 from pbem.store import GameRow, SeatRow, seats
@@ -83,7 +82,6 @@ if TYPE_CHECKING:
     from pbem.moderator.notify.compose import MailComposer, Replied
 
 UNCHANGED = "core/board_unchanged.j2"
-SITE_LINK = "core/site_link.j2"
 BRIEF = "core/brief_mail.j2"
 HEADINGS = "core/headings.j2"
 
@@ -285,19 +283,13 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
         head = "\n".join(part for part in [question, *reply, *parts, news, unchanged] if part)
         report = "" if brief else kind.report(state, seat.name, list(events), game=game.name,
                                               open_cash=settings.open_cash, board=board, with_prompt=bool(question))
-        text = "\n".join(part for part in (head, report, site_link(composer, game)) if part)
+        text = "\n".join(part for part in (head, report, composer.site_link(game)) if part)
         picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if board else \
             composer.board_answer_picture(game, state, head) if head else None
         composer.to_seat(game, seat, purpose=purpose or ("prompt" if decision else "report"), version=move,
                          subject=subject, body=text, decision=decision, reply_to_message=reply_to_message,
                          picture=picture)
         return decision
-
-
-def site_link(composer: MailComposer, game: GameRow) -> str:
-    """The mail's last lines: the game's public page, when the games have a site (``[site] url``); else ''."""
-    base = composer.moderator.site.url
-    return render(SITE_LINK, url=game_url(base, game.name)) if base else ""
 
 
 def _board_again(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, whole: bool) -> tuple[bool, str]:

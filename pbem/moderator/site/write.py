@@ -9,15 +9,31 @@ browser opening the files, finds them)::
     games/<game>/moves/<n>.html     move n: what happened, and the board after it
     games/<game>/boards/<digest>.png a picture, named by what it draws
 
-When pictures are drawn: a move's page, and the picture of the board after
-it, are written when the move is published, that is by the refresh after
-the move (the moderator's, with ``[site] dir``) or by ``pbem site DIR``. A
-picture is drawn only when its file is missing: after a move the refresh
-draws at most one (the board now; none when the move changed no piece),
-and ``pbem site`` on a game that has no pages yet draws each board of its
-history once. Drawing every move's picture anew on every refresh would cost
-a long game seconds per move; drawing none until a reader asks needs a
-server that runs code, and the pages are static.
+    games/<game>/history.html       every move, with what happened (the game's page lists the newest)
+    games/<game>/history.json       what the refresh after a move takes as it stands (``site.history``)
+
+When pages and pictures are written: a move's page, and the picture of the
+board after it, are written once, when the move is published, that is by
+the refresh after the move (the moderator's, with ``[site] dir``) or by
+``pbem site DIR``. A picture is drawn only when its file is missing.
+
+**Decision**: the refresh after a move is incremental. It takes the moves
+the site published before from ``history.json`` (their narration and
+picture names; :mod:`pbem.moderator.site.history` says when a move is taken
+from it) and narrates, builds the scene of and draws only the others,
+usually the one move just made (its board is the board now: at most one
+picture). It renders only the pages whose bytes can change: the game's
+page, the list of all moves, the new moves' pages, the page before the
+first of them (its "next" link appears) and the last move's page (after a
+move taken back its "next" link goes). The game's page lists the newest
+moves only and links the list of all moves, a page that is cheap to render
+from what is known but that a reader of the game's page, often on a phone,
+need not load. ``pbem site`` does not read the history: it narrates, draws
+what is missing and renders every page anew, so it repairs a folder broken
+by hand or written by an older version. Drawing every move's picture, or
+rendering every move's page, on every refresh would cost a long game
+seconds per move; drawing none until a reader asks needs a server that
+runs code, and the pages are static.
 
 Every file is written atomically (a temporary file in the same folder, then
 renamed over the old one), and only when its bytes change, so a reader
@@ -40,8 +56,10 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from pbem.languages import SOURCE, Language, speaking
-from pbem.moderator.site.links import GAMES
-from pbem.moderator.site.public import GamePage, game_line, game_page, pictures
+from pbem.moderator.site.history import FILE as HISTORY_FILE
+from pbem.moderator.site.history import History, Published, history_bytes, read_history
+from pbem.moderator.site.links import GAMES, slug
+from pbem.moderator.site.public import GamePage, game_line, game_page, picture_files, pictures
 from pbem.render.pages import render_page, static_text
 from pbem.render.picture import render_png
 from pbem.store import Database, GameRow, find_game, seats
@@ -53,6 +71,7 @@ log = logging.getLogger("pbem.moderator.site")
 STYLE = "site.css"
 INDEX = "index.html"
 MOVES, BOARDS = "moves", "boards"
+HISTORY_PAGE = "history.html"
 
 
 @dataclass(frozen=True)
@@ -93,30 +112,41 @@ def _page(template: str, **context: object) -> bytes:
     return render_page(template, **context).encode("utf-8")
 
 
-def game_files(page: GamePage) -> dict[str, bytes]:
-    """The pages of one game, by path relative to its folder (in the language being written)."""
+def game_files(page: GamePage, *, every: bool = True) -> dict[str, bytes]:
+    """The pages of one game, by path relative to its folder (in the language being written), and its history
+    (``history.json``). Not ``every``: the move pages that can have changed since the history was written
+    (see the module docstring), not those of moves taken from it."""
     language = page.language.value
-    files = {INDEX: _page("site/game.html.j2", g=page, root="../../", language=language)}
-    numbers = [move.number for move in page.moves]
-    for index, move in enumerate(page.moves):
-        files[f"{MOVES}/{move.number}.html"] = _page(
-            "site/move.html.j2", g=page, m=move, root="../../../", language=language,
-            previous=numbers[index - 1] if index > 0 else None,
-            following=numbers[index + 1] if index + 1 < len(numbers) else None)
+    files = {INDEX: _page("site/game.html.j2", g=page, root="../../", language=language),
+             HISTORY_PAGE: _page("site/history.html.j2", g=page, root="../../", language=language),
+             HISTORY_FILE: history_bytes(History(language, tuple(player for player, _ in page.players),
+                                                 {move.number: Published(move.number, move.key, move.sentences,
+                                                                         move.board.file) for move in page.moves}))}
+    moves = page.moves
+    for index, move in enumerate(moves):
+        following = moves[index + 1] if index + 1 < len(moves) else None
+        if every or not move.known or (following is not None and not following.known) or following is None:
+            files[f"{MOVES}/{move.number}.html"] = _page(
+                "site/move.html.j2", g=page, m=move, root="../../../", language=language,
+                previous=moves[index - 1].number if index > 0 else None,
+                following=following.number if following is not None else None)
     return files
 
 
-def write_game(db: Database, folder: Path, game_id: int) -> Written:
-    """Read the game (one short transaction), then write its pages and the pictures it lacks."""
+def write_game(db: Database, folder: Path, game_id: int, *, every: bool = True) -> Written:
+    """Read the game (one short transaction), then write its pages and the pictures it lacks. ``every``
+    (``pbem site``): every page anew; else the refresh after a move (see the module docstring)."""
     with db.transaction() as session:
         game = session.get(GameRow, game_id)
         if game is None:
             return Written()
         language = Language(_language(session, game))
+        home = folder / GAMES / slug(game.name)
+        known = None if every else _known(home, language.value)
         with speaking(language):  # the pages, the narration and the picture's words in the game's language
-            page = game_page(session, game)
-            files = game_files(page)
-    home = folder / GAMES / page.slug
+            page = game_page(session, game, known)
+            files = game_files(page, every=every)
+    history = files.pop(HISTORY_FILE)  # written last: it vouches for the pages and pictures written before it
     written = sum(write_file(home / path, data) for path, data in files.items())
     drawn = 0
     for name, scene in pictures(page).items():
@@ -124,9 +154,29 @@ def write_game(db: Database, folder: Path, game_id: int) -> Written:
         if not target.exists():
             write_file(target, render_png(scene))
             drawn += 1
-    _remove_stale(home / MOVES, {Path(path).name for path in files if path.startswith(MOVES + "/")})
-    _remove_stale(home / BOARDS, set(pictures(page)))
+    written += write_file(home / HISTORY_FILE, history)
+    _remove_stale(home / MOVES, {f"{move.number}.html" for move in page.moves})
+    _remove_stale(home / BOARDS, picture_files(page))
     return Written(written, drawn, 1)
+
+
+def _known(home: Path, language: str) -> History | None:
+    """What the site published of the game in ``language``: the moves of ``history.json`` whose page and
+    picture are on disk (the others are written again)."""
+    history = read_history(home / HISTORY_FILE)
+    if history is None or history.language != language:
+        return None
+    pages, boards = _names(home / MOVES), _names(home / BOARDS)
+    return History(history.language, history.players,
+                   {number: move for number, move in history.moves.items()
+                    if f"{number}.html" in pages and move.board in boards})
+
+
+def _names(where: Path) -> set[str]:
+    try:
+        return {path.name for path in where.iterdir()}
+    except OSError:
+        return set()
 
 
 def _language(session: Session, game: GameRow) -> str:
@@ -172,14 +222,13 @@ def write_site(db: Database, folder: Path, games: tuple[str, ...] = ()) -> Writt
     return total + write_index(db, folder)
 
 
-def refresh_safely(db: Database, folder: Path, game_id: int) -> Written:
-    """After a move's mail is committed: the game's pages and the index written again. Never raises: a failure
-    is logged and the next move's refresh writes the whole game."""
+def refresh_safely(db: Database, folder: Path, game_id: int, *, every: bool = False) -> Written:
+    """After a move's mail is committed, or a game master's command: the game's pages and the index written
+    again, only what changed unless ``every`` (a command that renames a player). Never raises: a failure is
+    logged and the next refresh tries again (and ``pbem site`` repairs what it left)."""
     try:
-        return write_game(db, folder, game_id) + write_index(db, folder)
+        return write_game(db, folder, game_id, every=every) + write_index(db, folder)
     except Exception:
         log.exception("the public pages of game %s could not be written to %s; the next move tries again",
                       game_id, folder)
         return Written()
-
-
