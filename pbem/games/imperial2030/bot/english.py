@@ -389,35 +389,37 @@ class _Twin:
         return index + 1
 
     def _sentences(self, index: int) -> int:
-        """Consecutive lines of sentences, each wrapped over one or more lines, read one sentence a line: the
-        partition that reads the most lines (an example's orders are no sentences: they are read as orders)."""
+        """Consecutive lines of sentences, each wrapped over one or more lines: those a reader looks for read
+        one sentence a line, the others as they are (an example's orders are read as orders).
+
+        A sentence is the line and those indented deeper after it (``wrap(4, 2)``), else the fewest lines
+        that read: a sentence ending in a value (``line 1: %(line)s``) would swallow the lines after it.
+        """
         end = self._run_end(index)
         run = self.lines[index:end]
-        # best[i]: (lines left unread, the lines read) for run[i:]; a line is (text, the lines it was read from)
-        best: list[tuple[int, list[tuple[str, list[str]]]] | None] = [None] * (len(run) + 1)
-        best[len(run)] = (0, [])
-        for start in range(len(run) - 1, -1, -1):
-            unread = best[start + 1]
-            assert unread is not None
-            choice = (unread[0] + 1, [(run[start], [run[start]]), *unread[1]])
-            for stop in range(start + 1, min(len(run), start + _LONGEST_SENTENCE) + 1):
-                if stop - start > 1 and not _wrapped(run[start:stop]):
-                    break
-                read = _sentence(" ".join(part.strip() for part in run[start:stop]), self.language,
-                                 money=self.section != _STANDING)
-                after = best[stop]
-                if read is not None and after is not None and after[0] < choice[0]:
-                    choice = (after[0], [(" " * _indent(run[start]) + read, run[start:stop]), *after[1]])
-            best[start] = choice
-        final = best[0]
-        assert final is not None
         examples = False
-        for line, source in final[1]:
-            if line.startswith("For example"):
-                examples = True
-            elif examples and len(source) == 1 and _indent(source[0]) == OPTION_INDENT:  # an example's order
-                line = " " * OPTION_INDENT + english_order(source[0], self.language)
+        start = 0
+        while start < len(run):
+            deeper = start + 1
+            while deeper < len(run) and _indent(run[deeper]) > _indent(run[start]):
+                deeper += 1
+            read, stop = None, start + 1
+            for stop in (deeper, *range(start + 1, min(len(run), start + _LONGEST_SENTENCE) + 1)):
+                if stop - start == 1 or _wrapped(run[start:stop]):
+                    read = _sentence(" ".join(part.strip() for part in run[start:stop]), self.language,
+                                     money=self.section != _STANDING)
+                    if read is not None:
+                        break
+            if read is not None:
+                examples = examples or read.startswith("For example")
+                self.out.append(" " * _indent(run[start]) + read)
+                start = stop
+                continue
+            line = run[start]
+            if examples and _indent(line) == OPTION_INDENT:  # an example's order
+                line = " " * OPTION_INDENT + english_order(line, self.language)
             self.out.append(line)
+            start += 1
         return end
 
     def _legal(self, index: int) -> int:
