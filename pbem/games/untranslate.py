@@ -105,20 +105,12 @@ def message(text: str, language: Language, caseless: bool = False) -> str | None
     return _read(text, language, 0, caseless)[0]
 
 
-def reading(text: str, language: Language, caseless: bool = False) -> tuple[str | None, int]:
-    """(``text`` in English as ``message`` reads it, or None; how many of its letters nothing read back): to
-    choose between two readings of one text."""
-    if language is SOURCE:
-        return text, 0
-    return _read(text, language, 0, caseless)
-
-
-def english(text: str, language: Language, caseless: bool = False) -> str:
+def english(text: str, language: Language) -> str:
     """``text`` read back into English (see the module docstring); a list that no message makes (the
     templates' ``join(", ")``) item by item; as it is when nothing matches."""
     if language is SOURCE:
         return text
-    return _value(text, language, 0, caseless)[0]
+    return _value(text, language, 0)[0]
 
 
 @lru_cache(maxsize=65536)

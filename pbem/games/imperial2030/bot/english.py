@@ -7,17 +7,26 @@ finds the same facts, decides the same (its randomness is seeded by the
 game, the seat and the move, which read alike in every language), and so a
 seed plays one game in every language.
 
-How: nothing here knows a word of another language. The sentences come back
-through the catalogue they were written with (``pbem.games.untranslate``),
-a heading caseless, since the template upper-cases it; the orders (the
-options, the examples, what is legal now) through the order language's own
-lexicon (``orders.lexicon``: keywords, the small words after them, names,
-rondel spaces), and a name left in a sentence (``Москва [A]``) by the same
-lexicon. The twin keeps what the readers look at and how they find it: the
-banner, headings with their rule, the options block, one line per sentence
-(the readers join wrapped lines, so a sentence on one line reads the same),
-the table's rows with single spaces. Sections no reader looks at (what
-happened, the rondel, the world board) are left as they are.
+How: nothing here knows a word of another language; every word is the
+templates' and catalogues' own. A heading comes back through the catalogue
+(``pbem.games.untranslate``), caseless, since the template upper-cases it;
+an option's details and a group's title the same way. The orders (the
+options, the examples, what is legal now, the reader's refused line) come
+back through the order language's own lexicon (``orders.lexicon``: keywords,
+the small words after them, names, rondel spaces), and so does every name
+in a sentence (``Москва [A]``). The few sentences and phrases a reader looks
+for (the money, the cash, the default, the table's details, the players'
+lines) are each read by their own translation, rendered here with stand-ins
+for the values: read by the whole catalogue, a phrase may come back as
+another message translated alike (Polish ``fabryki: %(names)s``), and it is
+much slower. What no reader looks at (what a decision is about, what
+happened, the rondel, the world board) stays as it is. The twin keeps where
+the readers find things: the banner, headings with their rule, the options
+block, a sentence on one line (the readers join wrapped lines, so it reads
+the same), the table's rows with single spaces.
+
+A seat's answer goes the other way (``local_order``): the English orders the
+strategy chose, in the seat's words, as the options print them.
 """
 from __future__ import annotations
 
