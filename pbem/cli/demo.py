@@ -96,8 +96,8 @@ def bot_command(
     kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="The game the bot plays (`pbem kinds`).")]
     = DEFAULT_KIND,
     language: Annotated[str, typer.Option("--language", metavar="LANG",
-                                          help="The language of the seat's mail: en, ru, pl, es or it "
-                                               "(Imperial 2030's bot reads English only).")] = "en",
+                                          help="The language of the seat's mail: en, ru, pl, es or it; "
+                                               "the bot reads it and answers in it.")] = "en",
 ) -> None:
     """A bot player: answers every prompt in its Maildir with a legal order, by SMTP; never answers reports."""
     import signal
@@ -173,9 +173,8 @@ def demo_command(
         typer.Option("--language", metavar="[NAME=]LANG", show_default=False,
                      help="The language of every seat's mail, bots' and people's: en, ru, pl, es or it; "
                           "NAME=LANG for one seat (repeatable: --language ru --language bot2=pl). "
-                          "Eight-Minute Empire's bots read and answer in their seat's language, and a seed "
-                          "plays the same game in every language; Imperial 2030's bots read English only, so "
-                          "give its other languages to --humans seats. Default: en."),
+                          "The bots read and answer in their seat's language, and a seed plays the same game "
+                          "in every language. Default: en."),
     ] = None,
 ) -> None:
     """Play a whole game by email on this machine: mail hub, moderator and bots in one process."""

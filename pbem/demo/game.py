@@ -69,8 +69,8 @@ def _seat_languages(options: DemoOptions, players: list[tuple[str, str, bool]]) 
 
 
 def bot_languages(bot: object) -> tuple[Language, ...]:
-    """The languages a game's bot reads: those its ``languages`` names, else English only (Imperial 2030's
-    bot reads English, and the seam's ``Bot`` asks no game for more)."""
+    """The languages a game's bot reads: those its ``languages`` names, else English only (the seam's ``Bot``
+    asks no game for more; both games' bots read every language)."""
     languages = getattr(bot, "languages", (SOURCE,))
     return tuple(languages)
 

@@ -12,6 +12,10 @@ English message is filled with them. Plural forms come back by the English
 rule (one, else many). A text that no translation matches is left as it is:
 names, numbers, regions and the order language's items read the same in
 every language.
+
+A heading is printed upper case (``d.title|upper``): read ``caseless``, the
+translations match whatever their case, and the English comes back as the
+catalogue writes it (the caller upper-cases it as the template did).
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ from pbem.render.env import DOMAIN, LOCALE_DIR
 from pbem.render.text import plain
 
 _PLACEHOLDER = re.compile(r"%\((\w+)\)([sd])|%%")
+_BETWEEN = re.compile(r"%\(\w+\)[sd]")  # what splits a translation into the pieces a matching text holds
 _NEST = 6  # how deep values are read back (a card's uses inside a card inside the row's line)
 
 
@@ -37,9 +42,10 @@ class _Entry:
     patterns: tuple[re.Pattern[str], ...]
     english: tuple[str, ...]
     weight: int  # the translation's own letters: the more, the surer a match
+    literal: str  # the translation's longest piece between placeholders: a text without it cannot match
 
 
-def _pattern(translation: str, lazy: bool) -> re.Pattern[str]:
+def _pattern(translation: str, lazy: bool, caseless: bool) -> re.Pattern[str]:
     parts: list[str] = []
     seen: set[str] = set()
     last = 0
@@ -55,12 +61,13 @@ def _pattern(translation: str, lazy: bool) -> re.Pattern[str]:
             parts.append(rf"(?P<{name}>\d+)" if kind == "d" else rf"(?P<{name}>.+{'?' if lazy else ''})")
         last = match.end()
     parts.append(re.escape(translation[last:]))
-    return re.compile("".join(parts), re.DOTALL)
+    return re.compile("".join(parts), re.DOTALL | (re.IGNORECASE if caseless else 0))
 
 
-@lru_cache(maxsize=len(Language))
-def _catalogue(language: Language) -> tuple[dict[str, str], tuple[_Entry, ...]]:
-    """(a translation without placeholders -> its English, the others as patterns, surest first)."""
+@lru_cache(maxsize=2 * len(Language))
+def _catalogue(language: Language, caseless: bool) -> tuple[dict[str, str], tuple[_Entry, ...]]:
+    """(a translation without placeholders -> its English, the others as patterns, surest first); caseless:
+    the translations' keys case-folded, their patterns ignoring case."""
     with (LOCALE_DIR / language.value / "LC_MESSAGES" / f"{DOMAIN}.mo").open("rb") as compiled:
         catalogue = read_mo(compiled)
     fixed: dict[str, str] = {}
@@ -73,12 +80,13 @@ def _catalogue(language: Language) -> tuple[dict[str, str], tuple[_Entry, ...]]:
                 continue
             for string in (plain(s) for s in strings if s):
                 if _PLACEHOLDER.search(string) is None and len(ids) == 1:
-                    fixed.setdefault(string, ids[0])
+                    fixed.setdefault(string.casefold() if caseless else string, ids[0])
                 else:
                     weight = len(_PLACEHOLDER.sub("", string))
+                    literal = max(_BETWEEN.split(string.replace("%%", "%")), key=len)
                     if weight:  # a translation of placeholders alone ("%(name)s") would match any text
-                        entries.append(_Entry((_pattern(string, True), _pattern(string, False)), tuple(ids),
-                                              weight))
+                        entries.append(_Entry((_pattern(string, True, caseless), _pattern(string, False, caseless)),
+                                              tuple(ids), weight, literal.casefold() if caseless else literal))
     entries.sort(key=lambda entry: -entry.weight)
     return fixed, tuple(entries)
 
@@ -89,12 +97,12 @@ def _fill(english: str, values: dict[str, str]) -> str:
     return _PLACEHOLDER.sub(value, english)
 
 
-def message(text: str, language: Language) -> str | None:
+def message(text: str, language: Language, caseless: bool = False) -> str | None:
     """``text`` in English when it is one message of ``language``'s catalogue, its values read back too;
-    None when no message matches it."""
+    None when no message matches it. ``caseless``: whatever the case it is printed in (a heading)."""
     if language is SOURCE:
         return text
-    return _read(text, language, 0)[0]
+    return _read(text, language, 0, caseless)[0]
 
 
 def english(text: str, language: Language) -> str:
@@ -106,7 +114,7 @@ def english(text: str, language: Language) -> str:
 
 
 @lru_cache(maxsize=65536)
-def _read(text: str, language: Language, depth: int) -> tuple[str | None, int]:
+def _read(text: str, language: Language, depth: int, caseless: bool = False) -> tuple[str | None, int]:
     """(the English of the message ``text`` is, or None; how many of its letters nothing read back).
 
     Of the messages that match, the one that leaves the fewest letters unread
@@ -114,18 +122,22 @@ def _read(text: str, language: Language, depth: int) -> tuple[str | None, int]:
     is the action ``набор армии`` and the amount ``2``, not ``набор`` and
     ``армии 2``.
     """
-    fixed, entries = _catalogue(language)
-    if text in fixed:
-        return fixed[text], 0
+    fixed, entries = _catalogue(language, caseless)
+    key = text.casefold() if caseless else text
+    if key in fixed:
+        return fixed[key], 0
     best: tuple[str | None, int] = (None, sum(ch.isalpha() for ch in text))
     if depth >= _NEST:
         return best
     for entry in entries:
+        if entry.literal not in key:
+            continue
         for pattern in entry.patterns:
             found = pattern.fullmatch(text)
             if found is None:
                 continue
-            read = {name: _value(value, language, depth + 1) for name, value in found.groupdict().items()}
+            read = {name: _value(value, language, depth + 1, caseless)
+                    for name, value in found.groupdict().items()}
             left = sum(unread for _, unread in read.values())
             if best[0] is None or left < best[1]:
                 values = {name: english_value for name, (english_value, _) in read.items()}
@@ -138,12 +150,12 @@ def _read(text: str, language: Language, depth: int) -> tuple[str | None, int]:
     return best
 
 
-def _value(text: str, language: Language, depth: int) -> tuple[str, int]:
+def _value(text: str, language: Language, depth: int, caseless: bool = False) -> tuple[str, int]:
     """A placeholder's value read back: a message, or a list of them, or the text as it is (a name, a
     number); with the letters left unread."""
-    found, left = _read(text, language, depth)
+    found, left = _read(text, language, depth, caseless)
     if ", " in text and left and depth < _NEST:
-        items = [_value(item, language, depth + 1) for item in text.split(", ")]
+        items = [_value(item, language, depth + 1, caseless) for item in text.split(", ")]
         listed = sum(unread for _, unread in items)
         if listed < left:
             return ", ".join(item for item, _ in items), listed

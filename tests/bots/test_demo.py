@@ -374,7 +374,8 @@ def test_a_seed_plays_one_game_on_every_run_whatever_the_mail_mode(tmp_path: Pat
 
 
 def test_issue30_a_person_in_the_demo_reads_their_language_and_the_bots_english(tmp_path: Path) -> None:
-    """Imperial 2030's bots read English: a person's seat alone gets Russian (``--language ann=ru``)."""
+    """A person's seat alone gets Russian (``--language ann=ru``); the bot's stays English, with no language of
+    its own stored."""
     demo = Demo(DemoOptions(players=2, seed=28, humans=("ann",), directory=tmp_path / "demo",
                             languages=(("ann", "ru"),)))
     demo.setup()

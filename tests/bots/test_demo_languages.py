@@ -1,11 +1,11 @@
 """``pbem demo --language``: bots that read their prompts and answer in their seat's language (issue 30).
 
-Whole Eight-Minute Empire games by mail, every bot seat in Russian, Polish,
+Whole games of both kinds by mail, every bot seat in Russian, Polish,
 Spanish or Italian: the game ends by the rules with the state equal to its
-replay, the moderator applied every answer (the bots copied the localized
-options, which parse back), and every mail reads in the seat's language,
-within 78 characters a line. Imperial 2030's bots read English only: the
-demo refuses to seat them in another language.
+replay and equal to the English game of the same seed (the bots decide as in
+English), the moderator applied every answer (the bots wrote the localized
+orders, which parse back), and every mail reads in the seat's language, with
+the rulebook's words, within 78 characters a line.
 """
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ import pytest
 
 from engine.core.seats import Seat
 from pbem.bots.mailio import ReadMail, read_mail
-from pbem.demo import MODERATOR, Demo, DemoOptions, DemoResult, main_text
+from pbem.demo import MODERATOR, DemoOptions, DemoResult, main_text
 from pbem.games import kind_named
 from pbem.games.eight_minute_empire.bot import EightMinuteBot, decision_key
 from pbem.games.eight_minute_empire.kind import EightMinuteEmpire
+from pbem.games.imperial2030.orders.lexicon import lexicon
 from pbem.games.kind import SetupChoices
 from pbem.languages import Language, speaking
 
@@ -93,12 +94,61 @@ def test_issue30_one_seat_in_another_language_than_the_others(tmp_path: Path) ->
     assert all("Twoje opcje" in m.body or not m.asks for m in mails(tmp_path / "demo", "bot2@demo.pbem"))
 
 
-def test_issue30_imperials_bots_read_english_only(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="Imperial 2030's bots read English only for now; use --humans for the "
-                                         "seats in ru"):
-        Demo(DemoOptions(players=3, language="ru", directory=tmp_path / "demo"))
-    assert not (tmp_path / "demo").exists()
-    Demo(DemoOptions(players=2, humans=("ann",), languages=(("ann", "ru"),), directory=tmp_path / "people"))
+IMPERIAL = kind_named("imperial2030")
+IMPERIAL_GAME = {"players": 2, "seed": 28}  # a short game of the English demo tests (tests/bots/test_demo.py)
+# the English headings of Imperial 2030's reports and prompts: none of them in a translated mail
+IMPERIAL_HEADINGS = ("WHAT HAPPENED SINCE YOUR LAST REPORT", "WHERE WE STAND", "\nNATIONS\n", "PLAYERS AND BONDS",
+                     "THE RONDEL", "THE WORLD BOARD", "Your options:", "IMPERIAL 2030 - game", ", your decision")
+# the glossary's ✓ words of each rulebook (../shared/i18n/glossary-imperial2030.md): nations, the rondel's
+# spaces, and the game's own nouns, by their stems where they decline
+RULEBOOK = {
+    Language.RU: ("Россия", "Китай", "Индия", "Бразилия", "США", "Европа", "Фабрики", "Производство", "Импорт",
+                  "Маневры", "Инвестор", "Налогообложение", "рондел", "делени", "игрок", "правительств"),
+    Language.PL: ("Rosja", "Chiny", "Indie", "Brazylia", "USA", "Europa", "Fabryka", "Produkcja", "Import",
+                  "Manewry", "Inwestor", "Podatek", "rondl", "pole akcji", "gracz", "rząd"),
+    Language.ES: ("Rusia", "China", "India", "Brasil", "Estados Unidos", "Europa", "Fábrica", "Producción",
+                  "Importación", "Maniobra", "Inversor", "Tributación", "rondel", "espacio", "jugador", "gobierno"),
+    Language.IT: ("Russia", "Cina", "India", "Brasile", "Stati Uniti", "Europa", "Fabbrica", "Produzione",
+                  "Importazione", "Manovra", "Investitore", "Tassazione", "ruota", "casella", "giocatore", "governo"),
+}
+
+
+@pytest.fixture(scope="module")
+def english_imperial_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """Imperial 2030's English game of the seed the languages play (its final state, its final scores)."""
+    printed, result = play(tmp_path_factory.mktemp("imperial") / "demo", **IMPERIAL_GAME)
+    return IMPERIAL.state_to_json(result.state), printed[printed.index("Final scores:"):printed.index("Mail:")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", [Language.RU, Language.PL, Language.ES, Language.IT], ids=str)
+def test_issue30_a_whole_imperial_demo_with_bots_in_a_language(
+        tmp_path: Path, language: Language, english_imperial_game: tuple[str, str]) -> None:
+    """Played, answered and written in the language, with the rulebook's words; and the seed's English game,
+    move for move."""
+    printed, result = play(tmp_path / "demo", language=language.value, **IMPERIAL_GAME)
+    assert "The final state equals the replay of the game's log." in printed
+    assert (IMPERIAL.state_to_json(result.state), printed[printed.index("Final scores:"):printed.index("Mail:")]) \
+        == english_imperial_game
+    words = lexicon(language)
+    assert words is not None
+    local = set(words.keywords.values())
+    orders = [line.strip() for mail in mails(tmp_path / "demo", MODERATOR) for line in mail.body.splitlines()
+              if line.strip()]
+    assert orders and all(any(order.startswith(f"{word} ") or order == word for word in local) for order in orders)
+    own = local - set(words.keywords)  # the language's own words, not English ones
+    assert any(order.split()[0] in own for order in orders)
+    text = ""
+    for seat in ("bot1", "bot2"):
+        received = mails(tmp_path / "demo", f"{seat}@demo.pbem")
+        assert any(mail.asks for mail in received)
+        for mail in received:
+            for line in mail.body.splitlines():
+                assert len(line) <= 78, (seat, mail.subject, line)
+            for heading in IMPERIAL_HEADINGS:
+                assert heading not in mail.body, (seat, mail.subject, heading)
+            text += mail.body.lower()
+    assert [word for word in RULEBOOK[language] if word.lower() not in text] == []
 
 
 def test_issue30_the_bot_answers_a_russian_prompt_with_a_russian_option_that_parses_back() -> None:

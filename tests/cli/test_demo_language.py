@@ -1,5 +1,5 @@
 """``pbem demo --language [NAME=]LANG`` from the command line (issue 30): every seat's language, one seat's,
-the refusal of Imperial 2030's bots in another language than English, and a whole Russian game."""
+the bots of both games in every language, and a whole Russian game."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +9,9 @@ from typer.testing import CliRunner
 
 from pbem.cli import app
 from pbem.cli.demo import parse_languages
+from pbem.demo import Demo, DemoOptions, bot_languages
 from pbem.errors import BadSetup
+from pbem.games import kind_named
 from pbem.languages import Language
 
 
@@ -21,18 +23,17 @@ def test_issue30_language_is_every_seats_or_one_seats() -> None:
             parse_languages((wrong,))
 
 
-def test_issue30_imperials_bots_in_russian_are_refused_with_exit_code_2(tmp_path: Path) -> None:
-    result = CliRunner().invoke(app, ["demo", "--players", "3", "--language", "ru", "--dir", str(tmp_path / "d")])
-    assert result.exit_code == 2, result.output
-    assert "Imperial 2030's bots read English only for now; use --humans for the seats in ru" in result.output
-    assert not (tmp_path / "d").exists()
+def test_issue30_imperials_bots_are_seated_in_russian(tmp_path: Path) -> None:
+    demo = Demo(DemoOptions(players=3, language="ru", directory=tmp_path / "d"))
+    assert set(demo.languages.values()) == {Language.RU}
+    assert bot_languages(kind_named("imperial2030").bot) == tuple(Language)
 
 
 def test_issue30_demo_help_tells_the_language_option() -> None:
     result = CliRunner().invoke(app, ["demo", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
-    text = " ".join(result.output.split())
-    assert "NAME=LANG for one seat" in text and "Imperial 2030's bots read English only" in text
+    text = " ".join(result.output.replace("\u2502", " ").split())  # the help's text, without its box
+    assert "NAME=LANG for one seat" in text and "The bots read and answer in their seat's language" in text
 
 
 @pytest.mark.slow
@@ -46,7 +47,7 @@ def test_issue30_a_russian_eight_minute_empire_demo_from_the_command_line(tmp_pa
 
 def test_issue30_pbem_bot_reads_the_languages_its_game_reads(tmp_path: Path) -> None:
     common = ["bot", "--maildir", str(tmp_path / "box"), "--smtp", "127.0.0.1:1", "--address", "a@b.org", "--once"]
-    refused = CliRunner().invoke(app, [*common, "--language", "ru"])
-    assert refused.exit_code == 2 and "Imperial 2030's bot reads en" in refused.output
+    russian = CliRunner().invoke(app, [*common, "--language", "ru"])
+    assert russian.exit_code == 0 and "0 replies sent" in russian.output
     wrong = CliRunner().invoke(app, [*common, "--kind", "eight-minute-empire", "--language", "xx"])
     assert wrong.exit_code == 2 and "Eight-Minute Empire's bot reads en, ru, pl, es, it" in wrong.output

@@ -31,7 +31,7 @@ BOND_RE = re.compile(r"^(?:BUY (?P<nation>.+?) (?P<value>\d+)|UPGRADE (?P<unatio
 NATION_IN_TITLE = (
     re.compile(r"FOR (?P<nation>[A-Z ]+)$"),
     re.compile(r"WHAT (?P<nation>[A-Z ]+) (?:PRODUCES|IMPORTS)$"),
-    re.compile(r"^MOVE (?P<nation>[A-Z ]+?)'S? FLEETS"),
+    re.compile(r"^MOVE (?P<nation>[A-Z ]+?)(?:'S?)? FLEETS"),  # no possessive in some languages' twins
 )
 
 

@@ -14,13 +14,21 @@ what a human sees (``pbem.render`` templates):
 * a report (``templates/report.j2``): the banner (game, round, move), the
   ``NATIONS`` table with each nation's details line (factories, flags), the
   players' lines (who governs what, the investor card) and the reader's cash.
+
+A mail in another language (``pbem.languages.spoken``: the bot reads under
+its seat's language) is read as its English twin (``bot.english``): the
+same facts, so a seed plays the same game in every language.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
+from pbem.games.imperial2030.bot.english import english_twin
 from pbem.games.optionsblock import OptionsBlock, blocks
+from pbem.languages import SOURCE, speaking, spoken
 
 _BANNER_RE = re.compile(r'^ IMPERIAL 2030 - game "(?P<game>[^"]*)" - (?P<rest>.*)$')
 _ROUND_RE = re.compile(r"^ Round (?P<round>\d+), after move (?P<version>\d+)")
@@ -31,6 +39,8 @@ _NATION_ROW_RE = re.compile(
     r"^[> ] (?P<name>\S+)\s+(?P<gov>\S+)\s+(?P<treasury>\d+)\s+(?P<power>\d+) \(x(?P<mult>\d+)\)\s+(?P<rondel>\S+)"
     r"\s+(?P<fact>\d+)\s+(?P<army>\d+)\s+(?P<fleet>\d+)\s+(?P<flags>\d+)\s*$")
 _CASH_RE = re.compile(r"^\s*Your cash: (?P<cash>\d+)\.")
+
+T = TypeVar("T")
 
 KINDS = ("setup_bond", "rondel", "force_stop", "factory", "production", "import", "investment", "maneuver",
          "canal", "battle")
@@ -147,6 +157,37 @@ class Report:
     finished: bool = False
 
 
+# --- the mails, in the language being read ------------------------------------------------------
+
+
+def parse_prompt(text: str) -> Prompt:
+    """Every decision block of ``text`` (a prompt mail's body, or a report that carries the prompt).
+
+    A text without options gives a prompt with no decisions.
+    """
+    return _in_english(_parse_prompt, text)
+
+
+def parse_refusal(text: str) -> Refusal:
+    """The refused line, what is legal now and whether the game still waits for the reader."""
+    return _in_english(_parse_refusal, text)
+
+
+def parse_report(text: str) -> Report | None:
+    """The NATIONS table and the reader's own facts; None when ``text`` holds no such table."""
+    return _in_english(_parse_report, text)
+
+
+def _in_english(reader: Callable[[str], T], text: str) -> T:
+    """``reader`` of an English mail, given ``text`` in the language being read as its English twin."""
+    language = spoken()
+    if language is SOURCE:
+        return reader(text)
+    twin = english_twin(text, language)
+    with speaking(SOURCE):
+        return reader(twin)
+
+
 # --- helpers -----------------------------------------------------------------------------------
 
 
@@ -215,7 +256,7 @@ def _is_heading(lines: list[str], index: int) -> bool:
 # --- prompts ---------------------------------------------------------------------------------
 
 
-def parse_prompt(text: str) -> Prompt:
+def _parse_prompt(text: str) -> Prompt:
     """Every decision block of ``text`` (a prompt mail's body, or a report that carries the prompt).
 
     A text without ``Your options:`` gives a prompt with no decisions.
@@ -304,7 +345,7 @@ def _examples_after(lines: list[str], index: int) -> tuple[tuple[tuple[str, ...]
 # --- error replies -----------------------------------------------------------------------------
 
 
-def parse_refusal(text: str) -> Refusal:
+def _parse_refusal(text: str) -> Refusal:
     """The refused line, ``Legal now:`` (orders only; templates like ``DONATE <1 to 8>`` dropped) and the rest."""
     lines = text.replace("\r\n", "\n").split("\n")
     game, reader, _, _ = _banner(lines)
@@ -345,7 +386,7 @@ def parse_refusal(text: str) -> Refusal:
 # --- reports -----------------------------------------------------------------------------------
 
 
-def parse_report(text: str) -> Report | None:
+def _parse_report(text: str) -> Report | None:
     """The NATIONS table and the reader's own facts; None when ``text`` holds no such table."""
     lines = text.replace("\r\n", "\n").split("\n")
     game, reader, round_, version = _banner(lines)
