@@ -30,7 +30,7 @@ from typing import NamedTuple
 from pbem.mail.errors import OutboundError
 from pbem.mail.inbound import LOOP_HEADER, TOKEN_PATTERN, InboundMessage
 from pbem.mail.picture import InlinePicture, add_picture, boundary
-from pbem.mail.wire import OUR_POLICY, WireMail, to_wire
+from pbem.mail.wire import OUR_POLICY, WireMail, to_wire, transfer_encoding
 from pbem.mail.wrap import wrap_text
 
 DECISION_HEADER = "X-PBEM-Decision"
@@ -41,7 +41,6 @@ _MSGID_RE = re.compile(r"^<[^<>\s@]+@[^<>\s@]+>$")
 _DECISION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _SLUG_RE = re.compile(r"[^A-Za-z0-9_-]+")
 _AUTO_SUBMITTED = ("auto-generated", "auto-replied")
-_MAX_LINE = 998  # RFC 5322 line limit; longer lines need quoted-printable
 MIXED_BOUNDARY = "=_pbem-mixed"  # the text and its attachment; no other boundary of ours begins so
 
 
@@ -163,8 +162,7 @@ def _compose(mail: OutgoingMail) -> EmailMessage:
         body = wrap_text(text)  # at most 78 columns
         if not body.endswith("\n"):
             body += "\n"
-        plain = body.isascii() and all(len(line) <= _MAX_LINE for line in body.split("\n"))
-        message.set_content(body, charset="utf-8", cte="7bit" if plain else "quoted-printable")
+        message.set_content(body, charset="utf-8", cte=transfer_encoding(body))
         if mail.picture is not None:
             add_picture(message, text, mail.picture, mail.message_id, mail.subject)
         if mail.attachment is not None:

@@ -41,7 +41,7 @@ from urllib.parse import quote
 
 from pbem.mail.errors import OutboundError
 from pbem.mail.htmlbody import FONT, to_html
-from pbem.mail.wire import CACHED_BODIES, Recent
+from pbem.mail.wire import CACHED_BODIES, Recent, transfer_encoding
 from pbem.mail.wrap import wrap_text
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -141,8 +141,7 @@ def add_picture(message: EmailMessage, body: str, picture: InlinePicture, messag
     text = wrap_text(body)
     cid = content_id(message_id)
     page = html_page(text, InlinePicture(picture.png, picture.alt, wrapped_start), cid, title=title)
-    plain = page.isascii() and all(len(line) <= 998 for line in page.split("\n"))
-    message.add_alternative(page, subtype="html", charset="utf-8", cte="7bit" if plain else "quoted-printable")
+    message.add_alternative(page, subtype="html", charset="utf-8", cte=transfer_encoding(page))
     html_part = list(message.iter_parts())[1]  # the text/html just added, after the text/plain
     # The part is made empty and given the picture's base64 afterwards: the same part add_related makes from
     # the bytes, but encoded once for every mail that carries this picture (see base64_lines).

@@ -99,6 +99,28 @@ def test_utf8_subject_names_and_body_round_trip() -> None:
     assert all(len(line) <= 78 for line in data.split(b"\r\n"))
 
 
+RUSSIAN = "Россия строит фабрику в Москве. Ход переходит к Китаю: казна 12 млн.\n" * 40
+POLISH = "Rosja buduje fabrykę w Moskwie. Ruch przechodzi do Chin: skarbiec 12 mln.\n" * 40
+
+
+@pytest.mark.parametrize(("body", "encoding"), [
+    pytest.param(POLISH, "quoted-printable", id="a Latin script keeps readable quoted-printable"),
+    pytest.param(RUSSIAN, "base64", id="Cyrillic travels as base64"),
+    pytest.param("Russia builds a factory in Moscow.\n" * 40, "7bit", id="English as it is"),
+])
+def test_a_text_travels_in_the_shorter_encoding(body: str, encoding: str) -> None:
+    data = build_message(report(body=body)).as_bytes()
+    parsed = BytesParser(policy=policy.default).parsebytes(data)
+    assert parsed["Content-Transfer-Encoding"] == encoding
+    assert parsed.get_content().replace("\r\n", "\n") == body
+    assert data.isascii() and all(len(line) <= 78 for line in data.split(b"\r\n"))
+    if encoding != "7bit":  # and no larger than the other would have made it
+        other = "base64" if encoding == "quoted-printable" else "quoted-printable"
+        message = build_message(report(body=body))
+        message.set_content(body, charset="utf-8", cte=other)
+        assert len(data) < len(message.as_bytes())
+
+
 def test_our_mail_read_back_by_our_parser() -> None:
     """What we send is what a player's Reply would quote; our own parser must recognise it as ours."""
     message = parse_message(build_message(report()).as_bytes(), moderator_address=MODERATOR)
