@@ -190,8 +190,10 @@ def local_labels(board: Board, panels: tuple[tuple[str, ...], ...]) -> tuple[tup
     first such place in a panel is the label (``| JAPAN`` is the land region,
     the ``JAPAN`` of ``SEA OF`` / ``JAPAN`` below it is not). A translation
     too long for its place is shortened as maps do (``pbem.render.shorten``:
-    ``ВОСТ. АФРИКА``); one that cannot be keeps the art's English, which the
-    legend says. English is never touched: this runs only for another language.
+    ``ВОСТ. АФРИКА``), else the catalogue's short form for the board is tried
+    (``СЕВ. ТИХИЙ ОК.``: "Северная часть Тихого океана" shortened is still too
+    long); one that cannot be keeps the art's English, which the legend says.
+    English is never touched: this runs only for another language.
     """
     lex = current()
     if lex is None:
@@ -203,9 +205,10 @@ def local_labels(board: Board, panels: tuple[tuple[str, ...], ...]) -> tuple[tup
         local = lex.names.get(region.name, region.name).upper()
         if local == english:
             continue
-        placed = [_one_line(lines, english, local, region.is_sea) for lines in result]
-        if region.is_sea:
-            placed = [_two_lines(lines, english, local) if done is None else done
+        placed = [_place(lines, english, local, region.is_sea) for lines in result]
+        short = lex.captions.get(region.name, local).upper()  # the board's own short form, where it has one
+        if short != local:
+            placed = [_place(lines, english, short, region.is_sea) if done is False else done
                       for lines, done in zip(result, placed, strict=True)]
         kept = kept or False in placed or all(done is None for done in placed)
     for lines in result:
@@ -257,6 +260,12 @@ def _one_line(lines: list[str], english: str, local: str, sea: bool, start: str 
         lines[index] = _put(line, found.start(), found.end(), text)
         return True
     return None
+
+
+def _place(lines: list[str], english: str, local: str, sea: bool) -> bool | None:
+    """A region's name on one line, else (a sea's) over the two lines the art writes it on."""
+    done = _one_line(lines, english, local, sea)
+    return _two_lines(lines, english, local) if done is None and sea else done
 
 
 def _two_lines(lines: list[str], english: str, local: str) -> bool | None:

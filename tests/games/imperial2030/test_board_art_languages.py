@@ -82,6 +82,12 @@ def test_issue30_a_long_name_is_shortened_as_maps_do_rather_than_left_in_english
     assert not any("EAST AFRICA" in line or "NEW ZEALAND" in line or "NEAR EAST" in line for line in lines)
 
 
+def test_issue30_a_sea_too_long_even_shortened_takes_the_boards_own_short_form() -> None:
+    lines = panel_lines(Language.RU)  # "Северная часть Тихого океана": four words, no cut fits 15 columns
+    assert any(line.startswith(" СЕВ. ТИХИЙ ОК.  |") for line in lines)
+    assert not any("PACIFIC" in line for line in lines)
+
+
 def test_issue30_the_note_on_a_crowded_region_names_it_in_the_language() -> None:
     with speaking(Language.RU):
         text = render_board(_crowded(), game="g")
