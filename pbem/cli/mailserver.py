@@ -29,6 +29,7 @@ from pbem.daemon.workers import Appliers, QueueListener, Sender
 from pbem.errors import ConfigError
 from pbem.moderator.notify import pictures
 from pbem.privatefiles import exposure_warnings
+from pbem.render.env import warm_up_soon
 from pbem.store.inqueue import counts, failed_messages, retry_failed
 
 EXIT_UNAVAILABLE = 1
@@ -139,6 +140,7 @@ def _serve(daemon: Any, workers: int, before: Callable[[], None] = lambda: None)
         appliers.start()
     daemon.install_signal_handlers()
     pictures.start()
+    warm_up_soon()  # every template compiled now, not while the first orders wait (pbem.render.env)
     try:
         before()
         daemon.run()
