@@ -62,7 +62,7 @@ from pbem.games.imperial2030.orders import apply_message, legal_orders  # noqa: 
 from pbem.mail import SmtpSender, token_of_address  # noqa: E402
 from pbem.moderator import Moderator  # noqa: E402
 from pbem.moderator.inbound import handler  # noqa: E402
-from pbem.moderator.notify import pictures  # noqa: E402
+from pbem.moderator.notify import boards, pictures  # noqa: E402
 from pbem.store import Database, find_game  # noqa: E402
 from pbem.store.outbox import OutboxRow, OutboxStatus  # noqa: E402
 from pbem.store.settings import load_settings, save_settings  # noqa: E402
@@ -111,6 +111,8 @@ WATCH = Stopwatch()
 WATCH.wrap(handler, "parse_message", "parse the mail")
 WATCH.wrap(Moderator, "submit_in", "orders read and applied")
 WATCH.wrap(handler, "tell_safely", "tell: every seat's mail written")
+WATCH.wrap(boards, "board_picture", "picture drawn here")  # the helper busy or late (DRAW_HERE_AFTER)
+WATCH.wrap(pictures, "board_picture", "picture drawn here")
 WATCH.wrap(sender_module, "_message", "build each mail (MIME)")
 WATCH.wrap(SmtpSender, "send_wire", "SMTP")  # building the next mail meanwhile excluded
 
@@ -260,10 +262,12 @@ def stages(whole: dict[str, float], inner: dict[str, float], orders: int) -> Non
 
     parse, orders_applied = inner.get("parse the mail", 0.0), inner.get("orders read and applied", 0.0)
     tell = inner.get("tell: every seat's mail written", 0.0)
+    drawn = inner.get("picture drawn here", 0.0)
     build, smtp = inner.get("build each mail (MIME)", 0.0), inner.get("SMTP", 0.0)
     print(f"#   queue {ms(whole['queue'])}; handle {ms(whole['handle'])} = parse {ms(parse)} + orders read and "
-          f"applied {ms(orders_applied)} + tell {ms(tell)} + the rest (bind, database, commit) "
-          f"{ms(whole['handle'] - parse - orders_applied - tell)}; deliver {ms(whole['deliver'])} = build "
+          f"applied {ms(orders_applied)} + tell {ms(tell)} + pictures drawn here {ms(drawn)} + the rest "
+          f"(bind, database, commit) "
+          f"{ms(whole['handle'] - parse - orders_applied - tell - drawn)}; deliver {ms(whole['deliver'])} = build "
           f"{ms(build)} + SMTP {ms(smtp)} + the rest (claims, marks) {ms(whole['deliver'] - build - smtp)}")
 
 
