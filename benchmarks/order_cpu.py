@@ -35,6 +35,7 @@ import argparse
 import cProfile
 import logging
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -271,6 +272,10 @@ def stages(whole: dict[str, float], inner: dict[str, float], orders: int) -> Non
           f"{ms(build)} + SMTP {ms(smtp)} + the rest (claims, marks) {ms(whole['deliver'] - build - smtp)}")
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops the relay and the helper as Ctrl-C does
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=10)
@@ -279,6 +284,7 @@ def main() -> None:
     parser.add_argument("--profile", help="write cProfile data to PROFILE.off / PROFILE.on")
     parser.add_argument("--only", choices=["off", "on"], help="one kind of run only")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, _terminate)
     logging.basicConfig(level=logging.INFO, stream=open(os.devnull, "w"),  # logged at INFO, as pbem run logs
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     quiet_libraries(logging.INFO)
