@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from babel.support import Translations
-from jinja2 import BytecodeCache, Environment, PackageLoader, StrictUndefined
+from jinja2 import BytecodeCache, Environment, PackageLoader, StrictUndefined, pass_context
 from jinja2.bccache import Bucket
+from jinja2.runtime import Context
 
 from pbem.languages import SOURCE, Language, spoken
 from pbem.render.text import (
@@ -171,7 +172,8 @@ def _install_words(env: Environment, catalogue: NullTranslations) -> None:
     which these environments never do; a move's mails say some 150 words
     that way. These do what Jinja's do without autoescaping: the translation,
     then ``%`` with the named values (always, as Jinja does: ``%%`` is one
-    ``%``), ``num`` and ``context`` given as Jinja gives them.
+    ``%``), ``num`` and ``context`` given as Jinja gives them. ``_`` still
+    looks ``gettext`` up when it is called, as Jinja's alias does.
     """
     # the catalogue's functions Jinja would pick (``InternationalizationExtension._install``)
     lookup = getattr(catalogue, "ugettext", None) or catalogue.gettext
@@ -197,7 +199,14 @@ def _install_words(env: Environment, catalogue: NullTranslations) -> None:
         return plural_in_context(__string_ctx, __singular, __plural,
                                  __num) % variables
 
-    env.globals.update(_=gettext, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
+    @pass_context
+    def alias(context: Context, *args: Any, **kwargs: Any) -> Any:
+        """``_``: the ``gettext`` the template sees, as Jinja's alias finds it (another may have been installed
+        since, a test's marking catalogue: it is called as Jinja calls it); ours is called directly."""
+        found = context.resolve("gettext")
+        return found(*args, **kwargs) if found is gettext else context.call(found, *args, **kwargs)
+
+    env.globals.update(_=alias, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
 
 
 def render(template: str, *, strict: bool = False, **context: Any) -> str:

@@ -6,10 +6,13 @@ one ``%``, even without values), ``num`` and ``context`` must not change.
 """
 from __future__ import annotations
 
+from gettext import NullTranslations as GNUNull
+
 import pytest
 from jinja2 import Environment
 
 from pbem.languages import SOURCE, Language
+from pbem.render import env as render_env
 from pbem.render.env import environment, translations
 
 SAYINGS = [
@@ -50,3 +53,13 @@ def test_a_translated_catalogue_is_really_asked() -> None:
 def test_the_source_language_says_the_words_as_written() -> None:
     said = environment(SOURCE).from_string('{{ _("%(n)s%% of %(what)s", n=5, what="it") }}').render()
     assert said == "5% of it"
+
+
+def test_underscore_says_what_a_gettext_installed_later_says() -> None:
+    """``_`` looks ``gettext`` up when called, as Jinja's alias does (the marking catalogue of
+    tests/games/conftest.py is installed so, and must reach every ``_()``)."""
+    env = Environment(extensions=["jinja2.ext.i18n"])
+    render_env._install_words(env, GNUNull())
+    env.install_gettext_callables(lambda text: f"<{text}>", lambda one, many, n: many,  # type: ignore[attr-defined]  # added by the i18n extension
+                                  newstyle=True)
+    assert env.from_string('{{ _("BOARD %(n)s", n=2) }}').render() == "<BOARD 2>"
