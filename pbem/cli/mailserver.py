@@ -36,6 +36,7 @@ from pbem.daemon.workers import Appliers, QueueListener, Sender
 from pbem.errors import ConfigError
 from pbem.moderator.notify import pictures
 from pbem.privatefiles import exposure_warnings
+from pbem.render.env import warm_up_soon
 from pbem.store.inqueue import counts, failed_messages, retry_failed
 
 EXIT_UNAVAILABLE = 1
@@ -207,6 +208,7 @@ def _serve(daemon: Any, workers: int, role: str, before: Callable[[], None] = la
         appliers.start()
     daemon.install_signal_handlers()
     pictures.start()
+    warm_up_soon()  # every template compiled now, not while the first orders wait (pbem.render.env)
     try:
         before()
         heartbeat.start()

@@ -149,12 +149,12 @@ def _banner_html(title: Sequence[str]) -> Iterator[str]:
 
 def runs(lines: Sequence[str]) -> list[Run]:
     """``lines`` (a paragraph: no blank line, no heading) cut into runs of one kind each."""
-    found: list[Run] = []
+    found: list[tuple[Kind, list[str]]] = []  # each run's lines grow in a list, made a Run at the end
     bullet_indent: int | None = None
     for line in lines:
         kind = line_kind(line)
         indent = len(line) - len(line.lstrip())
-        if found and found[-1].kind is Kind.ART and len(WORD.findall(line)) < 3:
+        if found and found[-1][0] is Kind.ART and len(WORD.findall(line)) < 3:
             kind = Kind.ART  # a piece of the drawing without its lines ("22:"): no words, no prose
         if kind is Kind.BULLET:
             bullet_indent = indent
@@ -162,11 +162,11 @@ def runs(lines: Sequence[str]) -> list[Run]:
             kind = Kind.BULLET  # a bullet's wrapped line
         else:
             bullet_indent = None
-        if found and found[-1].kind is kind:
-            found[-1] = Run(kind, (*found[-1].lines, line))
+        if found and found[-1][0] is kind:
+            found[-1][1].append(line)
         else:
-            found.append(Run(kind, (line,)))
-    return found
+            found.append((kind, [line]))
+    return [Run(kind, tuple(kept)) for kind, kept in found]
 
 
 def line_kind(line: str) -> Kind:
@@ -222,13 +222,18 @@ def _dedent(lines: Sequence[str]) -> list[str]:
 
 def _underline(line: str, after: str) -> bool:
     """Whether ``after`` underlines ``line`` with dashes: a heading."""
+    if "-" not in after:
+        return False
     under = after.strip()
-    return bool(under) and set(under) == {"-"} and len(under) == len(line.strip()) and not line.startswith(" ")
+    return bool(under) and not under.strip("-") and len(under) == len(line.strip()) and not line.startswith(" ")
 
 
 def _rule(line: str, char: str) -> bool:
+    """Whether ``line`` is ``char`` alone, at least ``RULE_MIN`` of it (``strip``: no set of every character)."""
+    if char not in line:  # most lines: one scan in C, nothing copied
+        return False
     stripped = line.strip()
-    return len(stripped) >= RULE_MIN and set(stripped) == {char}
+    return len(stripped) >= RULE_MIN and not stripped.strip(char)
 
 
 def _text(text: str) -> str:

@@ -10,15 +10,25 @@ the gettext functions of that language's catalogue (``pbem/locale``, Babel's
 compiled ``.mo``; CLDR plural rules in each catalogue's header). ``render``
 takes the language being written (``pbem.languages.spoken``), which the
 composer sets for each seat's mail.
+
+Every language's environment compiles the same templates to the same code
+(the words are looked up when the text is written, not when it is compiled):
+the code is compiled once and shared (:class:`SharedCode`), and a daemon
+compiles every template when it starts (:func:`warm_up`), not while the
+first orders wait for it.
 """
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
+from gettext import NullTranslations
 from pathlib import Path
 from typing import Any
 
 from babel.support import Translations
-from jinja2 import Environment, PackageLoader, StrictUndefined
+from jinja2 import BytecodeCache, Environment, PackageLoader, StrictUndefined, pass_context
+from jinja2.bccache import Bucket
+from jinja2.runtime import Context
 
 from pbem.languages import SOURCE, Language, spoken
 from pbem.render.text import (
@@ -71,6 +81,53 @@ def translations(language: Language) -> Translations:
         return Translations(compiled, domain=DOMAIN)
 
 
+class SharedCode(BytecodeCache):
+    """The compiled code of every template, kept in memory for every language's environment.
+
+    Why: compiling a template takes milliseconds (all of them, about 0.7 s
+    of a core), and each language's environment compiled its own copy of
+    the same code the first time a seat of that language got a mail. Jinja
+    checks each bucket against the template's source, as it does on disk.
+    """
+
+    def __init__(self) -> None:
+        self._code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        code = self._code.get(bucket.key)
+        if code is not None:
+            bucket.bytecode_from_string(code)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self._code[bucket.key] = bucket.bytecode_to_string()  # one item set: safe between threads
+
+
+_SHARED_CODE = SharedCode()
+
+
+def warm_up() -> int:
+    """Compile every template for every language now (see the module docstring); how many templates.
+
+    Why: a daemon's first orders otherwise each wait while the templates of
+    their mail compile, some 100 ms of a core for a move's report, more for
+    each template met later. ``pbem run`` and ``pbem lmtp`` call it in a
+    thread of its own at start (:func:`warm_up_soon`).
+    """
+    names = environment(SOURCE).list_templates(filter_func=lambda name: name.endswith(".j2"))
+    for language in Language:
+        env = environment(language)
+        for name in names:
+            env.get_template(name)
+    return len(names)
+
+
+def warm_up_soon() -> threading.Thread:
+    """:func:`warm_up` in a thread of its own (a daemon thread: it never holds up a stop), started."""
+    thread = threading.Thread(target=warm_up, name="pbem-templates-warm", daemon=True)
+    thread.start()
+    return thread
+
+
 def environment(language: Language | None = None) -> Environment:
     """The environment of ``language``, by default the language being written (``pbem.languages.spoken``)."""
     return _environment(spoken() if language is None else language)
@@ -86,15 +143,12 @@ def _environment(language: Language) -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         auto_reload=False,  # templates ship with the code: no file checked for changes at each mail's render
+        bytecode_cache=_SHARED_CODE,  # compiled once for every language (SharedCode)
         # {% trans %} / _() mark what a translation catalogue extracts (pybabel extract); until a seat's
         # language is chosen the null translations give the English text unchanged
         extensions=["jinja2.ext.i18n"],
     )
-    if language is SOURCE:
-        env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]  # added by the i18n extension
-    else:
-        env.install_gettext_translations(  # type: ignore[attr-defined]  # added by the i18n extension
-            translations(language), newstyle=True)
+    _install_words(env, NullTranslations() if language is SOURCE else translations(language))  # as Jinja's would
     env.filters.update(
         wrap=wrap,
         bullet=bullet,
@@ -107,6 +161,52 @@ def _environment(language: Language) -> Environment:
     )
     env.globals.update(rule=_rule, width=MAX_WIDTH)
     return env
+
+
+def _install_words(env: Environment, catalogue: NullTranslations) -> None:
+    """The gettext functions of ``catalogue`` in ``env``: Jinja's newstyle gettext, called directly.
+
+    Jinja's own (``install_gettext_translations(newstyle=True)``) pass the
+    template's context down three calls deep (``_`` to ``gettext`` to the
+    catalogue, each through ``Context.call``) to learn whether to autoescape,
+    which these environments never do; a move's mails say some 150 words
+    that way. These do what Jinja's do without autoescaping: the translation,
+    then ``%`` with the named values (always, as Jinja does: ``%%`` is one
+    ``%``), ``num`` and ``context`` given as Jinja gives them. ``_`` still
+    looks ``gettext`` up when it is called, as Jinja's alias does.
+    """
+    # the catalogue's functions Jinja would pick (``InternationalizationExtension._install``)
+    lookup = getattr(catalogue, "ugettext", None) or catalogue.gettext
+    plural = getattr(catalogue, "ungettext", None) or catalogue.ngettext
+    in_context, plural_in_context = catalogue.pgettext, catalogue.npgettext
+    env.install_gettext_callables(  # type: ignore[attr-defined]  # added by the i18n extension: newstyle set
+        lookup, plural, newstyle=True, pgettext=in_context, npgettext=plural_in_context)
+
+    def gettext(__string: str, **variables: Any) -> str:
+        return lookup(__string) % variables
+
+    def ngettext(__singular: str, __plural: str, __num: int, **variables: Any) -> str:
+        variables.setdefault("num", __num)
+        return plural(__singular, __plural, __num) % variables
+
+    def pgettext(__string_ctx: str, __string: str, **variables: Any) -> str:
+        variables.setdefault("context", __string_ctx)
+        return in_context(__string_ctx, __string) % variables
+
+    def npgettext(__string_ctx: str, __singular: str, __plural: str, __num: int, **variables: Any) -> str:
+        variables.setdefault("context", __string_ctx)
+        variables.setdefault("num", __num)
+        return plural_in_context(__string_ctx, __singular, __plural,
+                                 __num) % variables
+
+    @pass_context
+    def alias(context: Context, *args: Any, **kwargs: Any) -> Any:
+        """``_``: the ``gettext`` the template sees, as Jinja's alias finds it (another may have been installed
+        since, a test's marking catalogue: it is called as Jinja calls it); ours is called directly."""
+        found = context.resolve("gettext")
+        return found(*args, **kwargs) if found is gettext else context.call(found, *args, **kwargs)
+
+    env.globals.update(_=alias, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
 
 
 def render(template: str, *, strict: bool = False, **context: Any) -> str:

@@ -50,8 +50,16 @@ MAX_LISTED = 12  # longer candidate lists are noise in an email; suggestions sti
 _QUOTE_MARKS = str.maketrans("", "", "\"`\u2018\u201c\u201d")  # 'taxation', "Rio": quotes are no part of a name
 
 
+NORMALISED_KEPT = 4096  # spellings remembered: every keyword, name and alias of every language, and what seats typed
+
+
+@lru_cache(maxsize=NORMALISED_KEPT)
 def normalise(text: str) -> str:
-    """The form in which typed names are compared: the engine's rule plus accents and quote marks dropped."""
+    """The form in which typed names are compared: the engine's rule plus accents and quote marks dropped.
+
+    Remembered (a pure function of the text): reading one order looks up every keyword's spellings, each
+    normalised again, some 90 times an order.
+    """
     decomposed = unicodedata.normalize("NFKD", text.translate(_QUOTE_MARKS).replace("ł", "l").replace("Ł", "L"))
     plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return normalise_name(plain)
