@@ -20,7 +20,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, func
+from sqlalchemy import JSON, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, delete, func
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.models import GAME_NAME_MAX, as_utc, utcnow
@@ -139,7 +139,6 @@ def add_join(session: Session, game: OpenGameRow, name: str, email: str, now: da
 
 def close_open_game(session: Session, game: OpenGameRow) -> None:
     """The game is created (or given up): its waiting rows go."""
-    for join in joins_of(session, game):
-        session.delete(join)
+    session.execute(delete(OpenJoinRow).where(col(OpenJoinRow.open_game_id) == game.id))
     session.delete(game)
     session.flush()

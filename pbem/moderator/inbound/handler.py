@@ -100,6 +100,7 @@ from pbem.mail import InboundError, InboundMessage, ReplyTo, parse_message
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.binding import Binding, Verdict, answered_move, judge
+from pbem.moderator.inbound.judge import Judge, read_command
 from pbem.moderator.inbound.outcome import DUPLICATE, FAILED, PROCESSED, Outcome
 from pbem.moderator.inbound.preferences import Preferences, read_preferences
 from pbem.moderator.inbound.press import PressReading, answered_press, read_press, relay
@@ -288,12 +289,18 @@ class _Handler(SeatReplies):
         if message.sender_problem is not None and not token:  # no author to answer: answering is backscatter
             return self.outcome(InboundOutcome.NO_TOKEN, f"no reply token; {message.sender_problem}: not answered")
         if not token:
+            command = read_command(message.body) if message.sender_problem is None else None
+            if command is not None:
+                return self.outcome(*self.judge().command(command))
             return self.stranger(InboundOutcome.NO_TOKEN, "no reply token in the address or the text")
         found = seat_and_game_for_token(self.session, token)
         if found is None:
             watcher = observer_for_token(self.session, token)
             if watcher is not None:
                 return self.observer(watcher, token)
+            done = self.judge().confirmation(token) if message.sender_problem is None else None
+            if done is not None:
+                return self.outcome(*done)
             return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
         seat, game = found
         self.game, self.seat = game, seat
@@ -358,6 +365,15 @@ class _Handler(SeatReplies):
         if not has_played(self.session, address):
             budgets.append(Budget(f"once:{address}", ever=1))
         return tuple(budgets)
+
+    def judge(self) -> Judge:
+        """Commands by mail with no seat's token (``pbem.moderator.inbound.judge``): each answer is a stranger's
+        reply, in the strangers' budgets but the one-reply-ever to an address that holds no seat, which would
+        leave a newcomer no answer to its confirmation."""
+        sender = self.message.sender or ""
+        budgets = tuple(b for b in self._stranger_budget(sender) if not b.key.startswith("once:"))
+        return Judge(self.session, self.config, self.identity, self.moderator, self.compose, self.message, self.tag,
+                     self.now, lambda purpose: self._allowed(budgets, purpose))
 
     def too_big(self) -> Outcome:
         message = self.message

@@ -46,6 +46,7 @@ class MailSubject(StrEnum):
     PRESS_ANONYMOUS = "press_anonymous"
     VACATION = "vacation"
     MOVE = "move"  # the frame's "Move 17" (move_subject)
+    CONFIRM = "confirm"  # a command by mail waits for its sender's reply (pbem.moderator.inbound.judge)
 
 
 def mail_subject(subject: MailSubject, /, **values: Any) -> str:

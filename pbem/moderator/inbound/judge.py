@@ -1,0 +1,300 @@
+"""Commands by mail to the moderator's own address, with no seat's token: a judge by mail (issue 31).
+
+Anyone may ask ``LIST`` (the games waiting for players and those being played)
+and ``SUMMARY <game>``; the answer names games, kinds, seats free and where a
+game stands by its players' names, never an address. The commands that change
+something are done only once the address that asked answers a confirmation
+mail (double opt-in, as mailing lists do): its reply address carries a
+one-time token (``pbem.store.judge``: 128 random bits, kept hashed, bound to
+that address, used once, 48 hours). So a forged From makes the moderator write
+one confirmation to the forged address, and nothing else happens:
+
+* ``JOIN <game> [name]`` takes a seat of a game waiting for players (the name
+  the others read; ``player<N>`` when none is given); the last seat taken
+  creates the game (``pbem.moderator.gamemaster.newgame``, in the same
+  transaction) and every seat gets its welcome mail with its reply token;
+* ``OBSERVE <game>`` makes the address an observer of a running game;
+* ``CREATE <name> <kind> [players] [variants]`` opens a game waiting for
+  players, for the addresses the host allows (``[judge]``,
+  ``pbem.config.JudgeSettings``).
+
+Every answer is a reply to a stranger, counted in the strangers' budgets by
+the caller (``allowed``): a flood of commands gets no more mail than a flood of
+mail without a token. The words are ``templates/core/judge.j2``'s.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from pbem.config import Config, ModeratorSettings
+from pbem.games import KINDS, GameKind, UnknownKind, kind_named, kind_of
+from pbem.mail import InboundMessage
+from pbem.moderator.gamemaster.newgame import create_game_in
+from pbem.moderator.games import GAME_NAME, PLAYER_NAME, Moderator
+from pbem.moderator.inbound.words import said
+from pbem.moderator.notify.compose import MailComposer
+from pbem.moderator.notify.observers import Sender, welcome_observer
+from pbem.moderator.notify.subjects import MailSubject, mail_subject, reply_subject
+from pbem.store import GameRow, GameStatus, load_state, seats
+from pbem.store.judge import (
+    CONFIRMATION_HOURS,
+    OpenGameRow,
+    add_join,
+    ask_confirmation,
+    close_open_game,
+    create_open_game,
+    joins_of,
+    open_game_named,
+    open_games,
+    take_confirmation,
+)
+from pbem.store.observers import find_observer
+
+TEMPLATE = "judge"  # templates/core/judge.j2
+COMMANDS = ("LIST", "SUMMARY", "JOIN", "OBSERVE", "CREATE")
+COMMAND_OUTCOME = "command"  # inbound outcome: a command answered (or refused)
+CONFIRMED_OUTCOME = "confirmed"  # inbound outcome: a confirmation that did what it confirmed
+LISTED_MAX = 100  # games of each sort in a LIST answer
+DEFAULT_SEATS = 4  # CREATE without a number of players: four, or the nearest the game allows
+
+
+@dataclass(frozen=True)
+class Command:
+    """The first line of a mail, when it is a command: its word (upper case) and the words after it."""
+
+    word: str
+    args: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return " ".join((self.word, *self.args))
+
+
+def read_command(body: str) -> Command | None:
+    """The command on the mail's first line that says anything; None when that line is no command."""
+    for line in body.splitlines():
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        word = words[0].upper()
+        return Command(word, tuple(words[1:])) if word in COMMANDS else None
+    return None
+
+
+class Refused(Exception):
+    """A command that cannot be done: ``why`` and the values templates/core/judge.j2 words it with."""
+
+    def __init__(self, why: str, **values: Any) -> None:
+        super().__init__(why)
+        self.why = why
+        self.values = values
+
+
+class Judge:
+    """The answers to one stranger's mail, in the inbound handler's session (``pbem.moderator.inbound.handler``).
+
+    ``allowed(purpose)`` says whether one more reply to the sender fits its budgets (and counts it).
+    """
+
+    def __init__(self, session: Session, config: Config, identity: ModeratorSettings, moderator: Moderator,
+                 compose: MailComposer, message: InboundMessage, tag: str, now: datetime,
+                 allowed: Callable[[str], bool]) -> None:
+        self.session = session
+        self.config = config
+        self.identity = identity
+        self.moderator = moderator
+        self.compose = compose
+        self.message = message
+        self.tag = tag
+        self.now = now
+        self.allowed = allowed
+        self.sender = (message.sender or "").strip().lower()
+
+    # --- commands --------------------------------------------------------------------------------
+
+    def command(self, command: Command) -> tuple[str, str]:
+        """Answer ``command``: (inbound outcome, reason for the record)."""
+        try:
+            if command.word == "LIST":
+                return self.answer("list", **self.listing()), "LIST"
+            game = command.args[0] if command.args else ""
+            if command.word == "SUMMARY":
+                return self.answer("summary", **self.summary(game)), f"SUMMARY {game}"
+            if command.word == "JOIN":
+                payload = self.joining(game, command.args[1] if len(command.args) > 1 else None)
+            elif command.word == "OBSERVE":
+                payload = self.observing(game)
+            else:
+                payload = self.creating(command.args)
+        except Refused as refused:
+            return self.answer("refused", why=refused.why, **refused.values), f"{command.word}: {refused.why}"
+        if self.allowed("confirm"):
+            token = ask_confirmation(self.session, self.sender, command.word.lower(), payload, self.now)
+            body = said(TEMPLATE, what="confirm", command=command.text, hours=CONFIRMATION_HOURS,
+                        address=self.identity.address)
+            self.compose.to_address(self.sender, purpose="confirm", key=f"confirm:{self.tag}",
+                                    subject=mail_subject(MailSubject.CONFIRM, command=command.text), body=body,
+                                    reply_to_message=self.message, reply_token=token)
+            return COMMAND_OUTCOME, f"{command.text}: confirmation asked"
+        return COMMAND_OUTCOME, f"{command.text}: confirmation not sent (rate limit)"
+
+    def answer(self, what: str, **values: Any) -> str:
+        """Reply to the sender, if its budget allows; the inbound outcome."""
+        if self.allowed(what):
+            body = said(TEMPLATE, what=what, address=self.identity.address, commands=COMMANDS, **values)
+            self.compose.to_address(self.sender, purpose=f"judge_{what}", key=f"judge:{self.tag}",
+                                    subject=reply_subject(self.message.subject,
+                                                          mail_subject(MailSubject.TO_MODERATOR)),
+                                    body=body, reply_to_message=self.message)
+        return COMMAND_OUTCOME
+
+    def listing(self) -> dict[str, Any]:
+        waiting = [{"name": g.name, "title": kind_of(g.kind).info.title, "seats": g.players,
+                    "free": g.players - len(joins_of(self.session, g))} for g in open_games(self.session)]
+        running = []
+        for game in self.session.exec(select(GameRow).where(col(GameRow.status) == GameStatus.ACTIVE)
+                                      .order_by(col(GameRow.name)).limit(LISTED_MAX)):
+            kind = kind_of(game.kind)
+            running.append({"name": game.name, "title": kind.info.title,
+                            "turn": kind.turn_line(load_state(self.session, game))})
+        return {"open": waiting[:LISTED_MAX], "running": running}
+
+    def summary(self, name: str) -> dict[str, Any]:
+        waiting = open_game_named(self.session, name)
+        if waiting is not None:
+            joined = joins_of(self.session, waiting)
+            return {"open": True, "name": waiting.name, "title": kind_of(waiting.kind).info.title,
+                    "seats": waiting.players, "free": waiting.players - len(joined),
+                    "players": [j.name for j in joined], "variants": waiting.variants}
+        game = self._running(name)
+        kind = kind_of(game.kind)
+        return {"open": False, "name": game.name, "title": kind.info.title,
+                "players": [s.name for s in seats(self.session, game)],
+                "turn": kind.turn_line(load_state(self.session, game))}
+
+    def _running(self, name: str) -> GameRow:
+        game = self.session.exec(select(GameRow).where(col(GameRow.name) == name)).first() if name else None
+        if game is None:
+            raise Refused("no_game", name=name)
+        return game
+
+    def joining(self, name: str, player: str | None) -> dict[str, Any]:
+        """A JOIN's checks before its confirmation is asked for (done again when it is answered)."""
+        waiting = self._open(name)
+        joined = joins_of(self.session, waiting)
+        if player is None:
+            taken = {j.name.lower() for j in joined}
+            player = next(f"player{n}" for n in range(1, waiting.players + 2) if f"player{n}" not in taken)
+        self._check_join(waiting, player)
+        return {"game": waiting.name, "player": player}
+
+    def _open(self, name: str) -> OpenGameRow:
+        waiting = open_game_named(self.session, name) if name else None
+        if waiting is None:
+            self._running(name)  # no such game at all: refused so
+            raise Refused("running", name=name)
+        return waiting
+
+    def _check_join(self, waiting: OpenGameRow, player: str) -> None:
+        joined = joins_of(self.session, waiting)
+        if any(j.email == self.sender for j in joined):
+            raise Refused("joined_already", name=waiting.name)
+        if len(joined) >= waiting.players:
+            raise Refused("full", name=waiting.name)
+        if not PLAYER_NAME.match(player):
+            raise Refused("bad_player_name", name=player)
+        if any(j.name.lower() == player.lower() for j in joined):
+            raise Refused("name_taken", name=player)
+
+    def observing(self, name: str) -> dict[str, Any]:
+        game = self._running(name)
+        if game.status != GameStatus.ACTIVE:
+            raise Refused("no_game", name=name)
+        if any(s.email.strip().lower() == self.sender for s in seats(self.session, game)):
+            raise Refused("joined_already", name=game.name)
+        return {"game": game.name}
+
+    def creating(self, args: tuple[str, ...]) -> dict[str, Any]:
+        """A CREATE's checks: who may, the name free, the kind, the number of players, the variants."""
+        if not self.config.judge.may_create(self.sender, self.identity.game_master):
+            raise Refused("not_creator")
+        if len(args) < 2:
+            raise Refused("unknown", commands=COMMANDS)
+        name, kind_name, rest = args[0], args[1], list(args[2:])
+        if not GAME_NAME.match(name):
+            raise Refused("bad_name", name=name)
+        if open_game_named(self.session, name) is not None or self.session.exec(
+                select(GameRow.id).where(col(GameRow.name) == name)).first() is not None:
+            raise Refused("name_taken", name=name)
+        try:
+            kind: GameKind = kind_named(kind_name)
+        except UnknownKind:
+            raise Refused("no_kind", name=kind_name, kinds=list(KINDS)) from None
+        info = kind.info
+        players = max(info.min_players, min(DEFAULT_SEATS, info.max_players))
+        if rest and rest[0].isdigit():
+            players = int(rest.pop(0))
+        if not info.min_players <= players <= info.max_players:
+            raise Refused("bad_players", low=info.min_players, high=info.max_players)
+        variants = [v.lower() for v in rest]
+        for variant in variants:
+            if variant not in info.variants:
+                raise Refused("bad_variant", name=variant, variants=list(info.variants))
+        return {"game": name, "kind": info.name, "players": players, "variants": variants}
+
+    # --- confirmations ---------------------------------------------------------------------------
+
+    def confirmation(self, token: str) -> tuple[str, str] | None:
+        """A reply carrying a confirmation's token: the command done (outcome, reason); None when the token is
+        no live confirmation of this sender's (unused, unexpired, sent to this address), which is answered as
+        an unknown token."""
+        row = take_confirmation(self.session, token, self.sender, self.now)
+        if row is None:
+            return None
+        payload = row.payload
+        try:
+            if row.action == "join":
+                return self.answer("joined", **self.join(payload)), f"JOIN {payload['game']} confirmed"
+            if row.action == "observe":
+                game = self._running(str(payload["game"]))
+                self.observing(game.name)
+                existing = find_observer(self.session, game, self.sender)
+                if existing is None or not existing.active:
+                    welcome_observer(self.session, game, self.sender, Sender(
+                        self.identity.address, self.identity.domain, self.identity.name), self.now)
+                return CONFIRMED_OUTCOME, f"OBSERVE {game.name} confirmed"
+            return self.answer("created", **self.create(payload)), f"CREATE {payload['game']} confirmed"
+        except Refused as refused:
+            return self.answer("refused", why=refused.why, **refused.values), f"confirmed, but {refused.why}"
+
+    def join(self, payload: dict[str, Any]) -> dict[str, Any]:
+        waiting = self._open(str(payload["game"]))
+        player = str(payload["player"])
+        self._check_join(waiting, player)
+        add_join(self.session, waiting, player, self.sender, self.now)
+        joined = joins_of(self.session, waiting)
+        free = waiting.players - len(joined)
+        if free == 0:
+            self.start(waiting)
+        return {"name": waiting.name, "player": player, "free": free}
+
+    def start(self, waiting: OpenGameRow) -> None:
+        """Every seat is taken: the game, in this transaction, seated in the order the players joined."""
+        players = [(j.name, j.email) for j in joins_of(self.session, waiting)]
+        name, kind, variants = waiting.name, waiting.kind, list(waiting.variants)
+        close_open_game(self.session, waiting)
+        setup = self.moderator.make_setup(name, players, variants=variants, kind=kind)
+        create_game_in(self.session, self.moderator, self.config, name, setup, self.now, kind=kind)
+
+    def create(self, payload: dict[str, Any]) -> dict[str, Any]:
+        checked = self.creating((str(payload["game"]), str(payload["kind"]), str(payload["players"]),
+                                 *payload["variants"]))
+        create_open_game(self.session, checked["game"], checked["kind"], checked["players"], checked["variants"],
+                         self.sender, self.now)
+        return {"name": checked["game"], "title": kind_of(checked["kind"]).info.title, "seats": checked["players"],
+                "variants": checked["variants"]}

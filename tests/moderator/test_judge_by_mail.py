@@ -1,0 +1,167 @@
+"""Games by mail (issue 31): LIST, SUMMARY, CREATE, JOIN and OBSERVE written to the moderator's own address,
+each change done only when the asking address answers its one-time confirmation.
+
+Every test runs the real inbound pipeline (``process_message`` on a real database) and reads what the
+moderator queued in answer.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from pbem.mail import token_of_address
+from pbem.moderator.inbound.handler import process_message
+from pbem.store import Database, find_game, seats
+from pbem.store.judge import ConfirmationRow, open_game_named
+from pbem.store.observers import observers_of
+from pbem.store.outbox import OutboxRow
+from tests.mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
+
+_uids = iter(range(1, 100_000))
+HOST = "host@example.org"  # allowed to create games by mail
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    t = Table(Database(f"sqlite:///{tmp_path / 'judge.db'}"), config_for(judge={"creators": [HOST]}))
+    t.create()  # g1, a running game of ann and bob
+    return t
+
+
+def send(table: Table, sender: str, body: str, to: str = MODERATOR, subject: str = "games") -> str:
+    return process_message(table.db, table.config, raw_mail(sender, to, body, subject=subject), "INBOX", 77,
+                           next(_uids), NOW, moderator=table.moderator).outcome
+
+
+def mails_to(table: Table, address: str) -> list[OutboxRow]:
+    return [row for row in table.outbox() if row.recipient == address]
+
+
+def last_to(table: Table, address: str) -> OutboxRow:
+    return mails_to(table, address)[-1]
+
+
+def confirm(table: Table, address: str, body: str = "yes") -> str:
+    """Reply to the newest confirmation mail to ``address``, as a mail client does: to its Reply-To."""
+    asked = [row for row in mails_to(table, address) if row.purpose == "confirm"][-1]
+    return send(table, address, body, to=asked.headers["reply_to"], subject=f"Re: {asked.subject}")
+
+
+def create_open_game(table: Table, players: int = 3) -> None:
+    assert send(table, HOST, f"CREATE friday eight-minute-empire {players}") == "command"
+    assert confirm(table, HOST) == "command"
+
+
+def test_list_names_open_and_running_games_and_no_address(table: Table) -> None:
+    create_open_game(table)
+    assert send(table, "zoe@elsewhere.example", "LIST") == "command"
+    body = last_to(table, "zoe@elsewhere.example").body
+    assert "friday: Eight-Minute Empire, 3 seats of 3 free" in body
+    assert "g1: Imperial 2030" in body
+    assert "@" not in body.replace(MODERATOR, "")
+
+
+def test_summary_of_a_running_game_names_its_players_and_whose_turn(table: Table) -> None:
+    send(table, "zoe@elsewhere.example", "SUMMARY g1")
+    body = last_to(table, "zoe@elsewhere.example").body
+    assert "Game g1: Imperial 2030." in body
+    assert "ann" in body and "bob" in body
+    assert "ann@" not in body and "bob@" not in body
+
+
+def test_summary_of_an_unknown_game_says_so(table: Table) -> None:
+    send(table, "zoe@elsewhere.example", "SUMMARY nothing")
+    assert "There is no game named nothing" in last_to(table, "zoe@elsewhere.example").body
+
+
+def test_create_by_an_address_the_host_did_not_name_is_refused(table: Table) -> None:
+    send(table, "zoe@elsewhere.example", "CREATE mine imperial2030 4")
+    assert "Only the players the host names" in last_to(table, "zoe@elsewhere.example").body
+    with table.db.transaction() as session:
+        assert open_game_named(session, "mine") is None
+        assert session.exec(select(ConfirmationRow)).first() is None
+
+
+def test_create_waits_for_its_confirmation_then_tells_its_creator(table: Table) -> None:
+    send(table, HOST, "CREATE friday eight-minute-empire 3")
+    with table.db.transaction() as session:
+        assert open_game_named(session, "friday") is None
+    asked = last_to(table, HOST)
+    assert asked.purpose == "confirm" and "CREATE friday" in asked.subject
+    confirm(table, HOST)
+    assert "Game friday (Eight-Minute Empire) is created and waits for 3 players" in last_to(table, HOST).body
+    with table.db.transaction() as session:
+        assert open_game_named(session, "friday") is not None
+
+
+def test_a_game_filled_by_join_with_confirmations_starts(table: Table) -> None:
+    create_open_game(table)
+    players = ["kim@a.example", "lea@b.example", "max@c.example"]
+    for n, address in enumerate(players):
+        assert send(table, address, f"JOIN friday p{n}") == "command"
+        assert confirm(table, address) == "command"
+        assert f"You have a seat in game friday as p{n}." in [r for r in mails_to(table, address)
+                                                              if r.purpose == "judge_joined"][-1].body
+    with table.db.transaction() as session:
+        assert open_game_named(session, "friday") is None
+        game = find_game(session, "friday")
+        assert [(s.name, s.email) for s in seats(session, game)] == [(f"p{n}", a) for n, a in enumerate(players)]
+    for address in players:
+        welcome = [r for r in mails_to(table, address) if r.purpose == "welcome"]
+        assert len(welcome) == 1 and token_of_address(welcome[0].headers["reply_to"], MODERATOR)
+
+
+def test_a_join_is_not_done_without_its_confirmation(table: Table) -> None:
+    create_open_game(table)
+    send(table, "kim@a.example", "JOIN friday")
+    send(table, "zoe@elsewhere.example", "SUMMARY friday")
+    assert "3 seats of 3 are free" in last_to(table, "zoe@elsewhere.example").body
+
+
+def test_a_confirmation_cannot_be_answered_from_another_address(table: Table) -> None:
+    create_open_game(table)
+    send(table, "kim@a.example", "JOIN friday")
+    asked = last_to(table, "kim@a.example")
+    assert send(table, "eve@evil.example", "yes", to=asked.headers["reply_to"]) == "unknown_token"
+    send(table, "zoe@elsewhere.example", "SUMMARY friday")
+    assert "3 seats of 3 are free" in last_to(table, "zoe@elsewhere.example").body
+    assert confirm(table, "kim@a.example") == "command"  # and the token still works for its own address
+
+
+def test_a_confirmation_is_used_once(table: Table) -> None:
+    create_open_game(table)
+    send(table, "kim@a.example", "JOIN friday")
+    confirm(table, "kim@a.example")
+    assert confirm(table, "kim@a.example") == "unknown_token"
+
+
+def test_a_guessed_confirmation_token_does_nothing(table: Table) -> None:
+    create_open_game(table)
+    send(table, "kim@a.example", "JOIN friday")
+    assert send(table, "kim@a.example", "yes", to="pbem+" + "0" * 32 + "@games.test") == "unknown_token"
+
+
+def test_the_confirmation_token_is_long_and_stored_hashed(table: Table) -> None:
+    create_open_game(table)
+    send(table, "kim@a.example", "JOIN friday")
+    token = token_of_address(last_to(table, "kim@a.example").headers["reply_to"], MODERATOR)
+    assert token is not None and len(token) >= 32
+    with table.db.transaction() as session:
+        assert all(token not in row.token_hash for row in session.exec(select(ConfirmationRow)))
+
+
+def test_observe_after_confirmation_sends_the_observer_welcome(table: Table) -> None:
+    send(table, "zoe@elsewhere.example", "OBSERVE g1")
+    confirm(table, "zoe@elsewhere.example")
+    assert last_to(table, "zoe@elsewhere.example").purpose == "observer"
+    with table.db.transaction() as session:
+        assert [o.email for o in observers_of(session, find_game(session, "g1"))] == ["zoe@elsewhere.example"]
+
+
+def test_a_stranger_gets_no_more_replies_than_the_strangers_budget(table: Table) -> None:
+    for _ in range(10):
+        send(table, "zoe@elsewhere.example", "LIST")
+    assert len(mails_to(table, "zoe@elsewhere.example")) == 3  # three a day to one address
+
