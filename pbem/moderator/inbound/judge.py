@@ -60,6 +60,7 @@ COMMANDS = ("LIST", "SUMMARY", "JOIN", "OBSERVE", "CREATE")
 COMMAND_OUTCOME = "command"  # inbound outcome: a command answered (or refused)
 CONFIRMED_OUTCOME = "confirmed"  # inbound outcome: a confirmation that did what it confirmed
 LISTED_MAX = 100  # games of each sort in a LIST answer
+COMMAND_SHOWN = 120  # characters of a command quoted back
 DEFAULT_SEATS = 4  # CREATE without a number of players: four, or the nearest the game allows
 
 
@@ -72,7 +73,9 @@ class Command:
 
     @property
     def text(self) -> str:
-        return " ".join((self.word, *self.args))
+        """As written, in one line and cut short: it is quoted in a subject and in the confirmation mail."""
+        text = " ".join((self.word, *self.args))
+        return text if len(text) <= COMMAND_SHOWN else text[:COMMAND_SHOWN - 3] + "..."
 
 
 def read_command(body: str) -> Command | None:
