@@ -88,10 +88,10 @@ def ask_confirmation(session: Session, address: str, action: str, payload: dict[
     return token
 
 
-def is_confirmation(session: Session, token: str) -> bool:
-    """Whether ``token`` is some confirmation's, used or not (a mail carrying it is no seat's)."""
-    return session.exec(select(ConfirmationRow.id).where(
-        col(ConfirmationRow.token_hash) == _hash(token))).first() is not None
+def is_stale_confirmation(session: Session, token: str, sender: str) -> bool:
+    """Whether ``token`` was a confirmation sent to ``sender`` that is used or expired (worth telling them so)."""
+    row = session.exec(select(ConfirmationRow).where(col(ConfirmationRow.token_hash) == _hash(token))).first()
+    return row is not None and row.address == sender.strip().lower()
 
 
 def take_confirmation(session: Session, token: str, sender: str, now: datetime) -> ConfirmationRow | None:

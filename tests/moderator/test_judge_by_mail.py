@@ -6,6 +6,7 @@ moderator queued in answer.
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from sqlmodel import select
 from pbem.mail import token_of_address
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database, find_game, seats
-from pbem.store.judge import ConfirmationRow, open_game_named
+from pbem.store.judge import ConfirmationRow, joins_of, open_game_named
 from pbem.store.observers import observers_of
 from pbem.store.outbox import OutboxRow
 from tests.mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
@@ -134,7 +135,23 @@ def test_a_confirmation_is_used_once(table: Table) -> None:
     create_open_game(table)
     send(table, "kim@a.example", "JOIN friday")
     confirm(table, "kim@a.example")
-    assert confirm(table, "kim@a.example") == "unknown_token"
+    confirm(table, "kim@a.example")
+    assert "That confirmation is no longer valid" in last_to(table, "kim@a.example").body
+    send(table, "zoe@elsewhere.example", "SUMMARY friday")
+    assert "Joined so far: player1." in last_to(table, "zoe@elsewhere.example").body
+
+
+def test_a_confirmation_expires_after_two_days(table: Table) -> None:
+    create_open_game(table)
+    send(table, "kim@a.example", "JOIN friday")
+    asked = last_to(table, "kim@a.example")
+    late = NOW + timedelta(hours=49)
+    process_message(table.db, table.config, raw_mail("kim@a.example", asked.headers["reply_to"], "yes"), "INBOX", 77,
+                    next(_uids), late, moderator=table.moderator)
+    assert "That confirmation is no longer valid" in last_to(table, "kim@a.example").body
+    with table.db.transaction() as session:
+        friday = open_game_named(session, "friday")
+        assert friday is not None and joins_of(session, friday) == []
 
 
 def test_a_guessed_confirmation_token_does_nothing(table: Table) -> None:

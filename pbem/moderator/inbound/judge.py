@@ -48,6 +48,7 @@ from pbem.store.judge import (
     ask_confirmation,
     close_open_game,
     create_open_game,
+    is_stale_confirmation,
     joins_of,
     open_game_named,
     open_games,
@@ -253,11 +254,13 @@ class Judge:
     # --- confirmations ---------------------------------------------------------------------------
 
     def confirmation(self, token: str) -> tuple[str, str] | None:
-        """A reply carrying a confirmation's token: the command done (outcome, reason); None when the token is
-        no live confirmation of this sender's (unused, unexpired, sent to this address), which is answered as
-        an unknown token."""
+        """A reply carrying a confirmation's token: the command done (outcome, reason); a used or expired one of
+        this sender's is told so; None when the token is no confirmation sent to this address (answered as an
+        unknown token, and the confirmation stays for its own address)."""
         row = take_confirmation(self.session, token, self.sender, self.now)
         if row is None:
+            if is_stale_confirmation(self.session, token, self.sender):
+                return self.answer("refused", why="expired"), "confirmation used already or expired"
             return None
         payload = row.payload
         try:
