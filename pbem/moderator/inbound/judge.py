@@ -245,7 +245,7 @@ class Judge:
             players = int(rest.pop(0))
         if not info.min_players <= players <= info.max_players:
             raise Refused("bad_players", low=info.min_players, high=info.max_players)
-        variants = [v.lower() for v in rest]
+        variants = [v.lower().replace("-", "_") for v in rest]
         for variant in variants:
             if variant not in info.variants:
                 raise Refused("bad_variant", name=variant, variants=list(info.variants))
