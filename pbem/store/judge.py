@@ -12,6 +12,8 @@ can write any From. The confirmation's token (``confirmations``) is random
 (128 bits), kept only as a hash, bound to the address that asked, used once and
 expires: a guess, a second answer, or an answer from another address does
 nothing.
+
+A seat whose player gives it up (``RESIGN``) is marked in ``vacant_seats`` until somebody takes it over.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from typing import Any
 from sqlalchemy import JSON, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, delete, func
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import GAME_NAME_MAX, as_utc, utcnow
+from pbem.store.models import GAME_NAME_MAX, GameRow, SeatRow, as_utc, id_of, utcnow
 
 CONFIRMATION_BYTES = 16  # 128 bits: never guessed within any budget of mail
 CONFIRMATION_HOURS = 48
@@ -71,6 +73,18 @@ class ConfirmationRow(SQLModel, table=True):
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
     expires: datetime = Field(sa_column=Column(DateTime(timezone=True), nullable=False))
     used: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
+
+
+class VacantSeatRow(SQLModel, table=True):
+    """A seat its player gave up (``RESIGN`` by mail): anyone without a seat in the game may take it over
+    (``TAKEOVER``); until then the player keeps it, and the game's deadlines and stand-in go on as for any seat."""
+
+    __tablename__ = "vacant_seats"
+
+    seat_id: int = Field(sa_column=Column(Integer, ForeignKey("seats.id", ondelete="CASCADE"), primary_key=True))
+    game_id: int = Field(sa_column=Column(Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False,
+                                          index=True))
+    since: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
 def _hash(token: str) -> str:
@@ -135,6 +149,22 @@ def add_join(session: Session, game: OpenGameRow, name: str, email: str, now: da
     session.add(row)
     session.flush()
     return row
+
+
+def vacant_seats(session: Session, game: GameRow) -> list[SeatRow]:
+    """The game's seats given up and not taken over yet, in seating order."""
+    return list(session.exec(select(SeatRow).join(VacantSeatRow, col(VacantSeatRow.seat_id) == col(SeatRow.id))
+                             .where(col(VacantSeatRow.game_id) == game.id).order_by(col(SeatRow.seat))))
+
+
+def set_vacant(session: Session, seat: SeatRow, vacant: bool, now: datetime) -> None:
+    """Mark the seat given up, or taken over again."""
+    row = session.get(VacantSeatRow, id_of(seat))
+    if vacant and row is None:
+        session.add(VacantSeatRow(seat_id=id_of(seat), game_id=seat.game_id, since=now))
+    elif not vacant and row is not None:
+        session.delete(row)
+    session.flush()
 
 
 def close_open_game(session: Session, game: OpenGameRow) -> None:

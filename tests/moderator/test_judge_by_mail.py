@@ -15,7 +15,7 @@ from sqlmodel import select
 from pbem.mail import token_of_address
 from pbem.moderator.inbound.handler import process_message
 from pbem.store import Database, find_game, seats
-from pbem.store.judge import ConfirmationRow, joins_of, open_game_named
+from pbem.store.judge import ConfirmationRow, joins_of, open_game_named, vacant_seats
 from pbem.store.observers import observers_of
 from pbem.store.outbox import OutboxRow
 from tests.mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
@@ -182,3 +182,43 @@ def test_a_stranger_gets_no_more_replies_than_the_strangers_budget(table: Table)
         send(table, "zoe@elsewhere.example", "LIST")
     assert len(mails_to(table, "zoe@elsewhere.example")) == 3  # three a day to one address
 
+
+
+def test_resign_after_confirmation_offers_the_seat_and_tells_the_game_master(tmp_path: Path) -> None:
+    table = Table(Database(f"sqlite:///{tmp_path / 'gm.db'}"),
+                  config_for(moderator={"game_master": "gm@example.org"}))
+    table.create()
+    assert send(table, "bob@example.org", "RESIGN g1") == "command"
+    with table.db.transaction() as session:
+        assert vacant_seats(session, find_game(session, "g1")) == []
+    confirm(table, "bob@example.org")
+    assert "You gave up your seat in game g1 (bob)" in last_to(table, "bob@example.org").body
+    told = last_to(table, "gm@example.org")
+    assert told.subject == "[g1] bob gives up their seat" and "TAKEOVER g1 bob" in told.body
+    send(table, "zoe@elsewhere.example", "SUMMARY g1")
+    assert "take over by writing TAKEOVER g1 <seat>" in last_to(table, "zoe@elsewhere.example").body
+
+
+def test_resign_from_an_address_without_a_seat_is_refused(table: Table) -> None:
+    send(table, "zoe@elsewhere.example", "RESIGN g1")
+    assert "You hold no seat in game g1." in last_to(table, "zoe@elsewhere.example").body
+
+
+def test_takeover_of_a_seat_given_up_makes_the_sender_its_player(table: Table) -> None:
+    old = table.reply_to("bob")
+    send(table, "bob@example.org", "RESIGN g1")
+    confirm(table, "bob@example.org")
+    assert send(table, "zoe@elsewhere.example", "TAKEOVER g1 bob") == "command"
+    confirm(table, "zoe@elsewhere.example")
+    with table.db.transaction() as session:
+        game = find_game(session, "g1")
+        assert [(s.name, s.email) for s in seats(session, game)][1] == ("bob", "zoe@elsewhere.example")
+        assert vacant_seats(session, game) == []
+    purposes = [row.purpose for row in mails_to(table, "zoe@elsewhere.example")]
+    assert "judge_took_over" in purposes and "replace" in purposes  # the answer, and the seat's welcome
+    assert send(table, "bob@example.org", "STATUS", to=old) == "unknown_token"  # bob's token is gone
+
+
+def test_takeover_of_a_seat_nobody_gave_up_is_refused(table: Table) -> None:
+    send(table, "zoe@elsewhere.example", "TAKEOVER g1 ann")
+    assert "Game g1 has no seat ann that its player gave up" in last_to(table, "zoe@elsewhere.example").body

@@ -14,6 +14,13 @@ one confirmation to the forged address, and nothing else happens:
   creates the game (``pbem.moderator.gamemaster.newgame``, in the same
   transaction) and every seat gets its welcome mail with its reply token;
 * ``OBSERVE <game>`` makes the address an observer of a running game;
+* ``RESIGN <game>``, from a seat's address, gives the seat up: the game master
+  is told, and anyone without a seat in the game may ``TAKEOVER <game> <seat>``
+  (by the seat's player name or number), which is the game master's
+  ``replace`` (``pbem.moderator.gamemaster.commands.replace_in``): the new
+  player keeps the seat's name and gets its welcome with a new token, the old
+  address a goodbye, the others a notice. Until then the player keeps the
+  seat, its mail and its deadlines, and may still play;
 * ``CREATE <name> <kind> [players] [variants]`` opens a game waiting for
   players, for the addresses the host allows (``[judge]``,
   ``pbem.config.JudgeSettings``).
@@ -34,13 +41,15 @@ from sqlmodel import Session, col, select
 from pbem.config import Config, ModeratorSettings
 from pbem.games import KINDS, GameKind, UnknownKind, kind_named, kind_of
 from pbem.mail import InboundMessage
+from pbem.moderator.gamemaster.commands import replace_in
+from pbem.moderator.gamemaster.common import MailContext
 from pbem.moderator.gamemaster.newgame import create_game_in
 from pbem.moderator.games import GAME_NAME, PLAYER_NAME, Moderator
 from pbem.moderator.inbound.words import said
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.observers import Sender, welcome_observer
-from pbem.moderator.notify.subjects import MailSubject, mail_subject, reply_subject
-from pbem.store import GameRow, GameStatus, load_state, seats
+from pbem.moderator.notify.subjects import MailSubject, game_subject, mail_subject, reply_subject
+from pbem.store import GameRow, GameStatus, SeatRow, load_state, seats
 from pbem.store.judge import (
     CONFIRMATION_HOURS,
     OpenGameRow,
@@ -52,12 +61,14 @@ from pbem.store.judge import (
     joins_of,
     open_game_named,
     open_games,
+    set_vacant,
     take_confirmation,
+    vacant_seats,
 )
 from pbem.store.observers import find_observer
 
 TEMPLATE = "judge"  # templates/core/judge.j2
-COMMANDS = ("LIST", "SUMMARY", "JOIN", "OBSERVE", "CREATE")
+COMMANDS = ("LIST", "SUMMARY", "JOIN", "OBSERVE", "RESIGN", "TAKEOVER", "CREATE")
 COMMAND_OUTCOME = "command"  # inbound outcome: a command answered (or refused)
 CONFIRMED_OUTCOME = "confirmed"  # inbound outcome: a confirmation that did what it confirmed
 LISTED_MAX = 100  # games of each sort in a LIST answer
@@ -133,6 +144,10 @@ class Judge:
                 payload = self.joining(game, command.args[1] if len(command.args) > 1 else None)
             elif command.word == "OBSERVE":
                 payload = self.observing(game)
+            elif command.word == "RESIGN":
+                payload = self.resigning(game)
+            elif command.word == "TAKEOVER":
+                payload = self.taking_over(game, command.args[1] if len(command.args) > 1 else "")
             else:
                 payload = self.creating(command.args)
         except Refused as refused:
@@ -165,7 +180,8 @@ class Judge:
                                       .order_by(col(GameRow.name)).limit(LISTED_MAX)):
             kind = kind_of(game.kind)
             running.append({"name": game.name, "title": kind.info.title,
-                            "turn": kind.turn_line(load_state(self.session, game))})
+                            "turn": kind.turn_line(load_state(self.session, game)),
+                            "vacant": len(vacant_seats(self.session, game))})
         return {"open": waiting[:LISTED_MAX], "running": running}
 
     def summary(self, name: str) -> dict[str, Any]:
@@ -179,7 +195,8 @@ class Judge:
         kind = kind_of(game.kind)
         return {"open": False, "name": game.name, "title": kind.info.title,
                 "players": [s.name for s in seats(self.session, game)],
-                "turn": kind.turn_line(load_state(self.session, game))}
+                "turn": kind.turn_line(load_state(self.session, game)),
+                "vacant": [s.name for s in vacant_seats(self.session, game)]}
 
     def _running(self, name: str) -> GameRow:
         game = self.session.exec(select(GameRow).where(col(GameRow.name) == name)).first() if name else None
@@ -222,6 +239,36 @@ class Judge:
         if any(s.email.strip().lower() == self.sender for s in seats(self.session, game)):
             raise Refused("joined_already", name=game.name)
         return {"game": game.name}
+
+    def _own_seat(self, game: GameRow) -> SeatRow:
+        seat = next((s for s in seats(self.session, game) if s.email.strip().lower() == self.sender), None)
+        if seat is None:
+            raise Refused("no_seat", name=game.name)
+        return seat
+
+    def resigning(self, name: str) -> dict[str, Any]:
+        game = self._active(name)
+        return {"game": game.name, "player": self._own_seat(game).name}
+
+    def _active(self, name: str) -> GameRow:
+        game = self._running(name)
+        if game.status != GameStatus.ACTIVE:
+            raise Refused("no_game", name=name)
+        return game
+
+    def _vacant(self, game: GameRow, which: str) -> SeatRow:
+        """A seat given up, by its player name or its number (1 is the first seat)."""
+        given_up = vacant_seats(self.session, game)
+        seat = next((s for s in given_up if s.name.lower() == which.lower() or str(s.seat + 1) == which), None)
+        if seat is None:
+            raise Refused("not_vacant", name=game.name, seat=which)
+        return seat
+
+    def taking_over(self, name: str, which: str) -> dict[str, Any]:
+        game = self._active(name)
+        if any(s.email.strip().lower() == self.sender for s in seats(self.session, game)):
+            raise Refused("joined_already", name=game.name)
+        return {"game": game.name, "player": self._vacant(game, which).name}
 
     def creating(self, args: tuple[str, ...]) -> dict[str, Any]:
         """A CREATE's checks: who may, the name free, the kind, the number of players, the variants."""
@@ -266,6 +313,10 @@ class Judge:
         try:
             if row.action == "join":
                 return self.answer("joined", **self.join(payload)), f"JOIN {payload['game']} confirmed"
+            if row.action == "resign":
+                return self.answer("resigned", **self.resign(payload)), f"RESIGN {payload['game']} confirmed"
+            if row.action == "takeover":
+                return self.answer("took_over", **self.take_over(payload)), f"TAKEOVER {payload['game']} confirmed"
             if row.action == "observe":
                 game = self._running(str(payload["game"]))
                 self.observing(game.name)
@@ -296,6 +347,33 @@ class Judge:
         close_open_game(self.session, waiting)
         setup = self.moderator.make_setup(name, players, variants=variants, kind=kind)
         create_game_in(self.session, self.moderator, self.config, name, setup, self.now, kind=kind)
+
+    def resign(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The seat is given up; the game master is asked to find a player (or to let one TAKEOVER)."""
+        game = self._active(str(payload["game"]))
+        seat = self._own_seat(game)
+        set_vacant(self.session, seat, True, self.now)
+        master = self.identity.game_master
+        if master:
+            body = said(TEMPLATE, what="vacant", name=game.name, player=seat.name, seat=seat.seat + 1,
+                        address=self.identity.address, commands=COMMANDS)
+            self.compose.to_address(master, purpose="vacant", key=f"vacant:{seat.name}:{self.tag}", game=game,
+                                    subject=game_subject(game.name, MailSubject.SEAT_GIVEN_UP, player=seat.name),
+                                    body=body)
+        return {"name": game.name, "player": seat.name}
+
+    def take_over(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The game master's replace, in this transaction: the seat's name stays, its address is the sender's."""
+        game = self._active(str(payload["game"]))
+        if any(s.email.strip().lower() == self.sender for s in seats(self.session, game)):
+            raise Refused("joined_already", name=game.name)
+        seat = self._vacant(game, str(payload["player"]))
+        set_vacant(self.session, seat, False, self.now)
+        identity = self.identity
+        mail = MailContext.make(moderator_address=identity.address, game_master=identity.game_master,
+                                name=identity.name, site=identity.site)
+        replace_in(self.session, game.name, seat.name, seat.name, self.sender, mail, self.now)
+        return {"name": game.name, "player": seat.name, "seat": seat.seat + 1}
 
     def create(self, payload: dict[str, Any]) -> dict[str, Any]:
         checked = self.creating((str(payload["game"]), str(payload["kind"]), str(payload["players"]),

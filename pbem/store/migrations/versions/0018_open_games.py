@@ -1,5 +1,5 @@
-"""Games created by mail wait for their players; commands by mail wait for their sender's confirmation
-(pbem.store.judge).
+"""Games created by mail wait for their players; commands by mail wait for their sender's confirmation; seats
+given up wait for a player to take them over (pbem.store.judge).
 
 Revision ID: 0018
 Revises: 0015
@@ -60,9 +60,22 @@ def upgrade() -> None:
             sa.PrimaryKeyConstraint("id"),
             sa.UniqueConstraint("token_hash"),
         )
+    if "vacant_seats" not in tables:
+        op.create_table(
+            "vacant_seats",
+            sa.Column("seat_id", sa.Integer(), nullable=False),
+            sa.Column("game_id", sa.Integer(), nullable=False),
+            sa.Column("since", sa.DateTime(timezone=True), nullable=False),
+            sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
+            sa.ForeignKeyConstraint(["seat_id"], ["seats.id"], ondelete="CASCADE"),
+            sa.PrimaryKeyConstraint("seat_id"),
+        )
+        op.create_index(op.f("ix_vacant_seats_game_id"), "vacant_seats", ["game_id"], unique=False)
 
 
 def downgrade() -> None:
+    op.drop_index(op.f("ix_vacant_seats_game_id"), table_name="vacant_seats")
+    op.drop_table("vacant_seats")
     op.drop_table("confirmations")
     op.drop_table("open_joins")
     op.drop_table("open_games")
