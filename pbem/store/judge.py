@@ -134,6 +134,11 @@ def joins_of(session: Session, game: OpenGameRow) -> list[OpenJoinRow]:
                              .order_by(col(OpenJoinRow.joined), col(OpenJoinRow.id))))
 
 
+def joins_at(session: Session, address: str) -> list[OpenJoinRow]:
+    """The seats ``address`` took in games still waiting for players."""
+    return list(session.exec(select(OpenJoinRow).where(col(OpenJoinRow.email) == address.strip().lower())))
+
+
 def create_open_game(session: Session, name: str, kind: str, players: int, variants: list[str],
                      creator: str, now: datetime) -> OpenGameRow:
     row = OpenGameRow(name=name, kind=kind, players=players, variants=variants, creator=creator.strip().lower(),

@@ -222,3 +222,38 @@ def test_takeover_of_a_seat_given_up_makes_the_sender_its_player(table: Table) -
 def test_takeover_of_a_seat_nobody_gave_up_is_refused(table: Table) -> None:
     send(table, "zoe@elsewhere.example", "TAKEOVER g1 ann")
     assert "Game g1 has no seat ann that its player gave up" in last_to(table, "zoe@elsewhere.example").body
+
+
+def confirmation_to(table: Table, address: str) -> OutboxRow:
+    return [row for row in mails_to(table, address) if row.purpose == "confirm"][-1]
+
+
+def test_set_address_moves_the_seats_once_both_addresses_confirm(table: Table) -> None:
+    token = table.token("bob")
+    assert send(table, "bob@example.org", "SET ADDRESS bob@new.example") == "command"
+    to_new = confirmation_to(table, "bob@new.example")
+    assert "bob@example.org" not in to_new.body  # the new address is not told the old one
+    confirm(table, "bob@example.org")
+    assert "once it answers its own confirmation mail too" in last_to(table, "bob@example.org").body
+    with table.db.transaction() as session:
+        assert seats(session, find_game(session, "g1"))[1].email == "bob@example.org"  # not yet
+    send(table, "bob@new.example", "ok", to=to_new.headers["reply_to"])
+    assert "Both addresses confirmed" in last_to(table, "bob@new.example").body
+    with table.db.transaction() as session:
+        assert seats(session, find_game(session, "g1"))[1].email == "bob@new.example"
+    assert send(table, "bob@new.example", "STATUS", to=f"pbem+{token}@games.test") == "query"  # same token
+    assert send(table, "bob@example.org", "STATUS", to=f"pbem+{token}@games.test") == "spoofed"
+
+
+def test_set_address_without_the_new_addresses_confirmation_moves_nothing(table: Table) -> None:
+    send(table, "bob@example.org", "SET ADDRESS bob@new.example")
+    confirm(table, "bob@example.org")
+    confirm(table, "bob@example.org")  # a second answer from the old address does not count twice
+    with table.db.transaction() as session:
+        assert seats(session, find_game(session, "g1"))[1].email == "bob@example.org"
+
+
+def test_set_address_from_an_address_without_seats_is_refused(table: Table) -> None:
+    send(table, "zoe@elsewhere.example", "SET ADDRESS zoe@new.example")
+    assert "holds no seat in any game" in last_to(table, "zoe@elsewhere.example").body
+    assert mails_to(table, "zoe@new.example") == []

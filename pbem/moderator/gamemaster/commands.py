@@ -284,6 +284,23 @@ def replace_in(session: Session, name: str, old: str, new_name: str, new_email: 
     return Replaced(name, old_name, new_name, new_email, seat.seat + 1, token, state, count)
 
 
+def change_address_in(session: Session, name: str, player: str, new_email: str) -> None:
+    """The same player at a new address (``SET ADDRESS`` by mail, confirmed from both addresses): the seat's
+    address in the seat and in the game's setup; its token, name and everything else stay, and no mail is
+    written here (the seat's next mail goes to the new address)."""
+    game = _locked_game(session, name)
+    seat = next(s for s in _seats(session, game) if s.name == player)
+    kind = kind_of(game.kind)
+    game.setup = kind.setup_to_json(kind.renamed(store.game_setup(game), player, player, new_email))
+    session.add(game)
+    seat.email = new_email
+    session.add(seat)
+    session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
+    session.flush()
+    store.save_snapshot(session, game, store.replay_game(session, game))
+    log.info("%s: %s moves to a new address", name, player)
+
+
 def _mail_replacement(session: Session, game: GameRow, state: Any, settings: GameSettings,
                       mail: MailContext, now: datetime, seat: SeatRow, old: str, old_email: str,
                       token: str | None) -> int:

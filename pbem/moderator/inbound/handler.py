@@ -370,10 +370,12 @@ class _Handler(SeatReplies):
         """Commands by mail with no seat's token (``pbem.moderator.inbound.judge``): each answer is a stranger's
         reply, in the strangers' budgets but the one-reply-ever to an address that holds no seat, which would
         leave a newcomer no answer to its confirmation."""
-        sender = self.message.sender or ""
-        budgets = tuple(b for b in self._stranger_budget(sender) if not b.key.startswith("once:"))
+        def allowed(address: str, purpose: str) -> bool:
+            budgets = tuple(b for b in self._stranger_budget(address) if not b.key.startswith("once:"))
+            return self._allowed(budgets, purpose)
+
         return Judge(self.session, self.config, self.identity, self.moderator, self.compose, self.message, self.tag,
-                     self.now, lambda purpose: self._allowed(budgets, purpose))
+                     self.now, allowed)
 
     def too_big(self) -> Outcome:
         message = self.message

@@ -21,6 +21,9 @@ one confirmation to the forged address, and nothing else happens:
   player keeps the seat's name and gets its welcome with a new token, the old
   address a goodbye, the others a notice. Until then the player keeps the
   seat, its mail and its deadlines, and may still play;
+* ``SET ADDRESS <new>`` moves every seat of the sender's address to ``new``
+  (the same player: name, token and everything else stay) once both
+  addresses answered their confirmation mail;
 * ``CREATE <name> <kind> [players] [variants]`` opens a game waiting for
   players, for the addresses the host allows (``[judge]``,
   ``pbem.config.JudgeSettings``).
@@ -31,20 +34,21 @@ mail without a token. The words are ``templates/core/judge.j2``'s.
 """
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from pbem.config import Config, ModeratorSettings
 from pbem.games import KINDS, GameKind, UnknownKind, kind_named, kind_of
 from pbem.mail import InboundMessage
-from pbem.moderator.gamemaster.commands import replace_in
+from pbem.moderator.gamemaster.commands import change_address_in, replace_in
 from pbem.moderator.gamemaster.common import MailContext
 from pbem.moderator.gamemaster.newgame import create_game_in
-from pbem.moderator.games import GAME_NAME, PLAYER_NAME, Moderator
+from pbem.moderator.games import EMAIL, GAME_NAME, PLAYER_NAME, Moderator
 from pbem.moderator.inbound.words import said
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.observers import Sender, welcome_observer
@@ -52,12 +56,14 @@ from pbem.moderator.notify.subjects import MailSubject, game_subject, mail_subje
 from pbem.store import GameRow, GameStatus, SeatRow, load_state, seats
 from pbem.store.judge import (
     CONFIRMATION_HOURS,
+    ConfirmationRow,
     OpenGameRow,
     add_join,
     ask_confirmation,
     close_open_game,
     create_open_game,
     is_stale_confirmation,
+    joins_at,
     joins_of,
     open_game_named,
     open_games,
@@ -68,7 +74,8 @@ from pbem.store.judge import (
 from pbem.store.observers import find_observer
 
 TEMPLATE = "judge"  # templates/core/judge.j2
-COMMANDS = ("LIST", "SUMMARY", "JOIN", "OBSERVE", "RESIGN", "TAKEOVER", "CREATE")
+COMMANDS = ("LIST", "SUMMARY", "JOIN", "OBSERVE", "RESIGN", "TAKEOVER", "SET ADDRESS", "CREATE")
+SET_ADDRESS = "SET ADDRESS"
 COMMAND_OUTCOME = "command"  # inbound outcome: a command answered (or refused)
 CONFIRMED_OUTCOME = "confirmed"  # inbound outcome: a confirmation that did what it confirmed
 LISTED_MAX = 100  # games of each sort in a LIST answer
@@ -97,6 +104,8 @@ def read_command(body: str) -> Command | None:
         if not words or words[0].startswith("#"):
             continue
         word = words[0].upper()
+        if word == "SET" and len(words) > 1 and words[1].upper() == "ADDRESS":
+            return Command(SET_ADDRESS, tuple(words[2:]))
         return Command(word, tuple(words[1:])) if word in COMMANDS else None
     return None
 
@@ -113,12 +122,13 @@ class Refused(Exception):
 class Judge:
     """The answers to one stranger's mail, in the inbound handler's session (``pbem.moderator.inbound.handler``).
 
-    ``allowed(purpose)`` says whether one more reply to the sender fits its budgets (and counts it).
+    ``allowed(address, purpose)`` says whether one more mail to that address (the sender, or the new address
+    of ``SET ADDRESS``) fits the strangers' budgets (and counts it).
     """
 
     def __init__(self, session: Session, config: Config, identity: ModeratorSettings, moderator: Moderator,
                  compose: MailComposer, message: InboundMessage, tag: str, now: datetime,
-                 allowed: Callable[[str], bool]) -> None:
+                 allowed: Callable[[str, str], bool]) -> None:
         self.session = session
         self.config = config
         self.identity = identity
@@ -148,23 +158,35 @@ class Judge:
                 payload = self.resigning(game)
             elif command.word == "TAKEOVER":
                 payload = self.taking_over(game, command.args[1] if len(command.args) > 1 else "")
+            elif command.word == SET_ADDRESS:
+                payload = self.moving(game)
             else:
                 payload = self.creating(command.args)
         except Refused as refused:
             return self.answer("refused", why=refused.why, **refused.values), f"{command.word}: {refused.why}"
-        if self.allowed("confirm"):
-            token = ask_confirmation(self.session, self.sender, command.word.lower(), payload, self.now)
-            body = said(TEMPLATE, what="confirm", command=command.text, hours=CONFIRMATION_HOURS,
-                        address=self.identity.address)
-            self.compose.to_address(self.sender, purpose="confirm", key=f"confirm:{self.tag}",
-                                    subject=mail_subject(MailSubject.CONFIRM, command=command.text), body=body,
-                                    reply_to_message=self.message, reply_token=token)
-            return COMMAND_OUTCOME, f"{command.text}: confirmation asked"
-        return COMMAND_OUTCOME, f"{command.text}: confirmation not sent (rate limit)"
+        if not self.ask(self.sender, command, payload, "confirm"):
+            return COMMAND_OUTCOME, f"{command.text}: confirmation not sent (rate limit)"
+        if command.word == SET_ADDRESS:  # the new address confirms too, in a mail of its own
+            self.ask(str(payload["new"]), command, payload, "confirm_new")
+        return COMMAND_OUTCOME, f"{command.text}: confirmation asked"
+
+    def ask(self, address: str, command: Command, payload: dict[str, Any], what: str) -> bool:
+        """The confirmation mail to ``address``, its reply address carrying a new one-time token, if the
+        address's budget allows; whether it was queued."""
+        if not self.allowed(address, "confirm"):
+            return False
+        token = ask_confirmation(self.session, address, command.word.lower(), payload, self.now)
+        body = said(TEMPLATE, what=what, command=command.text, hours=CONFIRMATION_HOURS,
+                    address=self.identity.address)
+        own = address == self.sender
+        self.compose.to_address(address, purpose="confirm", key=f"{what}:{self.tag}",
+                                subject=mail_subject(MailSubject.CONFIRM, command=command.text), body=body,
+                                reply_to_message=self.message if own else None, reply_token=token)
+        return True
 
     def answer(self, what: str, **values: Any) -> str:
         """Reply to the sender, if its budget allows; the inbound outcome."""
-        if self.allowed(what):
+        if self.allowed(self.sender, what):
             body = said(TEMPLATE, what=what, address=self.identity.address, commands=COMMANDS, **values)
             self.compose.to_address(self.sender, purpose=f"judge_{what}", key=f"judge:{self.tag}",
                                     subject=reply_subject(self.message.subject,
@@ -270,6 +292,25 @@ class Judge:
             raise Refused("joined_already", name=game.name)
         return {"game": game.name, "player": self._vacant(game, which).name}
 
+    def moving(self, new: str) -> dict[str, Any]:
+        """SET ADDRESS's checks: an address, not the sender's, holding no seat in the sender's games."""
+        new = new.strip().strip("<>").lower()
+        if not EMAIL.match(new) or new == self.sender:
+            raise Refused("bad_address", name=new)
+        games = self._games_of(self.sender)
+        if not games and not joins_at(self.session, self.sender):
+            raise Refused("no_seats")
+        for game in games:
+            if any(s.email.strip().lower() == new for s in seats(self.session, game)):
+                raise Refused("joined_already", name=game.name)
+        return {"old": self.sender, "new": new, "pair": secrets.token_hex(8)}
+
+    def _games_of(self, address: str) -> list[GameRow]:
+        """The running games where ``address`` holds a seat."""
+        return list(self.session.exec(select(GameRow).join(SeatRow, col(SeatRow.game_id) == col(GameRow.id))
+                                      .where(col(GameRow.status) == GameStatus.ACTIVE,
+                                             func.lower(SeatRow.email) == address).order_by(col(GameRow.name))))
+
     def creating(self, args: tuple[str, ...]) -> dict[str, Any]:
         """A CREATE's checks: who may, the name free, the kind, the number of players, the variants."""
         if not self.config.judge.may_create(self.sender, self.identity.game_master):
@@ -317,6 +358,8 @@ class Judge:
                 return self.answer("resigned", **self.resign(payload)), f"RESIGN {payload['game']} confirmed"
             if row.action == "takeover":
                 return self.answer("took_over", **self.take_over(payload)), f"TAKEOVER {payload['game']} confirmed"
+            if row.action == SET_ADDRESS.lower():
+                return self.move_address(row)
             if row.action == "observe":
                 game = self._running(str(payload["game"]))
                 self.observing(game.name)
@@ -374,6 +417,34 @@ class Judge:
                                 name=identity.name, site=identity.site)
         replace_in(self.session, game.name, seat.name, seat.name, self.sender, mail, self.now)
         return {"name": game.name, "player": seat.name, "seat": seat.seat + 1}
+
+    def move_address(self, row: ConfirmationRow) -> tuple[str, str]:
+        """One of SET ADDRESS's two confirmations: when the other address has confirmed too, every seat of the
+        old address (running games, games waiting for players) moves to the new one."""
+        payload = row.payload
+        other = next((c for c in self.session.exec(select(ConfirmationRow).where(
+            col(ConfirmationRow.action) == row.action, col(ConfirmationRow.id) != row.id,
+            col(ConfirmationRow.address).in_((payload["old"], payload["new"]))))
+            if c.payload.get("pair") == payload["pair"]), None)
+        if other is None or other.used is None:
+            self.answer("address_half", old=self.sender == payload["old"])
+            return CONFIRMED_OUTCOME, "SET ADDRESS: one of two addresses confirmed"
+        old, new = str(payload["old"]), str(payload["new"])
+        games = self._games_of(old)
+        for game in games:  # all checked before any moves: the new address took a seat meanwhile
+            if any(s.email.strip().lower() == new for s in seats(self.session, game)):
+                raise Refused("joined_already", name=game.name)
+        moved = []
+        for game in games:
+            seat = next(s for s in seats(self.session, game) if s.email.strip().lower() == old)
+            change_address_in(self.session, game.name, seat.name, new)
+            moved.append(game.name)
+        for join in joins_at(self.session, old):
+            join.email = new
+            self.session.add(join)
+        self.session.flush()
+        self.answer("address_moved", games=moved)
+        return CONFIRMED_OUTCOME, f"SET ADDRESS: {len(moved)} game(s) moved"
 
     def create(self, payload: dict[str, Any]) -> dict[str, Any]:
         checked = self.creating((str(payload["game"]), str(payload["kind"]), str(payload["players"]),
