@@ -135,9 +135,12 @@ class JudgeSettings:
     open_create: bool = False
 
     def may_create(self, address: str, game_master: str | None = None) -> bool:
+        return self.open_create or self.named(address, game_master)
+
+    def named(self, address: str, game_master: str | None = None) -> bool:
+        """Whether the host named ``address`` (a creator, or the game master): trusted with more replies."""
         address = address.strip().lower()
-        return self.open_create or address in self.creators or (
-            game_master is not None and address == game_master.strip().lower())
+        return address in self.creators or (game_master is not None and address == game_master.strip().lower())
 
 
 @dataclass(frozen=True)

@@ -257,3 +257,23 @@ def test_set_address_from_an_address_without_seats_is_refused(table: Table) -> N
     send(table, "zoe@elsewhere.example", "SET ADDRESS zoe@new.example")
     assert "holds no seat in any game" in last_to(table, "zoe@elsewhere.example").body
     assert mails_to(table, "zoe@new.example") == []
+
+
+def test_start_by_the_creator_starts_the_game_with_the_players_who_joined(table: Table) -> None:
+    create_open_game(table, players=4)
+    for address in ("kim@a.example", "lea@b.example"):
+        send(table, address, "JOIN friday")
+        confirm(table, address)
+    send(table, "kim@a.example", "START friday")
+    assert "Only the player who created game friday may start it" in last_to(table, "kim@a.example").body
+    send(table, HOST, "START friday")
+    confirm(table, HOST)
+    assert "Game friday starts now" in last_to(table, HOST).body
+    with table.db.transaction() as session:
+        assert [s.email for s in seats(session, find_game(session, "friday"))] == ["kim@a.example", "lea@b.example"]
+
+
+def test_start_with_too_few_players_is_refused(table: Table) -> None:
+    create_open_game(table)
+    send(table, HOST, "START friday")
+    assert "it needs at least 2 players" in last_to(table, HOST).body

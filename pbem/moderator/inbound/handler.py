@@ -369,9 +369,16 @@ class _Handler(SeatReplies):
     def judge(self) -> Judge:
         """Commands by mail with no seat's token (``pbem.moderator.inbound.judge``): each answer is a stranger's
         reply, in the strangers' budgets but the one-reply-ever to an address that holds no seat, which would
-        leave a newcomer no answer to its confirmation."""
+        leave a newcomer no answer to its confirmation; the addresses the host names in ``[judge] creators``
+        (and its game master), who create and start games, have a player's budget instead."""
+        judge, limits = self.config.judge, self.config.limits
+
         def allowed(address: str, purpose: str) -> bool:
-            budgets = tuple(b for b in self._stranger_budget(address) if not b.key.startswith("once:"))
+            if judge.named(address, self.identity.game_master):  # the host's creators: a player's budget
+                budgets: tuple[Budget, ...] = (Budget(f"creator:{address}", limits.replies_per_sender_per_hour,
+                                                      limits.replies_per_sender_per_day),)
+            else:
+                budgets = tuple(b for b in self._stranger_budget(address) if not b.key.startswith("once:"))
             return self._allowed(budgets, purpose)
 
         return Judge(self.session, self.config, self.identity, self.moderator, self.compose, self.message, self.tag,

@@ -26,7 +26,9 @@ one confirmation to the forged address, and nothing else happens:
   addresses answered their confirmation mail;
 * ``CREATE <name> <kind> [players] [variants]`` opens a game waiting for
   players, for the addresses the host allows (``[judge]``,
-  ``pbem.config.JudgeSettings``).
+  ``pbem.config.JudgeSettings``); ``START <game>``, from its creator (or the
+  host's game master), starts it before it is full, with the players who
+  joined if the game allows that many.
 
 Every answer is a reply to a stranger, counted in the strangers' budgets by
 the caller (``allowed``): a flood of commands gets no more mail than a flood of
@@ -74,7 +76,7 @@ from pbem.store.judge import (
 from pbem.store.observers import find_observer
 
 TEMPLATE = "judge"  # templates/core/judge.j2
-COMMANDS = ("LIST", "SUMMARY", "JOIN", "OBSERVE", "RESIGN", "TAKEOVER", "SET ADDRESS", "CREATE")
+COMMANDS = ("LIST", "SUMMARY", "JOIN", "OBSERVE", "RESIGN", "TAKEOVER", "SET ADDRESS", "CREATE", "START")
 SET_ADDRESS = "SET ADDRESS"
 COMMAND_OUTCOME = "command"  # inbound outcome: a command answered (or refused)
 CONFIRMED_OUTCOME = "confirmed"  # inbound outcome: a confirmation that did what it confirmed
@@ -160,6 +162,8 @@ class Judge:
                 payload = self.taking_over(game, command.args[1] if len(command.args) > 1 else "")
             elif command.word == SET_ADDRESS:
                 payload = self.moving(game)
+            elif command.word == "START":
+                payload = self.starting(game)
             else:
                 payload = self.creating(command.args)
         except Refused as refused:
@@ -292,6 +296,17 @@ class Judge:
             raise Refused("joined_already", name=game.name)
         return {"game": game.name, "player": self._vacant(game, which).name}
 
+    def starting(self, name: str) -> dict[str, Any]:
+        """START's checks: the game's creator (or the host's game master), and enough players for the game."""
+        waiting = self._open(name)
+        master = self.identity.game_master
+        if self.sender != waiting.creator and not (master and self.sender == master.strip().lower()):
+            raise Refused("not_master", name=waiting.name)
+        info = kind_of(waiting.kind).info
+        if len(joins_of(self.session, waiting)) < info.min_players:
+            raise Refused("too_few", name=waiting.name, low=info.min_players)
+        return {"game": waiting.name}
+
     def moving(self, new: str) -> dict[str, Any]:
         """SET ADDRESS's checks: an address, not the sender's, holding no seat in the sender's games."""
         new = new.strip().strip("<>").lower()
@@ -358,6 +373,11 @@ class Judge:
                 return self.answer("resigned", **self.resign(payload)), f"RESIGN {payload['game']} confirmed"
             if row.action == "takeover":
                 return self.answer("took_over", **self.take_over(payload)), f"TAKEOVER {payload['game']} confirmed"
+            if row.action == "start":
+                waiting = self._open(str(payload["game"]))
+                self.starting(waiting.name)
+                self.start(waiting)
+                return self.answer("started", name=payload["game"]), f"START {payload['game']} confirmed"
             if row.action == SET_ADDRESS.lower():
                 return self.move_address(row)
             if row.action == "observe":
