@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import JSON, Column, DateTime, ForeignKey, Integer, String, UniqueConstraint, delete, func
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import GAME_NAME_MAX, GameRow, SeatRow, as_utc, id_of, utcnow
+from pbem.store.absence import SeatAbsenceRow
+from pbem.store.models import GAME_NAME_MAX, ActionRow, GameRow, SeatRow, as_utc, id_of, utcnow
 
 CONFIRMATION_BYTES = 16  # 128 bits: never guessed within any budget of mail
 CONFIRMATION_HOURS = 48
@@ -42,6 +44,8 @@ class OpenGameRow(SQLModel, table=True):
     players: int = Field(sa_column=Column(Integer, nullable=False))  # the seats: the game starts when all are taken
     variants: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     creator: str = Field(sa_column=Column(String(320), nullable=False))  # never shown to anyone but the host
+    # the entry requirement: the on-time record (per cent, :func:`on_time_record`) a player needs to JOIN
+    min_on_time: int | None = Field(default=None, sa_column=Column(Integer, nullable=True))
     created: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -140,9 +144,9 @@ def joins_at(session: Session, address: str) -> list[OpenJoinRow]:
 
 
 def create_open_game(session: Session, name: str, kind: str, players: int, variants: list[str],
-                     creator: str, now: datetime) -> OpenGameRow:
+                     creator: str, now: datetime, min_on_time: int | None = None) -> OpenGameRow:
     row = OpenGameRow(name=name, kind=kind, players=players, variants=variants, creator=creator.strip().lower(),
-                      created=now)
+                      created=now, min_on_time=min_on_time)
     session.add(row)
     session.flush()
     return row
@@ -154,6 +158,33 @@ def add_join(session: Session, game: OpenGameRow, name: str, email: str, now: da
     session.add(row)
     session.flush()
     return row
+
+
+@dataclass(frozen=True)
+class OnTime:
+    """A player's on-time record over every game they hold a seat in (njudge's "dedication", simpler): of the
+    decisions their seats took, how many they took themselves, before the deadline made the stand-in take
+    them (``pbem.store.absence``). Counted by seat: a seat taken over brings its earlier decisions along."""
+
+    own: int
+    decisions: int
+
+    @property
+    def per_cent(self) -> int | None:
+        """Rounded down; None before any decision (a newcomer has no record)."""
+        return self.own * 100 // self.decisions if self.decisions else None
+
+
+def on_time_record(session: Session, address: str) -> OnTime:
+    address = address.strip().lower()
+    held = list(session.exec(select(SeatRow).where(func.lower(SeatRow.email) == address)))
+    decisions = stood_in = 0
+    for seat in held:
+        decisions += session.exec(select(func.count(col(ActionRow.id))).where(
+            col(ActionRow.game_id) == seat.game_id, col(ActionRow.player) == seat.name)).one()
+        absent = session.get(SeatAbsenceRow, id_of(seat))
+        stood_in += len(absent.stand_in) if absent is not None else 0
+    return OnTime(max(decisions - stood_in, 0), decisions)
 
 
 def vacant_seats(session: Session, game: GameRow) -> list[SeatRow]:

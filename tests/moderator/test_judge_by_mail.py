@@ -18,7 +18,7 @@ from pbem.store import Database, find_game, seats
 from pbem.store.judge import ConfirmationRow, joins_of, open_game_named, vacant_seats
 from pbem.store.observers import observers_of
 from pbem.store.outbox import OutboxRow
-from tests.mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
+from tests.mailflowkit import MODERATOR, NOW, PLAYERS, Table, config_for, raw_mail
 
 _uids = iter(range(1, 100_000))
 HOST = "host@example.org"  # allowed to create games by mail
@@ -277,3 +277,23 @@ def test_start_with_too_few_players_is_refused(table: Table) -> None:
     create_open_game(table)
     send(table, HOST, "START friday")
     assert "it needs at least 2 players" in last_to(table, HOST).body
+
+
+def test_summary_shows_each_players_on_time_record(table: Table) -> None:
+    for _ in range(2):
+        player, order = table.an_order()
+        send(table, dict(PLAYERS)[player], order, to=table.reply_to(player))
+    send(table, "zoe@elsewhere.example", "SUMMARY g1")
+    assert "ann (on time: 2 of 2)" in last_to(table, "zoe@elsewhere.example").body
+
+
+def test_a_game_with_an_on_time_requirement_refuses_a_player_without_a_record(table: Table) -> None:
+    send(table, HOST, "CREATE friday eight-minute-empire 3 ontime=80")
+    confirm(table, HOST)
+    assert "an on-time record of at least 80%" in last_to(table, HOST).body
+    send(table, "kim@a.example", "JOIN friday")
+    assert "you have no record yet" in last_to(table, "kim@a.example").body
+    player, order = table.an_order()
+    send(table, dict(PLAYERS)[player], order, to=table.reply_to(player))
+    send(table, dict(PLAYERS)[player], "JOIN friday")
+    assert last_to(table, dict(PLAYERS)[player]).purpose == "confirm"  # a record of 100%: may join

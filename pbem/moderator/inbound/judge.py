@@ -26,7 +26,9 @@ one confirmation to the forged address, and nothing else happens:
   addresses answered their confirmation mail;
 * ``CREATE <name> <kind> [players] [variants]`` opens a game waiting for
   players, for the addresses the host allows (``[judge]``,
-  ``pbem.config.JudgeSettings``); ``START <game>``, from its creator (or the
+  ``pbem.config.JudgeSettings``), optionally with ``ontime=N``: only players
+  whose on-time record (``pbem.store.judge.on_time_record``, shown by
+  ``SUMMARY``) is at least N per cent may join; ``START <game>``, from its creator (or the
   host's game master), starts it before it is full, with the players who
   joined if the game allows that many.
 
@@ -67,6 +69,7 @@ from pbem.store.judge import (
     is_stale_confirmation,
     joins_at,
     joins_of,
+    on_time_record,
     open_game_named,
     open_games,
     set_vacant,
@@ -216,13 +219,19 @@ class Judge:
             joined = joins_of(self.session, waiting)
             return {"open": True, "name": waiting.name, "title": kind_of(waiting.kind).info.title,
                     "seats": waiting.players, "free": waiting.players - len(joined),
-                    "players": [j.name for j in joined], "variants": waiting.variants}
+                    "players": [self._record(j.name, j.email) for j in joined], "variants": waiting.variants,
+                    "need": waiting.min_on_time}
         game = self._running(name)
         kind = kind_of(game.kind)
         return {"open": False, "name": game.name, "title": kind.info.title,
-                "players": [s.name for s in seats(self.session, game)],
+                "players": [self._record(s.name, s.email) for s in seats(self.session, game)],
                 "turn": kind.turn_line(load_state(self.session, game)),
                 "vacant": [s.name for s in vacant_seats(self.session, game)]}
+
+    def _record(self, name: str, address: str) -> dict[str, Any]:
+        """A player as SUMMARY shows them: the name and the on-time record, never the address."""
+        record = on_time_record(self.session, address)
+        return {"name": name, "own": record.own, "decisions": record.decisions}
 
     def _running(self, name: str) -> GameRow:
         game = self.session.exec(select(GameRow).where(col(GameRow.name) == name)).first() if name else None
@@ -257,6 +266,10 @@ class Judge:
             raise Refused("bad_player_name", name=player)
         if any(j.name.lower() == player.lower() for j in joined):
             raise Refused("name_taken", name=player)
+        if waiting.min_on_time is not None:
+            have = on_time_record(self.session, self.sender).per_cent
+            if have is None or have < waiting.min_on_time:
+                raise Refused("on_time", name=waiting.name, need=waiting.min_on_time, have=have)
 
     def observing(self, name: str) -> dict[str, Any]:
         game = self._running(name)
@@ -346,13 +359,21 @@ class Judge:
         players = max(info.min_players, min(DEFAULT_SEATS, info.max_players))
         if rest and rest[0].isdigit():
             players = int(rest.pop(0))
+        need = None
+        for word in list(rest):
+            key, _, value = word.lower().partition("=")
+            if key.replace("-", "").replace("_", "") == "ontime" and value:
+                if not value.isdigit() or int(value) > 100:
+                    raise Refused("bad_on_time", name=word)
+                need = int(value)
+                rest.remove(word)
         if not info.min_players <= players <= info.max_players:
             raise Refused("bad_players", low=info.min_players, high=info.max_players)
         variants = [v.lower().replace("-", "_") for v in rest]
         for variant in variants:
             if variant not in info.variants:
                 raise Refused("bad_variant", name=variant, variants=list(info.variants))
-        return {"game": name, "kind": info.name, "players": players, "variants": variants}
+        return {"game": name, "kind": info.name, "players": players, "variants": variants, "min_on_time": need}
 
     # --- confirmations ---------------------------------------------------------------------------
 
@@ -467,9 +488,10 @@ class Judge:
         return CONFIRMED_OUTCOME, f"SET ADDRESS: {len(moved)} game(s) moved"
 
     def create(self, payload: dict[str, Any]) -> dict[str, Any]:
+        need = payload.get("min_on_time")
         checked = self.creating((str(payload["game"]), str(payload["kind"]), str(payload["players"]),
-                                 *payload["variants"]))
+                                 *payload["variants"], *(() if need is None else (f"ontime={need}",))))
         create_open_game(self.session, checked["game"], checked["kind"], checked["players"], checked["variants"],
-                         self.sender, self.now)
+                         self.sender, self.now, checked["min_on_time"])
         return {"name": checked["game"], "title": kind_of(checked["kind"]).info.title, "seats": checked["players"],
-                "variants": checked["variants"]}
+                "variants": checked["variants"], "need": checked["min_on_time"]}

@@ -29,6 +29,7 @@ def upgrade() -> None:
             sa.Column("players", sa.Integer(), nullable=False),
             sa.Column("variants", sa.JSON(), nullable=False),
             sa.Column("creator", sa.String(length=320), nullable=False),
+            sa.Column("min_on_time", sa.Integer(), nullable=True),
             sa.Column("created", sa.DateTime(timezone=True), nullable=False),
             sa.PrimaryKeyConstraint("id"),
             sa.UniqueConstraint("name"),
