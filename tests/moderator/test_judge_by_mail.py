@@ -297,3 +297,17 @@ def test_a_game_with_an_on_time_requirement_refuses_a_player_without_a_record(ta
     send(table, dict(PLAYERS)[player], order, to=table.reply_to(player))
     send(table, dict(PLAYERS)[player], "JOIN friday")
     assert last_to(table, dict(PLAYERS)[player]).purpose == "confirm"  # a record of 100%: may join
+
+
+def test_the_last_join_to_a_game_whose_name_the_game_master_took_meanwhile_is_refused(table: Table) -> None:
+    table.name = "friday"
+    create_open_game(table, players=2)
+    send(table, "kim@a.example", "JOIN friday")
+    confirm(table, "kim@a.example")
+    table.create()  # pbem game new friday, by hand
+    send(table, "lea@b.example", "JOIN friday")
+    assert confirm(table, "lea@b.example") == "command"
+    assert "The name friday is taken" in last_to(table, "lea@b.example").body
+    with table.db.transaction() as session:
+        friday = open_game_named(session, "friday")
+        assert friday is not None and [j.email for j in joins_of(session, friday)] == ["kim@a.example"]

@@ -417,6 +417,8 @@ class Judge:
         waiting = self._open(str(payload["game"]))
         player = str(payload["player"])
         self._check_join(waiting, player)
+        if len(joins_of(self.session, waiting)) + 1 == waiting.players:
+            self._name_free(waiting.name)  # the seat that starts the game: refused whole if it cannot
         add_join(self.session, waiting, player, self.sender, self.now)
         joined = joins_of(self.session, waiting)
         free = waiting.players - len(joined)
@@ -428,6 +430,7 @@ class Judge:
         """Every seat is taken: the game, in this transaction, seated in the order the players joined."""
         players = [(j.name, j.email) for j in joins_of(self.session, waiting)]
         name, kind, variants = waiting.name, waiting.kind, list(waiting.variants)
+        self._name_free(name)
         close_open_game(self.session, waiting)
         setup = self.moderator.make_setup(name, players, variants=variants, kind=kind)
         create_game_in(self.session, self.moderator, self.config, name, setup, self.now, kind=kind)
@@ -486,6 +489,11 @@ class Judge:
         self.session.flush()
         self.answer("address_moved", games=moved)
         return CONFIRMED_OUTCOME, f"SET ADDRESS: {len(moved)} game(s) moved"
+
+    def _name_free(self, name: str) -> None:
+        """A game waiting for players cannot start under a name ``pbem game new`` took meanwhile."""
+        if self.session.exec(select(GameRow.id).where(col(GameRow.name) == name)).first() is not None:
+            raise Refused("name_taken", name=name)
 
     def create(self, payload: dict[str, Any]) -> dict[str, Any]:
         need = payload.get("min_on_time")
