@@ -39,7 +39,7 @@ never silently ignored):
                  (``--log-file`` wins; reopened on SIGHUP: ``pbem.daemon.logfile``; a relative path is
                  taken from the config file's directory)
 ``[senders]``    ``allow`` and ``deny``: lists of addresses (``x@y.org``) and domains (``spam.example``, its
-                 subdomains too) that may, or may not, write to this moderator (``pbem.moderator.inbound.senders``)
+                 subdomains too) that may, or may not, write to this moderator (``pbem.moderator.senders``)
 
 Precedence for the database URL: ``--database URL``, then ``PBEM_DATABASE_URL``, then ``[database] url``,
 then ``sqlite:///./pbem.db``.
@@ -84,7 +84,8 @@ DEFAULT_MODERATOR_NAME = "Play-by-email moderator"
 DEFAULT_MAX_MESSAGE_BYTES = 1024 * 1024
 DEFAULT_REPLIES_PER_SENDER_PER_HOUR = 10
 
-SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site", "log", "metrics", "senders")
+SECTIONS = ("moderator", "database", "imap", "maildir", "smtp", "deadlines", "limits", "site", "log", "metrics",
+            "senders", "judge")
 METRICS_KEYS = ("listen",)
 MODERATOR_KEYS = ("address", "name", "game_master")
 DATABASE_KEYS = ("url",)
@@ -97,6 +98,7 @@ LIMIT_KEYS = ("max_message_bytes", "replies_per_sender_per_hour", "replies_per_s
 SITE_KEYS = ("dir", "url")
 SENDER_KEYS = ("allow", "deny")
 DEFAULT_BOUNCES_TO_UNREACHABLE = 3
+JUDGE_KEYS = ("creators", "open_create")
 
 
 def accepted_keys() -> dict[str, tuple[str, ...]]:
@@ -104,7 +106,7 @@ def accepted_keys() -> dict[str, tuple[str, ...]]:
     return {"moderator": MODERATOR_KEYS, "database": DATABASE_KEYS, "imap": IMAP_KEYS, "maildir": MAILDIR_KEYS,
             "smtp": SMTP_KEYS, "deadlines": (*DEADLINE_KEYS, *decision_names()), "limits": LIMIT_KEYS,
             "site": SITE_KEYS, "log": LOG_KEYS,
-            "metrics": METRICS_KEYS, "senders": SENDER_KEYS}
+            "metrics": METRICS_KEYS, "senders": SENDER_KEYS, "judge": JUDGE_KEYS}
 
 
 def decision_names() -> tuple[str, ...]:
@@ -126,6 +128,24 @@ class SiteSettings:
 
     dir: Path | None = None
     url: str | None = None  # ends without '/': a game's page is f"{url}/games/<game>/"
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """Who may create a game by mail (``CREATE``, ``pbem.moderator.inbound.judge``): the addresses in
+    ``creators`` (lowercased) and the host's ``[moderator] game_master``; anyone when ``open_create``. Off by
+    default: a game by mail costs the host mail to people it never met."""
+
+    creators: frozenset[str] = frozenset()
+    open_create: bool = False
+
+    def may_create(self, address: str, game_master: str | None = None) -> bool:
+        return self.open_create or self.named(address, game_master)
+
+    def named(self, address: str, game_master: str | None = None) -> bool:
+        """Whether the host named ``address`` (a creator, or the game master): trusted with more replies."""
+        address = address.strip().lower()
+        return address in self.creators or (game_master is not None and address == game_master.strip().lower())
 
 
 @dataclass(frozen=True)
@@ -237,6 +257,7 @@ class Config:
     senders: Senders = field(default_factory=Senders)
     missing_secrets: Mapping[str, str] = field(default_factory=dict)  # section -> why its password is missing
     log_file: Path | None = None  # [log] file: where pbem run, lmtp and poll log (None: standard error)
+    judge: JudgeSettings = field(default_factory=JudgeSettings)  # [judge]: who may create games by mail
 
     def section(self, name: str) -> Mapping[str, Any]:
         """The raw table ``[name]`` (empty when absent). Holds secrets: never log it."""
@@ -334,6 +355,7 @@ def parse_config(data: Mapping[str, Any], source: Path | None = None,
         senders=_senders(data.get("senders", {}), where),
         missing_secrets=missing,
         log_file=_log_file(data.get("log", {}), source, where),
+        judge=_judge(data.get("judge", {}), where),
     )
 
 
@@ -432,6 +454,17 @@ def _log_file(section: Mapping[str, Any], source: Path | None, where: str) -> Pa
         raise ConfigError(f"{where}: [log] file must be a path (a non-empty string)")
     path = Path(value).expanduser()
     return path if path.is_absolute() or source is None else source.parent / path
+
+
+def _judge(section: Mapping[str, Any], where: str) -> JudgeSettings:
+    _reject_unknown(section, "judge", JUDGE_KEYS, where)
+    creators = section.get("creators", [])
+    if not isinstance(creators, list) or not all(isinstance(c, str) and "@" in c for c in creators):
+        raise ConfigError(f"{where}: [judge] creators must be a list of addresses, e.g. [\"ann@example.org\"]")
+    open_create = section.get("open_create", False)
+    if not isinstance(open_create, bool):
+        raise ConfigError(f"{where}: [judge] open_create must be true or false")
+    return JudgeSettings(frozenset(c.strip().lower() for c in creators), open_create)
 
 
 def _maildir(section: Mapping[str, Any], source: Path | None) -> Any:

@@ -23,6 +23,7 @@ from pbem.store import (  # noqa: F401  (register their tables)
     absence,
     inbound,
     inqueue,
+    judge,
     leases,
     mailprefs,
     models,

@@ -46,7 +46,7 @@ class GameSettings:
     vacation: str = "stretch"  # VACATION UNTIL: "stretch" the seat's deadlines, or the "bot" stands in
     vacation_cap_days: int = 14  # the longest vacation a player may announce
     language: str = "en"  # a seat's mail language unless it chose one (pbem.languages.Language)
-    # who may write to the game besides the host's lists (pbem.moderator.inbound.senders): addresses and domains
+    # who may write to the game besides the host's lists (pbem.moderator.senders): addresses and domains
     allow: tuple[str, ...] = ()  # when not empty, only these (and the seats and observers themselves)
     deny: tuple[str, ...] = ()  # never these
 

@@ -12,7 +12,7 @@ from pbem.errors import ConfigError
 from pbem.moderator.gamemaster.common import GameMasterError
 from pbem.moderator.gamemaster.tuning import set_game
 from pbem.moderator.inbound.handler import process_message
-from pbem.moderator.inbound.senders import Lists
+from pbem.moderator.senders import Lists
 from pbem.store import Database
 from tests.mailflowkit import MODERATOR, NOW, Table, config_for, raw_mail
 

@@ -243,43 +243,69 @@ def replace(db: Database, name: str, old: str, new_name: str, new_email: str, *,
         raise BadSetup(f"bad email address {new_email!r} for player {new_name}")
     mail.tell_first(db, name)
     with _transaction(db) as session:
-        game = _locked_game(session, name)
-        seats = _seats(session, game)
-        old_name = _resolve([s.name for s in seats], old, name)
-        seat = next(s for s in seats if s.name == old_name)
-        old_email = seat.email
-        for other in seats:
-            if other is seat:
-                continue
-            if other.name.casefold() == new_name.casefold():
-                raise BadSetup(f"{new_name!r} is already a player of game {name!r}")
-            if other.email.strip().lower() == new_email.lower():
-                raise BadSetup(f"{new_email} is the address of {other.name}; each player needs an own address")
-        if new_name == old_name and new_email == old_email:
-            raise BadSetup(f"{old_name} <{old_email}> already holds that seat: nothing to change")
-        kind = kind_of(game.kind)
-        setup = kind.renamed(store.game_setup(game), old_name, new_name, new_email)
-        game.setup = kind.setup_to_json(setup)
-        session.add(game)
-        seat.name, seat.email = new_name, new_email
-        seat.bounces, seat.unreachable = 0, False  # a new player (or address): its mail goes out again
-        session.add(seat)
-        session.execute(update(ActionRow).where(col(ActionRow.game_id) == game.id,
-                                             col(ActionRow.player) == old_name).values(player=new_name))
-        session.execute(update(waiting_store.WaitingRow)
-                     .where(col(waiting_store.WaitingRow.game_id) == game.id,
-                            col(waiting_store.WaitingRow.player) == old_name).values(player=new_name))
-        session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
-        session.flush()
-        state = store.replay_game(session, game)
-        store.save_snapshot(session, game, state)
-        token = issue_token(session, seat) if new_email.lower() != old_email.strip().lower() else None
-        settings = _restart_clock(session, game, load_settings(session, game), moment)
-        count = _mail_replacement(session, game, state, settings, mail, moment, seat, old_name, old_email, token)
-        log.info("%s: %s <%s> takes over seat %d from %s", name, new_name, new_email, seat.seat + 1, old_name)
-        replaced, game_id = Replaced(name, old_name, new_name, new_email, seat.seat + 1, token, state, count), game.id
+        replaced = replace_in(session, name, old, new_name, new_email, mail, moment)
+        game_id = _locked_game(session, name).id
     mail.publish(db, game_id, every=True)  # the history names the new player: every move's page says so
     return replaced
+
+
+def replace_in(session: Session, name: str, old: str, new_name: str, new_email: str, mail: MailContext,
+               moment: datetime) -> Replaced:
+    """:func:`replace` in the caller's transaction (a seat taken over by mail, ``TAKEOVER``, in the
+    transaction of the mail that confirmed it); the names are checked already."""
+    game = _locked_game(session, name)
+    seats = _seats(session, game)
+    old_name = _resolve([s.name for s in seats], old, name)
+    seat = next(s for s in seats if s.name == old_name)
+    old_email = seat.email
+    for other in seats:
+        if other is seat:
+            continue
+        if other.name.casefold() == new_name.casefold():
+            raise BadSetup(f"{new_name!r} is already a player of game {name!r}")
+        if other.email.strip().lower() == new_email.lower():
+            raise BadSetup(f"{new_email} is the address of {other.name}; each player needs an own address")
+    if new_name == old_name and new_email == old_email:
+        raise BadSetup(f"{old_name} <{old_email}> already holds that seat: nothing to change")
+    kind = kind_of(game.kind)
+    setup = kind.renamed(store.game_setup(game), old_name, new_name, new_email)
+    game.setup = kind.setup_to_json(setup)
+    session.add(game)
+    seat.name, seat.email = new_name, new_email
+    seat.bounces, seat.unreachable = 0, False  # a new player (or address): its mail goes out again
+    session.add(seat)
+    session.execute(update(ActionRow).where(col(ActionRow.game_id) == game.id,
+                                            col(ActionRow.player) == old_name).values(player=new_name))
+    session.execute(update(waiting_store.WaitingRow)
+                    .where(col(waiting_store.WaitingRow.game_id) == game.id,
+                           col(waiting_store.WaitingRow.player) == old_name).values(player=new_name))
+    session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
+    session.flush()
+    state = store.replay_game(session, game)
+    store.save_snapshot(session, game, state)
+    token = issue_token(session, seat) if new_email.lower() != old_email.strip().lower() else None
+    settings = _restart_clock(session, game, load_settings(session, game), moment)
+    count = _mail_replacement(session, game, state, settings, mail, moment, seat, old_name, old_email, token)
+    log.info("%s: %s <%s> takes over seat %d from %s", name, new_name, new_email, seat.seat + 1, old_name)
+    return Replaced(name, old_name, new_name, new_email, seat.seat + 1, token, state, count)
+
+
+def change_address_in(session: Session, name: str, player: str, new_email: str) -> None:
+    """The same player at a new address (``SET ADDRESS`` by mail, confirmed from both addresses): the seat's
+    address in the seat and in the game's setup; its token, name and everything else stay, and no mail is
+    written here (the seat's next mail goes to the new address)."""
+    game = _locked_game(session, name)
+    seat = next(s for s in _seats(session, game) if s.name == player)
+    kind = kind_of(game.kind)
+    game.setup = kind.setup_to_json(kind.renamed(store.game_setup(game), player, player, new_email))
+    session.add(game)
+    seat.email = new_email
+    seat.bounces, seat.unreachable = 0, False  # a new address: its mail goes out again
+    session.add(seat)
+    session.execute(delete(SnapshotRow).where(col(SnapshotRow.game_id) == game.id))
+    session.flush()
+    store.save_snapshot(session, game, store.replay_game(session, game))
+    log.info("%s: %s moves to a new address", name, player)
 
 
 def _mail_replacement(session: Session, game: GameRow, state: Any, settings: GameSettings,

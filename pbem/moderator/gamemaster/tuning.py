@@ -9,7 +9,7 @@ no deadline), the reminders before a deadline (``reminders=24,2`` or
 stand-in plays it), ``absent_limit=N`` (decisions the stand-in takes in a row before the game master is
 asked to replace the seat; 0 never), ``vacation=stretch|bot`` and ``vacation_cap=DAYS``, and who may write
 to the game (``allow=club.example,x@y.org``: only these besides its seats and observers; ``deny=...``: never
-these; ``none`` empties a list: ``pbem.moderator.inbound.senders``). All pairs are
+these; ``none`` empties a list: ``pbem.moderator.senders``). All pairs are
 checked before any is stored: one
 bad pair changes nothing. A changed deadline applies to the decisions pending
 now as well, counted from when they became pending, as ``game show`` tells.
@@ -25,7 +25,7 @@ from typing import Any
 from pbem.games import kind_of
 from pbem.languages import Language
 from pbem.moderator.gamemaster.common import GameMasterError, _locked_game, _transaction, words
-from pbem.moderator.inbound.senders import parse_entries
+from pbem.moderator.senders import parse_entries
 from pbem.store import Database
 from pbem.store.mailprefs import MailMode
 from pbem.store.settings import FALLBACK_DECISION, PRESS_MODES, GameSettings, load_settings, save_settings

@@ -1,5 +1,5 @@
 """The handler's gates before a mail is read: bounces (``pbem.moderator.inbound.bounces``) and who may write
-(``pbem.moderator.inbound.senders``).
+(``pbem.moderator.senders``).
 
 A mixin of the inbound handler (``pbem.moderator.inbound.handler._Handler``),
 which provides the session, the composer, the message and the reply budgets.
@@ -16,10 +16,10 @@ from pbem.config import Config, ModeratorSettings
 from pbem.mail import InboundMessage
 from pbem.moderator.inbound.bounces import judge_bounce
 from pbem.moderator.inbound.outcome import Outcome
-from pbem.moderator.inbound.senders import Lists
 from pbem.moderator.inbound.words import said
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.subjects import MailSubject, mail_subject, reply_subject
+from pbem.moderator.senders import Lists
 from pbem.store import GameRow, SeatRow
 from pbem.store.inbound import Budget, InboundOutcome
 

@@ -8,7 +8,7 @@
    ``automatic``; never answered (loop guard). A bounce that quotes a mail of ours to a seat is
    ``bounce``: counted against the seat (``pbem.moderator.inbound.bounces``), still never answered.
    A sender the host's ``[senders]`` lists refuse -> ``denied``, nothing read; one answer, ever
-   (``pbem.moderator.inbound.senders``; a game's own lists are looked at once its token names it).
+   (``pbem.moderator.senders``; a game's own lists are looked at once its token names it).
 3. Larger than ``[limits] max_message_bytes`` -> recorded as ``oversize``; only its header is read;
    a polite reply to the sender.
 4. No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
@@ -105,6 +105,7 @@ from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.binding import Binding, Verdict, answered_move, judge
 from pbem.moderator.inbound.bounces import reachable
 from pbem.moderator.inbound.gates import Gates
+from pbem.moderator.inbound.judge import Judge, read_command
 from pbem.moderator.inbound.outcome import DUPLICATE, FAILED, PROCESSED, Outcome
 from pbem.moderator.inbound.preferences import Preferences, read_preferences
 from pbem.moderator.inbound.press import PressReading, answered_press, read_press, relay
@@ -296,12 +297,18 @@ class _Handler(SeatReplies, Gates):
         if message.sender_problem is not None and not token:  # no author to answer: answering is backscatter
             return self.outcome(InboundOutcome.NO_TOKEN, f"no reply token; {message.sender_problem}: not answered")
         if not token:
+            command = read_command(message.body) if message.sender_problem is None else None
+            if command is not None:
+                return self.outcome(*self.judge().command(command))
             return self.stranger(InboundOutcome.NO_TOKEN, "no reply token in the address or the text")
         found = seat_and_game_for_token(self.session, token)
         if found is None:
             watcher = observer_for_token(self.session, token)
             if watcher is not None:
                 return self.observer(watcher, token)
+            done = self.judge().confirmation(token) if message.sender_problem is None else None
+            if done is not None:
+                return self.outcome(*done)
             return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
         seat, game = found
         self.game, self.seat = game, seat
@@ -372,6 +379,24 @@ class _Handler(SeatReplies, Gates):
         if not has_played(self.session, address):
             budgets.append(Budget(f"once:{address}", ever=1))
         return tuple(budgets)
+
+    def judge(self) -> Judge:
+        """Commands by mail with no seat's token (``pbem.moderator.inbound.judge``): each answer is a stranger's
+        reply, in the strangers' budgets but the one-reply-ever to an address that holds no seat, which would
+        leave a newcomer no answer to its confirmation; the addresses the host names in ``[judge] creators``
+        (and its game master), who create and start games, have a player's budget instead."""
+        judge, limits = self.config.judge, self.config.limits
+
+        def allowed(address: str, purpose: str) -> bool:
+            if judge.named(address, self.identity.game_master):  # the host's creators: a player's budget
+                budgets: tuple[Budget, ...] = (Budget(f"creator:{address}", limits.replies_per_sender_per_hour,
+                                                      limits.replies_per_sender_per_day),)
+            else:
+                budgets = tuple(b for b in self._stranger_budget(address) if not b.key.startswith("once:"))
+            return self._allowed(budgets, purpose)
+
+        return Judge(self.session, self.config, self.identity, self.moderator, self.compose, self.message, self.tag,
+                     self.now, allowed)
 
     def too_big(self) -> Outcome:
         message = self.message

@@ -310,9 +310,10 @@ class MailComposer:
 
     def to_address(self, address: str, *, purpose: str, subject: str, body: str,
                    reply_to_message: Replied | None = None, game: GameRow | None = None,
-                   version: int = 0, key: str | None = None) -> OutboxRow:
+                   version: int = 0, key: str | None = None, reply_token: str | None = None) -> OutboxRow:
         """Queue a mail to an address that is no seat (no token, so no Reply-To): answers to strangers, alerts
-        (threaded in the game's thread), a goodbye to a player who left."""
+        (threaded in the game's thread), a goodbye to a player who left. ``reply_token``: a one-time token the
+        reply carries back in its address (a confirmation asked of a stranger, ``pbem.moderator.inbound.judge``)."""
         if reply_to_message is not None:
             threading = reply_threading(reply_to_message)
         else:
@@ -322,7 +323,9 @@ class MailComposer:
             recipient=address, to_name="", purpose=purpose,
             message_id=self.message_id(game.name if game is not None else NO_GAME, version, address,
                                        key or self._key(purpose)),
-            subject=subject, body=body, game=game, version=version, reply_to=None, threading=threading,
+            subject=subject, body=body, game=game, version=version,
+            reply_to=token_address(self.moderator.address, reply_token) if reply_token else None,
+            threading=threading,
             decision=None, auto_submitted=AUTO_REPLIED if reply_to_message is not None else AUTO_GENERATED,
             caused=key is None)
 

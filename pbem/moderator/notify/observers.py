@@ -249,14 +249,20 @@ def add(db: Database, game_name: str, email: str, sender: Sender | None, now: da
         existing = find_observer(session, game, address)
         if existing is not None and existing.active:
             raise ObserverError(f"{address} observes game {game.name} already")
-        row, token = add_observer(session, game, address, now)
-        if sender is not None:
-            kind = kind_of(game.kind)
-            state = load_state(session, game)
-            queue_to_observer(session, game, row, sender, key=f"observer_welcome:{now.isoformat()}",
-                              version=kind.shown_move(state), subject=subject(game.name, "welcome"),
-                              body=welcome_text(kind, state, game.name), now=now, token=token)
+        welcome_observer(session, game, address, sender, now)
         return Added(game.name, address, sender is not None)
+
+
+def welcome_observer(session: Session, game: GameRow, address: str, sender: Sender | None, now: datetime) -> None:
+    """Make ``address`` an observer of ``game`` in the caller's transaction; with ``sender``, queue its welcome
+    with the position (``pbem game observe``, and ``OBSERVE`` by mail once confirmed)."""
+    row, token = add_observer(session, game, address, now)
+    if sender is not None:
+        kind = kind_of(game.kind)
+        state = load_state(session, game)
+        queue_to_observer(session, game, row, sender, key=f"observer_welcome:{now.isoformat()}",
+                          version=kind.shown_move(state), subject=subject(game.name, "welcome"),
+                          body=welcome_text(kind, state, game.name), now=now, token=token)
 
 
 def remove(db: Database, game_name: str, email: str, now: datetime) -> None:

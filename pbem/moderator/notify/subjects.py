@@ -47,6 +47,8 @@ class MailSubject(StrEnum):
     VACATION = "vacation"
     UNREACHABLE = "unreachable"
     MOVE = "move"  # the frame's "Move 17" (move_subject)
+    CONFIRM = "confirm"  # a command by mail waits for its sender's reply (pbem.moderator.inbound.judge)
+    SEAT_GIVEN_UP = "seat_given_up"  # to the game master: a player gave up their seat (RESIGN by mail)
 
 
 def mail_subject(subject: MailSubject, /, **values: Any) -> str:
