@@ -25,6 +25,7 @@ from pbem.store import (  # noqa: F401  (register their tables)
     inqueue,
     leases,
     mailprefs,
+    masters,
     models,
     moves,
     observers,

@@ -8,7 +8,9 @@
    ``automatic``; never answered (loop guard).
 3. Larger than ``[limits] max_message_bytes`` -> recorded as ``oversize``; only its header is read;
    a polite reply to the sender.
-4. No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
+4. A game master's token (``pbem.store.masters``) -> the mail is the master's commands, done as the
+   CLI does them, each line answered (``pbem.moderator.mastermail``: its own record and transactions).
+   No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
    ``unknown_token``; each with one short reply to the sender telling how to reply.
    A token of an observer of a game (``pbem.store.observers``) -> ``STOP`` ends their mail, other
    words are answered saying that observers do not play (``pbem.moderator.notify.observers``).
@@ -92,7 +94,7 @@ from sqlmodel import Session
 
 from pbem.config import Config, ModeratorSettings
 from pbem.crash import crash_point
-from pbem.errors import ConcurrentUpdate, PbemError
+from pbem.errors import ConcurrentUpdate, PbemError, StoreError
 from pbem.games import kind_of
 from pbem.holders import holder_name
 from pbem.languages import speaking
@@ -106,6 +108,7 @@ from pbem.moderator.inbound.press import PressReading, answered_press, read_pres
 from pbem.moderator.inbound.seatreplies import SeatReplies
 from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
 from pbem.moderator.inbound.words import said
+from pbem.moderator.mastermail.inbound import master_mail
 from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
 from pbem.moderator.notify.observers import answer as observer_answer
 from pbem.moderator.notify.subjects import MailSubject, decision_kind, game_subject, mail_subject, reply_subject
@@ -164,6 +167,10 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
     moderator = moderator or Moderator(db)
     now = now.astimezone(UTC)
     message, key, oversize = read(raw, identity, config.limits.max_message_bytes)
+    if message.token and not message.is_automatic and not oversize:
+        mastered = _master_mail(db, config, message, key, mailbox, uidvalidity, uid, now, also, advance)
+        if mastered is not None:  # a master's token (pbem.moderator.mastermail): its commands, done and answered
+            return mastered
     holder = holder_name("tell")  # the move's teller: this thread, right after the commit
     for attempt in range(retries + 1):
         try:
@@ -206,6 +213,20 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
             log.exception("message %s could not be handled", key)
             raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
     raise AssertionError("unreachable")
+
+
+def _master_mail(db: Database, config: Config, message: InboundMessage, key: str, mailbox: str, uidvalidity: int,
+                 uid: int, now: datetime, also: Callable[[Session], None] | None, advance: bool) -> Outcome | None:
+    """``pbem.moderator.mastermail.inbound.master_mail``, its failures told as a message's (module docstring)."""
+    try:
+        return master_mail(db, config, message, key, mailbox, uidvalidity, uid, now, also=also, advance=advance)
+    except (OperationalError, InterfaceError) as exc:
+        raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+    except StoreError as exc:
+        raise DatabaseUnavailable(f"message {key}: {exc}") from None
+    except Exception as exc:
+        log.exception("master message %s could not be handled", key)
+        raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
 
 
 def _told(db: Database, identity: ModeratorSettings, recorded: Recorded | None, holder: str,

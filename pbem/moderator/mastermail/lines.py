@@ -1,0 +1,45 @@
+"""Reading a master's mail: one command a line, as the master wrote it (English words, like order keywords)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from pbem.games.messagetext import QUOTE, SIGNATURES
+
+
+class Command(StrEnum):
+    """The master commands by mail (docs/game-master.md, "By mail"); each names the CLI command it runs."""
+
+    PAUSE = "PAUSE"  # pbem pause
+    RESUME = "RESUME"  # pbem resume
+    FORCE = "FORCE"  # pbem force GAME PLAYER ORDERS
+    UNDO = "UNDO"  # pbem undo
+    REPLACE = "REPLACE"  # pbem replace GAME OLD NEW EMAIL
+    RESEND = "RESEND"  # pbem resend [--player]
+    SET = "SET"  # pbem game set GAME KEY=VALUE...
+    PROMOTE = "PROMOTE"  # pbem game master add (an observer becomes a master)
+    EJECT = "EJECT"  # pbem game master remove
+    HELP = "HELP"  # HELP MASTER: the commands
+
+
+@dataclass(frozen=True)
+class MasterLine:
+    number: int  # 1-based, among the master's own lines
+    text: str  # as written
+    command: Command | None  # None: no command of ours
+    rest: str  # the words after the command
+
+
+def read_lines(body: str) -> list[MasterLine]:
+    """The master's own lines (not quoted, above the signature, not blank, up to ``END``), each read."""
+    found: list[MasterLine] = []
+    for raw in body.split("\n"):
+        line = raw.strip()
+        if line in SIGNATURES or raw.rstrip() == "--" or line.upper() == "END":
+            break
+        if not line or raw.lstrip().startswith(QUOTE) or line.startswith("#"):
+            continue
+        word, _, rest = line.partition(" ")
+        command = Command.__members__.get(word.upper())
+        found.append(MasterLine(len(found) + 1, line, command, rest.strip()))
+    return found
