@@ -52,6 +52,7 @@ from pbem.cli import (  # noqa: F401  (their commands register on the apps)
     init,
     mailserver,
     master,
+    masters,
     observers,
     play,
     postfix,
