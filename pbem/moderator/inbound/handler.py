@@ -219,7 +219,7 @@ def _master_mail(db: Database, config: Config, message: InboundMessage, key: str
                  uid: int, now: datetime, also: Callable[[Session], None] | None, advance: bool) -> Outcome | None:
     """``pbem.moderator.mastermail.inbound.master_mail``, its failures told as a message's (module docstring)."""
     try:
-        return master_mail(db, config, message, key, mailbox, uidvalidity, uid, now, also=also, advance=advance)
+        done = master_mail(db, config, message, key, mailbox, uidvalidity, uid, now, also=also, advance=advance)
     except (OperationalError, InterfaceError) as exc:
         raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
     except StoreError as exc:
@@ -227,6 +227,10 @@ def _master_mail(db: Database, config: Config, message: InboundMessage, key: str
     except Exception as exc:
         log.exception("master message %s could not be handled", key)
         raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
+    if done is None:
+        return None
+    return Outcome(done.key, done.outcome, done.reason, done.sender, game=done.game, queued=done.queued,
+                   kind=done.kind, game_id=done.game_id)
 
 
 def _told(db: Database, identity: ModeratorSettings, recorded: Recorded | None, holder: str,

@@ -18,6 +18,7 @@ is in the players' mails and may write again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
@@ -26,7 +27,6 @@ from sqlmodel import Session
 from pbem.config import Config
 from pbem.mail import InboundMessage, token_address
 from pbem.moderator.gamemaster.common import MailContext, _stamp, _transaction
-from pbem.moderator.inbound.outcome import DUPLICATE, Outcome
 from pbem.moderator.mastermail.lines import read_lines
 from pbem.moderator.mastermail.mailing import ANSWER, HELP, game_language, queue_to_master, said, subject
 from pbem.moderator.mastermail.run import Answer, Master, run_line
@@ -35,6 +35,21 @@ from pbem.store.inbound import InboundRow, advance_position, find_message, recor
 from pbem.store.masters import master_for_token
 
 DONE, IGNORED = "master", "master_ignored"  # inbound outcomes (inbound_messages.outcome)
+DUPLICATE = "duplicate"  # the same mail, handled before (as ``pbem.moderator.inbound.outcome`` says it)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a master's mail; the inbound handler tells it as its own ``Outcome``."""
+
+    key: str
+    outcome: str
+    reason: str
+    sender: str
+    game: str | None = None
+    queued: tuple[str, ...] = ()
+    kind: str | None = None
+    game_id: int | None = None
 
 
 def master_mail(db: Database, config: Config, message: InboundMessage, key: str, mailbox: str, uidvalidity: int,
@@ -44,19 +59,19 @@ def master_mail(db: Database, config: Config, message: InboundMessage, key: str,
     from_master = _record(db, message, key, mailbox, uidvalidity, uid, now, also, advance)
     if from_master is None or isinstance(from_master, Outcome):
         return from_master
-    game, kind, email = from_master
+    game, kind, email, game_id = from_master
     mail = MailContext.from_config(config)
     master = Master(db, game, kind, email, mail, now)
     answers = [run_line(master, line) for line in read_lines(message.body)]
     queued = _reply(db, config, message, key, game, email, answers, now)
     done = sum(1 for a in answers if a.done)
     reason = f"{done} of {len(answers)} master line(s) done"
-    return Outcome(key, DONE, reason, message.sender or "", game=game, queued=queued, kind=kind)
+    return Outcome(key, DONE, reason, message.sender or "", game=game, queued=queued, kind=kind, game_id=game_id)
 
 
 def _record(db: Database, message: InboundMessage, key: str, mailbox: str, uidvalidity: int, uid: int,
             now: datetime, also: Callable[[Session], None] | None,
-            advance: bool) -> Outcome | tuple[str, str, str] | None:
+            advance: bool) -> Outcome | tuple[str, str, str, int | None] | None:
     """In one transaction: the record and the mailbox position; (game, kind, master's address) to go on."""
     assert message.token is not None
     try:
@@ -82,7 +97,7 @@ def _record(db: Database, message: InboundMessage, key: str, mailbox: str, uidva
                 also(session)
             if not trusted:
                 return Outcome(key, IGNORED, reason, sender, game=game.name, kind=game.kind, game_id=game.id)
-            return game.name, game.kind, row.email
+            return game.name, game.kind, row.email, game.id
     except IntegrityError:  # the same mail, recorded meanwhile by another worker
         return Outcome(key, DUPLICATE, "already handled", message.sender or "")
 
