@@ -1,4 +1,4 @@
-"""`pbem game master add|remove|list`: the host names a game's masters, who then run it by mail.
+"""`pbem game master add|remove|list`: the host names a game's masters, who then run it by mail; `pbem extend`.
 
 The host's CLI keeps every power; a master gets its own reply token in a
 welcome mail and runs the game with the commands of docs/game-master.md
@@ -11,9 +11,10 @@ from typing import Annotated
 
 import typer
 
-from pbem.cli.base import echo, game_app, handled, options_of
-from pbem.cli.master import gm_mail
+from pbem.cli.base import app, echo, game_app, handled, options_of
+from pbem.cli.master import gm_mail, gm_when, mails_line
 from pbem.cli.style import PlainGroup
+from pbem.moderator.gamemaster.extending import extend
 from pbem.moderator.mastermail.roster import host_add, host_list, host_remove
 
 master_app = typer.Typer(help="A game's masters: addresses that run the game by mail, each with its own token.",
@@ -62,3 +63,18 @@ def master_list(ctx: typer.Context, name: Annotated[str, typer.Argument(help="Th
         echo(f"Game {name} has no master: alerts go to [moderator] game_master, if set.")
     for email, by in rows:
         echo(f"{email} (named by {by})")
+
+
+@app.command("extend")
+@handled
+def extend_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+    hours: Annotated[float, typer.Argument(help="The hours more for the decisions pending now.")],
+) -> None:
+    """Give the decisions pending now more time; every player is told the new deadlines."""
+    mail = gm_mail(ctx)
+    done = extend(options_of(ctx).moderator().db, name, hours, mail=mail)
+    echo(" ".join([f"Game {name}: {hours:g} hours more.", *mails_line(mail, done.mailed)]))
+    for d in done.deadlines:
+        echo(f"  {d.player} ({d.kind}): deadline {gm_when(d.due)}")

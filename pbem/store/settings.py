@@ -46,6 +46,9 @@ class GameSettings:
     vacation: str = "stretch"  # VACATION UNTIL: "stretch" the seat's deadlines, or the "bot" stands in
     vacation_cap_days: int = 14  # the longest vacation a player may announce
     language: str = "en"  # a seat's mail language unless it chose one (pbem.languages.Language)
+    # When the game master last gave more time (``clock_reset`` then lies ahead): the extension counts only for
+    # decisions pending at that moment (pbem.moderator.deadlines); a clock restart clears it.
+    extended_at: datetime | None = None
 
     def hours_for(self, decision: str) -> float | None:
         """The hours a decision of this kind gets, else the game's fallback; None: no deadline."""
@@ -74,6 +77,7 @@ class GameSettingsRow(SQLModel, table=True):
     vacation: str = Field(default="stretch", sa_column=Column(String(8), nullable=False, server_default="stretch"))
     vacation_cap_days: int = Field(default=14, sa_column=Column(Integer, nullable=False, server_default="14"))
     language: str = Field(default="en", sa_column=Column(String(8), nullable=False, server_default="en"))
+    extended_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -88,7 +92,7 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
     return GameSettings(row.open_cash, row.paused, hours,
                         tuple(float(h) for h in row.reminder_hours), row.thread_root,  # empty: reminders=none
                         row.clock_reset, row.mail_default, row.board_default, row.press, row.absent,
-                        row.absent_limit, row.vacation, row.vacation_cap_days, row.language)
+                        row.absent_limit, row.vacation, row.vacation_cap_days, row.language, row.extended_at)
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
@@ -115,6 +119,7 @@ def _write(session: Session, game: GameRow, settings: GameSettings) -> None:
     row.vacation = settings.vacation
     row.vacation_cap_days = settings.vacation_cap_days
     row.language = settings.language
+    row.extended_at = settings.extended_at
     row.changed = utcnow()
     session.add(row)
     session.flush()

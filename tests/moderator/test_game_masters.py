@@ -121,3 +121,10 @@ def test_a_master_may_not_promote_someone_who_does_not_observe(table: Table) -> 
 def test_the_last_master_cannot_be_ejected_by_mail(table: Table) -> None:
     process(table, from_master(table, f"EJECT {MASTER}"))
     assert "last master" in replies_to_master(table)[-1]
+
+
+def test_a_masters_extend_gives_the_pending_decisions_more_time_and_tells_the_players(table: Table) -> None:
+    process(table, from_master(table, "EXTEND 24"))
+    assert "Done" in replies_to_master(table)[-1]
+    assert {row.recipient for row in table.outbox() if row.purpose == "extend"} == {"ann@example.org",
+                                                                                   "bob@example.org"}

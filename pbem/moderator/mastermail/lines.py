@@ -16,6 +16,7 @@ class Command(StrEnum):
     UNDO = "UNDO"  # pbem undo
     REPLACE = "REPLACE"  # pbem replace GAME OLD NEW EMAIL
     RESEND = "RESEND"  # pbem resend [--player]
+    EXTEND = "EXTEND"  # pbem extend GAME HOURS
     SET = "SET"  # pbem game set GAME KEY=VALUE...
     PROMOTE = "PROMOTE"  # pbem game master add (an observer becomes a master)
     EJECT = "EJECT"  # pbem game master remove

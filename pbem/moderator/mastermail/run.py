@@ -16,6 +16,7 @@ from pbem.errors import PbemError
 from pbem.games import kind_of
 from pbem.moderator.gamemaster import force, pause, replace, resend, resume, set_game, undo
 from pbem.moderator.gamemaster.common import GameMasterError, MailContext, _transaction
+from pbem.moderator.gamemaster.extending import extend
 from pbem.moderator.mastermail.lines import Command, MasterLine
 from pbem.moderator.mastermail.roster import eject, promote
 from pbem.store import Database, find_game
@@ -24,7 +25,8 @@ from pbem.store.masters import masters_of
 USAGE = {  # what is legal, told with a refused line (commands, not words: they stay as typed)
     Command.PAUSE: "PAUSE", Command.RESUME: "RESUME", Command.FORCE: "FORCE <player> <orders>",
     Command.UNDO: "UNDO", Command.REPLACE: "REPLACE <player> <address> [<new name>]",
-    Command.RESEND: "RESEND [<player>]", Command.SET: "SET <key>=<value> ...", Command.PROMOTE: "PROMOTE <address>",
+    Command.RESEND: "RESEND [<player>]", Command.EXTEND: "EXTEND <hours>", Command.SET: "SET <key>=<value> ...",
+    Command.PROMOTE: "PROMOTE <address>",
     Command.EJECT: "EJECT <address>", Command.HELP: "HELP MASTER",
 }
 
@@ -90,11 +92,15 @@ def _run(master: Master, line: MasterLine, command: Command, words: list[str]) -
         _need(words, 2)
         old, email = words[0], words[1]
         new_name = words[2] if len(words) > 2 else old
-        done = replace(db, name, old, new_name, email, mail=mail, now=now)
-        return Answer(line, "replaced", {"old": done.old, "new": done.new, "email": done.email})
+        taken = replace(db, name, old, new_name, email, mail=mail, now=now)
+        return Answer(line, "replaced", {"old": taken.old, "new": taken.new, "email": taken.email})
     if command is Command.RESEND:
         resent = resend(db, name, words[0] if words else None, mail=mail, now=now)
         return Answer(line, "resent", {"count": len(resent.mails)})
+    if command is Command.EXTEND:
+        _need(words, 1)
+        extended = extend(db, name, _hours(words[0]), mail=mail, now=now)
+        return Answer(line, "extended", {"hours": f"{extended.hours:g}", "mailed": extended.mailed})
     if command is Command.SET:
         _need(words, 1)
         return Answer(line, "set", {"changes": "; ".join(set_game(db, name, words).changed)})
@@ -107,6 +113,13 @@ def _run(master: Master, line: MasterLine, command: Command, words: list[str]) -
         if len(masters_of(session, game)) <= 1:
             raise GameMasterError("the last master of a game cannot be ejected by mail (the host may remove it)")
         return Answer(line, "ejected", {"email": eject(session, game, words[0], now).email})
+
+
+def _hours(word: str) -> float:
+    try:
+        return float(word.lower().removesuffix("h"))
+    except ValueError:
+        raise GameMasterError(f"{word!r} is no number of hours") from None
 
 
 def _need(words: list[str], count: int) -> None:

@@ -1,4 +1,5 @@
-"""A game's masters by mail (issue 31): their addresses and hashed tokens (pbem.store.masters).
+"""A game's masters by mail (issue 31): their addresses and hashed tokens (pbem.store.masters); when a game
+master last gave the pending decisions more time (game_settings.extended_at, EXTEND).
 
 Revision ID: 0017
 Revises: 0015
@@ -18,7 +19,10 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    if "game_masters" in set(sa.inspect(op.get_bind()).get_table_names()):  # adopted from the models already
+    inspector = sa.inspect(op.get_bind())
+    if "extended_at" not in {c["name"] for c in inspector.get_columns("game_settings")}:  # adopted from the models
+        op.add_column("game_settings", sa.Column("extended_at", sa.DateTime(timezone=True), nullable=True))
+    if "game_masters" in set(inspector.get_table_names()):
         return
     op.create_table(
         "game_masters",
@@ -40,3 +44,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_game_masters_game_id", table_name="game_masters")
     op.drop_table("game_masters")
+    with op.batch_alter_table("game_settings") as batch:
+        batch.drop_column("extended_at")
