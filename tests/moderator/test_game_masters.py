@@ -128,3 +128,12 @@ def test_a_masters_extend_gives_the_pending_decisions_more_time_and_tells_the_pl
     assert "Done" in replies_to_master(table)[-1]
     assert {row.recipient for row in table.outbox() if row.purpose == "extend"} == {"ann@example.org",
                                                                                    "bob@example.org"}
+
+
+def test_replies_to_a_master_are_capped_so_an_autoresponder_cannot_loop(tmp_path: Path) -> None:
+    t = Table(Database(f"sqlite:///{tmp_path / 'loop.db'}"), config_for(limits={"replies_per_sender_per_hour": 2}))
+    t.create()
+    host_add(t.db, t.name, MASTER, MailContext.make(moderator_address=MODERATOR), NOW)
+    for _ in range(4):
+        process(t, from_master(t, "thanks for your mail"))
+    assert len(replies_to_master(t)) == 1 + 2  # the welcome, then two answers

@@ -6,6 +6,10 @@ from no single address), or with the token of a master who left, is
 recorded and does nothing, unanswered (a forger learns nothing and cannot
 make us mail anyone). A seat's or an observer's token never reaches this
 module: it is a master's token or nothing (``pbem.store.masters``).
+The replies to a master count in the master's own budget (``[limits]
+replies_per_sender_per_hour`` and ``_per_day``), so that an autoresponder
+that answers our answers cannot keep a loop going; the commands are done
+all the same.
 
 Order of work, and why: the mail is first recorded (with the mailbox
 position, in one transaction), then its lines are done, each in the
@@ -31,7 +35,7 @@ from pbem.moderator.mastermail.lines import read_lines
 from pbem.moderator.mastermail.mailing import ANSWER, HELP, game_language, queue_to_master, said, subject
 from pbem.moderator.mastermail.run import Answer, Master, run_line
 from pbem.store import Database, find_game
-from pbem.store.inbound import InboundRow, advance_position, find_message, record_message
+from pbem.store.inbound import Budget, InboundRow, advance_position, find_message, record_message, take_reply
 from pbem.store.masters import master_for_token
 
 DONE, IGNORED = "master", "master_ignored"  # inbound outcomes (inbound_messages.outcome)
@@ -64,8 +68,7 @@ def master_mail(db: Database, config: Config, message: InboundMessage, key: str,
     master = Master(db, game, kind, email, mail, now)
     answers = [run_line(master, line) for line in read_lines(message.body)]
     queued = _reply(db, config, message, key, game, email, answers, now)
-    done = sum(1 for a in answers if a.done)
-    reason = f"{done} of {len(answers)} master line(s) done"
+    reason = f"{sum(1 for a in answers if a.done)} of {len(answers)} master line(s) done"
     return Outcome(key, DONE, reason, message.sender or "", game=game, queued=queued, kind=kind, game_id=game_id)
 
 
@@ -111,6 +114,11 @@ def _reply(db: Database, config: Config, message: InboundMessage, key: str, name
         return ()
     with _transaction(db) as session:
         game = find_game(session, name)
+        limits = config.limits
+        budget = Budget(f"master:{email}", limits.replies_per_sender_per_hour, limits.replies_per_sender_per_day)
+        if not take_reply(session, (budget,), "master", now):  # a mail loop with an autoresponder stops here
+            _note(session, key, answers, "; reply suppressed (rate limit)")
+            return ()
         with game_language(session, game):
             parts = [said(ANSWER, what=a.what, number=a.line.number, line=a.line.text, **a.values) for a in answers]
             if not answers or any(a.what in ("help", "unknown") for a in answers):
@@ -118,10 +126,14 @@ def _reply(db: Database, config: Config, message: InboundMessage, key: str, name
             body = "\n\n".join(parts) + "\n"
             row = queue_to_master(session, game, email, token, identity, key=f"master_reply:{_stamp(now)}:{key}",
                                   subject=subject(name, "reply"), body=body, now=now, replying=message)
-        record = find_message(session, key)
-        if record is not None:
-            done = sum(1 for a in answers if a.done)
-            record.reason = f"{done} of {len(answers)} master line(s) done"
-            session.add(record)
+        _note(session, key, answers)
         return (row.message_id,)
+
+
+def _note(session: Session, key: str, answers: list[Answer], more: str = "") -> None:
+    """The mail's record says how many of its lines were done (it was written before they were)."""
+    record = find_message(session, key)
+    if record is not None:
+        record.reason = f"{sum(1 for a in answers if a.done)} of {len(answers)} master line(s) done{more}"
+        session.add(record)
 
