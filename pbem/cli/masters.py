@@ -1,4 +1,5 @@
-"""`pbem game master add|remove|list`: the host names a game's masters, who then run it by mail; `pbem extend`.
+"""`pbem game master add|remove|list`: the host names a game's masters, who then run it by mail;
+`pbem extend` and `pbem end`, which masters may also mail.
 
 The host's CLI keeps every power; a master gets its own reply token in a
 welcome mail and runs the game with the commands of docs/game-master.md
@@ -14,6 +15,7 @@ import typer
 from pbem.cli.base import app, echo, game_app, handled, options_of
 from pbem.cli.master import gm_mail, gm_when, mails_line
 from pbem.cli.style import PlainGroup
+from pbem.moderator.gamemaster.ending import end_game
 from pbem.moderator.gamemaster.extending import extend
 from pbem.moderator.mastermail.roster import host_add, host_list, host_remove
 
@@ -78,3 +80,15 @@ def extend_command(
     echo(" ".join([f"Game {name}: {hours:g} hours more.", *mails_line(mail, done.mailed)]))
     for d in done.deadlines:
         echo(f"  {d.player} ({d.kind}): deadline {gm_when(d.due)}")
+
+
+@app.command("end")
+@handled
+def end_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The game.")],
+) -> None:
+    """End a game now, before its rules do: no more orders are taken; every player is told."""
+    mail = gm_mail(ctx)
+    done = end_game(options_of(ctx).moderator().db, name, mail=mail)
+    echo(" ".join([f"Game {name} ended at move {done.move}.", *mails_line(mail, done.mailed)]))

@@ -137,3 +137,14 @@ def test_replies_to_a_master_are_capped_so_an_autoresponder_cannot_loop(tmp_path
     for _ in range(4):
         process(t, from_master(t, "thanks for your mail"))
     assert len(replies_to_master(t)) == 1 + 2  # the welcome, then two answers
+
+
+def test_end_game_ends_the_game_and_tells_the_players_but_end_alone_only_ends_the_mail(table: Table) -> None:
+    process(table, from_master(table, "END\nEND GAME"))
+    assert "Line" not in replies_to_master(table)[-1]  # no line read: the answer is the help
+    assert not [row for row in table.outbox() if row.purpose == "end"]
+    process(table, from_master(table, "END GAME"))
+    assert "Done" in replies_to_master(table)[-1]
+    assert {row.recipient for row in table.outbox() if row.purpose == "end"} == {"ann@example.org",
+                                                                                "bob@example.org"}
+    assert process(table, table.mail_from("ann", "STATUS")).outcome == "finished"

@@ -183,6 +183,7 @@ class Subject(StrEnum):
     PAUSED = "paused"
     RESUMED = "resumed"
     EXTENDED = "extended"
+    ENDED = "ended"
     SENT_AGAIN = "sent_again"
     SENT_AGAIN_SHORT = "sent_again_short"
     REMINDER = "reminder"

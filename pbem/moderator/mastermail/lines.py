@@ -17,6 +17,7 @@ class Command(StrEnum):
     REPLACE = "REPLACE"  # pbem replace GAME OLD NEW EMAIL
     RESEND = "RESEND"  # pbem resend [--player]
     EXTEND = "EXTEND"  # pbem extend GAME HOURS
+    END = "END"  # END GAME: pbem end GAME (END alone ends the mail, as in a player's)
     SET = "SET"  # pbem game set GAME KEY=VALUE...
     PROMOTE = "PROMOTE"  # pbem game master add (an observer becomes a master)
     EJECT = "EJECT"  # pbem game master remove
@@ -36,7 +37,7 @@ def read_lines(body: str) -> list[MasterLine]:
     found: list[MasterLine] = []
     for raw in body.split("\n"):
         line = raw.strip()
-        if line in SIGNATURES or raw.rstrip() == "--" or line.upper() == "END":
+        if line in SIGNATURES or raw.rstrip() == "--" or line.upper() == "END":  # END GAME is a command
             break
         if not line or raw.lstrip().startswith(QUOTE) or line.startswith("#"):
             continue

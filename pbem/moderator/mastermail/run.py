@@ -16,6 +16,7 @@ from pbem.errors import PbemError
 from pbem.games import kind_of
 from pbem.moderator.gamemaster import force, pause, replace, resend, resume, set_game, undo
 from pbem.moderator.gamemaster.common import GameMasterError, MailContext, _transaction
+from pbem.moderator.gamemaster.ending import end_game
 from pbem.moderator.gamemaster.extending import extend
 from pbem.moderator.mastermail.lines import Command, MasterLine
 from pbem.moderator.mastermail.roster import eject, promote
@@ -25,8 +26,8 @@ from pbem.store.masters import masters_of
 USAGE = {  # what is legal, told with a refused line (commands, not words: they stay as typed)
     Command.PAUSE: "PAUSE", Command.RESUME: "RESUME", Command.FORCE: "FORCE <player> <orders>",
     Command.UNDO: "UNDO", Command.REPLACE: "REPLACE <player> <address> [<new name>]",
-    Command.RESEND: "RESEND [<player>]", Command.EXTEND: "EXTEND <hours>", Command.SET: "SET <key>=<value> ...",
-    Command.PROMOTE: "PROMOTE <address>",
+    Command.RESEND: "RESEND [<player>]", Command.EXTEND: "EXTEND <hours>", Command.END: "END GAME",
+    Command.SET: "SET <key>=<value> ...", Command.PROMOTE: "PROMOTE <address>",
     Command.EJECT: "EJECT <address>", Command.HELP: "HELP MASTER",
 }
 
@@ -59,7 +60,7 @@ class Master:
 def run_line(master: Master, line: MasterLine) -> Answer:
     """Do ``line`` (see the module docstring); never raises for a command that cannot be done."""
     if line.command is None:
-        return Answer(line, "unknown", {"commands": ", ".join(c.value for c in Command)})
+        return Answer(line, "unknown", {"commands": ", ".join(USAGE.values())})
     try:
         return _run(master, line, line.command, line.rest.split())
     except PbemError as exc:  # the reason the CLI would print, and what is legal
@@ -101,6 +102,11 @@ def _run(master: Master, line: MasterLine, command: Command, words: list[str]) -
         _need(words, 1)
         extended = extend(db, name, _hours(words[0]), mail=mail, now=now)
         return Answer(line, "extended", {"hours": f"{extended.hours:g}", "mailed": extended.mailed})
+    if command is Command.END:
+        if [w.upper() for w in words] != ["GAME"]:
+            raise GameMasterError("END GAME ends the game (END alone ends a mail)")
+        ended = end_game(db, name, mail=mail, now=now)
+        return Answer(line, "ended", {"move": ended.move, "mailed": ended.mailed})
     if command is Command.SET:
         _need(words, 1)
         return Answer(line, "set", {"changes": "; ".join(set_game(db, name, words).changed)})
