@@ -148,3 +148,10 @@ def test_end_game_ends_the_game_and_tells_the_players_but_end_alone_only_ends_th
     assert {row.recipient for row in table.outbox() if row.purpose == "end"} == {"ann@example.org",
                                                                                 "bob@example.org"}
     assert process(table, table.mail_from("ann", "STATUS")).outcome == "finished"
+
+
+def test_greetings_the_quoted_mail_and_the_signature_are_not_read_as_commands(table: Table) -> None:
+    process(table, from_master(table, "Hi all,\nPAUSE\nThanks, Gina\n\nOn Mon, 3 Jun 2030, pbem wrote:\n> RESUME\n"
+                                      "-- \nGina\nRESUME"))
+    reply = replies_to_master(table)[-1]
+    assert "Line 1: PAUSE" in reply and "Line 2" not in reply and is_paused(table.db, table.name)

@@ -109,9 +109,9 @@ def _reply(db: Database, config: Config, message: InboundMessage, key: str, name
            answers: list[Answer], now: datetime) -> tuple[str, ...]:
     """The one reply to the master: each line and what became of it (HELP when asked, or when no line was read)."""
     identity = config.moderator
-    token = message.token
-    if identity is None or token is None:
+    if identity is None or message.token is None:
         return ()
+    token = message.token.strip().lower()  # as the master's mail brought it back (some servers change case)
     with _transaction(db) as session:
         game = find_game(session, name)
         limits = config.limits

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from pbem.games.messagetext import QUOTE, SIGNATURES
+from pbem.games.messagetext import COMMENT, ENDS, QUOTE, SIGNATURES, clean_line, is_courtesy
 
 
 class Command(StrEnum):
@@ -33,15 +33,21 @@ class MasterLine:
 
 
 def read_lines(body: str) -> list[MasterLine]:
-    """The master's own lines (not quoted, above the signature, not blank, up to ``END``), each read."""
+    """The master's own lines, each read: as a player's mail is read (``pbem.games.messagetext``), quoted lines,
+    ``#`` comments, blank lines and the words around the commands (a greeting, thanks, the "… wrote:" line
+    of a reply) are left out, and a signature or a line ``END`` ends them (``END GAME`` is a command)."""
     found: list[MasterLine] = []
-    for raw in body.split("\n"):
-        line = raw.strip()
-        if line in SIGNATURES or raw.rstrip() == "--" or line.upper() == "END":  # END GAME is a command
+    for raw in body.splitlines():
+        if raw.strip() in SIGNATURES:
             break
-        if not line or raw.lstrip().startswith(QUOTE) or line.startswith("#"):
+        line = clean_line(raw)
+        if line in SIGNATURES or line.casefold() in ENDS:
+            break
+        if not line or line.startswith((QUOTE, COMMENT)):
             continue
         word, _, rest = line.partition(" ")
         command = Command.__members__.get(word.upper())
+        if command is None and (is_courtesy(line) or line.endswith(("wrote:", "writes:"))):
+            continue
         found.append(MasterLine(len(found) + 1, line, command, rest.strip()))
     return found
