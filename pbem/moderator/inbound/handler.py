@@ -108,6 +108,7 @@ from pbem.moderator.inbound.press import PressReading, answered_press, read_pres
 from pbem.moderator.inbound.seatreplies import SeatReplies
 from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
 from pbem.moderator.inbound.words import said
+from pbem.moderator.mastermail.inbound import DONE as MASTER
 from pbem.moderator.mastermail.inbound import master_mail
 from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
 from pbem.moderator.notify.observers import answer as observer_answer
@@ -134,6 +135,7 @@ from pbem.store.inbound import (
     record_message,
 )
 from pbem.store.mailprefs import set_prefs
+from pbem.store.masters import master_for_token
 from pbem.store.models import id_of
 from pbem.store.moves import Source
 from pbem.store.observers import ObserverRow, observer_for_token
@@ -167,10 +169,6 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
     moderator = moderator or Moderator(db)
     now = now.astimezone(UTC)
     message, key, oversize = read(raw, identity, config.limits.max_message_bytes)
-    if message.token and not message.is_automatic and not oversize:
-        mastered = _master_mail(db, config, message, key, mailbox, uidvalidity, uid, now, also, advance)
-        if mastered is not None:  # a master's token (pbem.moderator.mastermail): its commands, done and answered
-            return mastered
     holder = holder_name("tell")  # the move's teller: this thread, right after the commit
     for attempt in range(retries + 1):
         try:
@@ -178,13 +176,16 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
                 handler = _Handler(session, config, identity, moderator, message, key, oversize, len(raw), now,
                                    holder)
                 outcome = handler.handle()
-                if not outcome.duplicate:
-                    handler.record(mailbox, uidvalidity, uid, outcome)
-                if advance:
-                    advance_position(session, mailbox, uidvalidity, uid, now)
-                if also is not None:
-                    also(session)
-                crash_point("mid_transaction")
+                if not handler.master:  # a master's mail is recorded by its own handling, after this
+                    if not outcome.duplicate:
+                        handler.record(mailbox, uidvalidity, uid, outcome)
+                    if advance:
+                        advance_position(session, mailbox, uidvalidity, uid, now)
+                    if also is not None:
+                        also(session)
+                    crash_point("mid_transaction")
+            if handler.master:
+                break
             return _told(db, identity, handler.recorded, holder, outcome)
         except (ConcurrentUpdate, IntegrityError) as exc:
             # another writer of the same game, or of the same message: read everything again
@@ -212,7 +213,11 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
         except Exception as exc:
             log.exception("message %s could not be handled", key)
             raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
-    raise AssertionError("unreachable")
+    # Only a master's token leaves the loop: its commands run in the transactions of the CLI's own commands
+    mastered = _master_mail(db, config, message, key, mailbox, uidvalidity, uid, now, also, advance)
+    if mastered is None:  # its game was deleted meanwhile
+        raise MessageFailed(f"message {key}: the master's game is gone")
+    return mastered
 
 
 def _master_mail(db: Database, config: Config, message: InboundMessage, key: str, mailbox: str, uidvalidity: int,
@@ -294,6 +299,7 @@ class _Handler(SeatReplies):
         self.notes: list[str] = []
         self.holder = holder  # who tells the move after the commit (``pbem.store.moves``)
         self.recorded: Recorded | None = None  # the move to tell after the commit
+        self.master = False  # a game master's token: ``pbem.moderator.mastermail`` handles the mail
 
     # --- the decision ------------------------------------------------------------------------
 
@@ -319,6 +325,9 @@ class _Handler(SeatReplies):
             watcher = observer_for_token(self.session, token)
             if watcher is not None:
                 return self.observer(watcher, token)
+            if master_for_token(self.session, token) is not None:  # handled after this transaction
+                self.master = True
+                return self.outcome(MASTER, "a master's token")
             return self.stranger(InboundOutcome.UNKNOWN_TOKEN, "the reply token belongs to no seat")
         seat, game = found
         self.game, self.seat = game, seat
