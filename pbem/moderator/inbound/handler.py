@@ -8,12 +8,13 @@
    ``automatic``; never answered (loop guard).
 3. Larger than ``[limits] max_message_bytes`` -> recorded as ``oversize``; only its header is read;
    a polite reply to the sender.
-4. A game master's token (``pbem.store.masters``) -> the mail is the master's commands, done as the
-   CLI does them, each line answered (``pbem.moderator.mastermail``: its own record and transactions).
-   No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
+4. No reply token (plus-address or ``TOKEN …`` line) -> ``no_token``; a token that is no seat's ->
    ``unknown_token``; each with one short reply to the sender telling how to reply.
    A token of an observer of a game (``pbem.store.observers``) -> ``STOP`` ends their mail, other
    words are answered saying that observers do not play (``pbem.moderator.notify.observers``).
+   A game master's token (``pbem.store.masters``) -> the mail is the master's commands: this
+   transaction writes nothing, and ``pbem.moderator.mastermail`` records the mail, does each line as
+   the CLI's command does it (in that command's own transaction) and answers the master.
 5. A seat's token, but from another address than the seat's -> ``spoofed``: nothing applied; the
    reply goes to the seat's real address (never to the sender, who may be anyone), saying that a
    message from that other address was ignored.
