@@ -4,4 +4,4 @@
 # releases without a schema change. A new revision needs a new minor version here (tests/store/test_schema_versions.py
 # fails until it has one): the version alone tells a host whether an upgrade migrates the database, and an older
 # pbem names the newer one that migrated a database it refuses (pbem.store.schema, docs/running.md "Upgrading").
-__version__ = "0.17.0"
+__version__ = "0.18.0"

@@ -52,6 +52,7 @@ from pbem.cli import (  # noqa: F401  (their commands register on the apps)
     init,
     mailserver,
     master,
+    masters,
     observers,
     play,
     postfix,
@@ -68,7 +69,7 @@ __all__ = ["EXIT_ERROR", "EXIT_REFUSED", "PANELS", "Options", "app", "game_app",
 
 PANELS: dict[str, tuple[str, ...]] = {
     "Play and inspect": ("game", "order", "state", "board", "report", "export", "site", "kinds"),
-    "Game master": ("force", "undo", "replace", "pause", "resume", "resend", "observer"),
+    "Game master": ("force", "undo", "replace", "pause", "resume", "extend", "end", "resend", "observer"),
     "Mail server": ("init", "check", "run", "lmtp", "postfix-maps", "poll", "status", "backup", "restore", "deadlines",
                     "inbox"),
     "Demo": ("demo", "mail", "mailhub", "bot"),

@@ -23,6 +23,7 @@ from pbem.cli.base import (
 )
 from pbem.cli.lines import submit_lines
 from pbem.cli.master import gm_mail
+from pbem.cli.masters import name_masters
 from pbem.config import load_config
 from pbem.errors import BadSetup, UnknownPlayer
 from pbem.games import DEFAULT_KIND, KINDS, GameKind, kind_named
@@ -88,6 +89,12 @@ def game_new(
                           help="The language of the game's mail (en, ru, pl, es, it) for the seats that name none "
                                "in --player NAME:EMAIL:LANG; a player changes theirs by mail (LANGUAGE RU).")
     ] = SOURCE.value,
+    master: Annotated[
+        list[str] | None,
+        typer.Option("--master", metavar="EMAIL", show_default=False,
+                     help="A game master (repeatable): they get a token by mail and run the game by mail "
+                          "(docs/game-master.md).")
+    ] = None,
 ) -> None:
     """Create a game of any kind (--kind) and print its setup: the seats, what was dealt, who decides first."""
     game_kind = kind_named(kind)  # an unknown kind is refused before anything else, naming the kinds there are
@@ -108,6 +115,7 @@ def game_new(
                                                kind=game_kind.info.name, options=own)
         for line in game_kind.new_game_lines(game):
             echo(line)
+        name_masters(ctx, name, master or [])
         return
 
     moderator = options.moderator()
@@ -120,6 +128,7 @@ def game_new(
     welcomed = [q.recipient for q in queued if q.purpose == "welcome"]
     echo(f"Mail: welcome mails with each seat's reply token queued for {', '.join(welcomed)}"
          f" ({len(queued)} mail(s)); `pbem run` or `pbem poll --once` delivers them.")
+    name_masters(ctx, name, master or [])
 
 
 @game_app.command("list")

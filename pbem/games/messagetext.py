@@ -89,6 +89,13 @@ _CLOSING = re.compile(r"^(?:thanks?|thank you|thx|ty|tia|cheers|regards|best|bes
                       r"sincerely|yours|love|good luck|gl|have fun|enjoy|спасибо|с уважением|удачи|пока|pozdrawiam|"
                       r"dziękuję|dziekuje|dzięki|dzieki|powodzenia|saludos|un saludo|suerte|saluti|cordiali saluti|"
                       r"buona fortuna)\b[\w .,'!-]{0,60}$", re.IGNORECASE)
+
+
+def is_courtesy(text: str) -> bool:
+    """A greeting or a closing ("Hi Bob,", "Thanks, Alice"): words around commands, set aside, not refused."""
+    return bool(_GREETING.match(text) or _CLOSING.match(text))
+
+
 # A signed name: one to three capitalised words or initials ("Alice", "Ann B.", "J.-P. Roux"), not
 # "Mumbai HOSTILE" (the rest of an order broken by a phone) nor "london".
 _NAME = re.compile(r"^[A-Z\u00c0-\u00de][a-z\u00df-\u00ff.'-]*(?: [A-Z\u00c0-\u00de][a-z\u00df-\u00ff.'-]*){0,2}[.!]?$")

@@ -148,15 +148,17 @@ def decision_since(session: Session, game: GameRow, state: Any = None) -> dateti
 
 
 def _with_resets(session: Session, game: GameRow, start: datetime) -> datetime:
-    """``start``, or the game master's latest restart of the clock (undo, replace, resume) if later."""
+    """``start``, or the game master's latest restart of the clock (undo, replace, resume) if later; or the
+    end of the extension of the pending decisions (``extend``) if they were pending when it was given."""
     reset = session.exec(
         select(func.max(col(OutboxRow.created))).where(col(OutboxRow.game_id) == game.id,
                                                   col(OutboxRow.purpose).in_(CLOCK_PURPOSES))
     ).one()
     if reset is not None:  # games from before clock_reset was stored: their notices tell
         start = max(start, utc(reset))
-    stored = load_settings(session, game).clock_reset
-    if stored is not None:
+    settings = load_settings(session, game)
+    stored, extended = settings.clock_reset, settings.extended_at
+    if stored is not None and (extended is None or start <= utc(extended)):  # an extension: only for its decisions
         start = max(start, utc(stored))
     return start
 

@@ -61,7 +61,7 @@ from pbem.errors import PbemError, StoreError
 from pbem.moderator.deadlines import Deadline, deadlines, decision_since, first_due, kind_of_game, utc
 from pbem.moderator.gamemaster.common import MailContext, TickLine, tick_words
 from pbem.moderator.gamemaster.digests import daily_digests, next_digest
-from pbem.moderator.gamemaster.playing import alert_game_master, apply_default, remind, stand_in
+from pbem.moderator.gamemaster.playing import alert_addresses, alert_game_master, apply_default, remind, stand_in
 from pbem.render.text import utc_stamp
 from pbem.store import Database
 from pbem.store.absence import unreachable_of, vacations_of
@@ -269,7 +269,8 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
                 return None
             moments.append(now)
         if now >= deadline.due:
-            detail = tick_words(TickLine.NO_GAME_MASTER) if not mail.game_master else ""
+            alerting = bool(alert_addresses(session, game, mail))  # the game's masters, else the host's address
+            detail = tick_words(TickLine.NO_GAME_MASTER) if not alerting else ""
             acted, detail = _act_on_expiry(session, game, state, deadline, settings, mail, now, report, detail)
             if acted:
                 return None  # the position changed: its new decisions start their clocks now
@@ -278,7 +279,7 @@ def _tick_game(session: Session, game_id: int, now: datetime, mail: MailContext,
                 detail = tick_words(TickLine.ALERTED, why=detail)
                 log.info("%s: %s is past the deadline (%s); game master alerted", name, deadline.player,
                          deadline.kind)
-            elif mail.game_master and not detail:
+            elif alerting and not detail:
                 detail = tick_words(TickLine.ALERTED_BEFORE)
             item = TickItem(name, deadline.player, deadline.kind, deadline.due, detail)
             report.stalled.append(item)

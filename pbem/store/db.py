@@ -26,6 +26,7 @@ from pbem.store import (  # noqa: F401  (register their tables)
     judge,
     leases,
     mailprefs,
+    masters,
     models,
     moves,
     observers,

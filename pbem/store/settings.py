@@ -49,6 +49,9 @@ class GameSettings:
     # who may write to the game besides the host's lists (pbem.moderator.senders): addresses and domains
     allow: tuple[str, ...] = ()  # when not empty, only these (and the seats and observers themselves)
     deny: tuple[str, ...] = ()  # never these
+    # When the game master last gave more time (``clock_reset`` then lies ahead): the extension counts only for
+    # decisions pending at that moment (pbem.moderator.deadlines); a clock restart clears it.
+    extended_at: datetime | None = None
 
     def hours_for(self, decision: str) -> float | None:
         """The hours a decision of this kind gets, else the game's fallback; None: no deadline."""
@@ -79,6 +82,7 @@ class GameSettingsRow(SQLModel, table=True):
     language: str = Field(default="en", sa_column=Column(String(8), nullable=False, server_default="en"))
     allow: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
     deny: list[Any] = Field(default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]"))
+    extended_at: datetime | None = Field(default=None, sa_column=Column(DateTime(timezone=True), nullable=True))
     changed: datetime = Field(default_factory=utcnow, sa_column=Column(DateTime(timezone=True), nullable=False))
 
 
@@ -94,7 +98,8 @@ def load_settings(session: Session, game: GameRow) -> GameSettings:
                         tuple(float(h) for h in row.reminder_hours), row.thread_root,  # empty: reminders=none
                         row.clock_reset, row.mail_default, row.board_default, row.press, row.absent,
                         row.absent_limit, row.vacation, row.vacation_cap_days, row.language,
-                        tuple(str(entry) for entry in row.allow or ()), tuple(str(entry) for entry in row.deny or ()))
+                        tuple(str(entry) for entry in row.allow or ()), tuple(str(entry) for entry in row.deny or ()),
+                        row.extended_at)
 
 
 def save_settings(session: Session, game: GameRow, settings: GameSettings) -> None:
@@ -123,6 +128,7 @@ def _write(session: Session, game: GameRow, settings: GameSettings) -> None:
     row.language = settings.language
     row.allow = list(settings.allow)
     row.deny = list(settings.deny)
+    row.extended_at = settings.extended_at
     row.changed = utcnow()
     session.add(row)
     session.flush()

@@ -26,7 +26,7 @@ from pbem.store.outbox import OutboxRow, pictures_of
 EXPECTED_TABLES = {
     "games", "seats", "action_log", "snapshots", "waiting_lines", "outbox", "game_settings", "seat_tokens",
     "inbound_messages", "mailbox_state", "sender_replies", "seat_mail", "observers", "seat_absence",
-    "leases", "inbound_queue", "outages", "moves_to_tell", "pictures", "processes",
+    "leases", "inbound_queue", "outages", "moves_to_tell", "pictures", "processes", "game_masters",
     "open_games", "open_joins", "confirmations", "vacant_seats",
 }
 

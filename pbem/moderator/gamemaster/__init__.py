@@ -21,6 +21,8 @@ still untold, so that every seat hears of a move before it is taken back.
     replace(db, name, old, new, email)       a new player takes a seat
     pause(db, name) / resume(db, name)       stop / restart the game (orders refused, deadlines frozen)
     resend(db, name, player=None)            the current report (and prompt) again
+    extend(db, name, hours)                  more time for the decisions pending now (``extending``)
+    end_game(db, name)                       end the game before its rules do (``ending``)
     refuse_if_paused(session, game)          for the mail pipeline: raises GamePaused
     export_game(db, name, public=False)      the whole history, to replay or publish (export_json, export_text)
 

@@ -191,6 +191,8 @@ class Subject(StrEnum):
     YOUR_SEAT = "your_seat"
     PAUSED = "paused"
     RESUMED = "resumed"
+    EXTENDED = "extended"
+    ENDED = "ended"
     SENT_AGAIN = "sent_again"
     SENT_AGAIN_SHORT = "sent_again_short"
     REMINDER = "reminder"
@@ -283,7 +285,7 @@ def _resolve(names: Sequence[str], text: str, game: str) -> str:
 
 def _restart_clock(session: Session, game: GameRow, settings: GameSettings, moment: datetime) -> GameSettings:
     """Deadlines count from ``moment`` (undo, replace, resume; read by ``pbem.moderator.deadlines.decision_since``)."""
-    settings = dc_replace(settings, clock_reset=moment)
+    settings = dc_replace(settings, clock_reset=moment, extended_at=None)
     save_settings(session, game, settings)
     return settings
 

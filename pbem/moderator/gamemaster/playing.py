@@ -36,6 +36,7 @@ from pbem.render.text import until_stamp
 from pbem.store import GameRow
 from pbem.store import waiting as waiting_store
 from pbem.store.absence import ask_replace_once, stood_in
+from pbem.store.masters import masters_of
 from pbem.store.models import ActionRow
 from pbem.store.moves import Source
 from pbem.store.settings import GameSettings
@@ -181,16 +182,26 @@ def remind(session: Session, game: GameRow, state: Any, deadline: Deadline, mome
     return True
 
 
+def alert_addresses(session: Session, game: GameRow, mail: MailContext) -> list[str]:
+    """Who hears a game's alerts: its masters (``pbem.store.masters``), else the host's ``[moderator] game_master``."""
+    masters = [row.email for row in masters_of(session, game)]
+    return masters or ([mail.game_master] if mail.game_master else [])
+
+
 def alert_game_master(session: Session, game: GameRow, state: Any, deadline: Deadline,
                       settings: GameSettings, mail: MailContext, now: datetime) -> bool:
-    """Tell the game master that a decision without a default is past its deadline; once per decision."""
-    if not mail.game_master or deadline.pending is None or deadline.since is None:
+    """Tell the game's masters (``alert_addresses``) that a decision without a default is past its deadline;
+    once per decision and address."""
+    addresses = alert_addresses(session, game, mail)
+    if not addresses or deadline.pending is None or deadline.since is None:
         return False
     composer = mail.composer(session, now, "")
     if composer is None:
         return False
     key = f"stalled:{deadline.kind}:{deadline.player}:{_stamp(deadline.since)}"
-    if composer.queued_before(composer.message_id(game.name, state.version, mail.game_master, key)) is not None:
+    addresses = [a for a in addresses
+                 if composer.queued_before(composer.message_id(game.name, state.version, a, key)) is None]
+    if not addresses:
         return False
     name = game.name
     kind = kind_of(game.kind)
@@ -199,8 +210,9 @@ def alert_game_master(session: Session, game: GameRow, state: Any, deadline: Dea
                   due=_when(deadline.due))
     prompt = kind.prompt(state, deadline.player, game=name, deadline=deadline.due) or ""
     stalled = subject_words(Subject.STALLED, player=deadline.player, decision=deadline.kind)
-    composer.to_address(mail.game_master, purpose="stalled", key=key, game=game, version=state.version,
-                        subject=f"[{name}] {stalled}", body=note + prompt)
+    for address in addresses:
+        composer.to_address(address, purpose="stalled", key=key, game=game, version=state.version,
+                            subject=f"[{name}] {stalled}", body=note + prompt)
     return True
 
 
@@ -264,14 +276,16 @@ def _bot_plays(session: Session, game: GameRow, state: Any, player: str, now: da
 
 def _ask_to_replace(session: Session, game: GameRow, state: Any, player: str, missed: int,
                     settings: GameSettings, mail: MailContext, now: datetime) -> bool:
-    if not mail.game_master:
+    addresses = alert_addresses(session, game, mail)
+    if not addresses:
         log.warning("%s: %s missed %d decisions in a row; no game master address to tell", game.name, player, missed)
         return False
     composer = mail.composer(session, now, "")
     if composer is None:
         return False
-    composer.to_address(mail.game_master, purpose="replace", key=f"replace:{player}:{_stamp(now)}", game=game,
-                        version=state.version,
-                        subject=f"[{game.name}] {subject_words(Subject.REPLACE, player=player, missed=missed)}",
-                        body=notice("core/notice_replace_seat.j2", game=game.name, player=player, missed=missed))
+    for address in addresses:
+        composer.to_address(address, purpose="replace", key=f"replace:{player}:{_stamp(now)}", game=game,
+                            version=state.version,
+                            subject=f"[{game.name}] {subject_words(Subject.REPLACE, player=player, missed=missed)}",
+                            body=notice("core/notice_replace_seat.j2", game=game.name, player=player, missed=missed))
     return True

@@ -15,6 +15,9 @@
    ``unknown_token``; each with one short reply to the sender telling how to reply.
    A token of an observer of a game (``pbem.store.observers``) -> ``STOP`` ends their mail, other
    words are answered saying that observers do not play (``pbem.moderator.notify.observers``).
+   A game master's token (``pbem.store.masters``) -> the mail is the master's commands: this
+   transaction writes nothing, and ``pbem.moderator.mastermail`` records the mail, does each line as
+   the CLI's command does it (in that command's own transaction) and answers the master.
 5. A seat's token, but from another address than the seat's -> ``spoofed``: nothing applied; the
    reply goes to the seat's real address (never to the sender, who may be anyone), saying that a
    message from that other address was ignored.
@@ -95,7 +98,7 @@ from sqlmodel import Session
 
 from pbem.config import Config, ModeratorSettings
 from pbem.crash import crash_point
-from pbem.errors import ConcurrentUpdate, PbemError
+from pbem.errors import ConcurrentUpdate, PbemError, StoreError
 from pbem.games import kind_of
 from pbem.holders import holder_name
 from pbem.languages import speaking
@@ -112,6 +115,8 @@ from pbem.moderator.inbound.press import PressReading, answered_press, read_pres
 from pbem.moderator.inbound.seatreplies import SeatReplies
 from pbem.moderator.inbound.vacation import announce_vacation, vacation_problem
 from pbem.moderator.inbound.words import said
+from pbem.moderator.mastermail.inbound import DONE as MASTER
+from pbem.moderator.mastermail.inbound import master_mail
 from pbem.moderator.notify.compose import MailComposer, error_body, key_tag
 from pbem.moderator.notify.observers import answer as observer_answer
 from pbem.moderator.notify.subjects import MailSubject, decision_kind, game_subject, mail_subject, reply_subject
@@ -137,6 +142,7 @@ from pbem.store.inbound import (
     record_message,
 )
 from pbem.store.mailprefs import set_prefs
+from pbem.store.masters import master_for_token
 from pbem.store.models import id_of
 from pbem.store.moves import Source
 from pbem.store.observers import ObserverRow, observer_for_token
@@ -177,13 +183,16 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
                 handler = _Handler(session, config, identity, moderator, message, key, oversize, len(raw), now,
                                    holder)
                 outcome = handler.handle()
-                if not outcome.duplicate:
-                    handler.record(mailbox, uidvalidity, uid, outcome)
-                if advance:
-                    advance_position(session, mailbox, uidvalidity, uid, now)
-                if also is not None:
-                    also(session)
-                crash_point("mid_transaction")
+                if not handler.master:  # a master's mail is recorded by its own handling, after this
+                    if not outcome.duplicate:
+                        handler.record(mailbox, uidvalidity, uid, outcome)
+                    if advance:
+                        advance_position(session, mailbox, uidvalidity, uid, now)
+                    if also is not None:
+                        also(session)
+                    crash_point("mid_transaction")
+            if handler.master:
+                break
             return _told(db, identity, handler.recorded, holder, outcome)
         except (ConcurrentUpdate, IntegrityError) as exc:
             # another writer of the same game, or of the same message: read everything again
@@ -211,7 +220,29 @@ def process_message(db: Database, config: Config, raw: bytes, mailbox: str, uidv
         except Exception as exc:
             log.exception("message %s could not be handled", key)
             raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
-    raise AssertionError("unreachable")
+    # Only a master's token leaves the loop: its commands run in the transactions of the CLI's own commands
+    mastered = _master_mail(db, config, message, key, mailbox, uidvalidity, uid, now, also, advance)
+    if mastered is None:  # its game was deleted meanwhile
+        raise MessageFailed(f"message {key}: the master's game is gone")
+    return mastered
+
+
+def _master_mail(db: Database, config: Config, message: InboundMessage, key: str, mailbox: str, uidvalidity: int,
+                 uid: int, now: datetime, also: Callable[[Session], None] | None, advance: bool) -> Outcome | None:
+    """``pbem.moderator.mastermail.inbound.master_mail``, its failures told as a message's (module docstring)."""
+    try:
+        done = master_mail(db, config, message, key, mailbox, uidvalidity, uid, now, also=also, advance=advance)
+    except (OperationalError, InterfaceError) as exc:
+        raise DatabaseUnavailable(f"database unavailable: {_first_line(exc)}") from None
+    except StoreError as exc:
+        raise DatabaseUnavailable(f"message {key}: {exc}") from None
+    except Exception as exc:
+        log.exception("master message %s could not be handled", key)
+        raise MessageFailed(f"message {key}: {type(exc).__name__}: {exc}") from None
+    if done is None:
+        return None
+    return Outcome(done.key, done.outcome, done.reason, done.sender, game=done.game, queued=done.queued,
+                   kind=done.kind, game_id=done.game_id)
 
 
 def _told(db: Database, identity: ModeratorSettings, recorded: Recorded | None, holder: str,
@@ -275,6 +306,7 @@ class _Handler(SeatReplies, Gates):
         self.notes: list[str] = []
         self.holder = holder  # who tells the move after the commit (``pbem.store.moves``)
         self.recorded: Recorded | None = None  # the move to tell after the commit
+        self.master = False  # a game master's token: ``pbem.moderator.mastermail`` handles the mail
 
     # --- the decision ------------------------------------------------------------------------
 
@@ -306,6 +338,9 @@ class _Handler(SeatReplies, Gates):
             watcher = observer_for_token(self.session, token)
             if watcher is not None:
                 return self.observer(watcher, token)
+            if master_for_token(self.session, token) is not None:  # handled after this transaction
+                self.master = True
+                return self.outcome(MASTER, "a master's token")
             done = self.judge().confirmation(token) if message.sender_problem is None else None
             if done is not None:
                 return self.outcome(*done)
