@@ -52,8 +52,10 @@ from pbem.mail import InboundMessage
 from pbem.moderator.gamemaster.commands import change_address_in, replace_in
 from pbem.moderator.gamemaster.common import MailContext
 from pbem.moderator.gamemaster.newgame import create_game_in
+from pbem.moderator.gamemaster.playing import alert_addresses
 from pbem.moderator.games import EMAIL, GAME_NAME, PLAYER_NAME, Moderator
 from pbem.moderator.inbound.words import said
+from pbem.moderator.mastermail.roster import name_master
 from pbem.moderator.notify.compose import MailComposer
 from pbem.moderator.notify.observers import Sender, welcome_observer
 from pbem.moderator.notify.subjects import MailSubject, game_subject, mail_subject, reply_subject
@@ -76,6 +78,7 @@ from pbem.store.judge import (
     take_confirmation,
     vacant_seats,
 )
+from pbem.store.masters import HOST
 from pbem.store.observers import find_observer
 
 TEMPLATE = "judge"  # templates/core/judge.j2
@@ -433,20 +436,23 @@ class Judge:
         self._name_free(name)
         close_open_game(self.session, waiting)
         setup = self.moderator.make_setup(name, players, variants=variants, kind=kind)
-        create_game_in(self.session, self.moderator, self.config, name, setup, self.now, kind=kind)
+        _, _, game_id = create_game_in(self.session, self.moderator, self.config, name, setup, self.now, kind=kind)
+        game = self.session.get(GameRow, game_id)
+        assert game is not None
+        # its creator is its first game master (pbem.moderator.mastermail): the master's own token, by mail
+        name_master(self.session, game, waiting.creator, HOST, self.identity, self.now)
 
     def resign(self, payload: dict[str, Any]) -> dict[str, Any]:
         """The seat is given up; the game master is asked to find a player (or to let one TAKEOVER)."""
         game = self._active(str(payload["game"]))
         seat = self._own_seat(game)
         set_vacant(self.session, seat, True, self.now)
-        master = self.identity.game_master
-        if master:
-            body = said(TEMPLATE, what="vacant", name=game.name, player=seat.name, seat=seat.seat + 1,
-                        address=self.identity.address, commands=COMMANDS)
-            self.compose.to_address(master, purpose="vacant", key=f"vacant:{seat.name}:{self.tag}", game=game,
-                                    subject=game_subject(game.name, MailSubject.SEAT_GIVEN_UP, player=seat.name),
-                                    body=body)
+        body = said(TEMPLATE, what="vacant", name=game.name, player=seat.name, seat=seat.seat + 1,
+                    address=self.identity.address, commands=COMMANDS)
+        for master in alert_addresses(self.session, game, MailContext(game_master=self.identity.game_master)):
+            self.compose.to_address(master, purpose="vacant", key=f"vacant:{seat.name}:{master}:{self.tag}",
+                                    game=game, body=body,
+                                    subject=game_subject(game.name, MailSubject.SEAT_GIVEN_UP, player=seat.name))
         return {"name": game.name, "player": seat.name}
 
     def take_over(self, payload: dict[str, Any]) -> dict[str, Any]:
