@@ -15,6 +15,7 @@ from sqlmodel import Session
 from pbem.config import Config, ModeratorSettings
 from pbem.mail import InboundMessage
 from pbem.moderator.inbound.bounces import judge_bounce
+from pbem.moderator.inbound.budgets import ReplyBudgets
 from pbem.moderator.inbound.outcome import Outcome
 from pbem.moderator.inbound.words import said
 from pbem.moderator.notify.compose import MailComposer
@@ -27,7 +28,7 @@ DENIED = "denied"  # the outbox purpose of the answer to a refused sender, and i
 DENIALS_EVER = 1  # answers to one refused address, ever: a stranger who keeps writing hears from us once
 
 
-class Gates:
+class Gates(ReplyBudgets):
     """Bounces and the allow and deny lists; the handler supplies what is declared here."""
 
     session: Session
@@ -41,12 +42,6 @@ class Gates:
 
     def outcome(self, outcome: str, reason: str, *, version_before: int | None = None,
                 version: int | None = None) -> Outcome:
-        raise NotImplementedError
-
-    def _allowed(self, budgets: tuple[Budget, ...], purpose: str) -> bool:
-        raise NotImplementedError
-
-    def _stranger_budget(self, address: str) -> tuple[Budget, ...]:
         raise NotImplementedError
 
     def automatic(self) -> Outcome:

@@ -146,13 +146,11 @@ from pbem.store.masters import master_for_token
 from pbem.store.models import id_of
 from pbem.store.moves import Source
 from pbem.store.observers import ObserverRow, observer_for_token
-from pbem.store.tokens import has_played, seat_and_game_for_token, seat_for_token
+from pbem.store.tokens import seat_and_game_for_token, seat_for_token
 
 log = logging.getLogger("pbem.moderator.inbound")
 
-SPOOF_NOTICES_PER_DAY = 1  # warnings to a seat that mail from another address carried its token
 REFUSAL = "refusal"  # templates/core/refusal.j2: the answer to a mail not read as orders, by its reason
-STRANGER_REPLIES_PER_DAY = 3  # replies to one address for mail without a seat's token (an unknown responder)
 
 
 class MessageFailed(PbemError):
@@ -389,31 +387,6 @@ class _Handler(SeatReplies, Gates):
             reason=outcome.reason, version=outcome.version, received=self.now))
 
     # --- answers without orders -----------------------------------------------------------------
-
-    def _allowed(self, budgets: tuple[Budget, ...], purpose: str) -> bool:
-        if self.compose.may_reply(budgets, purpose):
-            return True
-        self.notes.append(f"reply to {budgets[0].key.partition(':')[2]} suppressed (rate limit)")
-        return False
-
-    def _seat_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
-        """A reply to mail that carried this seat's token, from its address: the seat's own budget."""
-        limits = self.config.limits
-        return (Budget(f"seat:{seat.email}", limits.replies_per_sender_per_hour, limits.replies_per_sender_per_day),)
-
-    def _spoof_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
-        """A warning to the seat about mail from another address: one a day, so a forger cannot flood it."""
-        return (Budget(f"spoofed:{seat.email}", per_day=SPOOF_NOTICES_PER_DAY),)
-
-    def _stranger_budget(self, address: str) -> tuple[Budget, ...]:
-        """A reply to mail without a seat's token: never the seat's budget (see the module docstring)."""
-        limits = self.config.limits
-        budgets = [Budget(f"stranger:{address}", per_day=STRANGER_REPLIES_PER_DAY),
-                   Budget(f"domain:{address.rpartition('@')[2]}", per_hour=limits.replies_per_domain_per_hour),
-                   Budget("strangers", per_hour=limits.replies_to_strangers_per_hour)]
-        if not has_played(self.session, address):
-            budgets.append(Budget(f"once:{address}", ever=1))
-        return tuple(budgets)
 
     def judge(self) -> Judge:
         """Commands by mail with no seat's token (``pbem.moderator.inbound.judge``): each answer is a stranger's

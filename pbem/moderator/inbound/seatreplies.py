@@ -17,6 +17,7 @@ from pbem.games.results import Query
 from pbem.mail import InboundMessage
 from pbem.moderator.apply import SubmitResult
 from pbem.moderator.inbound.binding import Binding
+from pbem.moderator.inbound.budgets import ReplyBudgets
 from pbem.moderator.inbound.corehelp import HelpContext, answer_help
 from pbem.moderator.inbound.history import HISTORY_INLINE_LINES, history_text
 from pbem.moderator.inbound.outcome import Outcome
@@ -32,12 +33,12 @@ from pbem.moderator.notify.subjects import (
     reply_subject,
 )
 from pbem.store import GameRow, SeatRow, load_log
-from pbem.store.inbound import Budget, InboundOutcome
+from pbem.store.inbound import InboundOutcome
 from pbem.store.mailprefs import prefs_of
 from pbem.store.models import id_of
 
 
-class SeatReplies:
+class SeatReplies(ReplyBudgets):
     """Replies to the seat that wrote; the handler supplies what is declared here."""
 
     session: Session
@@ -48,12 +49,6 @@ class SeatReplies:
 
     def outcome(self, outcome: str, reason: str, *, version_before: int | None = None,
                 version: int | None = None) -> Outcome:
-        raise NotImplementedError
-
-    def _allowed(self, budgets: tuple[Budget, ...], purpose: str) -> bool:
-        raise NotImplementedError
-
-    def _seat_budget(self, seat: SeatRow) -> tuple[Budget, ...]:
         raise NotImplementedError
 
     def stale(self, game: GameRow, seat: SeatRow, token: str, now: Any, binding: Binding, body: str,
