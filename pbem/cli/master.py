@@ -67,6 +67,7 @@ def game_show_command(
     echo(f"Game {view.name}: {view.status}{', PAUSED' if view.paused else ''}, move {view.version}, "
          f"created {gm_when(view.created)}.")
     echo(view.turn)
+    echo("Game masters: " + (", ".join(view.masters) if view.masters else "none (alerts go to [moderator] game_master)"))
     echo("Seats (clockwise):")
     for seat in view.seats:
         governs = f"  {view.holding_verb} {', '.join(seat.governs)}" if seat.governs else ""

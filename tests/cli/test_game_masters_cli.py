@@ -51,3 +51,10 @@ def test_the_host_adds_lists_and_removes_masters(tmp_path: Path) -> None:
     assert "gm@example.org (named by host)" in pbem(tmp_path, "game", "master", "list", "g")
     pbem(tmp_path, "game", "master", "remove", "g", "gm@example.org")
     assert "has no master" in pbem(tmp_path, "game", "master", "list", "g")
+
+
+def test_game_show_names_the_games_masters(tmp_path: Path) -> None:
+    pbem(tmp_path, "game", "new", "g", "--player", "ann:ann@example.org", "--player", "bob:bob@example.org")
+    assert "Game masters: none (alerts go to [moderator] game_master)" in pbem(tmp_path, "game", "show", "g")
+    pbem(tmp_path, "game", "master", "add", "g", "gm@example.org")
+    assert "Game masters: gm@example.org" in pbem(tmp_path, "game", "show", "g")

@@ -14,6 +14,7 @@ from pbem import store
 from pbem.games import kind_of
 from pbem.moderator.deadlines import deadlines, decision_since, utc
 from pbem.store import waiting as waiting_store
+from pbem.store.masters import masters_of
 from pbem.store.models import ActionRow
 from pbem.store.outbox import OutboxRow
 from pbem.store.settings import FALLBACK_DECISION, GameSettings, load_settings
@@ -76,6 +77,7 @@ class GameView:
     settings: GameSettings
     holding_verb: str = "holds"  # how the game says a seat holds things: 'governs' (Imperial)
     deadlines: tuple[tuple[str, float | None], ...] = ()  # the game's own decisions' hours: see ``own_deadlines``
+    masters: tuple[str, ...] = ()  # the game's masters' addresses (``pbem.store.masters``), oldest first
 
 
 def game_show(db: Database, name: str) -> GameView:
@@ -99,6 +101,7 @@ def game_show(db: Database, name: str) -> GameView:
         counts = dict(session.exec(select(OutboxRow.status, func.count(col(OutboxRow.id)))
                                    .where(col(OutboxRow.game_id) == game.id).group_by(col(OutboxRow.status))).all())
         status, created = game.status, utc(game.created)
+        masters = tuple(row.email for row in masters_of(session, game))
     dues = {(d.player, d.kind): d for d in deadlines(state, settings, since, kind)}
     views = []
     for decision in kind.pending(state):
@@ -111,7 +114,7 @@ def game_show(db: Database, name: str) -> GameView:
                                 s.bounces, s.unreachable) for s in seats)
     return GameView(name, status, settings.paused, state.version, created, kind.turn_line(state), seat_views,
                     tuple(views), waiting, tuple(recent), counts, settings,
-                    kind.info.holding_verb, own_deadlines(kind.info.decisions, settings))
+                    kind.info.holding_verb, own_deadlines(kind.info.decisions, settings), masters)
 
 
 def own_deadlines(decisions: tuple[str, ...], settings: GameSettings) -> tuple[tuple[str, float | None], ...]:
