@@ -284,8 +284,9 @@ def seat_mail(composer: MailComposer, game: GameRow, state: Any, seat: SeatRow, 
         report = "" if brief else kind.report(state, seat.name, list(events), game=game.name,
                                               open_cash=settings.open_cash, board=board, with_prompt=bool(question))
         text = "\n".join(part for part in (head, report, composer.site_link(game)) if part)
+        # a BOARD answer can only be among the reply and the parts: without them no board text is rendered to look
         picture = composer.picture(game, state, line=head.count("\n") + 1 if head else 0) if board else \
-            composer.board_answer_picture(game, state, head) if head else None
+            composer.board_answer_picture(game, state, head) if reply or parts else None
         composer.to_seat(game, seat, purpose=purpose or ("prompt" if decision else "report"), version=move,
                          subject=subject, body=text, decision=decision, reply_to_message=reply_to_message,
                          picture=picture)
