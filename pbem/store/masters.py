@@ -20,6 +20,7 @@ from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, UniqueCons
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.models import GameRow, id_of, utcnow
+from pbem.store.observers import normalise_email  # the same address rule for both roles of a person in a game
 from pbem.store.tokens import hash_token, new_token
 
 EMAIL_MAX = 320
@@ -42,10 +43,6 @@ class MasterRow(SQLModel, table=True):
     @property
     def active(self) -> bool:
         return self.left is None
-
-
-def normalise_email(email: str) -> str:
-    return email.strip().lower()
 
 
 def find_master(session: Session, game: GameRow, email: str) -> MasterRow | None:
