@@ -34,7 +34,6 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 from wsgiref.simple_server import WSGIServer
 
 from prometheus_client import CollectorRegistry, ProcessCollector, start_http_server
@@ -47,12 +46,10 @@ from pbem.config import Limits, MetricsSettings
 from pbem.daemon.outages import Outages, Service
 from pbem.daemon.sendlimits import room
 from pbem.errors import PbemError
+from pbem.store import Database
 from pbem.store.figures import outbox_figures, queue_figures
 from pbem.store.models import utcnow
 from pbem.store.outages import outages
-
-if TYPE_CHECKING:
-    from pbem.store import Database
 
 log = logging.getLogger("pbem.daemon.metrics")
 

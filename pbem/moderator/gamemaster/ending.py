@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from pbem import store
 from pbem.games import kind_of
@@ -27,10 +26,7 @@ from pbem.moderator.gamemaster.common import (
     subject_words,
 )
 from pbem.moderator.notify.subjects import move_subject
-from pbem.store import GameStatus
-
-if TYPE_CHECKING:
-    from pbem.store import Database
+from pbem.store import Database, GameStatus
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import replace as dc_replace
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from pbem import store
 from pbem.games import kind_of
@@ -31,11 +30,8 @@ from pbem.moderator.gamemaster.common import (
     subject_words,
 )
 from pbem.moderator.notify.subjects import move_subject
-from pbem.store import GameStatus
+from pbem.store import Database, GameStatus
 from pbem.store.settings import load_settings, save_settings
-
-if TYPE_CHECKING:
-    from pbem.store import Database
 
 MAX_HOURS = 24 * 60  # two months: more is a pause
 
