@@ -36,6 +36,7 @@ from functools import lru_cache
 
 from engine.imperial2030.mapfile import default_board
 from pbem.games import untranslate
+from pbem.games.imperial2030.bot.lines import indent, is_heading
 from pbem.games.imperial2030.orders.keywords import Keyword
 from pbem.games.imperial2030.orders.lexicon import lexicon, to_english
 from pbem.games.imperial2030.orders.names import space_id_text
@@ -303,19 +304,10 @@ def _heading(text: str, language: Language) -> str:
 def _wrapped(lines: list[str]) -> bool:
     """Whether ``lines`` may be one paragraph wrapped: the lines after the first indented alike, and no less
     than the first."""
-    rest = {_indent(line) for line in lines[1:]}
-    return len(rest) == 1 and min(rest) >= _indent(lines[0])
+    rest = {indent(line) for line in lines[1:]}
+    return len(rest) == 1 and min(rest) >= indent(lines[0])
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _is_heading(lines: list[str], index: int) -> bool:
-    if index + 1 >= len(lines):
-        return False
-    text, rule = lines[index], lines[index + 1]
-    return bool(text.strip()) and bool(rule) and set(rule) == {"-"} and len(rule) == len(text.rstrip())
 
 
 def english_twin(text: str, language: Language) -> str:
@@ -344,9 +336,9 @@ class _Twin:
             line = lines[index]
             if line.startswith("=") and set(line) == {"="}:
                 index = self._banner(index)
-            elif _is_heading(lines, index) and line.strip() in self.words.skipped:
+            elif is_heading(lines, index) and line.strip() in self.words.skipped:
                 index = self._skip(index)
-            elif _is_heading(lines, index):
+            elif is_heading(lines, index):
                 title = _heading(line, self.language)
                 self.section = title
                 self.out += [title, "-" * len(title)]
@@ -370,7 +362,7 @@ class _Twin:
         """A section no reader looks at, as it is, up to the next heading or the footer's rule."""
         self.out += self.lines[index:index + 2]
         index += 2
-        while index < len(self.lines) and not _is_heading(self.lines, index) \
+        while index < len(self.lines) and not is_heading(self.lines, index) \
                 and set(self.lines[index].strip() or " ") != {"-"}:
             self.out.append(self.lines[index])
             index += 1
@@ -379,7 +371,7 @@ class _Twin:
     def _run_end(self, index: int) -> int:
         """The end of the lines of sentences from ``index``: up to a blank line, a heading or the options."""
         end = index
-        while end < len(self.lines) and self.lines[end].strip() and not _is_heading(self.lines, end) \
+        while end < len(self.lines) and self.lines[end].strip() and not is_heading(self.lines, end) \
                 and self.lines[end].rstrip() != self.words.options_heading and not self.lines[end].startswith("="):
             end += 1
         return end
@@ -410,7 +402,7 @@ class _Twin:
         start = 0
         while start < len(run):
             deeper = start + 1
-            while deeper < len(run) and _indent(run[deeper]) > _indent(run[start]):
+            while deeper < len(run) and indent(run[deeper]) > indent(run[start]):
                 deeper += 1
             read, stop = None, start + 1
             for stop in (deeper, *range(start + 1, min(len(run), start + _LONGEST_SENTENCE) + 1)):
@@ -421,11 +413,11 @@ class _Twin:
                         break
             if read is not None:
                 examples = examples or read.startswith("For example")
-                self.out.append(" " * _indent(run[start]) + read)
+                self.out.append(" " * indent(run[start]) + read)
                 start = stop
                 continue
             line = run[start]
-            if examples and _indent(line) == OPTION_INDENT:  # an example's order
+            if examples and indent(line) == OPTION_INDENT:  # an example's order
                 line = " " * OPTION_INDENT + english_order(line, self.language)
             self.out.append(line)
             start += 1
@@ -435,9 +427,9 @@ class _Twin:
         """A refusal's orders legal now, each wrapped from four spaces on (six for the rest), in English."""
         self.out.append("Legal now:")
         index += 1
-        while index < len(self.lines) and _indent(self.lines[index]) == OPTION_INDENT:
+        while index < len(self.lines) and indent(self.lines[index]) == OPTION_INDENT:
             end = index + 1
-            while end < len(self.lines) and _indent(self.lines[end]) > OPTION_INDENT and self.lines[end].strip():
+            while end < len(self.lines) and indent(self.lines[end]) > OPTION_INDENT and self.lines[end].strip():
                 end += 1
             order = " ".join(part.strip() for part in self.lines[index:end])
             self.out.append(" " * OPTION_INDENT + english_order(order, self.language))
@@ -450,11 +442,11 @@ class _Twin:
         index += 1
         while index < len(self.lines) and self.lines[index].strip():
             line = self.lines[index]
-            indent = _indent(line)
-            if indent == OPTION_INDENT and not line.rstrip().endswith(":"):
+            depth = indent(line)
+            if depth == OPTION_INDENT and not line.rstrip().endswith(":"):
                 order, detail = split_option(line)
                 index += 1
-                while index < len(self.lines) and _indent(self.lines[index]) > OPTION_INDENT \
+                while index < len(self.lines) and indent(self.lines[index]) > OPTION_INDENT \
                         and self.lines[index].strip():
                     detail = f"{detail} {self.lines[index].strip()}".strip()
                     index += 1
@@ -465,10 +457,10 @@ class _Twin:
                                      for item in detail.split(", "))
                 self.out.append(f"{' ' * OPTION_INDENT}{english}   {said}".rstrip())
                 continue
-            if indent == GROUP_INDENT and line.rstrip().endswith(":"):
+            if depth == GROUP_INDENT and line.rstrip().endswith(":"):
                 self.out.append(f"{' ' * GROUP_INDENT}{self._words(line.strip()[:-1])}:")
             else:
-                self.out.append(" " * indent + self._words(line.strip()))
+                self.out.append(" " * depth + self._words(line.strip()))
             index += 1
         return index
 
@@ -494,7 +486,7 @@ class _Twin:
             self.out.append(_ENGLISH_TABLE_HEAD)
             return index + 1
         end = index + 1
-        while end < len(self.lines) and _indent(self.lines[end]) > _indent(line) and self.lines[end].strip():
+        while end < len(self.lines) and indent(self.lines[end]) > indent(line) and self.lines[end].strip():
             end += 1
         text = " ".join(part.strip() for part in self.lines[index:end])
         nation, colon, details = english_names(text, self.language).partition(": ")
@@ -509,17 +501,17 @@ class _Twin:
         """A player's lines: who (``3 cy (you)``) and what they hold, then their bonds, each a line."""
         line = self.lines[index]
         end = index + 1
-        while end < len(self.lines) and _indent(self.lines[end]) > _indent(line) + 2 and self.lines[end].strip():
+        while end < len(self.lines) and indent(self.lines[end]) > indent(line) + 2 and self.lines[end].strip():
             end += 1
         text = english_names(" ".join(part.strip() for part in self.lines[index:end]), self.language)
         read = _phrase(text, self.language)  # the bonds
         if read is not None:
-            self.out.append(" " * _indent(line) + read)
+            self.out.append(" " * indent(line) + read)
             return end
         who, colon, what = text.partition(": ")
         if colon:
             parts = [_phrase(part, self.language) or part for part in what.split("; ")]
-            self.out.append(f"{' ' * _indent(line)}{_phrase(who, self.language) or who}: {'; '.join(parts)}")
+            self.out.append(f"{' ' * indent(line)}{_phrase(who, self.language) or who}: {'; '.join(parts)}")
         else:
             self.out.extend(self.lines[index:end])
         return end

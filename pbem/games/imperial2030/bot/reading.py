@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from pbem.games.imperial2030.bot.english import english_twin
+from pbem.games.imperial2030.bot.lines import indent, is_heading
 from pbem.games.optionsblock import OptionsBlock, blocks
 from pbem.languages import SOURCE, speaking, spoken
 
@@ -241,16 +242,6 @@ def _banner(lines: list[str]) -> tuple[str | None, str | None, int | None, int |
     return game, reader, round_, version
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
-def _is_heading(lines: list[str], index: int) -> bool:
-    """A heading: a text line underlined by a rule of dashes of the same length."""
-    if index + 1 >= len(lines):
-        return False
-    text, rule = lines[index], lines[index + 1]
-    return bool(text.strip()) and bool(rule) and set(rule) == {"-"} and len(rule) == len(text.rstrip())
 
 
 # --- prompts ---------------------------------------------------------------------------------
@@ -301,7 +292,7 @@ def _with_alternatives(option: Option) -> Option:
 def _title_before(lines: list[str], start: int) -> tuple[str, str]:
     """The heading and the text between it and ``Your options:``."""
     index = start - 1
-    while index >= 0 and not _is_heading(lines, index):
+    while index >= 0 and not is_heading(lines, index):
         index -= 1
     if index < 0:
         return "", ""
@@ -320,7 +311,7 @@ def _examples_after(lines: list[str], index: int) -> tuple[tuple[tuple[str, ...]
         current: list[str] = []
         while index < len(lines) and lines[index].strip():
             line = lines[index]
-            if line.strip() == "or" and _indent(line) == 2:
+            if line.strip() == "or" and indent(line) == 2:
                 if current:
                     examples.append(tuple(current))
                 current = []
@@ -356,7 +347,7 @@ def _parse_refusal(text: str) -> Refusal:
     section = ""
     for index, line in enumerate(lines):
         stripped = line.strip()
-        if _is_heading(lines, index):
+        if is_heading(lines, index):
             section = stripped
             continue
         if stripped == "Legal now:":
@@ -373,7 +364,7 @@ def _parse_refusal(text: str) -> Refusal:
         if section == "REFUSED" and refused is None and stripped.startswith("line ") and ": " in stripped:
             refused = stripped.split(": ", 1)[1]
         elif section == "LEGAL":
-            if _indent(line) == 4:
+            if indent(line) == 4:
                 legal.append(stripped)
             elif legal:  # a wrapped long order
                 legal[-1] += " " + stripped
@@ -414,11 +405,11 @@ def _parse_report(text: str) -> Report | None:
                 in_table = False
                 last_detail = None
                 continue
-            head = line[2:].split(":", 1)[0] if _indent(line) == 2 else None
+            head = line[2:].split(":", 1)[0] if indent(line) == 2 else None
             if head in nations:
                 last_detail = head
                 details[head] = line.split(":", 1)[1].strip()
-            elif last_detail is not None and _indent(line) >= 4:
+            elif last_detail is not None and indent(line) >= 4:
                 details[last_detail] += " " + line.strip()
             else:
                 last_detail = None
@@ -427,7 +418,7 @@ def _parse_report(text: str) -> Report | None:
         if reader and stripped.startswith(f"{reader} (you)") or re.match(r"^\d+ \S+ \(you\):", stripped):
             text_after = stripped.split(":", 1)[1] if ":" in stripped else ""
             following = index + 1
-            while following < len(lines) and _indent(lines[following]) >= 6 \
+            while following < len(lines) and indent(lines[following]) >= 6 \
                     and not lines[following].strip().startswith("bonds "):
                 text_after += " " + lines[following].strip()
                 following += 1
