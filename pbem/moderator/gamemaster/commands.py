@@ -350,11 +350,19 @@ def _mail_replacement(session: Session, game: GameRow, state: Any, settings: Gam
 
 @dataclass(frozen=True)
 class DueLine:
-    """A deadline as the resume notice tells it (``core/notice_resumed.j2``)."""
+    """A deadline as the resume and extension notices tell it (``core/notice_resumed.j2``, ``notice_extended.j2``)."""
 
     player: str
     what: str  # the decision, in the game's words ('choose a rondel space for Russia')
     due: str  # when, as the mails tell a time
+
+
+def due_lines(kind: GameKind, state: Any, dues: Sequence[Deadline], seat: str) -> list[DueLine]:
+    """The deadlines ``seat`` is told, in the language being written. In a sealed round each seat hears its own
+    deadline only: everyone's would tell who has answered."""
+    sealed = any(p.sealed for p in kind.pending(state))
+    return [DueLine(d.player, kind.decision_words(state, d.pending), _when(d.due)) for d in dues
+            if d.pending is not None and (not sealed or d.player == seat)]
 
 
 @dataclass(frozen=True)
@@ -416,17 +424,14 @@ def resume(db: Database, name: str, *, mail: MailContext | None = None, now: dat
         settings = _restart_clock(session, game, dc_replace(settings, paused=False), moment)
         state = store.load_state(session, game)
         dues = tuple(game_deadlines(session, game, state, settings))
-        sealed = any(p.sealed for p in kind.pending(state))
         composer = mail.composer(session, moment, _stamp(moment))
         shown = kind.shown_move(state)
         for seat in _seats(session, game) if composer is not None else ():
             assert composer is not None
             with composer.writing_to(game, seat):
                 resumed = subject_words(Subject.RESUMED)
-                # In a sealed round each seat hears its own deadline only: everyone's would tell who has answered.
-                lines = [DueLine(d.player, kind.decision_words(state, d.pending), _when(d.due)) for d in dues
-                         if d.pending is not None and (not sealed or d.player == seat.name)]
-                head = notice("core/notice_resumed.j2", game=name, deadlines=lines, counted=bool(dues))
+                head = notice("core/notice_resumed.j2", game=name, deadlines=due_lines(kind, state, dues, seat.name),
+                              counted=bool(dues))
                 _notice(composer, game, state, seat, "resume", [head], move_subject(name, shown, resumed), resumed)
         resumed_game, game_id = PauseChange(name, False, dues, _count(composer)), game.id
     mail.publish(db, game_id)  # the deadlines count from now

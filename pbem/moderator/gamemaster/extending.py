@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from pbem import store
 from pbem.games import kind_of
 from pbem.moderator.deadlines import Deadline, decision_since, game_deadlines, utc
-from pbem.moderator.gamemaster.commands import DueLine
+from pbem.moderator.gamemaster.commands import due_lines
 from pbem.moderator.gamemaster.common import (
     GameMasterError,
     MailContext,
@@ -25,7 +25,6 @@ from pbem.moderator.gamemaster.common import (
     _seats,
     _stamp,
     _transaction,
-    _when,
     notice,
     subject_words,
 )
@@ -66,14 +65,12 @@ def extend(db: Database, name: str, hours: float, *, mail: MailContext | None = 
         dues = tuple(d for d in game_deadlines(session, game, state, settings) if d.pending is not None)
         if not dues:
             raise GameMasterError(f"game {name!r} has no pending decision with a deadline")
-        sealed = any(p.sealed for p in kind.pending(state))
         composer = mail.composer(session, moment, _stamp(moment))
         shown = kind.shown_move(state)
         for seat in _seats(session, game) if composer is not None else ():
             assert composer is not None
             with composer.writing_to(game, seat):
-                lines = [DueLine(d.player, kind.decision_words(state, d.pending), _when(d.due)) for d in dues
-                         if d.pending is not None and (not sealed or d.player == seat.name)]
+                lines = due_lines(kind, state, dues, seat.name)
                 composer.to_seat(game, seat, purpose="extend", version=shown,
                                  subject=move_subject(name, shown, subject_words(Subject.EXTENDED)),
                                  body=notice("core/notice_extended.j2", game=name, deadlines=lines))
