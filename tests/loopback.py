@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import smtplib
 import socket
 import ssl
 import subprocess
@@ -19,6 +20,18 @@ def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def lmtp_delivered(port: int, raw: bytes, to: str) -> bool:
+    """``raw`` handed to the LMTP server on ``port`` for ``to``; False while nothing listens there yet."""
+    try:
+        client = smtplib.LMTP("127.0.0.1", port)
+    except OSError:  # not listening yet
+        return False
+    try:
+        return client.sendmail("ann@example.org", [to], raw) == {}
+    finally:
+        client.quit()
 
 
 def unavailable(what: str, reason: str) -> None:

@@ -37,7 +37,7 @@ from pbem.store import Database
 from pbem.store.inqueue import counts
 from pbem.store.models import SeatRow
 from tests import bouncesamples
-from tests.loopback import free_port
+from tests.loopback import free_port, lmtp_delivered
 from tests.mailflowkit import MODERATOR, Table, config_for, wait_until
 from tests.smtpservers import SmtpServer
 
@@ -167,7 +167,7 @@ def test_pbem_lmtp_runs_until_terminated(tmp_path: Path, smtpd: SmtpServer) -> N
         wait_until(lambda: len(smtpd.received) >= 2)  # the welcomes
         player, order = table.an_order()
         raw = table.mail_from(player, order + "\n")
-        wait_until(lambda: _delivered(port, raw, table.reply_to(player)))
+        wait_until(lambda: lmtp_delivered(port, raw, table.reply_to(player)))
         wait_until(lambda: len(smtpd.received) >= 4)
         assert table.log_length() == 1
         process.send_signal(signal.SIGTERM)
@@ -179,17 +179,6 @@ def test_pbem_lmtp_runs_until_terminated(tmp_path: Path, smtpd: SmtpServer) -> N
     assert process.returncode == 0, stderr
     assert "LMTP server listening" in stderr and "Traceback" not in stderr
     table.db.dispose()
-
-
-def _delivered(port: int, raw: bytes, to: str) -> bool:
-    try:
-        client = smtplib.LMTP("127.0.0.1", port)
-    except OSError:  # not listening yet
-        return False
-    try:
-        return client.sendmail("ann@example.org", [to], raw) == {}
-    finally:
-        client.quit()
 
 
 def test_pbem_lmtp_logs_no_reply_token_and_no_connection_chatter(tmp_path: Path, smtpd: SmtpServer) -> None:
@@ -212,7 +201,7 @@ def test_pbem_lmtp_logs_no_reply_token_and_no_connection_chatter(tmp_path: Path,
     try:
         wait_until(lambda: len(smtpd.received) >= 2)  # the welcomes
         player, order = table.an_order()
-        wait_until(lambda: _delivered(port, table.mail_from(player, order + "\n"), table.reply_to(player)))
+        wait_until(lambda: lmtp_delivered(port, table.mail_from(player, order + "\n"), table.reply_to(player)))
         wait_until(lambda: len(smtpd.received) >= 4)
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=20)

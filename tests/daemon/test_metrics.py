@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import smtplib
 import socket
 import subprocess
 import sys
@@ -37,7 +36,7 @@ from pbem.daemon.metrics import CannotServeMetrics, registry_for, serve_metrics
 from pbem.daemon.outages import Outages
 from pbem.errors import ConfigError
 from pbem.store import Database
-from tests.loopback import free_port
+from tests.loopback import free_port, lmtp_delivered
 from tests.mailflowkit import PLAYERS, Table, config_for, wait_until
 from tests.smtpservers import SmtpServer
 
@@ -74,17 +73,6 @@ def config_text(url: str, smtpd: SmtpServer, metrics: int | None) -> str:
     text = (f'[moderator]\naddress = "pbem@games.test"\n\n[database]\nurl = "{url}"\n\n'
             f'[smtp]\nhost = "{smtpd.host}"\nport = {smtpd.port}\nsecurity = "none"\n')
     return text + (f'\n[metrics]\nlisten = "127.0.0.1:{metrics}"\n' if metrics is not None else "")
-
-
-def delivered(port: int, raw: bytes, to: str) -> bool:
-    try:
-        client = smtplib.LMTP("127.0.0.1", port)
-    except OSError:  # not listening yet
-        return False
-    try:
-        return client.sendmail("ann@example.org", [to], raw) == {}
-    finally:
-        client.quit()
 
 
 # --- a real daemon, played by mail ----------------------------------------------------------------------
@@ -128,7 +116,7 @@ def test_a_game_played_by_mail_moves_the_counts_of_pbem_lmtps_page(
     for number in range(1, orders + 1):
         player, order = table.an_order()
         mails = len(smtpd.received)
-        assert delivered(lmtp, table.mail_from(player, order + "\n"), table.reply_to(player))
+        assert lmtp_delivered(lmtp, table.mail_from(player, order + "\n"), table.reply_to(player))
         wait_until(lambda n=number: table.log_length() == n)  # bound per order
         wait_until(lambda m=mails: len(smtpd.received) > m)
     wait_until(lambda: value(parse(scrape(metrics)), "pbem_order_to_mail_seconds_count") - value(
@@ -162,7 +150,7 @@ def test_the_page_names_no_token_address_or_game(
     table, lmtp, metrics, _ = lmtp_daemon
     player, order = table.an_order()
     tokens = [table.token(name) for name, _ in PLAYERS[:2]]
-    assert delivered(lmtp, table.mail_from(player, order + "\n"), table.reply_to(player))
+    assert lmtp_delivered(lmtp, table.mail_from(player, order + "\n"), table.reply_to(player))
     wait_until(lambda: value(parse(scrape(metrics)), "pbem_mails_handled_total", kind="imperial2030",
                              outcome="applied") == 1)
     page = scrape(metrics) + scrape(metrics, "application/openmetrics-text")
