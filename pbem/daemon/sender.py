@@ -197,8 +197,8 @@ def _send_batch(db: Database, sender: SmtpSender, rows: list[OutboxRow], picture
             continue
         crash_point("mid_send")
         sent.append(id_of_row(row))
-        with db.transaction() as session:
-            mark_sent_many(session, sent[-1:], now)
+        with db.statements() as connection:
+            mark_sent_many(connection, sent[-1:], now)
         counters.sent(KINDS.get(row.game_id) if row.game_id is not None else None)
         counters.ANSWERS.sent((row.message_id, *((counters.move_key(row.game_id, row.version),)
                                                  if row.game_id is not None else ())), utcnow())

@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from pbem.config import Limits
 from pbem.mail import SendError
 from pbem.render.text import utc_stamp
-from pbem.store.leases import LeaseRow, release_lease, take_lease
+from pbem.store.leases import lease_until, release_lease, take_lease
 from pbem.store.models import as_utc
 from pbem.store.outbox import OutboxRow, OutboxStatus
 
@@ -52,10 +52,10 @@ def sent_since(session: Session, since: datetime) -> int:
 
 def room(session: Session, limits: Limits, now: datetime) -> Room:
     """What the hold and the hour's and the day's limits leave room for now."""
-    hold = session.get(LeaseRow, HOLD)
-    if hold is not None and as_utc(hold.until) > now:
-        return Room(0, f"the mail server asked us to slow down; sending again at {utc_stamp(as_utc(hold.until))}",
-                    as_utc(hold.until), "provider")
+    hold = lease_until(session, HOLD)
+    if hold is not None and as_utc(hold) > now:
+        return Room(0, f"the mail server asked us to slow down; sending again at {utc_stamp(as_utc(hold))}",
+                    as_utc(hold), "provider")
     rooms = [Room(None)]
     for limit, span, what in ((limits.max_mails_per_hour, timedelta(hours=1), "hour"),
                               (limits.max_mails_per_day, timedelta(days=1), "day")):

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Connection, Engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import (
     ArgumentError,
@@ -127,6 +127,14 @@ class Database:
         with self.session() as session:
             with session.begin():
                 yield session
+
+    @contextmanager
+    def statements(self) -> Iterator[Connection]:
+        """One connection in one transaction, for table-level statements that need no ORM session: committed
+        when the block ends, rolled back if it raises. Why: the sender marks each mail sent in a transaction of
+        its own (``pbem.daemon.sender``), and a session's machinery cost about what the UPDATE does."""
+        with self.engine.begin() as connection:
+            yield connection
 
     def dispose(self) -> None:
         self.engine.dispose()

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from sqlalchemy import Column, DateTime, String, delete, update
+from sqlalchemy import Column, DateTime, String, bindparam, delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, select
 
@@ -60,3 +60,18 @@ def take_lease(session: Session, name: str, holder: str, now: datetime, seconds:
 def release_lease(session: Session, name: str, holder: str) -> None:
     """Let go of ``name`` if ``holder`` holds it (a clean stop: the next process need not wait out the lease)."""
     session.execute(delete(LeaseRow).where(col(LeaseRow.name) == name[:LEASE_NAME_MAX], col(LeaseRow.holder) == holder))
+
+
+def lease_until(session: Session, name: str) -> datetime | None:
+    """Until when lease ``name`` is held (it may have run out), None when nobody took it.
+
+    Read on the transaction's connection, not as a mapped row: the sender asks
+    before every batch whether the relay's hold is on (``pbem.daemon.sendlimits``),
+    and the ORM's machinery cost twice the query.
+    """
+    until: datetime | None = session.connection().execute(_UNTIL, {"name": name}).scalar()
+    return until
+
+
+_LEASES = LeaseRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_UNTIL = select(_LEASES.c.until).where(_LEASES.c.name == bindparam("name"))
