@@ -132,7 +132,9 @@ def list_games(session: Session) -> list[GameInfo]:
 
 def log_length(session: Session, game: GameRow) -> int:
     """The number of logged actions, i.e. the version the next action is made against."""
-    return session.exec(_LOG_LENGTH, params={"game": game.id}).one()
+    # on the connection (no ORM machinery, no autoflush: ``append_actions`` flushes what it adds at once)
+    length: int = session.connection().execute(_LOG_LENGTH, {"game": game.id}).scalar_one()
+    return length
 
 
 def load_log(session: Session, game: GameRow, since: int = 0) -> list[LogEntry[Any]]:

@@ -148,17 +148,25 @@ def claim_next(session: Session, worker: str, now: datetime, lease: float, *, ca
 
 def _claim_one(session: Session, dialect: Any, row_id: int, worker: str, now: datetime,
                lease: float) -> QueuedMessageRow | None:
-    claim = (update(QueuedMessageRow).where(col(QueuedMessageRow.id) == row_id, _claimable(now))  # type: ignore[arg-type]  # an OR clause
-             .values(status=QueueStatus.CLAIMED, claimed_by=worker[:64], lease_until=now + timedelta(seconds=lease),
-                     attempts=col(QueuedMessageRow.attempts) + 1))
+    params = {"row": row_id, "now": now, "worker": worker[:64], "until": now + timedelta(seconds=lease)}
     if dialect.update_returning:
         taken: QueuedMessageRow | None = session.execute(
-            claim.returning(QueuedMessageRow),
+            _claim_statement(True), params,
             execution_options={"synchronize_session": False, "populate_existing": True}).scalars().first()
         return taken
-    if session.execute(claim).rowcount:  # type: ignore[attr-defined]  # a CursorResult at run time
+    if session.execute(_claim_statement(False), params).rowcount:  # type: ignore[attr-defined]  # a CursorResult at run time
         return session.get(QueuedMessageRow, row_id, populate_existing=True)
     return None
+
+
+@cache
+def _claim_statement(returning: bool) -> Any:
+    """The claim of one row, built once: building it (its OR clause, its values) cost more than running it."""
+    claim = (update(QueuedMessageRow)
+             .where(col(QueuedMessageRow.id) == bindparam("row"), _claimable(bindparam("now")))  # type: ignore[arg-type]  # an OR clause
+             .values(status=QueueStatus.CLAIMED, claimed_by=bindparam("worker"), lease_until=bindparam("until"),
+                     attempts=col(QueuedMessageRow.attempts) + 1))
+    return claim.returning(QueuedMessageRow) if returning else claim
 
 
 def finish(session: Session, row_id: int) -> None:

@@ -89,7 +89,7 @@ def add_move(session: Session, row: MoveToTellRow, holder: str, now: datetime) -
     row.claimed_by = holder[:64]
     row.claimed_until = now + timedelta(seconds=CLAIM)
     values = {column.name: getattr(row, column.name) for column in _MOVES.columns if column.name != "id"}
-    row.id = int(session.execute(insert(_MOVES).values(values).returning(_MOVES.c.id)).scalar_one())
+    row.id = int(session.execute(_ADD, values).scalar_one())
 
 
 def first_move(session: Session, game_id: int, *, lock: bool = False) -> int | None:
@@ -122,6 +122,7 @@ def told(session: Session, row_id: int, *, first: bool = False) -> bool:
 # On the table, not the mapped class: these run for every move, and the mapped class's machinery cost more than
 # the statements (as the outbox's sender found).
 _MOVES = MoveToTellRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_ADD = insert(_MOVES).returning(_MOVES.c.id)  # built once: building it cost about what running it does
 _FIRST = select(_MOVES.c.id).where(_MOVES.c.game_id == bindparam("game")).order_by(_MOVES.c.id).limit(1)
 _FIRST_LOCKED = _FIRST.with_for_update()
 _TOLD = delete(_MOVES).where(_MOVES.c.id == bindparam("id"))
