@@ -33,7 +33,7 @@ from pbem.moderator.games import Moderator
 from pbem.moderator.inbound.handler import DatabaseUnavailable, MessageFailed, process_message, read
 from pbem.moderator.inbound.outcome import FAILED, Outcome
 from pbem.store import Database
-from pbem.store.inbound import advance_position, find_message
+from pbem.store.inbound import advance_position, is_handled
 from pbem.store.inqueue import (
     QueuedMessageRow,
     claim_next,
@@ -44,7 +44,7 @@ from pbem.store.inqueue import (
 )
 from pbem.store.models import as_utc
 from pbem.store.observers import observer_for_token
-from pbem.store.tokens import seat_for_token
+from pbem.store.tokens import game_of_token
 
 log = logging.getLogger("pbem.daemon")
 
@@ -111,7 +111,7 @@ def _queue_one(session: Session, config: Config, item: Received, now: datetime) 
         message, key, _ = read(item.raw, config.require_moderator(), max_bytes=0)
     except MessageFailed as exc:
         return Receipt("", ReceiptStatus.UNREADABLE, str(exc))
-    if find_message(session, key) is not None:
+    if is_handled(session, key):
         return Receipt(key, ReceiptStatus.HANDLED, "already handled")
     route = _route(session, item.token or message.token, message.sender or "") or f"key:{key}"
     row = QueuedMessageRow(message_key=key, route=route, raw=item.raw, source=item.source, mailbox=item.mailbox,
@@ -122,9 +122,9 @@ def _queue_one(session: Session, config: Config, item: Received, now: datetime) 
 def _route(session: Session, token: str | None, sender: str) -> str | None:
     """The game the token belongs to (a seat's or an observer's), else the sender."""
     if token:
-        seat = seat_for_token(session, token)
-        if seat is not None:
-            return f"game:{seat.game_id}"
+        game = game_of_token(session, token)
+        if game is not None:
+            return f"game:{game}"
         watcher = observer_for_token(session, token)
         if watcher is not None:
             return f"game:{watcher.game_id}"

@@ -121,6 +121,16 @@ def find_message(session: Session, key: str) -> InboundRow | None:
     return session.exec(_BY_KEY, params={"key": normalise_key(key)}).first()
 
 
+def is_handled(session: Session, key: str) -> bool:
+    """Whether the message with ``key`` was handled (recorded): one column on the connection, not the row
+    through the ORM (a receiver asks for every mail it queues)."""
+    return session.connection().execute(_HANDLED, {"key": normalise_key(key)}).first() is not None
+
+
+_INBOUND = InboundRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_HANDLED = select(_INBOUND.c.id).where(_INBOUND.c.message_key == bindparam("key"))
+
+
 def message_at(session: Session, mailbox: str, uidvalidity: int, uid: int) -> InboundRow | None:
     """The message recorded at that place of the mailbox (the latest one, should a UID repeat)."""
     return session.exec(
@@ -142,7 +152,6 @@ def record_message(session: Session, row: InboundRow) -> InboundRow:
     return row
 
 
-_INBOUND = InboundRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
 _RECORD = insert(_INBOUND)
 
 

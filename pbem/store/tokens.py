@@ -78,6 +78,18 @@ def seat_for_token(session: Session, token: str) -> SeatRow | None:
     return None if found is None else found[0]
 
 
+def game_of_token(session: Session, token: str) -> int | None:
+    """The game of the seat whose current token ``token`` is (where a receiver queues the mail), None for
+    none; one column on the connection, not the rows through the ORM (this runs for every mail received)."""
+    game: int | None = session.connection().execute(_GAME_BY_HASH, {"hash": hash_token(token)}).scalar()
+    return game
+
+
+_SEATS, _SEAT_TOKENS = SeatRow.__table__, SeatTokenRow.__table__  # type: ignore[attr-defined]  # SQLModel's tables
+_GAME_BY_HASH = (select(_SEATS.c.game_id).join(_SEAT_TOKENS, _SEAT_TOKENS.c.seat_id == _SEATS.c.id)
+                 .where(_SEAT_TOKENS.c.token_hash == bindparam("hash")).limit(1))
+
+
 def seat_and_game_for_token(session: Session, token: str) -> tuple[SeatRow, GameRow] | None:
     """The seat whose current token ``token`` is, and its game, in one query (this runs for every order)."""
     row = session.exec(_SEAT_AND_GAME_BY_HASH, params={"hash": hash_token(token)}).first()
