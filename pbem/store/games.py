@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import bindparam, delete, func, update
+from sqlalchemy import bindparam, delete, func, insert, update
 from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
@@ -29,6 +29,7 @@ from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow, id_of, u
 
 # Built once, with bound parameters: building a statement cost about as much as running it, and this runs for
 # every order.
+_APPEND = insert(ActionRow.__table__)  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
 _LOG_LENGTH = select(func.count(col(ActionRow.id))).where(col(ActionRow.game_id) == bindparam("game"))
 _LOG_SINCE = (select(ActionRow).where(col(ActionRow.game_id) == bindparam("game"), col(ActionRow.version) >= bindparam("since"))
               .order_by(col(ActionRow.version)))
@@ -169,12 +170,12 @@ def append_actions(session: Session, game: GameRow, entries: Sequence[LogEntry[A
                 f"game {name!r} changed meanwhile: the log is at version {expected}, "
                 f"the actions were made against version {entries[0].version}; nothing was written"
             )
-    rules = rules_of(game)
-    for entry in entries:
-        session.add(ActionRow(game_id=id_of(game), version=entry.version, player=entry.player,
-                              action=rules.action_to_json(entry.action)))
+    rules, game_id, applied = rules_of(game), id_of(game), utcnow()
+    rows = [{"game_id": game_id, "version": entry.version, "player": entry.player,
+             "action": rules.action_to_json(entry.action), "applied": applied} for entry in entries]
     try:
-        session.flush()
+        # on the table, not through the ORM's unit of work (which cost twice the INSERT, for every move)
+        session.execute(_APPEND, rows)
         wake(session, game.id)
     except IntegrityError:
         raise ConcurrentUpdate(
