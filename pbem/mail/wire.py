@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from email import policy as email_policy
 from email.generator import BytesGenerator
-from email.headerregistry import BaseHeader, HeaderRegistry
+from email.headerregistry import Address, BaseHeader, HeaderRegistry
 from email.message import EmailMessage, Message
 from email.policy import Policy
 from email.utils import getaddresses
@@ -69,10 +69,9 @@ def to_wire(message: EmailMessage, sender: str | None = None, recipients: tuple[
     if any(name in message for name in _NOT_OURS):
         raise ValueError("a message with Bcc or Resent headers")
     if sender is None:
-        sender = getaddresses([str(message["Sender"] if "Sender" in message else message["From"])])[0][1]
+        sender = _envelopes.get((str(message["Sender"] if "Sender" in message else message["From"]),))[0]
     if recipients is None:
-        fields = [str(message[name]) for name in ("To", "Cc") if message[name] is not None]
-        recipients = tuple(address for _, address in getaddresses(fields))
+        recipients = _envelopes.get(tuple(str(message[name]) for name in ("To", "Cc") if message[name] is not None))
     if not (sender + "".join(recipients)).isascii():
         raise ValueError("non-ASCII envelope addresses need SMTPUTF8")
     return WireMail(sender, recipients, flatten(message))
@@ -224,7 +223,14 @@ def _crlf(text: str) -> bytes:
     return text.replace("\n", CRLF).encode("ascii")
 
 
+def _addresses(fields: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(address for _, address in getaddresses(list(fields)))
+
+
 _bodies: Recent[str, bytes] = Recent(CACHED_BODIES, _crlf)
+_envelopes: Recent[tuple[str, ...], tuple[str, ...]] = Recent(CACHED_HEADERS, _addresses)
+"""The envelope addresses of the last few From and To values: ``getaddresses`` (a parser) is a pure function of
+the header texts it reads, which are the key; the same moderator and players write mail after mail."""
 _folds = _Folds(CACHED_HEADERS)
 
 
@@ -236,13 +242,17 @@ class _Headers(HeaderRegistry):
     creates a new class for every one and parses every value again, though
     most values (Content-Type, Auto-Submitted, From's name …) repeat from
     mail to mail. The classes and objects are the same as the stock
-    registry's: a header object is never changed once made.
+    registry's: a header object is never changed once made. A value is
+    remembered by what makes it: a text by the text, an ``Address`` (From,
+    To and Reply-To, each parsed again from its text by the stock registry:
+    the most costly of a mail's headers) by its three parts, which are all an
+    ``Address`` holds; the header's name as given, since the object keeps it.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self._classes: dict[str, type[BaseHeader]] = {}
-        self._recent: Recent[tuple[str, str], BaseHeader] = Recent(CACHED_HEADERS, self._make)
+        self._recent: Recent[tuple[str, str | tuple[str, str, str]], BaseHeader] = Recent(CACHED_HEADERS, self._make)
 
     def __getitem__(self, name: str) -> type[BaseHeader]:
         key = name.lower()
@@ -254,10 +264,15 @@ class _Headers(HeaderRegistry):
     def __call__(self, name: str, value: Any) -> BaseHeader:
         if isinstance(value, str):
             return self._recent.get((name, value))
+        if type(value) is Address:  # From, To, Reply-To: the same few addresses mail after mail
+            return self._recent.get((name, (value.display_name, value.username, value.domain)))
         return self[name](name, value)
 
-    def _make(self, key: tuple[str, str]) -> BaseHeader:
+    def _make(self, key: tuple[str, str | tuple[str, str, str]]) -> BaseHeader:
         name, value = key
+        if isinstance(value, tuple):
+            display_name, username, domain = value
+            return self[name](name, Address(display_name, username, domain))
         return self[name](name, value)
 
 

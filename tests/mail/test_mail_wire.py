@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from email.generator import BytesGenerator
+from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import getaddresses
 from typing import Any
@@ -240,3 +241,15 @@ def test_building_a_mail_twice_gives_the_same_bytes() -> None:
         assert build_message(mail).as_bytes() == build_message(mail).as_bytes()
         assert wire_mail(mail) == wire_mail(mail)
     assert all(b"boundary=\"=_pbem-mixed" in wire_mail(mail).data for mail in with_attachment)
+
+
+def test_an_address_header_is_remembered_by_its_parts() -> None:
+    make = wire.OUR_POLICY.header_factory
+    first = make("To", Address("Ann", "ann", "example.org"))
+    assert make("To", Address("Ann", "ann", "example.org")) is first  # parsed once
+    assert first == policy.SMTP.header_factory("To", Address("Ann", "ann", "example.org"))
+    assert first.addresses == (Address("Ann", "ann", "example.org"),)
+    for other in (Address("Ann B", "ann", "example.org"), Address("Ann", "anne", "example.org"),
+                  Address("Ann", "ann", "example.com")):
+        assert make("To", other) is not first and make("To", other).addresses == (other,)
+    assert make("Reply-To", Address("Ann", "ann", "example.org")).name == "Reply-To"
