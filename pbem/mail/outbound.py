@@ -30,7 +30,7 @@ from typing import NamedTuple
 from pbem.mail.errors import OutboundError
 from pbem.mail.inbound import LOOP_HEADER, TOKEN_PATTERN, InboundMessage
 from pbem.mail.picture import InlinePicture, add_picture, boundary
-from pbem.mail.wire import OUR_POLICY, WireMail, to_wire, transfer_encoding
+from pbem.mail.wire import OUR_POLICY, WireMail, set_header, to_wire, transfer_encoding
 from pbem.mail.wrap import wrap_text
 
 DECISION_HEADER = "X-PBEM-Decision"
@@ -139,25 +139,25 @@ def _compose(mail: OutgoingMail) -> EmailMessage:
         message["To"] = _address(mail.to, mail.to_name, "To")
         if mail.reply_to:
             message["Reply-To"] = _address(mail.reply_to, mail.from_name, "Reply-To")
-        message["Subject"] = _one_line(mail.subject, "Subject")
-        message["Date"] = format_datetime(mail.date)
-        message["Message-ID"] = mail.message_id
+        set_header(message, "Subject", _one_line(mail.subject, "Subject"))
+        message["Date"] = format_datetime(mail.date)  # a date, no text: its object (a move's mails') is remembered
+        set_header(message, "Message-ID", mail.message_id)
         if mail.in_reply_to:
-            message["In-Reply-To"] = mail.in_reply_to
+            set_header(message, "In-Reply-To", mail.in_reply_to)
         if mail.references:
-            message["References"] = " ".join(mail.references)
+            set_header(message, "References", " ".join(mail.references))
         if mail.list_id:
-            message["List-Id"] = _one_line(mail.list_id, "List-Id")
-        message["Auto-Submitted"] = mail.auto_submitted
+            set_header(message, "List-Id", _one_line(mail.list_id, "List-Id"))
+        set_header(message, "Auto-Submitted", mail.auto_submitted)
         # Exchange/Outlook: send no out-of-office or read receipt back to us (one less loop to guard).
-        message["X-Auto-Response-Suppress"] = "All"
-        message[LOOP_HEADER] = mail.from_address  # ours: never answered by a moderator (pbem.mail.inbound)
+        set_header(message, "X-Auto-Response-Suppress", "All")
+        set_header(message, LOOP_HEADER, mail.from_address)  # ours: never answered by a moderator (pbem.mail.inbound)
         if mail.decision:
-            message[DECISION_HEADER] = mail.decision
+            set_header(message, DECISION_HEADER, mail.decision)
         if mail.purpose:
-            message[PURPOSE_HEADER] = mail.purpose
+            set_header(message, PURPOSE_HEADER, mail.purpose)
         if mail.move is not None:
-            message[MOVE_HEADER] = str(mail.move)
+            set_header(message, MOVE_HEADER, str(mail.move))
         text = mail.body.replace("\r\n", "\n").replace("\r", "\n")
         body = wrap_text(text)  # at most 78 columns
         if not body.endswith("\n"):
