@@ -40,6 +40,7 @@ _TOKEN_RE = re.compile(rf"^{TOKEN_PATTERN}$")
 _MSGID_RE = re.compile(r"^<[^<>\s@]+@[^<>\s@]+>$")
 _DECISION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _SLUG_RE = re.compile(r"[^A-Za-z0-9_-]+")
+_NOT_IN_ADDRESS = re.compile(r'[\s<>,;"]')  # \s: what str.isspace() calls a space
 _AUTO_SUBMITTED = ("auto-generated", "auto-replied")
 MIXED_BOUNDARY = "=_pbem-mixed"  # the text and its attachment; no other boundary of ours begins so
 
@@ -159,12 +160,11 @@ def _compose(mail: OutgoingMail) -> EmailMessage:
         if mail.move is not None:
             set_header(message, MOVE_HEADER, str(mail.move))
         text = mail.body.replace("\r\n", "\n").replace("\r", "\n")
-        body = wrap_text(text)  # at most 78 columns
-        if not body.endswith("\n"):
-            body += "\n"
+        wrapped = wrap_text(text)  # at most 78 columns
+        body = wrapped if wrapped.endswith("\n") else wrapped + "\n"
         message.set_content(body, charset="utf-8", cte=transfer_encoding(body))
         if mail.picture is not None:
-            add_picture(message, text, mail.picture, mail.message_id, mail.subject)
+            add_picture(message, text, mail.picture, mail.message_id, mail.subject, wrapped=wrapped)
         if mail.attachment is not None:
             filename, attached = mail.attachment
             message.add_attachment(attached, subtype="plain", charset="utf-8", filename=_one_line(filename, "file"))
@@ -292,7 +292,7 @@ def _address(address: str, name: str, label: str) -> Address:
     """A header address; the domain IDNA-encoded; a non-ASCII local part refused (it would need SMTPUTF8)."""
     _one_line(name, label)
     local, at, host = _one_line(address, label).strip().rpartition("@")
-    if not at or not local or not host or any(ch.isspace() or ch in "<>,;\"" for ch in address.strip()):
+    if not at or not local or not host or _NOT_IN_ADDRESS.search(address.strip()):
         raise OutboundError(f"{label}: not an e-mail address: {address!r}")
     if not local.isascii():
         raise OutboundError(f"{label}: a non-ASCII local part cannot be sent without SMTPUTF8: {address!r}")

@@ -42,7 +42,7 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 _FROM_LINE = re.compile(r"^From ", re.MULTILINE)
 K = TypeVar("K")
 V = TypeVar("V")
-_NOT_OURS = ("Bcc", "Resent-Bcc", "Resent-Date")  # send_message treats these specially; we never set them
+_NOT_OURS = ("bcc", "resent-bcc", "resent-date")  # send_message treats these specially; we never set them
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +66,11 @@ def to_wire(message: EmailMessage, sender: str | None = None, recipients: tuple[
     dropped from the copy sent): :meth:`pbem.mail.SmtpSender.send` sends
     such a message the generic way.
     """
-    if any(name in message for name in _NOT_OURS):
+    present = {name.lower() for name in message.keys()}
+    if not present.isdisjoint(_NOT_OURS):
         raise ValueError("a message with Bcc or Resent headers")
     if sender is None:
-        sender = _envelopes.get((str(message["Sender"] if "Sender" in message else message["From"]),))[0]
+        sender = _envelopes.get((str(message["Sender"] if "sender" in present else message["From"]),))[0]
     if recipients is None:
         recipients = _envelopes.get(tuple(str(message[name]) for name in ("To", "Cc") if message[name] is not None))
     if not (sender + "".join(recipients)).isascii():
@@ -232,7 +233,7 @@ def transfer_encoding(text: str) -> str:
     game in English is 2.4 MB); base64 costs a third more for any text. Counted, not encoded twice: both
     sizes follow from the bytes above 127 and the equals signs.
     """
-    if text.isascii() and all(len(line) <= _MAX_LINE for line in text.split("\n")):
+    if text.isascii() and (len(text) <= _MAX_LINE or max(map(len, text.split("\n"))) <= _MAX_LINE):
         return "7bit"
     data = text.encode("utf-8")
     escaped = len(data) - len(data.translate(None, _HIGH)) + data.count(b"=")
