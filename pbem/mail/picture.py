@@ -168,9 +168,13 @@ def base64_lines(data: bytes, max_line_length: int | None) -> str:
 
 
 def _base64(key: tuple[bytes, int]) -> str:
+    """The email package's lines: each of ``max_line_length // 4 * 3`` bytes encoded alone. Encoded at once
+    and cut into lines of their length in characters, the same (a whole number of three-byte groups encodes
+    with no padding), with one call to the encoder instead of one per line."""
     data, max_line_length = key
-    step = max_line_length // 4 * 3
-    return "".join(binascii.b2a_base64(data[at:at + step]).decode("ascii") for at in range(0, len(data), step))
+    width = max_line_length // 4 * 4
+    encoded = binascii.b2a_base64(data, newline=False).decode("ascii")
+    return "".join([f"{encoded[at:at + width]}\n" for at in range(0, len(encoded), width)])
 
 
 _encoded: Recent[tuple[bytes, int], str] = Recent(CACHED_BODIES, _base64)

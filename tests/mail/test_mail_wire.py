@@ -304,3 +304,12 @@ def test_a_header_that_may_appear_once_is_refused_twice_as_before() -> None:
     wire.set_header(message, "References", "<a@b>")
     wire.set_header(message, "References", "<c@d>")  # may repeat, as message[name] = value lets it
     assert message.get_all("References") == ["<a@b>", "<c@d>"]
+
+
+def test_a_picture_is_encoded_in_the_lines_the_email_package_writes() -> None:
+    data = random.Random(3).randbytes(400)
+    for length in (78, 76, 80, 1000):
+        for size in [*range(0, 120), 399, 400]:
+            part = EmailMessage(policy=policy.SMTP.clone(max_line_length=length))
+            part.set_content(data[:size], maintype="image", subtype="png")
+            assert picture._base64((data[:size], length)) == part.get_payload(), (length, size)
