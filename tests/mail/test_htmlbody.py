@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
-from pbem.mail.htmlbody import Kind, _blocks, _pieces_of, line_kind, runs, to_html
+from pbem.mail.htmlbody import ART, Kind, _blocks, _pieces_of, line_kind, runs, to_html
 
 REPORT = """\
 ==============================================================================
@@ -110,3 +111,13 @@ def test_a_text_made_piece_by_piece_is_the_text_made_whole() -> None:
 def test_the_pieces_of_a_text_are_its_lines_between_blank_ones() -> None:
     assert list(_pieces_of("\n a\nb\n  \n\nc\n")) == [" a\nb", "c"]
     assert list(_pieces_of("")) == [] and list(_pieces_of(" \n\t")) == []
+
+
+def test_art_is_found_where_any_of_its_seven_marks_is() -> None:
+    """ART is grouped by first character for speed; it must find what the plain list of its marks finds."""
+    marks = re.compile(r"[|+]-|-[|+]|\|\s|\s\||-{4,}|~\s{3,}|\s[/\\]\s")
+    rng = random.Random(7)
+    alphabet = "|+-~/\\ \t\u00a0\u2003ab=_"
+    samples = LINES + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(50_000)]
+    for sample in samples:
+        assert (ART.search(sample) is None) == (marks.search(sample) is None), sample
