@@ -141,7 +141,7 @@ def _compose(mail: OutgoingMail) -> EmailMessage:
         if mail.reply_to:
             message["Reply-To"] = _address(mail.reply_to, mail.from_name, "Reply-To")
         set_header(message, "Subject", _one_line(mail.subject, "Subject"))
-        message["Date"] = format_datetime(mail.date)  # a date, no text: its object (a move's mails') is remembered
+        message["Date"] = format_datetime(mail.date)  # a date, kept as an object (remembered: a move's mails share it)
         set_header(message, "Message-ID", mail.message_id)
         if mail.in_reply_to:
             set_header(message, "In-Reply-To", mail.in_reply_to)

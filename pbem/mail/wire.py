@@ -209,11 +209,12 @@ def set_header(message: Message, name: str, value: str) -> None:
     """
     policy = message.policy
     factory = policy.header_factory if isinstance(policy, email_policy.EmailPolicy) else None
-    limit = policy.max_line_length or len(name) + len(value) + 2
-    if (isinstance(factory, HeaderRegistry) and len(name) + len(value) + 2 <= limit and _PLAIN.fullmatch(value)
-            and "=?" not in value and (policy.header_max_count(name) is None or name not in message)):
+    fits = not policy.max_line_length or len(name) + len(value) + 2 <= policy.max_line_length
+    if isinstance(factory, HeaderRegistry) and fits and _PLAIN.fullmatch(value) and "=?" not in value:
         kind = factory[name]
-        if issubclass(kind, UnstructuredHeader) or (issubclass(kind, MessageIDHeader) and _PLAIN_ID.fullmatch(value)):
+        plain = issubclass(kind, UnstructuredHeader) or (issubclass(kind, MessageIDHeader)
+                                                          and _PLAIN_ID.fullmatch(value) is not None)
+        if plain and (kind.max_count is None or name not in message):
             message.set_raw(name, value)
             return
     message[name] = value
