@@ -126,9 +126,10 @@ def _piece_html(key: tuple[str, bool, bool]) -> tuple[tuple[str, ...], bool]:
 
 _pieces: Recent[tuple[str, bool, bool], tuple[tuple[str, ...], bool]] = Recent(CACHED_PIECES, _piece_html)
 """The blocks of the last few pieces: what they are is a function of the key alone (the piece's lines, whether
-the mail shows the picture, whether the piece before ended in art left out; no language: the words are the
-text's own), so a miss only costs making them again. Bounded: a move's mail is some thirty pieces, of which
-its seats' mails share most; thread-safe (:class:`pbem.mail.wire.Recent`)."""
+the mail shows the picture, whether the piece before ended in art left out), so a miss only costs making them
+again. No language in the key: the only words not the text's own, the picture's note, are the same in every
+mail (were they translated, ``pbem.languages.spoken()`` would belong in the key). Bounded: a move's mail is
+some thirty pieces, of which its seats' mails share most; thread-safe (:class:`pbem.mail.wire.Recent`)."""
 
 
 def _blocks(lines: Sequence[str], picture: bool, out: list[str], art_left_out: bool = False) -> bool:
