@@ -33,10 +33,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from pbem.mail.wire import Recent
+
+CACHED_PIECES = 256  # the pieces of the last few mails (to_html): what the seats of one move are told alike
 RULE_MIN = 10  # a "====" or "----" line at least this long is a rule
 WRAPPED = 55  # a prose line at least this long (indent aside) was wrapped: it goes on in the next line
 ENDS = (".", ":", "!", "?")  # ... unless it ends a sentence: a list of sentences keeps its lines
-ART = re.compile(r"[|+]-|-[|+]|\|\s|\s\||-{4,}|~\s{3,}|\s[/\\]\s")
+# Art: "|-" "+-" "-|" "-+" "| " " |" "----" "~   " " / " " \ " (\s: any space). Grouped by the first character,
+# so that the search tries one or two ways at each place of a line, not seven: half the time of a line.
+ART = re.compile(r"\|[-\s]|\+-|-(?:[|+]|-{3})|\s(?:\||[/\\]\s)|~\s{3}")
 BULLET = re.compile(r"^(\s*)- \S")
 COLUMNS = re.compile(r"\S {2,}\S")
 WORD = re.compile(r"[A-Za-z]{3,}")
@@ -78,12 +83,59 @@ class Run:
 
 
 def to_html(text: str, *, picture: bool) -> str:
-    """``text`` (a mail's wrapped text) as HTML blocks; art left out when the mail shows the picture."""
-    return "\n".join(_blocks(text.split("\n"), picture))
+    """``text`` (a mail's wrapped text) as HTML blocks; art left out when the mail shows the picture.
+
+    Made piece by piece, each piece's blocks remembered (:data:`_pieces`): the seats of one move are told
+    mostly the same pieces (the nations, the rondel, the players, the board), each in a mail of its own.
+    """
+    blocks: list[str] = []
+    art_left_out = False
+    for piece in _pieces_of(text):
+        made, art_left_out = _pieces.get((piece, picture, art_left_out))
+        blocks.extend(made)
+    return "\n".join(blocks)
 
 
-def _blocks(lines: Sequence[str], picture: bool) -> Iterator[str]:
-    index, art_left_out = 0, False
+def _pieces_of(text: str) -> Iterator[str]:
+    """The pieces of ``text``: its lines between blank ones (a line of spaces is blank).
+
+    Why a piece is made alone as it would be in the whole text: a blank line
+    ends every kind of block (a banner's title, a paragraph), and a line is
+    read with the next one only to tell a heading or a banner, which a blank
+    next line is no more than the end of the text. What a piece passes on to
+    the next is only whether it ended in art left out (:func:`_blocks`), which
+    is part of the key.
+    """
+    piece: list[str] = []
+    for line in text.split("\n"):
+        if line.strip():
+            piece.append(line)
+        elif piece:
+            yield "\n".join(piece)
+            piece = []
+    if piece:
+        yield "\n".join(piece)
+
+
+def _piece_html(key: tuple[str, bool, bool]) -> tuple[tuple[str, ...], bool]:
+    piece, picture, art_left_out = key
+    blocks: list[str] = []
+    art_left_out = _blocks(piece.split("\n"), picture, blocks, art_left_out)
+    return tuple(blocks), art_left_out
+
+
+_pieces: Recent[tuple[str, bool, bool], tuple[tuple[str, ...], bool]] = Recent(CACHED_PIECES, _piece_html)
+"""The blocks of the last few pieces: what they are is a function of the key alone (the piece's lines, whether
+the mail shows the picture, whether the piece before ended in art left out), so a miss only costs making them
+again. No language in the key: the only words not the text's own, the picture's note, are the same in every
+mail (were they translated, ``pbem.languages.spoken()`` would belong in the key). Bounded: a move's mail is
+some thirty pieces, of which its seats' mails share most; thread-safe (:class:`pbem.mail.wire.Recent`)."""
+
+
+def _blocks(lines: Sequence[str], picture: bool, out: list[str], art_left_out: bool = False) -> bool:
+    """The HTML blocks of ``lines`` appended to ``out``; whether they end in art left out (the picture's note
+    is written once for art in a row)."""
+    index = 0
     while index < len(lines):
         line = lines[index]
         after = lines[index + 1] if index + 1 < len(lines) else ""
@@ -91,18 +143,18 @@ def _blocks(lines: Sequence[str], picture: bool) -> Iterator[str]:
             index += 1
         elif _rule(line, "="):
             title, index = _banner(lines, index + 1)
-            yield from _banner_html(title)
+            out.extend(_banner_html(title))
         elif _rule(after, "=") and not _rule(line, "-"):
-            yield from _banner_html([line])
+            out.extend(_banner_html([line]))
             index += 2
         elif _underline(line, after):
-            yield f'<h3 style="{STYLE["heading"]}">{_text(line.strip())}</h3>'
+            out.append(f'<h3 style="{STYLE["heading"]}">{_text(line.strip())}</h3>')
             index += 2
         elif CAPS.match(line):
-            yield f'<h3 style="{STYLE["heading"]}">{_text(line.strip())}</h3>'
+            out.append(f'<h3 style="{STYLE["heading"]}">{_text(line.strip())}</h3>')
             index += 1
         elif _rule(line, "-") and len(line.strip()) >= 40:
-            yield f'<hr style="{STYLE["hr"]}">'
+            out.append(f'<hr style="{STYLE["hr"]}">')
             index += 1
         else:
             end = index
@@ -111,12 +163,13 @@ def _blocks(lines: Sequence[str], picture: bool) -> Iterator[str]:
             for run in runs(lines[index:end]):
                 if run.kind is Kind.ART and picture:
                     if not art_left_out:
-                        yield f'<p style="{STYLE["seen"]}">(The picture shows this.)</p>'
+                        out.append(f'<p style="{STYLE["seen"]}">(The picture shows this.)</p>')
                     art_left_out = True
                     continue
                 art_left_out = False
-                yield _run_html(run)
+                out.append(_run_html(run))
             index = max(end, index + 1)
+    return art_left_out
 
 
 def _starts_block(lines: Sequence[str], index: int) -> bool:
@@ -154,7 +207,7 @@ def runs(lines: Sequence[str]) -> list[Run]:
     for line in lines:
         kind = line_kind(line)
         indent = len(line) - len(line.lstrip())
-        if found and found[-1][0] is Kind.ART and len(WORD.findall(line)) < 3:
+        if kind is not Kind.ART and found and found[-1][0] is Kind.ART and len(WORD.findall(line)) < 3:
             kind = Kind.ART  # a piece of the drawing without its lines ("22:"): no words, no prose
         if kind is Kind.BULLET:
             bullet_indent = indent

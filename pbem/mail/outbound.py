@@ -30,7 +30,7 @@ from typing import NamedTuple
 from pbem.mail.errors import OutboundError
 from pbem.mail.inbound import LOOP_HEADER, TOKEN_PATTERN, InboundMessage
 from pbem.mail.picture import InlinePicture, add_picture, boundary
-from pbem.mail.wire import OUR_POLICY, WireMail, to_wire, transfer_encoding
+from pbem.mail.wire import OUR_POLICY, WireMail, set_header, to_wire, transfer_encoding
 from pbem.mail.wrap import wrap_text
 
 DECISION_HEADER = "X-PBEM-Decision"
@@ -40,6 +40,7 @@ _TOKEN_RE = re.compile(rf"^{TOKEN_PATTERN}$")
 _MSGID_RE = re.compile(r"^<[^<>\s@]+@[^<>\s@]+>$")
 _DECISION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _SLUG_RE = re.compile(r"[^A-Za-z0-9_-]+")
+_NOT_IN_ADDRESS = re.compile(r'[\s<>,;"]')  # \s: what str.isspace() calls a space
 _AUTO_SUBMITTED = ("auto-generated", "auto-replied")
 MIXED_BOUNDARY = "=_pbem-mixed"  # the text and its attachment; no other boundary of ours begins so
 
@@ -139,32 +140,31 @@ def _compose(mail: OutgoingMail) -> EmailMessage:
         message["To"] = _address(mail.to, mail.to_name, "To")
         if mail.reply_to:
             message["Reply-To"] = _address(mail.reply_to, mail.from_name, "Reply-To")
-        message["Subject"] = _one_line(mail.subject, "Subject")
-        message["Date"] = format_datetime(mail.date)
-        message["Message-ID"] = mail.message_id
+        set_header(message, "Subject", _one_line(mail.subject, "Subject"))
+        message["Date"] = format_datetime(mail.date)  # a date, kept as an object (remembered: a move's mails share it)
+        set_header(message, "Message-ID", mail.message_id)
         if mail.in_reply_to:
-            message["In-Reply-To"] = mail.in_reply_to
+            set_header(message, "In-Reply-To", mail.in_reply_to)
         if mail.references:
-            message["References"] = " ".join(mail.references)
+            set_header(message, "References", " ".join(mail.references))
         if mail.list_id:
-            message["List-Id"] = _one_line(mail.list_id, "List-Id")
-        message["Auto-Submitted"] = mail.auto_submitted
+            set_header(message, "List-Id", _one_line(mail.list_id, "List-Id"))
+        set_header(message, "Auto-Submitted", mail.auto_submitted)
         # Exchange/Outlook: send no out-of-office or read receipt back to us (one less loop to guard).
-        message["X-Auto-Response-Suppress"] = "All"
-        message[LOOP_HEADER] = mail.from_address  # ours: never answered by a moderator (pbem.mail.inbound)
+        set_header(message, "X-Auto-Response-Suppress", "All")
+        set_header(message, LOOP_HEADER, mail.from_address)  # ours: never answered by a moderator (pbem.mail.inbound)
         if mail.decision:
-            message[DECISION_HEADER] = mail.decision
+            set_header(message, DECISION_HEADER, mail.decision)
         if mail.purpose:
-            message[PURPOSE_HEADER] = mail.purpose
+            set_header(message, PURPOSE_HEADER, mail.purpose)
         if mail.move is not None:
-            message[MOVE_HEADER] = str(mail.move)
+            set_header(message, MOVE_HEADER, str(mail.move))
         text = mail.body.replace("\r\n", "\n").replace("\r", "\n")
-        body = wrap_text(text)  # at most 78 columns
-        if not body.endswith("\n"):
-            body += "\n"
+        wrapped = wrap_text(text)  # at most 78 columns
+        body = wrapped if wrapped.endswith("\n") else wrapped + "\n"
         message.set_content(body, charset="utf-8", cte=transfer_encoding(body))
         if mail.picture is not None:
-            add_picture(message, text, mail.picture, mail.message_id, mail.subject)
+            add_picture(message, text, mail.picture, mail.message_id, mail.subject, wrapped=wrapped)
         if mail.attachment is not None:
             filename, attached = mail.attachment
             message.add_attachment(attached, subtype="plain", charset="utf-8", filename=_one_line(filename, "file"))
@@ -292,7 +292,7 @@ def _address(address: str, name: str, label: str) -> Address:
     """A header address; the domain IDNA-encoded; a non-ASCII local part refused (it would need SMTPUTF8)."""
     _one_line(name, label)
     local, at, host = _one_line(address, label).strip().rpartition("@")
-    if not at or not local or not host or any(ch.isspace() or ch in "<>,;\"" for ch in address.strip()):
+    if not at or not local or not host or _NOT_IN_ADDRESS.search(address.strip()):
         raise OutboundError(f"{label}: not an e-mail address: {address!r}")
     if not local.isascii():
         raise OutboundError(f"{label}: a non-ASCII local part cannot be sent without SMTPUTF8: {address!r}")

@@ -125,12 +125,14 @@ def _column(blocks: str) -> str:
     return f'<div style="max-width:42em;font-family:{FONT};font-size:15px;line-height:1.4">\n{blocks}\n</div>'
 
 
-def add_picture(message: EmailMessage, body: str, picture: InlinePicture, message_id: str, title: str) -> None:
+def add_picture(message: EmailMessage, body: str, picture: InlinePicture, message_id: str, title: str, *,
+                wrapped: str | None = None) -> None:
     """Turn ``message`` (text/plain, its content set from ``body``) into the shape of the module docstring.
 
     ``body`` is the mail's text before wrapping, with ``\\n`` line ends;
-    ``picture.line`` counts its lines. The boundaries are fixed (see the
-    module docstring), so that building the same mail twice gives the same bytes.
+    ``picture.line`` counts its lines; ``wrapped`` is ``wrap_text(body)`` when the caller has made it already.
+    The boundaries are fixed (see the module docstring), so that building the same mail twice gives the same
+    bytes.
     """
     if len(picture.png) > MAX_PICTURE_BYTES:
         raise OutboundError(f"the picture is {len(picture.png)} bytes, more than a mail carries "
@@ -138,7 +140,7 @@ def add_picture(message: EmailMessage, body: str, picture: InlinePicture, messag
     lines = body.split("\n")
     head = lines[:max(0, picture.line)]
     wrapped_start = len(wrap_text("\n".join(head)).split("\n")) if head else 0  # wrapping works line by line
-    text = wrap_text(body)
+    text = wrap_text(body) if wrapped is None else wrapped
     cid = content_id(message_id)
     page = html_page(text, InlinePicture(picture.png, picture.alt, wrapped_start), cid, title=title)
     message.add_alternative(page, subtype="html", charset="utf-8", cte=transfer_encoding(page))
@@ -166,9 +168,13 @@ def base64_lines(data: bytes, max_line_length: int | None) -> str:
 
 
 def _base64(key: tuple[bytes, int]) -> str:
+    """The email package's lines: each of ``max_line_length // 4 * 3`` bytes encoded alone. Encoded at once
+    and cut into lines of their length in characters, the same (a whole number of three-byte groups encodes
+    with no padding), with one call to the encoder instead of one per line."""
     data, max_line_length = key
-    step = max_line_length // 4 * 3
-    return "".join(binascii.b2a_base64(data[at:at + step]).decode("ascii") for at in range(0, len(data), step))
+    width = max_line_length // 4 * 4
+    encoded = binascii.b2a_base64(data, newline=False).decode("ascii")
+    return "".join([f"{encoded[at:at + width]}\n" for at in range(0, len(encoded), width)])
 
 
 _encoded: Recent[tuple[bytes, int], str] = Recent(CACHED_BODIES, _base64)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from email import policy as email_policy
 from email.generator import BytesGenerator
-from email.headerregistry import BaseHeader, HeaderRegistry
+from email.headerregistry import Address, BaseHeader, HeaderRegistry, MessageIDHeader, UnstructuredHeader
 from email.message import EmailMessage, Message
 from email.policy import Policy
 from email.utils import getaddresses
@@ -42,7 +42,7 @@ _LINE_END = re.compile(r"\r\n|\r|\n")
 _FROM_LINE = re.compile(r"^From ", re.MULTILINE)
 K = TypeVar("K")
 V = TypeVar("V")
-_NOT_OURS = ("Bcc", "Resent-Bcc", "Resent-Date")  # send_message treats these specially; we never set them
+_NOT_OURS = ("bcc", "resent-bcc", "resent-date")  # send_message treats these specially; we never set them
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,13 +66,13 @@ def to_wire(message: EmailMessage, sender: str | None = None, recipients: tuple[
     dropped from the copy sent): :meth:`pbem.mail.SmtpSender.send` sends
     such a message the generic way.
     """
-    if any(name in message for name in _NOT_OURS):
+    present = {name.lower() for name in message.keys()}
+    if not present.isdisjoint(_NOT_OURS):
         raise ValueError("a message with Bcc or Resent headers")
     if sender is None:
-        sender = getaddresses([str(message["Sender"] if "Sender" in message else message["From"])])[0][1]
+        sender = _envelopes.get((str(message["Sender"] if "sender" in present else message["From"]),))[0]
     if recipients is None:
-        fields = [str(message[name]) for name in ("To", "Cc") if message[name] is not None]
-        recipients = tuple(address for _, address in getaddresses(fields))
+        recipients = _envelopes.get(tuple(str(message[name]) for name in ("To", "Cc") if message[name] is not None))
     if not (sender + "".join(recipients)).isascii():
         raise ValueError("non-ASCII envelope addresses need SMTPUTF8")
     return WireMail(sender, recipients, flatten(message))
@@ -189,6 +189,37 @@ class _Folds:
         return folded
 
 
+_PLAIN = re.compile(r"[!-~]+(?: [!-~]+)*")  # printable ASCII words, one space between: nothing to encode
+_DOT_ATOMS = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*"
+_PLAIN_ID = re.compile(rf"<{_DOT_ATOMS}@{_DOT_ATOMS}>")  # ours (pbem.outbound.message_id_for) and most others
+
+
+def set_header(message: Message, name: str, value: str) -> None:
+    """``message[name] = value``, though kept as the text itself when the header object would write the same.
+
+    Why: the header objects of a mail's own values (its Message-ID, Subject, In-Reply-To ...) are made for one
+    mail, parsed and then folded for it alone, which was a third of what building a text mail cost. A header
+    kept as text (``set_raw``: the email package's own way for the headers of a mail it reads) is written as
+    ``Name: value`` when that fits on a line, and otherwise folded by the header object the policy makes of
+    it then, the very object ``message[name] = value`` stores. So the text is kept only when the object would
+    write ``Name: value`` too: an unstructured header (or a Message-ID of dot atoms) of printable ASCII words
+    one space apart, which its parser keeps character for character, and no ``=?`` (which it would decode as
+    an encoded word). Anything else, and a second header of a name that may appear once (which
+    ``message[name] = value`` refuses), goes the usual way. Reading the header back gives an equal object.
+    """
+    policy = message.policy
+    factory = policy.header_factory if isinstance(policy, email_policy.EmailPolicy) else None
+    fits = not policy.max_line_length or len(name) + len(value) + 2 <= policy.max_line_length
+    if isinstance(factory, HeaderRegistry) and fits and _PLAIN.fullmatch(value) and "=?" not in value:
+        kind = factory[name]
+        plain = issubclass(kind, UnstructuredHeader) or (issubclass(kind, MessageIDHeader)
+                                                          and _PLAIN_ID.fullmatch(value) is not None)
+        if plain and (kind.max_count is None or name not in message):
+            message.set_raw(name, value)
+            return
+    message[name] = value
+
+
 _HIGH = bytes(range(128, 256))
 _MAX_LINE = 998  # RFC 5322's line limit: a longer line cannot travel as 7bit
 
@@ -203,7 +234,7 @@ def transfer_encoding(text: str) -> str:
     game in English is 2.4 MB); base64 costs a third more for any text. Counted, not encoded twice: both
     sizes follow from the bytes above 127 and the equals signs.
     """
-    if text.isascii() and all(len(line) <= _MAX_LINE for line in text.split("\n")):
+    if text.isascii() and (len(text) <= _MAX_LINE or max(map(len, text.split("\n"))) <= _MAX_LINE):
         return "7bit"
     data = text.encode("utf-8")
     escaped = len(data) - len(data.translate(None, _HIGH)) + data.count(b"=")
@@ -224,7 +255,14 @@ def _crlf(text: str) -> bytes:
     return text.replace("\n", CRLF).encode("ascii")
 
 
+def _addresses(fields: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(address for _, address in getaddresses(list(fields)))
+
+
 _bodies: Recent[str, bytes] = Recent(CACHED_BODIES, _crlf)
+_envelopes: Recent[tuple[str, ...], tuple[str, ...]] = Recent(CACHED_HEADERS, _addresses)
+"""The envelope addresses of the last few From and To values: ``getaddresses`` (a parser) is a pure function of
+the header texts it reads, which are the key; the same moderator and players write mail after mail."""
 _folds = _Folds(CACHED_HEADERS)
 
 
@@ -236,13 +274,17 @@ class _Headers(HeaderRegistry):
     creates a new class for every one and parses every value again, though
     most values (Content-Type, Auto-Submitted, From's name …) repeat from
     mail to mail. The classes and objects are the same as the stock
-    registry's: a header object is never changed once made.
+    registry's: a header object is never changed once made. A value is
+    remembered by what makes it: a text by the text, an ``Address`` (From,
+    To and Reply-To, each parsed again from its text by the stock registry:
+    the most costly of a mail's headers) by its three parts, which are all an
+    ``Address`` holds; the header's name as given, since the object keeps it.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self._classes: dict[str, type[BaseHeader]] = {}
-        self._recent: Recent[tuple[str, str], BaseHeader] = Recent(CACHED_HEADERS, self._make)
+        self._recent: Recent[tuple[str, str | tuple[str, str, str]], BaseHeader] = Recent(CACHED_HEADERS, self._make)
 
     def __getitem__(self, name: str) -> type[BaseHeader]:
         key = name.lower()
@@ -254,10 +296,15 @@ class _Headers(HeaderRegistry):
     def __call__(self, name: str, value: Any) -> BaseHeader:
         if isinstance(value, str):
             return self._recent.get((name, value))
+        if type(value) is Address:  # From, To, Reply-To: the same few addresses mail after mail
+            return self._recent.get((name, (value.display_name, value.username, value.domain)))
         return self[name](name, value)
 
-    def _make(self, key: tuple[str, str]) -> BaseHeader:
+    def _make(self, key: tuple[str, str | tuple[str, str, str]]) -> BaseHeader:
         name, value = key
+        if isinstance(value, tuple):
+            display_name, username, domain = value
+            return self[name](name, Address(display_name, username, domain))
         return self[name](name, value)
 
 

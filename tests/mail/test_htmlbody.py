@@ -1,7 +1,11 @@
 """The HTML part's text (pbem.mail.htmlbody): our mail's shapes read back into paragraphs, lists and boxes."""
 from __future__ import annotations
 
-from pbem.mail.htmlbody import Kind, line_kind, runs, to_html
+import random
+import re
+from pathlib import Path
+
+from pbem.mail.htmlbody import ART, Kind, _blocks, _pieces_of, line_kind, runs, to_html
 
 REPORT = """\
 ==============================================================================
@@ -79,3 +83,41 @@ def test_every_line_is_one_kind_and_runs_keep_every_line() -> None:
     assert line_kind("Your cash: 2.") is Kind.PROSE and line_kind("   ") is Kind.BLANK
     kept = [line for run in runs(lines[20:24]) for line in run.lines]
     assert kept == lines[20:24]
+
+
+def whole(text: str, *, picture: bool) -> str:
+    """``to_html`` made over the whole text at once, no piece remembered: what it was before pieces."""
+    blocks: list[str] = []
+    _blocks(text.split("\n"), picture, blocks)
+    return "\n".join(blocks)
+
+
+LINES = ["", "   ", "=" * 40, "=" * 9, "-" * 40, "-" * 12, "TITLE", "Title", "-----", "NATIONS (a, b)",
+         "  Nation  Govt  Treasury", "  +----+----+", "  | FACTORY  > X |", "  - a bullet of words here",
+         "      its wrapped line", "    RONDEL factory", "22:", "A sentence ends.", "x" * 60, "a  b",
+         "~   ~", " / ", "<&\"'>", "Round 1: India's turn.", "\t", "Zoë's  Ünïcode", "  22:  33", "====  ===="]
+
+
+def test_a_text_made_piece_by_piece_is_the_text_made_whole() -> None:
+    rng = random.Random(27)
+    texts = [REPORT, REPORT.replace("\n\n", "\n"), REPORT * 2, "", "\n\n", "one line"]
+    texts += [path.read_text(encoding="utf-8") for path in sorted((Path(__file__).parents[1] / "golden").rglob("*.txt"))]
+    texts += ["\n".join(rng.choice(LINES) for _ in range(rng.randint(1, 40))) for _ in range(400)]
+    for text in texts:
+        for picture in (True, False):
+            assert to_html(text, picture=picture) == to_html(text, picture=picture) == whole(text, picture=picture)
+
+
+def test_the_pieces_of_a_text_are_its_lines_between_blank_ones() -> None:
+    assert list(_pieces_of("\n a\nb\n  \n\nc\n")) == [" a\nb", "c"]
+    assert list(_pieces_of("")) == [] and list(_pieces_of(" \n\t")) == []
+
+
+def test_art_is_found_where_any_of_its_seven_marks_is() -> None:
+    """ART is grouped by first character for speed; it must find what the plain list of its marks finds."""
+    marks = re.compile(r"[|+]-|-[|+]|\|\s|\s\||-{4,}|~\s{3,}|\s[/\\]\s")
+    rng = random.Random(7)
+    alphabet = "|+-~/\\ \t\u00a0\u2003ab=_"
+    samples = LINES + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12))) for _ in range(50_000)]
+    for sample in samples:
+        assert (ART.search(sample) is None) == (marks.search(sample) is None), sample

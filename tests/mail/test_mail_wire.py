@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from email import policy
 from email.generator import BytesGenerator
+from email.headerregistry import Address, BaseHeader
 from email.message import EmailMessage
 from email.utils import getaddresses
 from typing import Any
@@ -99,7 +100,8 @@ MAILS = [varied_mail(seed) for seed in range(160)]
 
 @pytest.fixture
 def stock(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Build messages the stock way: ``email.policy.SMTP`` and the picture's part made by ``add_related``."""
+    """Build messages the stock way: ``email.policy.SMTP``, every header an object, the picture's part made by
+    ``add_related``."""
 
     def encoded_by_the_email_package(data: bytes, max_line_length: int | None) -> str:
         part = EmailMessage(policy=policy.SMTP)
@@ -108,8 +110,12 @@ def stock(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         assert isinstance(payload, str)
         return payload
 
+    def stored_as_header_object(message: EmailMessage, name: str, value: str) -> None:
+        message[name] = value
+
     monkeypatch.setattr(outbound, "OUR_POLICY", policy.SMTP)
     monkeypatch.setattr(picture, "base64_lines", encoded_by_the_email_package)
+    monkeypatch.setattr(outbound, "set_header", stored_as_header_object)
     yield
 
 
@@ -240,3 +246,70 @@ def test_building_a_mail_twice_gives_the_same_bytes() -> None:
         assert build_message(mail).as_bytes() == build_message(mail).as_bytes()
         assert wire_mail(mail) == wire_mail(mail)
     assert all(b"boundary=\"=_pbem-mixed" in wire_mail(mail).data for mail in with_attachment)
+
+
+def test_an_address_header_is_remembered_by_its_parts() -> None:
+    make = wire.OUR_POLICY.header_factory
+    first = make("To", Address("Ann", "ann", "example.org"))
+    assert make("To", Address("Ann", "ann", "example.org")) is first  # parsed once
+    assert first == policy.SMTP.header_factory("To", Address("Ann", "ann", "example.org"))
+    assert first.addresses == (Address("Ann", "ann", "example.org"),)
+    for other in (Address("Ann B", "ann", "example.org"), Address("Ann", "anne", "example.org"),
+                  Address("Ann", "ann", "example.com")):
+        assert make("To", other) is not first and make("To", other).addresses == (other,)
+    assert make("Reply-To", Address("Ann", "ann", "example.org")).name == "Reply-To"
+
+
+def written(message: EmailMessage) -> tuple[bytes | str, bytes | str]:
+    """``message.as_bytes()`` and ``flatten(message)``, or the name of the error either raises."""
+    def flattened() -> bytes:
+        return flatten(message)
+
+    out: list[bytes | str] = []
+    for write in (message.as_bytes, flattened):
+        try:
+            out.append(write())
+        except (ValueError, UnicodeError) as exc:
+            out.append(type(exc).__name__)
+    return out[0], out[1]
+
+
+@pytest.mark.parametrize("name", ["Subject", "Message-ID", "In-Reply-To", "References", "X-PBEM-Move", "Date"])
+def test_a_header_kept_as_text_is_written_as_its_object_would_be(name: str) -> None:
+    rng = random.Random(name)
+    pieces = ["a", "Move", "12:", "<m.1@x.example>", "<a-b_c+d@e.f-g>", "(c)", "\"q\"", "a\\b", "=?utf-8?q?x?=",
+              "=", "?", "x" * 70, "Zoë", "日本", "\t", "", " ", "a..b", "<a@b", "[t01]", ",;:"]
+    values = [" ".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(300)]
+    values += ["x" * n for n in range(60, 80)] + ["<" + "y" * n + "@z>" for n in range(60, 70)]
+    values += ["Mon, 07 Dec 2026 10:31:42 +0000", "", " lead", "trail ", "two  spaces", "<a@b> <c@d>"]
+    values += [message_id_for(f"game {n}", n, "a@b.example", "report", domain="games.example") for n in range(60)]
+    kept = 0
+    for value in values:
+        if "\t" in value or (name == "Date" and not value.strip()):
+            continue
+        ours, stock = EmailMessage(policy=wire.OUR_POLICY), EmailMessage(policy=policy.SMTP)
+        wire.set_header(ours, name, value)
+        stock[name] = value
+        kept += not isinstance(next(iter(ours.raw_items()))[1], BaseHeader)
+        assert written(ours) == written(stock), value
+        assert ours[name] == stock[name] and type(ours[name]).__bases__ == type(stock[name]).__bases__
+    assert kept > 50 or name == "Date"
+
+
+def test_a_header_that_may_appear_once_is_refused_twice_as_before() -> None:
+    message = EmailMessage(policy=wire.OUR_POLICY)
+    wire.set_header(message, "Subject", "one")
+    with pytest.raises(ValueError):
+        wire.set_header(message, "Subject", "two")
+    wire.set_header(message, "References", "<a@b>")
+    wire.set_header(message, "References", "<c@d>")  # may repeat, as message[name] = value lets it
+    assert message.get_all("References") == ["<a@b>", "<c@d>"]
+
+
+def test_a_picture_is_encoded_in_the_lines_the_email_package_writes() -> None:
+    data = random.Random(3).randbytes(400)
+    for length in (78, 76, 80, 1000):
+        for size in [*range(0, 120), 399, 400]:
+            part = EmailMessage(policy=policy.SMTP.clone(max_line_length=length))
+            part.set_content(data[:size], maintype="image", subtype="png")
+            assert picture._base64((data[:size], length)) == part.get_payload(), (length, size)
