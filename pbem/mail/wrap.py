@@ -24,8 +24,14 @@ _LEAD = re.compile(r"^(?P<quote>[ \t]*(?:>[ \t]?)*)(?P<marker>(?:[-*+]|\d{1,3}[.
 
 
 def wrap_text(text: str, width: int = WIDTH) -> str:
-    """``text`` with every line longer than ``width`` broken at spaces (see the module docstring)."""
-    return "\n".join(_wrap_line(line, width) for line in text.split("\n"))
+    """``text`` with every line longer than ``width`` broken at spaces (see the module docstring).
+
+    Most mails have no such line (they are written to fit): then the text is returned as it is, after one
+    look at its longest line, not rebuilt line by line."""
+    lines = text.split("\n")
+    if max(map(len, lines)) <= width:
+        return text
+    return "\n".join(_wrap_line(line, width) for line in lines)
 
 
 def _wrap_line(line: str, width: int) -> str:
