@@ -51,6 +51,7 @@ from pbem.mail import (
     WireMail,
     wire_mail,
 )
+from pbem.mail.htmlbody import SEEN_NOTE
 from pbem.store.models import GameRow, utcnow
 from pbem.store.outbox import (
     OutboxRow,
@@ -327,7 +328,8 @@ def outgoing_mail(row: OutboxRow, moderator: ModeratorSettings | None = None,
         purpose=row.purpose,
         move=row.version if row.game_id is not None else None,
         auto_submitted=h.get("auto_submitted", AUTO_GENERATED),
-        picture=InlinePicture(picture.png, picture.alt or "The board", int(h.get("picture_line") or 0))
+        picture=InlinePicture(picture.png, picture.alt or "The board", int(h.get("picture_line") or 0),
+                              str(h.get("picture_note") or SEEN_NOTE))  # rows queued before the note: English
         if picture is not None else None,
         attachment=(str(h["attachment"]["filename"]), str(h["attachment"]["text"])) if h.get("attachment") else None,
     )

@@ -35,6 +35,7 @@ from enum import Enum
 
 from pbem.mail.wire import Recent
 
+SEEN_NOTE = "(The picture shows this.)"  # said where art is left out, when the mail gives no note of its own
 CACHED_PIECES = 256  # the pieces of the last few mails (to_html): what the seats of one move are told alike
 RULE_MIN = 10  # a "====" or "----" line at least this long is a rule
 WRAPPED = 55  # a prose line at least this long (indent aside) was wrapped: it goes on in the next line
@@ -82,8 +83,9 @@ class Run:
     lines: tuple[str, ...]
 
 
-def to_html(text: str, *, picture: bool) -> str:
-    """``text`` (a mail's wrapped text) as HTML blocks; art left out when the mail shows the picture.
+def to_html(text: str, *, picture: bool, note: str = SEEN_NOTE) -> str:
+    """``text`` (a mail's wrapped text) as HTML blocks; art left out when the mail shows the picture, ``note``
+    (in the reader's language: the composer writes it) said in its place.
 
     Made piece by piece, each piece's blocks remembered (:data:`_pieces`): the seats of one move are told
     mostly the same pieces (the nations, the rondel, the players, the board), each in a mail of its own.
@@ -91,7 +93,7 @@ def to_html(text: str, *, picture: bool) -> str:
     blocks: list[str] = []
     art_left_out = False
     for piece in _pieces_of(text):
-        made, art_left_out = _pieces.get((piece, picture, art_left_out))
+        made, art_left_out = _pieces.get((piece, picture, art_left_out, note))
         blocks.extend(made)
     return "\n".join(blocks)
 
@@ -117,22 +119,22 @@ def _pieces_of(text: str) -> Iterator[str]:
         yield "\n".join(piece)
 
 
-def _piece_html(key: tuple[str, bool, bool]) -> tuple[tuple[str, ...], bool]:
-    piece, picture, art_left_out = key
+def _piece_html(key: tuple[str, bool, bool, str]) -> tuple[tuple[str, ...], bool]:
+    piece, picture, art_left_out, note = key
     blocks: list[str] = []
-    art_left_out = _blocks(piece.split("\n"), picture, blocks, art_left_out)
+    art_left_out = _blocks(piece.split("\n"), picture, blocks, art_left_out, note)
     return tuple(blocks), art_left_out
 
 
-_pieces: Recent[tuple[str, bool, bool], tuple[tuple[str, ...], bool]] = Recent(CACHED_PIECES, _piece_html)
+_pieces: Recent[tuple[str, bool, bool, str], tuple[tuple[str, ...], bool]] = Recent(CACHED_PIECES, _piece_html)
 """The blocks of the last few pieces: what they are is a function of the key alone (the piece's lines, whether
-the mail shows the picture, whether the piece before ended in art left out), so a miss only costs making them
-again. No language in the key: the only words not the text's own, the picture's note, are the same in every
-mail (were they translated, ``pbem.languages.spoken()`` would belong in the key). Bounded: a move's mail is
-some thirty pieces, of which its seats' mails share most; thread-safe (:class:`pbem.mail.wire.Recent`)."""
+the mail shows the picture, whether the piece before ended in art left out, the picture's note in the reader's
+language), so a miss only costs making them again. Bounded: a move's mail is some thirty pieces, of which its
+seats' mails share most; thread-safe (:class:`pbem.mail.wire.Recent`)."""
 
 
-def _blocks(lines: Sequence[str], picture: bool, out: list[str], art_left_out: bool = False) -> bool:
+def _blocks(lines: Sequence[str], picture: bool, out: list[str], art_left_out: bool = False,
+            note: str = "") -> bool:
     """The HTML blocks of ``lines`` appended to ``out``; whether they end in art left out (the picture's note
     is written once for art in a row)."""
     index = 0
@@ -163,7 +165,7 @@ def _blocks(lines: Sequence[str], picture: bool, out: list[str], art_left_out: b
             for run in runs(lines[index:end]):
                 if run.kind is Kind.ART and picture:
                     if not art_left_out:
-                        out.append(f'<p style="{STYLE["seen"]}">(The picture shows this.)</p>')
+                        out.append(f'<p style="{STYLE["seen"]}">{_text(note or SEEN_NOTE)}</p>')
                     art_left_out = True
                     continue
                 art_left_out = False

@@ -40,7 +40,7 @@ from email.message import EmailMessage
 from urllib.parse import quote
 
 from pbem.mail.errors import OutboundError
-from pbem.mail.htmlbody import FONT, to_html
+from pbem.mail.htmlbody import FONT, SEEN_NOTE, to_html
 from pbem.mail.wire import CACHED_BODIES, Recent, transfer_encoding
 from pbem.mail.wrap import wrap_text
 
@@ -60,6 +60,7 @@ class InlinePicture:
     png: bytes
     alt: str
     line: int = 0  # the body line where the part that carries the picture begins
+    note: str = SEEN_NOTE  # said in the HTML where the text's drawing is left out (the reader's language)
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -109,8 +110,8 @@ def html_page(text: str, picture: InlinePicture, cid: str, *, title: str = "") -
     image = (f'<div style="margin:10px 0;max-width:100%;overflow-x:auto">'
              f'<img src="cid:{quote(cid, safe="@.-_")}" alt="{html.escape(picture.alt)}" width="{width}" '
              f'height="{height}" style="display:block;width:{width}px;max-width:none;height:auto;border:0"></div>')
-    parts = [_column(to_html(before, picture=True)) if before.strip() else "", image,
-             _column(to_html(after, picture=True)) if after.strip() else ""]
+    parts = [_column(to_html(before, picture=True, note=picture.note)) if before.strip() else "", image,
+             _column(to_html(after, picture=True, note=picture.note)) if after.strip() else ""]
     return ("<!DOCTYPE html>\n"
             "<html><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -142,7 +143,7 @@ def add_picture(message: EmailMessage, body: str, picture: InlinePicture, messag
     wrapped_start = len(wrap_text("\n".join(head)).split("\n")) if head else 0  # wrapping works line by line
     text = wrap_text(body) if wrapped is None else wrapped
     cid = content_id(message_id)
-    page = html_page(text, InlinePicture(picture.png, picture.alt, wrapped_start), cid, title=title)
+    page = html_page(text, InlinePicture(picture.png, picture.alt, wrapped_start, picture.note), cid, title=title)
     message.add_alternative(page, subtype="html", charset="utf-8", cte=transfer_encoding(page))
     html_part = list(message.iter_parts())[1]  # the text/html just added, after the text/plain
     # The part is made empty and given the picture's base64 afterwards: the same part add_related makes from

@@ -139,3 +139,25 @@ def test_issue30_a_new_language_asks_the_seats_open_question_again_in_it(table: 
     assert reply.headers.get("decision") == "bid"
     lines = reply.body.split("\n")
     assert any("OFERTA" in line for line in lines[:15]) and "Polski" in reply.body  # the bid, in Polish words
+
+
+@pytest.mark.parametrize(("language", "note"), [("RU", "(Это видно на картинке.)"), ("PL", "(Widać to na obrazie.)"),
+                                                ("ES", "(Se ve en la imagen.)"), ("IT", "(Si vede nell&#x27;immagine.)")])
+def test_issue30_the_html_part_says_in_the_seats_language_where_the_picture_stands_for_the_drawing(
+        table: EmeTable, language: str, note: str) -> None:
+    """The HTML part leaves the text's drawing of the board out for the picture and says so: in the seat's
+    words (it was English in every language), and English for the others."""
+    table.send("bob", f"LANGUAGE {language}")
+    seen = len(table.outbox())
+    for player in ("ann", "bob", "cy"):
+        table.send(player, "BID 1")
+
+    def html(player: str) -> str:
+        row = next(row for row in to(table, player, seen) if row.picture_id is not None)
+        part = message_from_bytes(build_message(mail_of(table.db, row)).as_bytes(),
+                                  policy=policy.default).get_body(("html",))
+        assert part is not None
+        return str(part.get_content())
+
+    assert note in html("bob") and "(The picture shows this.)" not in html("bob")
+    assert "(The picture shows this.)" in html("ann")

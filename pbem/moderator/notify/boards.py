@@ -35,10 +35,13 @@ from pbem.games import kind_of
 from pbem.languages import SOURCE, Language, speaking, spoken
 from pbem.moderator.notify import pictures
 from pbem.moderator.notify.pictures import Drawing, Drawn, board_picture
+from pbem.render.env import render_phrase
 from pbem.render.measure import writes
 from pbem.store import GameRow
 from pbem.store.models import id_of
 from pbem.store.outbox import OutboxRow, store_picture
+
+SEEN_NOTE = "core/picture_note.j2"  # what the HTML says where it leaves the text's drawing out for the picture
 
 
 @dataclass
@@ -51,7 +54,7 @@ class Board:
     language: Language = SOURCE
     drawing: Drawing | None = None
     drawn: Drawn = None
-    waiting: list[tuple[OutboxRow, int]] = field(default_factory=list)
+    waiting: list[tuple[OutboxRow, BoardUse]] = field(default_factory=list)
     stored: int | None = None  # the picture's id, once stored
 
     def settle(self) -> Drawn:
@@ -63,10 +66,12 @@ class Board:
 
 @dataclass(frozen=True)
 class BoardUse:
-    """A mail's board: which one, and the line of the mail's text where the part that shows it begins."""
+    """A mail's board: which one, the line of the mail's text where the part that shows it begins, and what the
+    mail's HTML says, in its reader's language, where it leaves the text's drawing out for the picture."""
 
     board: Board
     line: int = 0
+    note: str = ""
 
 
 class Boards:
@@ -93,22 +98,22 @@ class Boards:
             else:
                 with speaking(language):
                     board.drawn = board_picture(kind, game.name, state)
-        return BoardUse(board, line)
+        return BoardUse(board, line, render_phrase(SEEN_NOTE))
 
     def attach(self, row: OutboxRow, use: BoardUse) -> None:
         """``row`` shows ``use``'s board: in :meth:`finish` when drawing aside (the picture is stored with the
         mail, all written at the end), else now."""
         if self.aside:
-            use.board.waiting.append((row, use.line))
+            use.board.waiting.append((row, use))
         else:
-            self._give(row, use.board, use.line)
+            self._give(row, use)
 
     def finish(self) -> None:
         """Every picture still being drawn, into the rows that wait for it; call before the mail is written."""
         for board in self._boards.values():
             board.settle()
-            for row, line in board.waiting:
-                self._give(row, board, line)
+            for row, use in board.waiting:
+                self._give(row, use)
             board.waiting.clear()
 
     def abandon(self) -> None:
@@ -118,12 +123,13 @@ class Boards:
             board.settle()
             board.waiting.clear()
 
-    def _give(self, row: OutboxRow, board: Board, line: int) -> None:
-        """``row`` carries ``board``'s picture (none when it could not be drawn), stored with the first."""
+    def _give(self, row: OutboxRow, use: BoardUse) -> None:
+        """``row`` carries ``use``'s picture (none when it could not be drawn), stored with the first."""
+        board = use.board
         if board.drawn is None:
             return
         if board.stored is None:
             png, alt = board.drawn
             board.stored = store_picture(self.session, board.game_id, board.version, png, alt)
         row.picture_id = board.stored
-        row.headers = {**row.headers, "picture_line": line}
+        row.headers = {**row.headers, "picture_line": use.line, "picture_note": use.note}
