@@ -51,8 +51,8 @@ def wake(session: Session, game_id: int | None) -> None:
 
 
 # Built once: it runs for every move, and building it cost about what running it does.
-_WAKE = (update(GameRow).where(col(GameRow.id) == bindparam("game")).values(next_check=None)
-         .execution_options(synchronize_session=False))
+_GAMES = GameRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_WAKE = update(_GAMES).where(_GAMES.c.id == bindparam("game")).values(next_check=None)  # on the table: no ORM
 
 
 @dataclass(frozen=True)
