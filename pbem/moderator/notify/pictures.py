@@ -23,8 +23,8 @@ draws a new game of every kind (:func:`warm_up`: a process's first picture
 takes many times the time of the next), and the daemon draws itself until
 it has. It ends with the daemon, or by itself when the daemon is gone (its
 input closes). A picture that has not begun to come back after
-``DRAW_HERE_AFTER`` (a machine busy to its last core) is drawn here, and
-the late answer dropped. Should the helper die, hang (``ANSWER_WITHIN``) or
+``DRAW_HERE_AFTER`` (half a second: a helper stuck, not one slowed by a busy
+machine) is drawn here, and the late answer dropped. Should the helper die, hang (``ANSWER_WITHIN``) or
 answer nonsense, it is stopped, that picture is drawn here, and a new
 helper starts for a later picture, at most once per ``RESTART_AFTER``.
 """
@@ -55,7 +55,12 @@ log = logging.getLogger(__name__)
 
 Drawn = tuple[bytes, str] | None  # the PNG and its alt text; None: no picture (``board_picture``)
 ANSWER_WITHIN = 30.0  # seconds: a helper slower than this is taken for hung
-DRAW_HERE_AFTER = 0.05  # seconds a handler waits for the helper's picture before it draws the picture itself
+# Seconds a handler waits for the helper's picture before it draws the picture itself. Why not less: on a machine
+# busy to its last core the helper is slow because the cores are, and drawing here as well did the picture twice
+# on the same cores (and the next move's too: the helper still owed the last one), when they were scarcest. At
+# 50 ms, order_cpu.py on a loaded machine drew 6-9 ms per order here besides the helper's 16; the wait is what a
+# helper stuck for good (``ANSWER_WITHIN``) costs a move's mail, not what a busy one does.
+DRAW_HERE_AFTER = 0.5
 WARM_WITHIN = 300.0  # seconds: a helper that has not warmed up by then is taken for hung
 RESTART_AFTER = 60.0  # seconds between starting helpers after one failed
 READY = "ready"  # the helper's first word: it has warmed up (until then the daemon draws itself)
@@ -183,8 +188,8 @@ class Helper:
     def answer(self, drawing: Drawing) -> Drawn:
         """The helper's answer to ``drawing``, or the picture drawn here.
 
-        Why not wait for it however long it takes: on a machine busy to its
-        last core the helper, sharing it, may draw slowly; after
+        Why not wait for it however long it takes: a helper that has stopped
+        answering would hold the move's mail until ``ANSWER_WITHIN``; after
         ``DRAW_HERE_AFTER`` the asker draws the picture itself, and the
         helper's answer, owed, is read and dropped before its next question.
         """
