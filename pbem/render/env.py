@@ -20,6 +20,7 @@ first orders wait for it.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from functools import lru_cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -57,6 +58,19 @@ def _ljust(value: Any, width: int) -> str:
 
 def _rjust(value: Any, width: int) -> str:
     return str(value).rjust(width)
+
+
+def _replace_each(text: Any, pairs: Iterable[tuple[str, str]]) -> str:
+    """``text`` with each ``(old, new)`` of ``pairs`` replaced in turn, as a chain of ``replace`` filters does.
+
+    Why: the rondel's art (``imperial2030/_rondel.j2``) relabels each of its lines with the six spaces' names
+    and its caption in the mail's language; eight ``replace`` filters and a namespace for every line cost
+    the template some 250 microseconds a rondel, this one call a line a tenth of it.
+    """
+    said = str(text)
+    for old, new in pairs:
+        said = said.replace(old, new)
+    return said
 
 
 def _rule(char: str = "=", width: int = MAX_WIDTH) -> str:
@@ -158,6 +172,7 @@ def _environment(language: Language) -> Environment:
         heading=_heading,
         ascii=plain,
         pair=pair,
+        replace_each=_replace_each,
     )
     env.globals.update(rule=_rule, width=MAX_WIDTH)
     return env
