@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from babel.support import Translations
-from jinja2 import BytecodeCache, Environment, PackageLoader, StrictUndefined, pass_context
+from jinja2 import BytecodeCache, Environment, PackageLoader, StrictUndefined, pass_environment
 from jinja2.bccache import Bucket
-from jinja2.runtime import Context
+from jinja2.runtime import new_context
 
 from pbem.languages import SOURCE, Language, spoken
 from pbem.render.text import (
@@ -214,12 +214,22 @@ def _install_words(env: Environment, catalogue: NullTranslations) -> None:
         return plural_in_context(__string_ctx, __singular, __plural,
                                  __num) % variables
 
-    @pass_context
-    def alias(context: Context, *args: Any, **kwargs: Any) -> Any:
-        """``_``: the ``gettext`` the template sees, as Jinja's alias finds it (another may have been installed
-        since, a test's marking catalogue: it is called as Jinja calls it); ours is called directly."""
-        found = context.resolve("gettext")
-        return found(*args, **kwargs) if found is gettext else context.call(found, *args, **kwargs)
+    @pass_environment
+    def alias(environment: Environment, *args: Any, **kwargs: Any) -> Any:
+        """``_``: the ``gettext`` the template's environment holds when it is called, as Jinja's alias finds it
+        in the template's context, which reads the environment's globals (another may have been installed
+        since, a test's marking catalogue, or ``_`` copied to another environment: it is called as Jinja calls
+        it, in a context of its own); ours is called directly.
+
+        Why given the environment (``pass_environment``), not the template's context as Jinja's is: Jinja
+        gives a function that takes the context, called in a loop that sets a variable, a context of its own
+        made for the call (``Context.derived``, some 3 microseconds), and a move's mails say some 20 words so
+        (a report's players).
+        """
+        found: Any = environment.globals["gettext"]  # whichever gettext is installed now
+        if found is gettext:
+            return gettext(*args, **kwargs)
+        return new_context(environment, None, {}, globals=environment.globals).call(found, *args, **kwargs)
 
     env.globals.update(_=alias, gettext=gettext, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext)
 
