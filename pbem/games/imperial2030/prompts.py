@@ -496,13 +496,9 @@ def _examples(state: GameState, reader: str, decision: Decision) -> tuple[tuple[
 
 def _plays(state: GameState, reader: str, actions: Sequence[Action], after: GameState | None = None) -> bool:
     """Whether the engine takes these actions from ``reader`` one after the other, each still theirs to give.
-
-    ``after``: the state the engine made of the first action, when it was played already (a rondel move's,
-    to find what follows it): the engine makes the same state of the same action, so it is not played again.
-    """
-    start = 0
-    if after is not None:
-        state, start = after, 1
+    ``after``: the state the engine made of the first action when it was played already (a rondel move's, to
+    find what follows it): the engine makes the same state of the same action, so it is not played again."""
+    state, start = (state, 0) if after is None else (after, 1)
     try:
         for index in range(start, len(actions)):
             if index and not decisions_for(state, reader):
