@@ -463,9 +463,12 @@ def _examples(state: GameState, reader: str, decision: Decision) -> tuple[tuple[
     options = [o.action for o in decision.options]
     kind = decision.kind
     candidates: list[list[Action]] = []
+    after: dict[int, GameState] = {}  # candidate's index -> the state after its first action, already played
     if kind is DecisionKind.RONDEL:
         for o in _spread(list(decision.options), 3, key=lambda o: o.cost == 0):
-            follow = _follow_up(state, reader, o.action)
+            follow, played = _follow_up(state, reader, o.action)
+            if played is not None:
+                after[len(candidates)] = played
             candidates.append([o.action] + ([follow] if follow is not None else []))
     elif kind is DecisionKind.IMPORT:
         units = [u for a in options if isinstance(a, Import) for u in a.units]
@@ -484,20 +487,23 @@ def _examples(state: GameState, reader: str, decision: Decision) -> tuple[tuple[
         candidates += [[a] for a in _spread([a for a in options if not isinstance(a, Pass)], 2)]
         candidates += _each([a for a in options if isinstance(a, Pass)][:1])
     found: list[tuple[str, ...]] = []
-    for actions in candidates:
+    for number, actions in enumerate(candidates):
         lines = tuple(order_text(board, a) for a in actions)
-        if actions and lines not in found and _plays(state, reader, actions):
+        if actions and lines not in found and _plays(state, reader, actions, after.get(number)):
             found.append(lines)
     return tuple(found[:3])
 
 
-def _plays(state: GameState, reader: str, actions: Sequence[Action]) -> bool:
-    """Whether the engine takes these actions from ``reader`` one after the other, each still theirs to give."""
+def _plays(state: GameState, reader: str, actions: Sequence[Action], after: GameState | None = None) -> bool:
+    """Whether the engine takes these actions from ``reader`` one after the other, each still theirs to give.
+    ``after``: the state the engine made of the first action when it was played already (a rondel move's, to
+    find what follows it): the engine makes the same state of the same action, so it is not played again."""
+    state, start = (state, 0) if after is None else (after, 1)
     try:
-        for index, action in enumerate(actions):
+        for index in range(start, len(actions)):
             if index and not decisions_for(state, reader):
                 return False
-            state, _ = apply(state, reader, action)
+            state, _ = apply(state, reader, actions[index])
     except EngineError:
         return False
     return True
@@ -564,25 +570,26 @@ def _spread(items: list[Any], count: int, key: Any = None) -> list[Any]:
     return picked
 
 
-def _follow_up(state: GameState, reader: str, action: Action) -> Action | None:
-    """The order that would follow a rondel move in the same message (its action's details), if any."""
+def _follow_up(state: GameState, reader: str, action: Action) -> tuple[Action | None, GameState | None]:
+    """The order that would follow a rondel move in the same message (its action's details), if any; and the
+    state after the move (None when the engine refuses it), which ``_plays`` starts from."""
     try:
         after, _ = apply(state, reader, action)
     except EngineError:
-        return None
+        return None, None
     next_decisions = decisions_for(after, reader)
     if not next_decisions:
-        return None
+        return None, after
     d = next_decisions[0]
     if d.kind is DecisionKind.PRODUCTION:
-        return Produce(None)
+        return Produce(None), after
     if d.kind is DecisionKind.IMPORT:
         units = [u for o in d.options if isinstance(o.action, Import) for u in o.action.units]
-        return Import(tuple(units[:1]))
+        return Import(tuple(units[:1])), after
     if d.kind is DecisionKind.FACTORY:
         builds = [o.action for o in d.options if not isinstance(o.action, Pass)]
-        return builds[0] if builds else None
-    return None
+        return (builds[0] if builds else None), after
+    return None, after
 
 
 def _each(actions: Sequence[Action]) -> list[list[Action]]:

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem.render.env import environment
+from pbem.render.macrowords import macro_words
 
 PACKAGE = "imperial2030"
 
 
 def say(template: str, macro: str, **values: Any) -> str:
-    """The macro ``macro`` of ``templates/imperial2030/<template>.j2`` told ``values``: a sentence or a phrase."""
-    return str(getattr(environment().get_template(f"{PACKAGE}/{template}.j2").module, macro)(**values))
+    """The macro ``macro`` of ``templates/imperial2030/<template>.j2`` told ``values``: a sentence or a phrase
+    (the same words for the same values kept a while: ``pbem.render.macrowords``)."""
+    return macro_words(f"{PACKAGE}/{template}.j2", macro, values)

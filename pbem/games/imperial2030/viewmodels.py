@@ -68,10 +68,6 @@ def _view_words(macro: str, **values: Any) -> str:
     return say(VIEW_WORDS, macro, **values)
 
 
-def _possessive(name: str) -> str:
-    return name + ("'" if name.endswith("s") else "'s")
-
-
 def _step_words(state: GameState) -> str:
     """What the nation whose turn it is is doing now."""
     step = state.step
@@ -250,6 +246,18 @@ def _swiss_bank(state: GameState, player: str) -> bool:
 
 
 def player_rows(state: GameState, reader: str | None, open_cash: bool = False) -> tuple[PlayerRow, ...]:
+    """The players in seating order as ``reader`` sees them: the rows every seat shares (:func:`_player_facts`)
+    with the reader marked, and the others' cash hidden unless ``open_cash``."""
+    return tuple(PlayerRow(seat=row.seat, name=row.name, you=row.name == reader, governs=row.governs, bonds=row.bonds,
+                           bonds_text=row.bonds_text, interest=row.interest,
+                           cash=row.cash if open_cash or reader is None or row.name == reader else None,
+                           roles=row.roles)
+                 for row in _player_facts(state))
+
+
+@same_objects  # every seat's report of a move shows the same players: only who reads and whose cash it sees differ
+def _player_facts(state: GameState) -> tuple[PlayerRow, ...]:
+    """Each player's row with every cash shown and nobody the reader (``player_rows`` makes the reader's)."""
     board = state.board
     tables = board.tables
     rows = []
@@ -262,16 +270,15 @@ def player_rows(state: GameState, reader: str | None, open_cash: bool = False) -
             roles.append(_view_words("role", role="investor_card"))
         if _swiss_bank(state, name):
             roles.append(_view_words("role", role="swiss_bank"))
-        show_cash = open_cash or reader is None or name == reader
         rows.append(PlayerRow(
             seat=seat,
             name=name,
-            you=name == reader,
+            you=False,
             governs=", ".join(shown(board, n) for n in state.governed_by(name)),
             bonds=bonds,
             bonds_text=", ".join(b.text for b in bonds) or "none",
             interest=sum(b.interest for b in bonds),
-            cash=p.cash if show_cash else None,
+            cash=p.cash,
             roles=", ".join(roles),
         ))
     return tuple(rows)
@@ -285,9 +292,16 @@ class Waiting:
 
 
 def waiting_list(state: GameState, reader: str | None = None) -> tuple[Waiting, ...]:
-    return tuple(Waiting(d.player, decision_words(state, d), d.player == reader) for d in pending(state))
+    return tuple(Waiting(player, what, player == reader) for player, what in _waiting_for(state))
 
 
+@same_objects  # every seat's report of a move waits for the same decisions
+def _waiting_for(state: GameState) -> tuple[tuple[str, str], ...]:
+    """(player, what they decide, in words) for each pending decision."""
+    return tuple((d.player, decision_words(state, d)) for d in pending(state))
+
+
+@same_objects  # every seat's report of a move says the same turn
 def turn_line(state: GameState) -> str:
     board = state.board
     if isinstance(state.step, FinishedStep):
@@ -481,7 +495,7 @@ def error_view(state: GameState, reader: str, refusal: Any, *, game: str = "") -
         lines = lines[1:]  # the refused line itself is shown on its own
     legal = tuple(getattr(error, "orders", ()) or getattr(error, "legal", ()) or ())
     waiting: tuple[str, ...] = ()
-    if reader not in _waiting_players(state) and not state.finished:
+    if reader not in {player for player, _ in _waiting_for(state)} and not state.finished:
         waiting = tuple(f"{w.player}: {w.what}" for w in waiting_list(state))
     return ErrorView(
         game=game,
@@ -496,10 +510,6 @@ def error_view(state: GameState, reader: str, refusal: Any, *, game: str = "") -
         not_applied=tuple(lines),
         waiting=waiting,
     )
-
-
-def _waiting_players(state: GameState) -> set[str]:
-    return {d.player for d in pending(state)}
 
 
 @dataclass(frozen=True)
