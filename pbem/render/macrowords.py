@@ -51,7 +51,8 @@ def _frozen(value: Any) -> Hashable:
     """``value`` as part of a key, or :class:`_Unkept` when it is not plain data."""
     kind = type(value)
     if kind is str or kind is int or value is None:
-        return value  # type: ignore[no-any-return]
+        plain: Hashable = value
+        return plain
     if kind is bool:
         return _TRUE if value else _FALSE
     if kind is tuple:
