@@ -134,7 +134,7 @@ seats' mails share most; thread-safe (:class:`pbem.mail.wire.Recent`)."""
 
 
 def _blocks(lines: Sequence[str], picture: bool, out: list[str], art_left_out: bool = False,
-            note: str = "") -> bool:
+            note: str = SEEN_NOTE) -> bool:
     """The HTML blocks of ``lines`` appended to ``out``; whether they end in art left out (the picture's note
     is written once for art in a row)."""
     index = 0
@@ -165,7 +165,7 @@ def _blocks(lines: Sequence[str], picture: bool, out: list[str], art_left_out: b
             for run in runs(lines[index:end]):
                 if run.kind is Kind.ART and picture:
                     if not art_left_out:
-                        out.append(f'<p style="{STYLE["seen"]}">{_text(note or SEEN_NOTE)}</p>')
+                        out.append(f'<p style="{STYLE["seen"]}">{_text(note)}</p>')
                     art_left_out = True
                     continue
                 art_left_out = False

@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import bindparam, union_all, update
 from sqlmodel import Session, col, select
 
-from pbem.store.models import GameRow, GameStatus, as_utc
+from pbem.store.models import GameRow, GameStatus, as_utc, table_of
 
 NEVER = datetime(9999, 1, 1, tzinfo=UTC)  # nothing can fall due until a change wakes the game
 PAUSED = datetime(9999, 12, 31, tzinfo=UTC)  # paused: listed by every tick, never opened until resumed
@@ -51,7 +51,7 @@ def wake(session: Session, game_id: int | None) -> None:
 
 
 # Built once: it runs for every move, and building it cost about what running it does.
-_GAMES = GameRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_GAMES = table_of(GameRow)
 _WAKE = update(_GAMES).where(_GAMES.c.id == bindparam("game")).values(next_check=None)  # on the table: no ORM
 
 

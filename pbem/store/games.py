@@ -26,11 +26,11 @@ from pbem.errors import ConcurrentUpdate, GameExists, GameNotFound, StoreError
 from pbem.games import DEFAULT_KIND, UnknownKind, kind_of
 from pbem.store.alarm import wake
 from pbem.store.memo import game_rows
-from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow, id_of, utcnow
+from pbem.store.models import ActionRow, GameRow, SeatRow, SnapshotRow, id_of, table_of, utcnow
 
 # Built once, with bound parameters: building a statement cost about as much as running it, and this runs for
 # every order.
-_APPEND = insert(ActionRow.__table__)  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_APPEND = insert(table_of(ActionRow))
 _LOG_LENGTH = select(func.count(col(ActionRow.id))).where(col(ActionRow.game_id) == bindparam("game"))
 _LOG_SINCE = (select(ActionRow).where(col(ActionRow.game_id) == bindparam("game"), col(ActionRow.version) >= bindparam("since"))
               .order_by(col(ActionRow.version)))
@@ -216,7 +216,7 @@ def save_snapshot(session: Session, game: GameRow, state: Anything) -> None:
                 set_committed_value(held, name, value)
 
 
-_SNAPSHOTS = SnapshotRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_SNAPSHOTS = table_of(SnapshotRow)
 _SAVE_SNAPSHOT = update(_SNAPSHOTS).where(_SNAPSHOTS.c.game_id == bindparam("game")).values(
     version=bindparam("new_version"), state=bindparam("new_state"), created=bindparam("new_created"))
 

@@ -37,7 +37,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import utcnow
+from pbem.store.models import new_row_values, table_of, utcnow
 
 KEY_MAX = 255
 
@@ -127,7 +127,7 @@ def is_handled(session: Session, key: str) -> bool:
     return session.connection().execute(_HANDLED, {"key": normalise_key(key)}).first() is not None
 
 
-_INBOUND = InboundRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_INBOUND = table_of(InboundRow)
 _HANDLED = select(_INBOUND.c.id).where(_INBOUND.c.message_key == bindparam("key"))
 
 
@@ -147,8 +147,7 @@ def record_message(session: Session, row: InboundRow) -> InboundRow:
     row.reason = row.reason[:4000]
     # One INSERT on the table, not the ORM's unit of work (which cost twice the statement, for every message);
     # the row stays the caller's, with its id, and is not kept in the session.
-    values = {column.name: getattr(row, column.name) for column in _INBOUND.columns if column.name != "id"}
-    row.id = int(session.execute(_RECORD, values).inserted_primary_key[0])  # type: ignore[attr-defined]  # a CursorResult
+    row.id = int(session.execute(_RECORD, new_row_values(row)).inserted_primary_key[0])  # type: ignore[attr-defined]  # a CursorResult
     return row
 
 

@@ -45,7 +45,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import aliased
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import utcnow
+from pbem.store.models import new_row_values, table_of, utcnow
 
 ROUTE_MAX = 400
 
@@ -90,14 +90,14 @@ def enqueue(session: Session, row: QueuedMessageRow) -> bool:
     same message loses at the unique key, as it did.
     """
     row.route = row.route[:ROUTE_MAX]
-    values = {column.name: getattr(row, column.name) for column in _QUEUE.columns if column.name != "id"}
+    values = new_row_values(row)
     dialect = session.get_bind().dialect
     done = session.connection().execute(_insert_new(dialect.name, dialect.insert_returning), values)
     # psycopg gives no row count for ON CONFLICT: where the database can, the new row's id tells
     return done.first() is not None if dialect.insert_returning else bool(done.rowcount)
 
 
-_QUEUE = QueuedMessageRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_QUEUE = table_of(QueuedMessageRow)
 
 
 @cache

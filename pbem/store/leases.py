@@ -17,6 +17,8 @@ from sqlalchemy import Column, DateTime, String, bindparam, delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from pbem.store.models import table_of
+
 LEASE_NAME_MAX = 128
 
 
@@ -73,5 +75,5 @@ def lease_until(session: Session, name: str) -> datetime | None:
     return until
 
 
-_LEASES = LeaseRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_LEASES = table_of(LeaseRow)
 _UNTIL = select(_LEASES.c.until).where(_LEASES.c.name == bindparam("name"))

@@ -46,7 +46,7 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import GameRow, as_utc, utcnow
+from pbem.store.models import GameRow, as_utc, new_row_values, table_of, utcnow
 
 CLAIM = 60.0  # seconds the process that applied a move has to tell it before another process may
 
@@ -88,8 +88,7 @@ def add_move(session: Session, row: MoveToTellRow, holder: str, now: datetime) -
     One INSERT on the table: the row stays the caller's, with its id, and is not kept in the session."""
     row.claimed_by = holder[:64]
     row.claimed_until = now + timedelta(seconds=CLAIM)
-    values = {column.name: getattr(row, column.name) for column in _MOVES.columns if column.name != "id"}
-    row.id = int(session.execute(_ADD, values).scalar_one())
+    row.id = int(session.execute(_ADD, new_row_values(row)).scalar_one())
 
 
 def first_move(session: Session, game_id: int, *, lock: bool = False) -> int | None:
@@ -121,7 +120,7 @@ def told(session: Session, row_id: int, *, first: bool = False) -> bool:
 
 # On the table, not the mapped class: these run for every move, and the mapped class's machinery cost more than
 # the statements (as the outbox's sender found).
-_MOVES = MoveToTellRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_MOVES = table_of(MoveToTellRow)
 _ADD = insert(_MOVES).returning(_MOVES.c.id)  # built once: building it cost about what running it does
 _FIRST = select(_MOVES.c.id).where(_MOVES.c.game_id == bindparam("game")).order_by(_MOVES.c.id).limit(1)
 _FIRST_LOCKED = _FIRST.with_for_update()

@@ -50,7 +50,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from pbem.store.models import utcnow
+from pbem.store.models import table_of, utcnow
 
 
 class OutboxStatus:
@@ -255,9 +255,9 @@ def release_claims(session: Session, ids: Sequence[int], now: datetime) -> None:
 
 # On the table, not the mapped class: the sender runs these in transactions of their own, with no rows in the
 # session to keep in step, and the mapped class's machinery cost more than the UPDATE (once per mail sent).
-_OUTBOX = OutboxRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_OUTBOX = table_of(OutboxRow)
 _QUEUED_WITH_ID = (_OUTBOX.c.id.in_(bindparam("ids", expanding=True)), _OUTBOX.c.status == OutboxStatus.QUEUED)
-_PICTURES = PictureRow.__table__  # type: ignore[attr-defined]  # SQLModel's table, made by the metaclass
+_PICTURES = table_of(PictureRow)
 _MARK_SENT = update(_OUTBOX).where(*_QUEUED_WITH_ID).values(
     status=OutboxStatus.SENT, sent=bindparam("now"), attempts=_OUTBOX.c.attempts + 1, picture_id=None, claimed_by="")
 _DROP_UNUSED = delete(_PICTURES).where(~exists().where(_OUTBOX.c.picture_id == _PICTURES.c.id))

@@ -15,7 +15,7 @@ from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, bindparam,
 from sqlmodel import Field, Session, SQLModel, col, select
 
 from pbem.store.memo import game_rows, remember
-from pbem.store.models import GameRow, SeatRow, id_of, utcnow
+from pbem.store.models import GameRow, SeatRow, id_of, table_of, utcnow
 
 TOKEN_BYTES = 12
 
@@ -85,7 +85,7 @@ def game_of_token(session: Session, token: str) -> int | None:
     return game
 
 
-_SEATS, _SEAT_TOKENS = SeatRow.__table__, SeatTokenRow.__table__  # type: ignore[attr-defined]  # SQLModel's tables
+_SEATS, _SEAT_TOKENS = table_of(SeatRow), table_of(SeatTokenRow)
 _GAME_BY_HASH = (select(_SEATS.c.game_id).join(_SEAT_TOKENS, _SEAT_TOKENS.c.seat_id == _SEATS.c.id)
                  .where(_SEAT_TOKENS.c.token_hash == bindparam("hash")).limit(1))
 
